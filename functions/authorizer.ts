@@ -1,0 +1,3 @@
+import { authorizeRequest } from '../lib/auth/authorizer.js';
+
+export const handler = authorizeRequest;

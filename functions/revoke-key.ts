@@ -1,0 +1,6 @@
+import { httpHandler } from '../lib/http/handler.js';
+import { parseKeyId, revokeKey } from '../lib/keys/key-service.js';
+
+export const handler = httpHandler(async ({ principal, path }) => ({ data: await revokeKey(principal!.user_id, parseKeyId(path.id)) }), {
+  auth: 'jwt',
+});

@@ -1,0 +1,64 @@
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+  type AttributeDefinition,
+} from '@aws-sdk/client-dynamodb';
+import { TABLES, type TableDefinition } from '../../lib/db/tables.js';
+
+function attributeDefinitions(def: TableDefinition): AttributeDefinition[] {
+  const all = [def.partitionKey, def.sortKey, ...def.globalIndexes.flatMap((i) => [i.partitionKey, ...(i.sortKey ? [i.sortKey] : [])])];
+  const unique = new Map(all.map((a) => [a.name, a.type]));
+  return [...unique].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType }));
+}
+
+/**
+ * Creates the tables of lib/db/tables.ts (the definitions the CDK stack uses) under `prefix` when
+ * they do not exist yet. Returns the physical names by environment variable.
+ */
+export async function createTables(endpoint: string, prefix = ''): Promise<Record<TableDefinition['envVar'], string>> {
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const names = {} as Record<TableDefinition['envVar'], string>;
+  try {
+    for (const def of TABLES) {
+      const TableName = `${prefix}${def.id}`;
+      names[def.envVar] = TableName;
+      try {
+        await client.send(
+          new CreateTableCommand({
+            TableName,
+            BillingMode: 'PAY_PER_REQUEST',
+            AttributeDefinitions: attributeDefinitions(def),
+            KeySchema: [
+              { AttributeName: def.partitionKey.name, KeyType: 'HASH' },
+              { AttributeName: def.sortKey.name, KeyType: 'RANGE' },
+            ],
+            GlobalSecondaryIndexes: def.globalIndexes.map((i) => ({
+              IndexName: i.indexName,
+              KeySchema: [
+                { AttributeName: i.partitionKey.name, KeyType: 'HASH' },
+                ...(i.sortKey ? [{ AttributeName: i.sortKey.name, KeyType: 'RANGE' as const }] : []),
+              ],
+              Projection: { ProjectionType: i.projection },
+            })),
+          }),
+        );
+        if (def.ttlAttribute) {
+          await client.send(new UpdateTimeToLiveCommand({ TableName, TimeToLiveSpecification: { AttributeName: def.ttlAttribute, Enabled: true } }));
+        }
+      } catch (error) {
+        if (!(error instanceof ResourceInUseException)) throw error;
+      }
+      for (;;) {
+        const { Table } = await client.send(new DescribeTableCommand({ TableName }));
+        if (Table?.TableStatus === 'ACTIVE') break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  } finally {
+    client.destroy();
+  }
+  return names;
+}

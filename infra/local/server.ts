@@ -1,0 +1,279 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { APIGatewayProxyStructuredResultV2, APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
+import { FUNCTIONS, ROUTES, type FunctionName, type RouteSpec } from '../routes.js';
+
+const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** A route that only the local runtime serves (e.g. `/_dev/sms`); never part of the stack. */
+export interface DevRoute {
+  method: 'GET' | 'POST';
+  path: string;
+  handle(url: URL): Promise<{ status: number; body: unknown }>;
+}
+
+export interface LocalServerOptions {
+  port: number;
+  host?: string;
+  /** Folder of the built web page, served at `/`. */
+  staticDir?: string;
+  devRoutes?: DevRoute[];
+}
+
+export interface LocalServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
+
+interface CompiledRoute {
+  spec: RouteSpec;
+  pattern: RegExp;
+  paramNames: string[];
+  literalSegments: number;
+}
+
+function compileRoute(spec: RouteSpec): CompiledRoute {
+  const paramNames: string[] = [];
+  const source = spec.path
+    .split('/')
+    .map((segment) => {
+      const param = /^\{(\w+)\}$/.exec(segment);
+      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      paramNames.push(param[1]!);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { spec, pattern: new RegExp(`^${source}$`), paramNames, literalSegments: spec.path.split('/').length - paramNames.length };
+}
+
+// API Gateway prefers the most specific route: literal segments beat path parameters.
+const COMPILED = ROUTES.map(compileRoute).sort((a, b) => b.literalSegments - a.literalSegments);
+
+const handlerCache = new Map<FunctionName, Promise<LambdaHandler>>();
+function loadHandler(name: FunctionName): Promise<LambdaHandler> {
+  let loaded = handlerCache.get(name);
+  if (!loaded) {
+    loaded = import(pathToFileURL(join(PROJECT_ROOT, FUNCTIONS[name].entry)).href).then((m) => m.handler as LambdaHandler);
+    handlerCache.set(name, loaded);
+  }
+  return loaded;
+}
+
+function lambdaContext(name: string, requestId: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: `local-${name}`,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/local-${name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 30_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw Object.assign(new Error('body too large'), { status: 413 });
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Headers as API Gateway passes them in payload 2.0: lower-case names, repeated values comma-joined. */
+function gatewayHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  return headers;
+}
+
+function gatewayQuery(url: URL): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) out[k] = k in out ? `${out[k]},${v}` : v;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, requestId: string, extra: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...extra });
+  res.end(JSON.stringify(body));
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json; charset=utf-8',
+};
+
+async function serveStatic(staticDir: string, pathname: string, res: ServerResponse): Promise<boolean> {
+  const relative = normalize(decodeURIComponent(pathname)).replace(/^(\.\.[/\\])+/, '');
+  let file = join(staticDir, relative === '/' ? 'index.html' : relative);
+  if (!file.startsWith(staticDir)) return false;
+  const info = await stat(file).catch(() => undefined);
+  if (info?.isDirectory()) file = join(file, 'index.html');
+  else if (!info) return false;
+  const type = MIME[extname(file)] ?? 'application/octet-stream';
+  res.writeHead(200, { 'content-type': type, 'cache-control': 'no-cache' });
+  createReadStream(file).pipe(res);
+  return true;
+}
+
+/**
+ * The local stand-in for API Gateway: turns each request into the payload 2.0 event the deployed
+ * function receives, runs the Lambda authorizer first where the route has one, and invokes the same
+ * handler module that the stack deploys.
+ */
+export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
+  const server = createServer(async (req, res) => {
+    const requestId = randomUUID();
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const method = (req.method ?? 'GET').toUpperCase();
+
+      const dev = options.devRoutes?.find((r) => r.method === method && r.path === url.pathname);
+      if (dev) {
+        const out = await dev.handle(url);
+        return sendJson(res, out.status, out.body, requestId);
+      }
+
+      const pathMatches = COMPILED.filter((r) => r.pattern.test(url.pathname));
+      const route = pathMatches.find((r) => r.spec.method === method);
+      if (!route) {
+        if (method === 'GET' && options.staticDir && !url.pathname.startsWith('/api/')) {
+          if (await serveStatic(options.staticDir, url.pathname, res)) return;
+        }
+        // API Gateway answers unknown routes itself; we use the contract's envelope for them.
+        return sendJson(
+          res,
+          pathMatches.length > 0 ? 405 : 404,
+          { code: 'NOT_FOUND', error: pathMatches.length > 0 ? `${method} is not allowed on ${url.pathname}` : `No route for ${method} ${url.pathname}` },
+          requestId,
+        );
+      }
+
+      const body = await readBody(req);
+      const values = route.pattern.exec(url.pathname)!.slice(1);
+      const pathParameters = Object.fromEntries(route.paramNames.map((n, i) => [n, decodeURIComponent(values[i]!)]));
+      const headers = gatewayHeaders(req);
+      const routeKey = `${route.spec.method} ${route.spec.path}`;
+      const now = new Date();
+      const requestContext = {
+        accountId: '000000000000',
+        apiId: 'local',
+        domainName: headers.host ?? 'localhost',
+        domainPrefix: 'local',
+        http: {
+          method,
+          path: url.pathname,
+          protocol: `HTTP/${req.httpVersion}`,
+          sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
+          userAgent: headers['user-agent'] ?? '',
+        },
+        requestId,
+        routeKey,
+        stage: '$default',
+        time: now.toUTCString(),
+        timeEpoch: now.getTime(),
+      };
+      const rawQueryString = url.search.startsWith('?') ? url.search.slice(1) : url.search;
+      const queryStringParameters = gatewayQuery(url);
+
+      let authorizer: { lambda: unknown } | undefined;
+      if (route.spec.auth === 'authorizer') {
+        const authEvent: APIGatewayRequestAuthorizerEventV2 = {
+          version: '2.0',
+          type: 'REQUEST',
+          routeArn: `arn:aws:execute-api:local:000000000000:local/$default/${method}${url.pathname}`,
+          identitySource: headers.authorization ? [headers.authorization] : [],
+          routeKey,
+          rawPath: url.pathname,
+          rawQueryString,
+          cookies: [],
+          headers,
+          queryStringParameters: queryStringParameters ?? {},
+          requestContext: requestContext as APIGatewayRequestAuthorizerEventV2['requestContext'],
+          pathParameters,
+          stageVariables: {},
+        };
+        let decision: { isAuthorized: boolean; context?: unknown };
+        try {
+          const authorize = await loadHandler('authorizer');
+          decision = (await authorize(authEvent, lambdaContext('authorizer', requestId))) as typeof decision;
+        } catch {
+          // What API Gateway does when the authorizer fails.
+          return sendJson(res, 500, { message: 'Internal Server Error' }, requestId);
+        }
+        if (!decision.isAuthorized) return sendJson(res, 403, { message: 'Forbidden' }, requestId);
+        authorizer = { lambda: decision.context ?? {} };
+      }
+
+      const event = {
+        version: '2.0',
+        routeKey,
+        rawPath: url.pathname,
+        rawQueryString,
+        cookies: headers.cookie ? headers.cookie.split(/;\s*/) : undefined,
+        headers,
+        queryStringParameters,
+        pathParameters: route.paramNames.length > 0 ? pathParameters : undefined,
+        requestContext: { ...requestContext, ...(authorizer ? { authorizer } : {}) },
+        body: body.length > 0 ? body.toString('utf8') : undefined,
+        isBase64Encoded: false,
+      };
+      const handler = await loadHandler(route.spec.function);
+      const result = (await handler(event, lambdaContext(route.spec.function, requestId))) as APIGatewayProxyStructuredResultV2;
+      const outHeaders: Record<string, string> = {};
+      for (const [k, v] of Object.entries(result.headers ?? {})) outHeaders[k] = String(v);
+      res.writeHead(result.statusCode ?? 200, outHeaders);
+      res.end(result.isBase64Encoded && result.body ? Buffer.from(result.body, 'base64') : (result.body ?? ''));
+    } catch (error) {
+      const status = (error as { status?: number }).status === 413 ? 413 : 500;
+      if (status === 500) console.error(`[local] request ${requestId} failed:`, error);
+      if (!res.headersSent) {
+        sendJson(
+          res,
+          status,
+          status === 413 ? { code: 'VALIDATION_ERROR', error: 'Request body too large' } : { code: 'INTERNAL_ERROR', error: `Internal error; request id ${requestId}` },
+          requestId,
+        );
+      } else res.end();
+    }
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolveListen());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        server.closeAllConnections();
+        server.close(() => resolveClose());
+      }),
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * The one list of deployed functions and HTTP routes. The CDK stack builds exactly these, and the
+ * local server serves exactly these through the same handlers, so the two cannot drift apart.
+ */
+export type TableAccess = 'read' | 'readWrite';
+
+export interface FunctionSpec {
+  /** Entry file, relative to the project root; it exports `handler`. */
+  entry: string;
+  description: string;
+  tables: { apiKeys?: TableAccess; hub?: TableAccess };
+  /** Needs the JWT signing secret (issues or verifies login tokens). */
+  jwtSecret?: boolean;
+  /** Sends SMS through Amazon SNS. */
+  sms?: boolean;
+  memoryMb?: number;
+  timeoutSeconds?: number;
+}
+
+export const FUNCTIONS = {
+  authorizer: {
+    entry: 'functions/authorizer.ts',
+    description: 'Lambda authorizer: verifies a JWT or an access key (no caching)',
+    tables: { apiKeys: 'readWrite', hub: 'read' },
+    jwtSecret: true,
+  },
+  health: { entry: 'functions/health.ts', description: 'Liveness probe', tables: {} },
+  createKey: { entry: 'functions/create-key.ts', description: 'Create an access key', tables: { apiKeys: 'readWrite' } },
+  listKeys: { entry: 'functions/list-keys.ts', description: "List the caller's access keys", tables: { apiKeys: 'read' } },
+  revokeKey: { entry: 'functions/revoke-key.ts', description: 'Revoke an access key', tables: { apiKeys: 'readWrite' } },
+  deleteKey: { entry: 'functions/delete-key.ts', description: 'Delete an access key', tables: { apiKeys: 'readWrite' } },
+  verifyKey: { entry: 'functions/verify-key.ts', description: 'Verify an access key (public)', tables: { apiKeys: 'readWrite' } },
+  me: { entry: 'functions/me.ts', description: 'Who the credential is', tables: {} },
+} satisfies Record<string, FunctionSpec>;
+
+export type FunctionName = keyof typeof FUNCTIONS;
+
+export interface RouteSpec {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** API Gateway path syntax: `{name}` is a path parameter. */
+  path: string;
+  function: FunctionName;
+  /** `authorizer`: the Lambda authorizer runs first and its verdict reaches the function. */
+  auth: 'authorizer' | 'none';
+}
+
+export const ROUTES: RouteSpec[] = [
+  { method: 'GET', path: '/api/v1/health', function: 'health', auth: 'none' },
+  { method: 'POST', path: '/api/v1/api-keys', function: 'createKey', auth: 'authorizer' },
+  { method: 'GET', path: '/api/v1/api-keys', function: 'listKeys', auth: 'authorizer' },
+  { method: 'POST', path: '/api/v1/api-keys/{id}/revoke', function: 'revokeKey', auth: 'authorizer' },
+  { method: 'DELETE', path: '/api/v1/api-keys/{id}', function: 'deleteKey', auth: 'authorizer' },
+  { method: 'GET', path: '/api/v1/api-keys/verify', function: 'verifyKey', auth: 'none' },
+  { method: 'GET', path: '/api/v1/me', function: 'me', auth: 'authorizer' },
+];

@@ -1,0 +1,28 @@
+import { AuthError } from '../http/errors.js';
+import { verifyAccessKey } from '../keys/key-service.js';
+import { looksLikeAccessKey } from '../keys/key-material.js';
+import { verifyToken } from './jwt.js';
+import type { Principal } from './principal.js';
+
+/** The credential of an `Authorization: Bearer <credential>` header, if there is one. */
+export function bearerCredential(headers: Record<string, string | undefined>): string | undefined {
+  const value = headers.authorization ?? headers.Authorization;
+  if (!value) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
+  return match?.[1];
+}
+
+/**
+ * Seed 001 §5: a credential with the key prefix is an access key (roles are empty for keys); any
+ * other credential is a JWT carrying the account's roles at issue time. Used by the authorizer and by
+ * the hub's in-function authentication alike.
+ */
+export async function authenticateCredential(credential: string | undefined): Promise<Principal> {
+  if (!credential) throw new AuthError('Missing credentials: send Authorization: Bearer <token or access key>');
+  if (looksLikeAccessKey(credential)) {
+    const { user_id, scopes } = await verifyAccessKey(credential);
+    return { user_id, auth_type: 'api_key', scopes, roles: [] };
+  }
+  const claims = await verifyToken(credential);
+  return { user_id: claims.sub, auth_type: 'jwt', scopes: [], roles: claims.roles };
+}

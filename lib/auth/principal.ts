@@ -1,0 +1,10 @@
+/** Who a request acts for, as the authorizer (or the hub's in-function check) established it. */
+export interface Principal {
+  user_id: string;
+  auth_type: 'jwt' | 'api_key';
+  scopes: string[];
+  roles: string[];
+}
+
+export const ROLES = ['admin', 'editor'] as const;
+export type Role = (typeof ROLES)[number];

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .default('false')
+  .transform((v) => v === 'true' || v === '1');
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const csv = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+/**
+ * Every setting the Lambda code reads, parsed once at cold start. A missing or malformed value fails
+ * the import with a message naming the variable instead of surfacing later as an odd runtime error.
+ */
+const configSchema = z
+  .object({
+    EXPOHUB_RUNTIME: z.enum(['aws', 'local']).default('aws'),
+    AWS_REGION: z.string().default('us-east-1'),
+    DYNAMODB_ENDPOINT: z.url().optional(),
+    API_KEYS_TABLE: z.string().min(1),
+    HUB_TABLE: z.string().min(1),
+    JWT_SECRET: z.string().min(32).optional(),
+    JWT_SECRET_ARN: z.string().min(1).optional(),
+    JWT_ISSUER: z.string().min(1).default('expohub'),
+    JWT_TTL_SECONDS: positiveInt(30 * 24 * 3600),
+    ENFORCE_KEY_SCOPES: bool,
+    ADMIN_PHONES: csv,
+    DEFAULT_PHONE_REGION: z.string().length(2).default('CN'),
+    SHARE_BASE_URL: z.url().default('https://expohub.example.com'),
+    SMS_SENDER: z.enum(['sns', 'console']).default('sns'),
+    SMS_CODE_TTL_SECONDS: positiveInt(300),
+    RATE_SMS_PHONE_INTERVAL_S: positiveInt(60),
+    RATE_SMS_PHONE_HOURLY: positiveInt(5),
+    RATE_SMS_PHONE_DAILY: positiveInt(10),
+    RATE_SMS_IP_HOURLY: positiveInt(50),
+    RATE_COMMENTS_PER_MINUTE: positiveInt(10),
+    MAX_KEYS_PER_USER: positiveInt(100),
+  })
+  .refine((c) => c.JWT_SECRET !== undefined || c.JWT_SECRET_ARN !== undefined, {
+    message: 'one of JWT_SECRET (local) or JWT_SECRET_ARN (deployed) must be set',
+    path: ['JWT_SECRET'],
+  });
+
+export type Config = z.infer<typeof configSchema>;
+
+function loadConfig(env: NodeJS.ProcessEnv): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'env'}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return parsed.data;
+}
+
+export const config: Config = loadConfig(process.env);

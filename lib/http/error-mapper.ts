@@ -1,0 +1,41 @@
+import { ZodError } from 'zod';
+import { AppError, UnavailableError, ValidationError } from './errors.js';
+
+/** DynamoDB and SDK error names that mean "try again later", not "bug". */
+const TRANSIENT = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'ServiceUnavailable',
+  'InternalServerError',
+  'TransactionInProgressException',
+  'LimitExceededException',
+  'TimeoutError',
+]);
+
+function zodMessage(error: ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid request';
+  const name = issue.path.length > 0 ? issue.path.join('.') : 'body';
+  return `Invalid parameter "${name}": ${issue.message}`;
+}
+
+/**
+ * The one place where any thrown value becomes an AppError. Returns undefined for an unknown error:
+ * the caller logs it in full and answers with a generic 500.
+ */
+export function toAppError(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (error instanceof ZodError) return new ValidationError(zodMessage(error));
+  if (typeof error !== 'object' || error === null) return undefined;
+  const e = error as { name?: string; statusCode?: number; cause?: { package?: string }; CancellationReasons?: { Code?: string }[] };
+  // @middy/http-json-body-parser signals a missing, non-JSON or malformed body with a 415.
+  if (e.cause?.package === '@middy/http-json-body-parser') {
+    return new ValidationError('The request body must be a JSON object sent with Content-Type: application/json');
+  }
+  if (e.name && TRANSIENT.has(e.name)) return new UnavailableError();
+  if (e.name === 'TransactionCanceledException' && e.CancellationReasons?.some((r) => r.Code === 'ThrottlingError' || r.Code === 'TransactionConflict')) {
+    return new UnavailableError();
+  }
+  return undefined;
+}

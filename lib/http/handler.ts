@@ -1,0 +1,75 @@
+import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { logger } from '../logger.js';
+import { principalFromAuthorizer } from '../auth/authorizer-context.js';
+import { enforceScope } from '../auth/scope-gate.js';
+import { AuthError, InternalError } from './errors.js';
+import { errorResponse, successResponse, type HttpResult } from './envelope.js';
+import { toAppError } from './error-mapper.js';
+import { lowerCaseHeaders, queryParameters, type ApiEvent, type HttpRequest } from './request.js';
+
+export type AuthRequirement =
+  /** No credential needed (health, verify, the hub which authenticates per operation). */
+  | 'none'
+  /** A JWT or an access key. */
+  | 'any'
+  /** A login JWT only: key management must not be reachable with a key. */
+  | 'jwt';
+
+export interface HandlerOptions {
+  auth: AuthRequirement;
+  /** Parse a JSON body (POST routes with a body). */
+  jsonBody?: boolean;
+  /** The scope an access key needs when ENFORCE_KEY_SCOPES is on. */
+  scope?: string;
+}
+
+export type UseCaseHandler = (request: HttpRequest) => Promise<HttpResult>;
+
+function requireAuth(principal: HttpRequest['principal'], requirement: AuthRequirement, failure: string | undefined) {
+  if (requirement === 'none') return;
+  if (!principal) throw new AuthError(failure);
+  if (requirement === 'jwt' && principal.auth_type !== 'jwt') {
+    throw new AuthError('This endpoint needs a login token (JWT); access keys are not accepted here');
+  }
+}
+
+/**
+ * The shared middleware chain of every HTTP function: request id, optional JSON body, the
+ * authorizer's verdict, the scope gate, and one error mapping into the contract's envelope.
+ */
+export function httpHandler(useCase: UseCaseHandler, options: HandlerOptions) {
+  const chain = middy<ApiEvent, APIGatewayProxyStructuredResultV2, Error, Context>();
+  if (options.jsonBody) chain.use(httpJsonBodyParser({ disableContentTypeError: false }));
+  return chain
+    .use({
+      onError: async (request) => {
+        const requestId = request.event.requestContext?.requestId ?? 'unknown';
+        const appError = toAppError(request.error);
+        if (appError) {
+          if (appError.status >= 500) logger.warn('dependency unavailable', { requestId, errorName: request.error?.name });
+          request.response = errorResponse(appError, requestId);
+          return;
+        }
+        logger.error('unhandled error', { requestId, error: request.error as Error });
+        request.response = errorResponse(new InternalError(requestId), requestId);
+      },
+    })
+    .handler(async (event) => {
+      const requestId = event.requestContext.requestId;
+      const { principal, failure } = principalFromAuthorizer(event.requestContext.authorizer?.lambda);
+      requireAuth(principal, options.auth, failure);
+      if (principal && options.scope) enforceScope(principal, options.scope);
+      const request: HttpRequest = {
+        requestId,
+        sourceIp: event.requestContext.http?.sourceIp ?? '0.0.0.0',
+        query: queryParameters(event),
+        path: (event.pathParameters ?? {}) as Record<string, string>,
+        headers: lowerCaseHeaders(event.headers),
+        body: event.body,
+        principal: options.auth === 'none' ? undefined : principal,
+      };
+      return successResponse(await useCase(request), requestId);
+    });
+}

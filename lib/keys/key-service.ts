@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { clock } from '../clock.js';
+import { config } from '../config.js';
+import { AuthError, NotFoundError, ValidationError } from '../http/errors.js';
+import { logger } from '../logger.js';
+import { KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedKey } from './key-material.js';
+import { keyStatus, toPublicKey, type PublicKey, type StoredKey } from './key-record.js';
+import { findKeyByHash, getKeyOfUser, insertKey, listKeysOfUser, markRevoked, nextKeyId, removeKey, touchLastUsed } from './key-store.js';
+
+export const MAX_NAME_LENGTH = 64;
+export const MAX_SCOPES = 20;
+export const MAX_SCOPE_LENGTH = 64;
+const LAST_USED_INTERVAL_MS = 60_000;
+const NOT_YOURS = 'API key does not exist or does not belong to the current user';
+const NOT_VERIFIED = 'Invalid, revoked or expired API key';
+
+export const createKeySchema = z
+  .object({
+    name: z
+      .string({ error: 'must be a string' })
+      .trim()
+      .min(1, 'must not be empty')
+      .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`),
+    scopes: z
+      .array(z.string({ error: 'every scope must be a string' }), { error: 'must be an array of strings' })
+      .optional()
+      .transform((items) => [...new Set((items ?? []).map((s) => s.trim()).filter(Boolean))])
+      .pipe(
+        z
+          .array(z.string().max(MAX_SCOPE_LENGTH, `each scope must be at most ${MAX_SCOPE_LENGTH} characters`))
+          .max(MAX_SCOPES, `at most ${MAX_SCOPES} scopes`),
+      ),
+    expires_at: z
+      .union([z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp or null' }), z.null()], {
+        error: 'must be an ISO 8601 timestamp or null',
+      })
+      .optional()
+      .transform((v) => (v == null ? null : new Date(v).toISOString())),
+  })
+  .loose();
+
+export type CreateKeyInput = z.input<typeof createKeySchema>;
+
+export const keyIdSchema = z
+  .string()
+  .regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')
+  .transform(Number);
+
+export function parseKeyId(raw: string | undefined): number {
+  const parsed = keyIdSchema.safeParse(raw ?? '');
+  if (!parsed.success) throw new ValidationError('Invalid parameter "id": must be a positive integer');
+  return parsed.data;
+}
+
+export async function createKey(userId: string, body: unknown): Promise<{ api_key: string; key: PublicKey }> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ValidationError('The request body must be a JSON object');
+  }
+  const input = createKeySchema.parse(body);
+  const now = clock.now();
+  if (input.expires_at !== null && Date.parse(input.expires_at) <= now) {
+    throw new ValidationError('Invalid parameter "expires_at": must be in the future');
+  }
+  const apiKey = generateApiKey();
+  const nowIso = new Date(now).toISOString();
+  const record: StoredKey = {
+    id: await nextKeyId(),
+    name: input.name,
+    key_prefix: KEY_PREFIX,
+    user_id: userId, // from the credential, never from the body
+    scopes: input.scopes,
+    expires_at: input.expires_at,
+    last_used_at: null,
+    is_active: true,
+    created_at: nowIso,
+    updated_at: nowIso,
+    key_hash: hashApiKey(apiKey),
+  };
+  await insertKey(record, config.MAX_KEYS_PER_USER);
+  return { api_key: apiKey, key: toPublicKey(record, now) };
+}
+
+export async function listKeys(userId: string): Promise<PublicKey[]> {
+  const now = clock.now();
+  return (await listKeysOfUser(userId)).map((k) => toPublicKey(k, now));
+}
+
+/** Revoking an already revoked key succeeds again (the seed keeps the record for audit). */
+export async function revokeKey(userId: string, id: number): Promise<{ revoked: true; id: number }> {
+  const key = await getKeyOfUser(userId, id);
+  if (!key || !(await markRevoked(key, clock.nowIso()))) throw new NotFoundError(NOT_YOURS);
+  return { revoked: true, id };
+}
+
+export async function deleteKey(userId: string, id: number): Promise<{ deleted: true; id: number }> {
+  const key = await getKeyOfUser(userId, id);
+  if (!key || !(await removeKey(key))) throw new NotFoundError(NOT_YOURS);
+  return { deleted: true, id };
+}
+
+/**
+ * The checks of seed 001 §4 rule 4, in order, shared by the verify endpoint and the authorizer:
+ * trim, prefix (and shape), hash lookup, active, not expired, then last_used_at (best effort).
+ * Every failure gives the same 401 so the endpoint tells an enumerator nothing.
+ */
+export async function verifyAccessKey(rawKey: string | undefined): Promise<{ user_id: string; scopes: string[] }> {
+  const key = (rawKey ?? '').trim();
+  if (!isWellFormedKey(key)) throw new AuthError(NOT_VERIFIED);
+  const found = await findKeyByHash(hashApiKey(key));
+  const now = clock.now();
+  if (!found || keyStatus(found.binding, now) !== 'valid') throw new AuthError(NOT_VERIFIED);
+  const { binding } = found;
+  const lastUsed = binding.last_used_at === null ? 0 : Date.parse(binding.last_used_at);
+  if (found.fromGuard || now - lastUsed >= LAST_USED_INTERVAL_MS) {
+    try {
+      await touchLastUsed(binding.user_id, binding.id, new Date(now).toISOString(), new Date(now - LAST_USED_INTERVAL_MS).toISOString());
+    } catch (error) {
+      // Seed 001: a failed last_used_at update must not block the result.
+      logger.warn('last_used_at update failed', { keyId: binding.id, errorName: (error as Error).name });
+    }
+  }
+  return { user_id: binding.user_id, scopes: binding.scopes };
+}

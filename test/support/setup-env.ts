@@ -1,0 +1,19 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+
+// Runs before each test file is imported, so lib/config.ts (read once at import) sees a complete
+// environment: the shared DynamoDB Local and tables private to this file.
+const prefix = `t${randomBytes(5).toString('hex')}_`;
+Object.assign(process.env, {
+  EXPOHUB_RUNTIME: 'local',
+  AWS_REGION: 'us-east-1',
+  DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+  TEST_TABLE_PREFIX: prefix,
+  API_KEYS_TABLE: `${prefix}api_keys`,
+  HUB_TABLE: `${prefix}hub`,
+  JWT_SECRET: randomBytes(48).toString('base64url'),
+  SMS_SENDER: 'console',
+  LOG_LEVEL: 'SILENT',
+  POWERTOOLS_LOG_LEVEL: 'SILENT',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+});
