@@ -1,0 +1,67 @@
+/**
+ * Key builders of the hub table (single-table design): the only place that spells its keys.
+ * Every entity owns its builders here; use cases never assemble key strings themselves.
+ *
+ * Table: pk/sk, GSI gsi1 (gsi1pk/gsi1sk), GSI gsi2 (gsi2pk/gsi2sk), TTL attribute `ttl`.
+ * Time-ordered sort keys use ISO 8601 timestamps (which sort as strings) followed by an id.
+ * Access patterns are listed in README.md ("Data model").
+ */
+export const pad = (n: number, width = 12) => String(n).padStart(width, '0');
+export const timeKey = (iso: string, id: string) => `${iso}#${id}`;
+
+export const hubItems = {
+  // Accounts ---------------------------------------------------------------------------------------
+  /** The profile and its counters. gsi1: ACCOUNTS / created_at#openid (export of all accounts). */
+  account: (openid: string) => ({ pk: `ACCOUNT#${openid}`, sk: 'PROFILE' }),
+  accountsIndex: (createdAt: string, openid: string) => ({ gsi1pk: 'ACCOUNTS', gsi1sk: timeKey(createdAt, openid) }),
+  /** phone (E.164) -> openid; written with the account in one transaction, so a phone has one account. */
+  phone: (e164: string) => ({ pk: `PHONE#${e164}`, sk: 'ACCOUNT' }),
+  /** The current SMS code of a phone (hash only), with a TTL. */
+  smsCode: (e164: string) => ({ pk: `PHONE#${e164}`, sk: 'CODE' }),
+  /** A fixed-window counter for rate limits, with a TTL: e.g. rateWindow('sms-phone', phone, 'h', 493812). */
+  rateWindow: (limit: string, subject: string, window: string) => ({ pk: `RATE#${limit}#${subject}`, sk: window }),
+
+  // Videos -----------------------------------------------------------------------------------------
+  /** The video and its counters. gsi1: VIDEOS / created_at#vid (order=new); gsi2: AUTHOR#openid / created_at#vid. */
+  video: (vid: string) => ({ pk: `VIDEO#${vid}`, sk: 'VIDEO' }),
+  videosIndex: (createdAt: string, vid: string) => ({ gsi1pk: 'VIDEOS', gsi1sk: timeKey(createdAt, vid) }),
+  authorIndex: (openid: string, createdAt: string, vid: string) => ({ gsi2pk: `AUTHOR#${openid}`, gsi2sk: timeKey(createdAt, vid) }),
+  /** (author, external_id) -> vid: makes publishing idempotent per account. */
+  externalId: (openid: string, externalId: string) => ({ pk: `ACCOUNT#${openid}`, sk: `EXTERNAL#${externalId}` }),
+
+  // Reactions --------------------------------------------------------------------------------------
+  /** openid liked vid. gsi1: LIKES#openid / liked_at#vid (my likes, newest first); gsi2: LIKERS#vid / liked_at#openid. */
+  like: (openid: string, vid: string) => ({ pk: `ACCOUNT#${openid}`, sk: `LIKE#${vid}` }),
+  likesIndex: (openid: string, likedAt: string, vid: string) => ({ gsi1pk: `LIKES#${openid}`, gsi1sk: timeKey(likedAt, vid) }),
+  likersIndex: (vid: string, likedAt: string, openid: string) => ({ gsi2pk: `LIKERS#${vid}`, gsi2sk: timeKey(likedAt, openid) }),
+  /** openid is not interested in vid. */
+  dislike: (openid: string, vid: string) => ({ pk: `ACCOUNT#${openid}`, sk: `DISLIKE#${vid}` }),
+
+  // Comments ---------------------------------------------------------------------------------------
+  /**
+   * Comment number `seq` (1, 2, ...) of a video: page N is the seq range below the video's
+   * comment_count, so every page costs one Query. gsi1: COMMENTS#openid / created_at#cid (my
+   * comments); gsi2: COMMENTS / created_at#cid (export of all comments).
+   */
+  comment: (vid: string, seq: number) => ({ pk: `VIDEO#${vid}`, sk: `COMMENT#${pad(seq)}` }),
+  commentsByAuthorIndex: (openid: string, createdAt: string, cid: string) => ({ gsi1pk: `COMMENTS#${openid}`, gsi1sk: timeKey(createdAt, cid) }),
+  allCommentsIndex: (createdAt: string, cid: string) => ({ gsi2pk: 'COMMENTS', gsi2sk: timeKey(createdAt, cid) }),
+  /** Retry guard of comment_set: (openid, vid, content) within 60 s, with a TTL. */
+  commentDedup: (openid: string, digest: string) => ({ pk: `ACCOUNT#${openid}`, sk: `COMMENTDEDUP#${digest}` }),
+
+  // Follows ----------------------------------------------------------------------------------------
+  /** follower -> followee. gsi1: FOLLOWING#follower / followed_at#followee. */
+  follows: (follower: string, followee: string) => ({ pk: `ACCOUNT#${follower}`, sk: `FOLLOWS#${followee}` }),
+  followingIndex: (follower: string, at: string, followee: string) => ({ gsi1pk: `FOLLOWING#${follower}`, gsi1sk: timeKey(at, followee) }),
+  /** followee <- follower (the same relation seen from the other side). gsi1: FOLLOWERS#followee / followed_at#follower. */
+  followedBy: (followee: string, follower: string) => ({ pk: `ACCOUNT#${followee}`, sk: `FOLLOWER#${follower}` }),
+  followersIndex: (followee: string, at: string, follower: string) => ({ gsi1pk: `FOLLOWERS#${followee}`, gsi1sk: timeKey(at, follower) }),
+
+  // Viewing and sharing ----------------------------------------------------------------------------
+  /** openid saw vid (latest time). gsi1: HISTORY#openid / seen_at#vid (history list). */
+  seen: (openid: string, vid: string) => ({ pk: `ACCOUNT#${openid}`, sk: `SEEN#${vid}` }),
+  historyIndex: (openid: string, seenAt: string, vid: string) => ({ gsi1pk: `HISTORY#${openid}`, gsi1sk: timeKey(seenAt, vid) }),
+  share: (shareid: string) => ({ pk: `SHARE#${shareid}`, sk: 'SHARE' }),
+  /** An invitation recorded once per new account. */
+  invite: (inviter: string, invitee: string) => ({ pk: `ACCOUNT#${inviter}`, sk: `INVITED#${invitee}` }),
+};
