@@ -25,6 +25,13 @@ export const FUNCTIONS = {
     jwtSecret: true,
   },
   health: { entry: 'functions/health.ts', description: 'Liveness probe', tables: {} },
+  hub: {
+    entry: 'functions/hub.ts',
+    description: 'The hub: every GET /api/v1?do=<operation>',
+    tables: { apiKeys: 'readWrite', hub: 'readWrite' },
+    jwtSecret: true,
+    sms: true,
+  },
   createKey: { entry: 'functions/create-key.ts', description: 'Create an access key', tables: { apiKeys: 'readWrite' } },
   listKeys: { entry: 'functions/list-keys.ts', description: "List the caller's access keys", tables: { apiKeys: 'read' } },
   revokeKey: { entry: 'functions/revoke-key.ts', description: 'Revoke an access key', tables: { apiKeys: 'readWrite' } },
@@ -46,6 +53,7 @@ export interface RouteSpec {
 
 export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/api/v1/health', function: 'health', auth: 'none' },
+  { method: 'GET', path: '/api/v1', function: 'hub', auth: 'none' },
   { method: 'POST', path: '/api/v1/api-keys', function: 'createKey', auth: 'authorizer' },
   { method: 'GET', path: '/api/v1/api-keys', function: 'listKeys', auth: 'authorizer' },
   { method: 'POST', path: '/api/v1/api-keys/{id}/revoke', function: 'revokeKey', auth: 'authorizer' },

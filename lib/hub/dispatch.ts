@@ -1,0 +1,36 @@
+import { authenticateCredential, bearerCredential } from '../auth/authenticate.js';
+import { enforceScope } from '../auth/scope-gate.js';
+import { AuthError, ValidationError } from '../http/errors.js';
+import type { HttpResult } from '../http/envelope.js';
+import type { HttpRequest } from '../http/request.js';
+import { HUB_OPERATIONS } from './operations.js';
+
+const OPERATION_NAMES = () => Object.keys(HUB_OPERATIONS).join(', ');
+
+/**
+ * `GET /api/v1?do=<op>`: picks the operation, validates its query, authenticates inside the function
+ * (the route has no authorizer because sign-up happens before a token exists) with the same code the
+ * authorizer uses, and runs the use case.
+ */
+export async function dispatchHub(request: HttpRequest): Promise<HttpResult> {
+  const name = (request.query.do ?? '').trim();
+  if (!name) throw new ValidationError(`Missing parameter "do": one of ${OPERATION_NAMES()}`);
+  const operation = Object.hasOwn(HUB_OPERATIONS, name) ? HUB_OPERATIONS[name] : undefined;
+  if (!operation) throw new ValidationError(`Invalid parameter "do": unknown operation "${name.slice(0, 40)}"`);
+
+  const input = operation.query.parse(request.query) as Record<string, unknown>;
+
+  let principal;
+  if (operation.auth !== 'none') {
+    const credential = (request.query.token ?? '').trim() || bearerCredential(request.headers);
+    if (credential) principal = await authenticateCredential(credential);
+    else if (operation.auth === 'required') throw new AuthError('Missing token: send token=<JWT> or Authorization: Bearer <JWT or access key>');
+    if (principal && typeof input.openid === 'string' && input.openid !== principal.user_id) {
+      throw new AuthError('The token does not belong to this openid');
+    }
+    if (principal && operation.scope) enforceScope(principal, operation.scope);
+  }
+
+  const data = await operation.run(input, { principal, requestId: request.requestId, sourceIp: request.sourceIp });
+  return { data };
+}

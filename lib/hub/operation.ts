@@ -1,0 +1,29 @@
+import type { z } from 'zod';
+import type { Principal } from '../auth/principal.js';
+import type { Scope } from '../auth/scope-gate.js';
+
+export interface HubContext {
+  /** Set when the operation's auth is 'required', or 'optional' and a credential was sent. */
+  principal: Principal | undefined;
+  requestId: string;
+  sourceIp: string;
+}
+
+/**
+ * One `do` operation: its query schema, who may call it, and a use case taking plain input.
+ * - auth 'required': token (query) or Authorization Bearer (JWT or access key); the user must equal `openid`.
+ * - auth 'optional': the same when a credential is present (an invalid one is still 401).
+ * - auth 'none': sign-up steps and sharetext.
+ */
+export interface HubOperation<S extends z.ZodType = z.ZodType> {
+  auth: 'required' | 'optional' | 'none';
+  /** The scope an access key needs when ENFORCE_KEY_SCOPES is on. */
+  scope?: Scope;
+  query: S;
+  run(input: z.output<S>, ctx: HubContext): Promise<unknown>;
+}
+
+/** Keeps each operation's input type tied to its schema. */
+export function defineOperation<S extends z.ZodType>(operation: HubOperation<S>): HubOperation<S> {
+  return operation;
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/**
+ * Query-parameter schemas shared by the hub operations (CONTRACT §3): strings are trimmed;
+ * identifiers must be non-empty; integers are decimal, non-negative and bounded.
+ */
+export const identifier = (max = 128) =>
+  z
+    .string({ error: 'is required' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`);
+
+export const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `must be at most ${max} characters`)
+    .optional()
+    .transform((v) => v ?? '');
+
+/** A required (or defaulted) non-negative decimal integer with an upper bound. */
+export const boundedInt = (max: number) =>
+  z
+    .string({ error: 'is required' })
+    .trim()
+    .regex(/^\d{1,9}$/, 'must be a non-negative decimal integer')
+    .transform(Number)
+    .pipe(z.number().max(max, `must be at most ${max}`));
+
+/** `d`: the client's device id, at most 64 characters, may be empty. */
+export const deviceId = optionalText(64);
+
+/** Control characters other than newline (and carriage return/tab kept out too). */
+export const hasControlCharacters = (s: string, allowNewlines: boolean) =>
+  // eslint-disable-next-line no-control-regex
+  (allowNewlines ? /[\u0000-\u0009\u000b-\u001f\u007f]/ : /[\u0000-\u001f\u007f]/).test(s);
