@@ -1,0 +1,148 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { db, tableNames } from '../../lib/db/client.js';
+import { clock } from '../../lib/clock.js';
+import { createKey, deleteKey, listKeys, revokeKey, verifyAccessKey } from '../../lib/keys/key-service.js';
+import { hashApiKey } from '../../lib/keys/key-material.js';
+import { keyItems } from '../../lib/keys/keys-table.js';
+import { authorizeRequest } from '../../lib/auth/authorizer.js';
+import { createTestTables } from '../support/stack.js';
+import { recordRequests } from '../support/db-requests.js';
+import { tokenFor } from '../support/tokens.js';
+import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
+
+beforeAll(createTestTables);
+
+const authorizerEvent = (authorization?: string) =>
+  ({
+    version: '2.0',
+    type: 'REQUEST',
+    routeArn: 'arn',
+    identitySource: [],
+    routeKey: 'GET /api/v1/me',
+    rawPath: '/api/v1/me',
+    rawQueryString: '',
+    headers: authorization ? { authorization } : {},
+    requestContext: { requestId: 'r' },
+  }) as unknown as APIGatewayRequestAuthorizerEventV2;
+
+describe('key store on DynamoDB Local', () => {
+  it('gives 20 concurrent creates 20 distinct, increasing ids', async () => {
+    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => createKey(`user-${i % 3}`, { name: `k${i}` })));
+    const ids = created.map((c) => c.key.id);
+    expect(new Set(ids).size).toBe(20);
+    expect(ids.every((id) => Number.isInteger(id) && id > 0)).toBe(true);
+    const later = await createKey('user-0', { name: 'later' });
+    expect(later.key.id).toBeGreaterThan(Math.max(...ids));
+    const hashes = new Set(created.map((c) => hashApiKey(c.api_key)));
+    expect(hashes.size).toBe(20);
+  });
+
+  it('stores only the hash, never the plaintext', async () => {
+    const { api_key, key } = await createKey('storer', { name: 'hash only' });
+    const item = (await db.send(new GetCommand({ TableName: tableNames.apiKeys, Key: keyItems.record('storer', key.id) }))).Item!;
+    expect(item.key_hash).toBe(hashApiKey(api_key));
+    expect(JSON.stringify(item)).not.toContain(api_key.slice(3));
+    const guard = (await db.send(new GetCommand({ TableName: tableNames.apiKeys, Key: keyItems.hashGuard(hashApiKey(api_key)) }))).Item!;
+    expect(JSON.stringify(guard)).not.toContain(api_key.slice(3));
+  });
+
+  it('lets user B neither see, revoke nor delete user A\'s key', async () => {
+    const a = await createKey('owner-a', { name: 'a' });
+    await expect(revokeKey('owner-b', a.key.id)).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    await expect(deleteKey('owner-b', a.key.id)).rejects.toMatchObject({ status: 404 });
+    expect((await listKeys('owner-b')).map((k) => k.id)).not.toContain(a.key.id);
+    expect((await listKeys('owner-a')).find((k) => k.id === a.key.id)?.status).toBe('valid');
+    await expect(verifyAccessKey(a.api_key)).resolves.toEqual({ user_id: 'owner-a', scopes: [] });
+  });
+
+  it('caps a user at 100 key records, counting deletes, even under concurrency', async () => {
+    await Promise.all(Array.from({ length: 100 }, (_, i) => createKey('hoarder', { name: `k${i}` })));
+    await expect(createKey('hoarder', { name: 'one too many' })).rejects.toMatchObject({ status: 409, code: 'LIMIT_EXCEEDED' });
+    const keys = await listKeys('hoarder');
+    expect(keys).toHaveLength(100);
+    await deleteKey('hoarder', keys[0]!.id);
+    const extra = await Promise.allSettled([createKey('hoarder', { name: 'a' }), createKey('hoarder', { name: 'b' })]);
+    expect(extra.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(await listKeys('hoarder')).toHaveLength(100);
+  });
+
+  it('verifies a key whose GSI entry has not propagated yet, through the hash guard', async () => {
+    const { api_key, key } = await createKey('fresh', { name: 'fresh', scopes: ['hub:read'] });
+    // Simulate AWS's GSI lag: drop key_hash from the record, so the sparse index does not hold it.
+    await db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyItems.record('fresh', key.id), UpdateExpression: 'REMOVE key_hash' }));
+    const { result, requests } = await recordRequests(() => verifyAccessKey(api_key));
+    expect(result).toEqual({ user_id: 'fresh', scopes: ['hub:read'] });
+    expect(requests.map((r) => r.command)).toEqual(['QueryCommand', 'GetItemCommand', 'UpdateItemCommand']);
+    // and a revoke bites on that path too
+    await db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyItems.record('fresh', key.id), UpdateExpression: 'SET key_hash = :h', ExpressionAttributeValues: { ':h': hashApiKey(api_key) } }));
+    await revokeKey('fresh', key.id);
+    await db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyItems.record('fresh', key.id), UpdateExpression: 'REMOVE key_hash' }));
+    await expect(verifyAccessKey(api_key)).rejects.toMatchObject({ status: 401 });
+  });
+});
+
+describe('verification cost', () => {
+  it('takes 2 requests when last_used_at is not due and 3 when it is', async () => {
+    const { api_key } = await createKey('counted', { name: 'counted' });
+    const first = await recordRequests(() => verifyAccessKey(api_key));
+    expect(first.requests.map((r) => r.command)).toEqual(['QueryCommand', 'GetItemCommand', 'UpdateItemCommand']);
+    const second = await recordRequests(() => verifyAccessKey(api_key));
+    expect(second.requests.map((r) => r.command)).toEqual(['QueryCommand', 'GetItemCommand']);
+    clock.advance(61_000);
+    try {
+      const due = await recordRequests(() => verifyAccessKey(api_key));
+      expect(due.requests).toHaveLength(3);
+    } finally {
+      clock.reset();
+    }
+  });
+
+  it('refuses an unknown key with 2 requests and a malformed one with none', async () => {
+    const unknown = await recordRequests(() => verifyAccessKey(`ak_${'Z'.repeat(32)}`).catch((e) => e));
+    expect(unknown.result).toMatchObject({ status: 401 });
+    expect(unknown.requests).toHaveLength(2);
+    const malformed = await recordRequests(() => verifyAccessKey('ak_short').catch((e) => e));
+    expect(malformed.requests).toHaveLength(0);
+  });
+
+  it('writes last_used_at once when many verifications race', async () => {
+    const { api_key, key } = await createKey('racer', { name: 'racer' });
+    await verifyAccessKey(api_key);
+    const before = (await listKeys('racer')).find((k) => k.id === key.id)!.last_used_at;
+    clock.advance(61_000);
+    try {
+      await Promise.all(Array.from({ length: 10 }, () => verifyAccessKey(api_key)));
+      const after = (await listKeys('racer')).find((k) => k.id === key.id)!.last_used_at;
+      expect(after).not.toBe(before);
+      expect(Date.parse(after!)).toBeGreaterThan(Date.parse(before!));
+    } finally {
+      clock.reset();
+    }
+  });
+});
+
+describe('authorizer decision', () => {
+  it('yields the key\'s user and scopes with empty roles', async () => {
+    const { api_key } = await createKey('auth-user', { name: 'k', scopes: ['export:read'] });
+    const { result, requests } = await recordRequests(() => authorizeRequest(authorizerEvent(`Bearer ${api_key}`)));
+    expect(result).toEqual({
+      isAuthorized: true,
+      context: { authenticated: true, user_id: 'auth-user', auth_type: 'api_key', scopes: ['export:read'], roles: [] },
+    });
+    expect(requests.length).toBeLessThanOrEqual(3);
+  });
+
+  it('yields a JWT\'s subject and roles with one request (the ended-session check)', async () => {
+    const token = await tokenFor('jwt-user', ['editor']);
+    const { result, requests } = await recordRequests(() => authorizeRequest(authorizerEvent(`Bearer ${token}`)));
+    expect(result.context).toEqual({ authenticated: true, user_id: 'jwt-user', auth_type: 'jwt', scopes: [], roles: ['editor'] });
+    expect(requests).toHaveLength(1);
+  });
+
+  it.each([undefined, 'Bearer', 'Bearer nonsense', 'Basic abc', `Bearer ak_${'x'.repeat(32)}`])('passes %j through as unauthenticated', async (header) => {
+    const result = await authorizeRequest(authorizerEvent(header));
+    expect(result.isAuthorized).toBe(true);
+    expect(result.context).toMatchObject({ authenticated: false, failure: expect.any(String) });
+  });
+});
