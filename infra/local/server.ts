@@ -249,13 +249,13 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       res.writeHead(result.statusCode ?? 200, outHeaders);
       res.end(result.isBase64Encoded && result.body ? Buffer.from(result.body, 'base64') : (result.body ?? ''));
     } catch (error) {
-      const status = (error as { status?: number }).status === 413 ? 413 : 500;
-      if (status === 500) console.error(`[local] request ${requestId} failed:`, error);
+      const tooLarge = (error as { status?: number }).status === 413;
+      if (!tooLarge) console.error(`[local] request ${requestId} failed:`, error);
       if (!res.headersSent) {
         sendJson(
           res,
-          status,
-          status === 413 ? { code: 'VALIDATION_ERROR', error: 'Request body too large' } : { code: 'INTERNAL_ERROR', error: `Internal error; request id ${requestId}` },
+          tooLarge ? 400 : 500,
+          tooLarge ? { code: 'VALIDATION_ERROR', error: 'Request body too large (1 MiB at most)' } : { code: 'INTERNAL_ERROR', error: `Internal error; request id ${requestId}` },
           requestId,
         );
       } else res.end();
