@@ -36,13 +36,12 @@ function requireAuth(principal: HttpRequest['principal'], requirement: AuthRequi
 }
 
 /**
- * The shared middleware chain of every HTTP function: request id, optional JSON body, the
- * authorizer's verdict, the scope gate, and one error mapping into the contract's envelope.
+ * The shared middleware chain of every HTTP function: one error mapping into the contract's envelope,
+ * the authorizer's verdict and the scope gate (checked before the body is even parsed), an optional
+ * JSON body, then the use case.
  */
 export function httpHandler(useCase: UseCaseHandler, options: HandlerOptions) {
-  const chain = middy<ApiEvent, APIGatewayProxyStructuredResultV2, Error, Context>();
-  if (options.jsonBody) chain.use(httpJsonBodyParser({ disableContentTypeError: false }));
-  return chain
+  const chain = middy<ApiEvent, APIGatewayProxyStructuredResultV2, Error, Context>()
     .use({
       onError: async (request) => {
         const requestId = request.event.requestContext?.requestId ?? 'unknown';
@@ -56,20 +55,25 @@ export function httpHandler(useCase: UseCaseHandler, options: HandlerOptions) {
         request.response = errorResponse(new InternalError(requestId), requestId);
       },
     })
-    .handler(async (event) => {
-      const requestId = event.requestContext.requestId;
-      const { principal, failure } = principalFromAuthorizer(event.requestContext.authorizer?.lambda);
-      requireAuth(principal, options.auth, failure);
-      if (principal && options.scope) enforceScope(principal, options.scope);
-      const request: HttpRequest = {
-        requestId,
-        sourceIp: event.requestContext.http?.sourceIp ?? '0.0.0.0',
-        query: queryParameters(event),
-        path: (event.pathParameters ?? {}) as Record<string, string>,
-        headers: lowerCaseHeaders(event.headers),
-        body: event.body,
-        principal: options.auth === 'none' ? undefined : principal,
-      };
-      return successResponse(await useCase(request), requestId);
+    .use({
+      before: async (request) => {
+        const { principal, failure } = principalFromAuthorizer(request.event.requestContext.authorizer?.lambda);
+        requireAuth(principal, options.auth, failure);
+        if (principal && options.scope) enforceScope(principal, options.scope);
+      },
     });
+  if (options.jsonBody) chain.use(httpJsonBodyParser({ disableContentTypeError: false }));
+  return chain.handler(async (event) => {
+    const requestId = event.requestContext.requestId;
+    const request: HttpRequest = {
+      requestId,
+      sourceIp: event.requestContext.http?.sourceIp ?? '0.0.0.0',
+      query: queryParameters(event),
+      path: (event.pathParameters ?? {}) as Record<string, string>,
+      headers: lowerCaseHeaders(event.headers),
+      body: event.body,
+      principal: options.auth === 'none' ? undefined : principalFromAuthorizer(event.requestContext.authorizer?.lambda).principal,
+    };
+    return successResponse(await useCase(request), requestId);
+  });
 }

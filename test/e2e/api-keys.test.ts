@@ -232,3 +232,11 @@ describe('verify', () => {
     expect(res.body).toEqual({ code: 'AUTH_ERROR', error: 'Invalid, revoked or expired API key' });
   });
 });
+
+describe('order of checks', () => {
+  it('answers 401 before looking at the body of an unauthenticated request', async () => {
+    const res = await api.post('/api/v1/api-keys', { rawBody: '{not json', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ code: 'AUTH_ERROR' });
+  });
+});
