@@ -1,9 +1,10 @@
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { config } from '../config.js';
 import { logger } from '../logger.js';
 import { principalFromAuthorizer } from '../auth/authorizer-context.js';
-import { enforceScope } from '../auth/scope-gate.js';
+import { enforceScope, type Scope } from '../auth/scope-gate.js';
 import { AuthError, InternalError } from './errors.js';
 import { errorResponse, successResponse, type HttpResult } from './envelope.js';
 import { toAppError } from './error-mapper.js';
@@ -22,7 +23,7 @@ export interface HandlerOptions {
   /** Parse a JSON body (POST routes with a body). */
   jsonBody?: boolean;
   /** The scope an access key needs when ENFORCE_KEY_SCOPES is on. */
-  scope?: string;
+  scope?: Scope;
 }
 
 export type UseCaseHandler = (request: HttpRequest) => Promise<HttpResult>;
@@ -37,8 +38,8 @@ function requireAuth(principal: HttpRequest['principal'], requirement: AuthRequi
 
 /**
  * The shared middleware chain of every HTTP function: one error mapping into the contract's envelope,
- * the authorizer's verdict and the scope gate (checked before the body is even parsed), an optional
- * JSON body, then the use case.
+ * the authorizer's verdict and, when enabled, the scope gate (both before the body is even parsed),
+ * an optional JSON body, then the use case.
  */
 export function httpHandler(useCase: UseCaseHandler, options: HandlerOptions) {
   const chain = middy<ApiEvent, APIGatewayProxyStructuredResultV2, Error, Context>()
@@ -59,9 +60,19 @@ export function httpHandler(useCase: UseCaseHandler, options: HandlerOptions) {
       before: async (request) => {
         const { principal, failure } = principalFromAuthorizer(request.event.requestContext.authorizer?.lambda);
         requireAuth(principal, options.auth, failure);
-        if (principal && options.scope) enforceScope(principal, options.scope);
       },
     });
+  // Seed 001 §5: the scope gate "exists and is not mounted by default": it joins the chain only
+  // when ENFORCE_KEY_SCOPES is on, still before the body is parsed.
+  const scope = options.scope;
+  if (scope && config.ENFORCE_KEY_SCOPES) {
+    chain.use({
+      before: async (request) => {
+        const { principal } = principalFromAuthorizer(request.event.requestContext.authorizer?.lambda);
+        if (principal) enforceScope(principal, scope, true);
+      },
+    });
+  }
   if (options.jsonBody) chain.use(httpJsonBodyParser({ disableContentTypeError: false }));
   return chain.handler(async (event) => {
     const requestId = event.requestContext.requestId;
