@@ -64,4 +64,30 @@ export const hubItems = {
   share: (shareid: string) => ({ pk: `SHARE#${shareid}`, sk: 'SHARE' }),
   /** An invitation recorded once per new account. */
   invite: (inviter: string, invitee: string) => ({ pk: `ACCOUNT#${inviter}`, sk: `INVITED#${invitee}` }),
+
+  // Feed and recommendation (lib/recommend/, docs/feed.md) ------------------------------------------
+  /** A video's place in the trending ranking (on the video item). gsi3: TRENDING / trend score. */
+  trendingIndex: (trend: number) => ({ gsi3pk: 'TRENDING', gsi3sk: trend }),
+  /** One tag of a video, ranked by the video's trend score. gsi3: TAG#tag / trend score. */
+  videoTag: (vid: string, tag: string) => ({ pk: `VIDEO#${vid}`, sk: `TAG#${tag}` }),
+  tagIndex: (tag: string, trend: number) => ({ gsi3pk: `TAG#${tag}`, gsi3sk: trend }),
+  /** Videos liked by the same people as vid, with counts (capped map). */
+  coLikes: (vid: string) => ({ pk: `VIDEO#${vid}`, sk: 'COLIKES' }),
+  /** The newest videos of an author (capped list): the "authors you follow" candidate source. */
+  authorLatest: (openid: string) => ({ pk: `ACCOUNT#${openid}`, sk: 'LATEST_VIDEOS' }),
+  /** The recommender's state of an account / of an anonymous device: taste, dislikes, seen, served. */
+  feedState: (openid: string) => ({ pk: `ACCOUNT#${openid}`, sk: 'FEED' }),
+  deviceFeedState: (deviceId: string) => ({ pk: `DEVICE#${deviceId}`, sk: 'FEED' }),
+  /** Search postings: the videos created in `month` (YYYY-MM) whose text holds `gram`. */
+  searchGram: (gram: string, month: string) => ({ pk: `GRAM#${gram}`, sk: month }),
+};
+
+/** Partition values for Queries, taken from the builders above so the strings live in one place. */
+export const hubPartitions = {
+  videos: hubItems.videosIndex('', '').gsi1pk,
+  trending: hubItems.trendingIndex(0).gsi3pk,
+  tag: (tag: string) => hubItems.tagIndex(tag, 0).gsi3pk,
+  author: (openid: string) => hubItems.authorIndex(openid, '', '').gsi2pk,
+  following: (openid: string) => hubItems.followingIndex(openid, '', '').gsi1pk,
+  gram: (gram: string) => hubItems.searchGram(gram, '').pk,
 };
