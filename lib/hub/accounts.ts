@@ -1,0 +1,248 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ROLES, type Role } from '../auth/principal.js';
+import { clock } from '../clock.js';
+import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
+import { hubItems } from '../db/hub-items.js';
+import { NotFoundError, ValidationError } from '../http/errors.js';
+import { batchGetHubItems, itemId } from './batch-get.js';
+import { newOpenid, randomDigits } from './ids.js';
+import { isAdminPhone, maskPhone } from './phone.js';
+import { cancellationCode, transactWrite, type TransactItem } from './transact.js';
+
+/** The account item: profile, stored roles and the counters kept exact by the writers of each fact. */
+export interface Account {
+  openid: string;
+  phone: string;
+  nickname: string;
+  signature: string;
+  city: string;
+  roles: Role[];
+  created_at: string;
+  updated_at: string;
+  /** Users I follow / who follow me (follow_user, unfollow_user). */
+  follow_count: number;
+  follower_count: number;
+  /** Videos I like (like, dislike) / likes received on my videos / videos I published. */
+  like_count: number;
+  liked_count: number;
+  video_count: number;
+  /** Relation numbers handed out so far (see follows.ts): positions of get_follow / get_follower. */
+  follow_seq: number;
+  follower_seq: number;
+  invited_by?: string;
+}
+
+/** The caller's own profile (get_fav, change_*): the phone only masked. */
+export interface OwnProfile {
+  openid: string;
+  nickname: string;
+  signature: string;
+  city: string;
+  phone: string;
+  follow_count: number;
+  follower_count: number;
+  like_count: number;
+  liked_count: number;
+  video_count: number;
+}
+
+export type PublicProfile = Omit<OwnProfile, 'phone'>;
+
+/** A user in any list (CONTRACT §3). */
+export interface PublicUser {
+  openid: string;
+  nickname: string;
+  signature: string;
+  city: string;
+  followed_by_me: boolean;
+  follows_me: boolean;
+}
+
+const TABLE = () => tableNames.hub;
+const count = (n: unknown) => (typeof n === 'number' && n > 0 ? n : 0);
+
+export function publicProfile(account: Account): PublicProfile {
+  return {
+    openid: account.openid,
+    nickname: account.nickname,
+    signature: account.signature ?? '',
+    city: account.city ?? '',
+    follow_count: count(account.follow_count),
+    follower_count: count(account.follower_count),
+    like_count: count(account.like_count),
+    liked_count: count(account.liked_count),
+    video_count: count(account.video_count),
+  };
+}
+
+export function ownProfile(account: Account): OwnProfile {
+  const { openid, nickname, signature, city, ...counters } = publicProfile(account);
+  return { openid, nickname, signature, city, phone: maskPhone(account.phone), ...counters };
+}
+
+export function publicUser(account: Account, relation: { followed_by_me: boolean; follows_me: boolean }): PublicUser {
+  return {
+    openid: account.openid,
+    nickname: account.nickname,
+    signature: account.signature ?? '',
+    city: account.city ?? '',
+    followed_by_me: relation.followed_by_me,
+    follows_me: relation.follows_me,
+  };
+}
+
+export async function getAccount(openid: string, consistent = false): Promise<Account | undefined> {
+  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.account(openid), ConsistentRead: consistent }));
+  return out.Item as Account | undefined;
+}
+
+/** The account or 404, naming the parameter that carried the openid. */
+export async function requireAccount(openid: string, what = 'User'): Promise<Account> {
+  const account = await getAccount(openid, true);
+  if (!account) throw new NotFoundError(`${what} "${openid.slice(0, 64)}" does not exist`);
+  return account;
+}
+
+/** Several accounts with BatchGet; unknown openids are simply absent from the map. */
+export async function getAccounts(openids: string[]): Promise<Map<string, Account>> {
+  const items = await batchGetHubItems<Account>(openids.map((o) => hubItems.account(o)));
+  const out = new Map<string, Account>();
+  for (const openid of openids) {
+    const account = items.get(itemId(hubItems.account(openid)));
+    if (account) out.set(openid, account);
+  }
+  return out;
+}
+
+/** Replaces an account's stored roles (a subset of admin/editor). They reach JWTs issued afterwards. */
+export async function setAccountRoles(openid: string, roles: readonly string[]): Promise<Account> {
+  const unique = [...new Set(roles)];
+  const unknown = unique.filter((r) => !(ROLES as readonly string[]).includes(r));
+  if (unknown.length > 0) throw new ValidationError(`Invalid parameter "roles": unknown role "${unknown[0]}"; allowed: ${ROLES.join(', ')}`);
+  return updateAccount(openid, 'SET #roles = :roles, updated_at = :now', { '#roles': 'roles' }, { ':roles': unique });
+}
+
+/** Sets one profile field (nickname, signature, city) and returns the updated account. */
+export async function setProfileField(openid: string, field: 'nickname' | 'signature' | 'city', value: string): Promise<Account> {
+  return updateAccount(openid, 'SET #field = :value, updated_at = :now', { '#field': field }, { ':value': value });
+}
+
+async function updateAccount(openid: string, expression: string, names: Record<string, string>, values: Record<string, unknown>): Promise<Account> {
+  try {
+    const out = await db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: hubItems.account(openid),
+        UpdateExpression: expression,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ...values, ':now': clock.nowIso() },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return out.Attributes as Account;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
+    throw error;
+  }
+}
+
+/** Thrown by signInByPhone when the guard item's condition failed (e.g. the SMS code was spent). */
+export class SignInGuardFailed extends Error {
+  constructor() {
+    super('sign-in guard failed');
+    this.name = 'SignInGuardFailed';
+  }
+}
+
+export interface SignInOptions {
+  /** A transaction item that must succeed with the sign-in (spending the SMS code). */
+  guard: TransactItem;
+  /** An existing account's openid to record as the inviter of a NEW account. */
+  inviter?: string;
+}
+
+function newAccount(phone: string, nowIso: string): Account {
+  return {
+    openid: newOpenid(),
+    phone,
+    // A default name that says nothing about the phone.
+    nickname: `用户${randomDigits(6)}`,
+    signature: '',
+    city: '',
+    roles: isAdminPhone(phone) ? ['admin'] : [],
+    created_at: nowIso,
+    updated_at: nowIso,
+    follow_count: 0,
+    follower_count: 0,
+    like_count: 0,
+    liked_count: 0,
+    video_count: 0,
+    follow_seq: 0,
+    follower_seq: 0,
+  };
+}
+
+/**
+ * Create-or-get by phone. A new account, its phone item (the uniqueness guard), the invite record
+ * and the guard are written in ONE transaction: a phone never points to a missing account, and the
+ * same phone always reaches the same account. An existing account is signed in by the guard alone.
+ */
+export async function signInByPhone(phone: string, options: SignInOptions): Promise<{ account: Account; created: boolean }> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const link = await db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.phone(phone), ConsistentRead: true }));
+    const existingId = (link.Item as { openid?: string } | undefined)?.openid;
+    if (existingId) {
+      const account = await getAccount(existingId, true);
+      if (!account) throw new Error('phone item points to a missing account');
+      try {
+        await transactWrite([options.guard]);
+      } catch (error) {
+        if (cancellationCode(error, 0) === 'ConditionalCheckFailed') throw new SignInGuardFailed();
+        throw error;
+      }
+      return { account, created: false };
+    }
+
+    const nowIso = clock.nowIso();
+    const account = newAccount(phone, nowIso);
+    const inviter = options.inviter && options.inviter !== account.openid ? options.inviter : undefined;
+    if (inviter) account.invited_by = inviter;
+    const items: TransactItem[] = [
+      options.guard,
+      {
+        Put: {
+          TableName: TABLE(),
+          Item: { ...hubItems.phone(phone), entity: 'phone', openid: account.openid },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          TableName: TABLE(),
+          Item: { ...hubItems.account(account.openid), ...hubItems.accountsIndex(nowIso, account.openid), entity: 'account', ...account },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ];
+    if (inviter) {
+      items.push({
+        Put: {
+          TableName: TABLE(),
+          Item: { ...hubItems.invite(inviter, account.openid), entity: 'invite', inviter, invitee: account.openid, created_at: nowIso },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      });
+    }
+    try {
+      await transactWrite(items);
+      return { account, created: true };
+    } catch (error) {
+      if (cancellationCode(error, 0) === 'ConditionalCheckFailed') throw new SignInGuardFailed();
+      // Another request created this phone's account first: sign in to that one.
+      if (cancellationCode(error, 1) === 'ConditionalCheckFailed') continue;
+      throw error;
+    }
+  }
+  throw new Error('could not resolve the account of a phone');
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { decodeVerifiedToken, issueToken } from '../auth/jwt.js';
+import { endSession } from '../auth/sessions.js';
+import { clock } from '../clock.js';
+import { config } from '../config.js';
+import { AuthError, RateLimitedError } from '../http/errors.js';
+import { getAccount, SignInGuardFailed, signInByPhone } from './accounts.js';
+import { defineOperation } from './operation.js';
+import { identifier, optionalText } from './params.js';
+import { phoneParam } from './phone.js';
+import { consumeCodeItem, getCode, hashCode, MAX_CODE_ATTEMPTS, recordWrongTry, sameHash, type StoredCode } from './sms-codes.js';
+
+const query = z.object({
+  openid: phoneParam('openid'),
+  token: identifier(64),
+  code: identifier(16),
+  openid0: optionalText(128),
+  token0: optionalText(4096),
+  invite_uid: optionalText(128),
+});
+
+const WRONG_OR_EXPIRED = 'The code is wrong, used or expired; check it or request a new one';
+
+function codeEnded(code: StoredCode, now: number): RateLimitedError {
+  const canResendIn = (code.sent_at + config.RATE_SMS_PHONE_INTERVAL_S * 1000 - now) / 1000;
+  return new RateLimitedError('Too many wrong codes: this code no longer works; request a new one', canResendIn);
+}
+
+/** The 401 or 429 for a code that could not be spent, decided on its current state. */
+async function refusal(phone: string, now: number): Promise<Error> {
+  const current = await getCode(phone);
+  if (current && !current.used && current.attempts >= MAX_CODE_ATTEMPTS) return codeEnded(current, now);
+  return new AuthError(WRONG_OR_EXPIRED);
+}
+
+/** Ends the device's previous session when openid0/token0 form a valid one; anything else is ignored. */
+async function endPreviousSession(openid0: string, token0: string): Promise<void> {
+  if (!openid0 || !token0) return;
+  const claims = await decodeVerifiedToken(token0).catch(() => undefined);
+  if (claims && claims.sub === openid0) await endSession(claims.jti, claims.exp);
+}
+
+/**
+ * create_phone_account: `openid` is the phone given to gen_code, `token` its nonce, `code` the SMS
+ * code. Wrong tries are counted on the code (the 5th ends it); the right code is spent in the same
+ * transaction that creates a new account, so it works exactly once.
+ */
+export const createPhoneAccount = defineOperation({
+  auth: 'none',
+  query,
+  async run({ openid: phone, token: nonce, code, openid0, token0, invite_uid }) {
+    const now = clock.now();
+    const stored = await getCode(phone);
+    if (!stored || stored.used || stored.expires_at <= now) throw new AuthError(WRONG_OR_EXPIRED);
+    if (stored.attempts >= MAX_CODE_ATTEMPTS) throw codeEnded(stored, now);
+
+    if (stored.nonce !== nonce || !sameHash(await hashCode(phone, nonce, code), stored.code_hash)) {
+      const attempts = await recordWrongTry(phone, stored.code_hash);
+      if (attempts === undefined) throw await refusal(phone, now);
+      const left = MAX_CODE_ATTEMPTS - attempts;
+      throw new AuthError(left > 0 ? `Wrong code; ${left} ${left === 1 ? 'try' : 'tries'} left` : 'Wrong code; this code no longer works, request a new one');
+    }
+
+    const inviter = invite_uid && (await getAccount(invite_uid)) ? invite_uid : undefined;
+    let signedIn;
+    try {
+      signedIn = await signInByPhone(phone, { guard: consumeCodeItem(phone, stored.code_hash, now), inviter });
+    } catch (error) {
+      if (error instanceof SignInGuardFailed) throw await refusal(phone, now);
+      throw error;
+    }
+
+    await endPreviousSession(openid0, token0);
+    const issued = await issueToken(signedIn.account.openid, signedIn.account.roles ?? []);
+    return { openid: signedIn.account.openid, token: issued.token, new_account: signedIn.created, expires_at: issued.expires_at };
+  },
+});

@@ -1,0 +1,84 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableNames } from '../db/client.js';
+import { hubItems } from '../db/hub-items.js';
+import { RateLimitedError } from '../http/errors.js';
+import { cancellationCode, transactWrite, type TransactItem } from './transact.js';
+
+/**
+ * A fixed-window limit: at most `max` events per `windowSeconds` for one subject (a phone, an IP,
+ * an account). Windows are aligned to the epoch; a counter item per window, removed by DynamoDB TTL.
+ * Fixed windows allow up to 2 x max around a boundary; that is accepted for these limits.
+ */
+export interface RateLimit {
+  name: string;
+  subject: string;
+  windowSeconds: number;
+  max: number;
+  /** What the 429 says, e.g. "Too many codes requested for this phone number". */
+  message: string;
+}
+
+const windowOf = (limit: RateLimit, nowMs: number) => Math.floor(nowMs / 1000 / limit.windowSeconds);
+
+export function secondsUntilWindowEnds(limit: RateLimit, nowMs: number): number {
+  return (windowOf(limit, nowMs) + 1) * limit.windowSeconds - nowMs / 1000;
+}
+
+function windowKey(limit: RateLimit, nowMs: number) {
+  return hubItems.rateWindow(limit.name, limit.subject, `${limit.windowSeconds}s#${windowOf(limit, nowMs)}`);
+}
+
+/**
+ * One counted event as a transaction item: the condition refuses the event once the window is full,
+ * so a refused event consumes nothing and can be combined with the write it guards.
+ */
+export function rateLimitItem(limit: RateLimit, nowMs: number): TransactItem {
+  const expires = (windowOf(limit, nowMs) + 1) * limit.windowSeconds + 60;
+  return {
+    Update: {
+      TableName: tableNames.hub,
+      Key: windowKey(limit, nowMs),
+      UpdateExpression: 'SET #ttl = :ttl ADD n :one',
+      ConditionExpression: 'attribute_not_exists(n) OR n < :max',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':ttl': expires, ':one': 1, ':max': limit.max },
+    },
+  };
+}
+
+/**
+ * The 429 for a cancelled transaction whose items `firstIndex..` are `limits` (in that order), or
+ * undefined when none of them refused. The Retry-After is the longest wait among the full windows.
+ */
+export function rateLimitedError(error: unknown, limits: RateLimit[], firstIndex: number, nowMs: number): RateLimitedError | undefined {
+  const refused = limits.filter((_, i) => cancellationCode(error, firstIndex + i) === 'ConditionalCheckFailed');
+  if (refused.length === 0) return undefined;
+  const worst = refused.reduce((a, b) => (secondsUntilWindowEnds(b, nowMs) > secondsUntilWindowEnds(a, nowMs) ? b : a));
+  return new RateLimitedError(worst.message, secondsUntilWindowEnds(worst, nowMs));
+}
+
+/** Counts one event in every limit, all or nothing; 429 when any window is full. */
+export async function consumeRateLimits(limits: RateLimit[], nowMs: number): Promise<void> {
+  try {
+    await transactWrite(limits.map((l) => rateLimitItem(l, nowMs)));
+  } catch (error) {
+    throw rateLimitedError(error, limits, 0, nowMs) ?? error;
+  }
+}
+
+/** Gives back an event counted at `nowMs` (its guarded action did not happen, e.g. the SMS failed). */
+export async function refundRateLimits(limits: RateLimit[], nowMs: number): Promise<void> {
+  await Promise.all(
+    limits.map((limit) =>
+      db.send(
+        new UpdateCommand({
+          TableName: tableNames.hub,
+          Key: windowKey(limit, nowMs),
+          UpdateExpression: 'ADD n :minus',
+          ConditionExpression: 'n > :zero',
+          ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+        }),
+      ).catch(() => undefined),
+    ),
+  );
+}

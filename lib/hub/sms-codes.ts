@@ -1,0 +1,129 @@
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { config } from '../config.js';
+import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
+import { hubItems } from '../db/hub-items.js';
+import type { TransactItem } from './transact.js';
+
+/** Wrong tries a code survives: the 5th wrong try ends it. */
+export const MAX_CODE_ATTEMPTS = 5;
+
+/** The stored state of a phone's current code: never the code itself. */
+export interface StoredCode {
+  code_hash: string;
+  nonce: string;
+  attempts: number;
+  used: boolean;
+  /** epoch milliseconds */
+  sent_at: number;
+  expires_at: number;
+}
+
+/**
+ * The HMAC key for codes, derived (HKDF) from the JWT signing secret, so a copy of the table alone
+ * cannot brute-force the 10^6 possible codes. Resolved once per cold start, like the JWT key.
+ */
+let hmacKey: Promise<Buffer> | undefined;
+function codeHmacKey(): Promise<Buffer> {
+  hmacKey ??= (async () => {
+    let secret = config.JWT_SECRET;
+    if (!secret) {
+      const sm = new SecretsManagerClient({ region: config.AWS_REGION });
+      secret = (await sm.send(new GetSecretValueCommand({ SecretId: config.JWT_SECRET_ARN }))).SecretString;
+      if (!secret) throw new Error('JWT secret is missing');
+    }
+    return Buffer.from(hkdfSync('sha256', secret, 'expohub', 'sms-code-hmac', 32));
+  })();
+  hmacKey.catch(() => (hmacKey = undefined));
+  return hmacKey;
+}
+
+/** HMAC-SHA256 over phone, nonce and code: a code only matches the phone and nonce it was sent for. */
+export async function hashCode(phone: string, nonce: string, code: string): Promise<string> {
+  return createHmac('sha256', await codeHmacKey()).update(`${phone}\n${nonce}\n${code}`).digest('hex');
+}
+
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+const TABLE = () => tableNames.hub;
+
+/**
+ * Stores a new code, replacing the previous one, unless a code was sent less than `intervalSeconds`
+ * ago (the condition is the exact one-send-per-interval limit).
+ */
+export function putCodeItem(phone: string, code: StoredCode, intervalSeconds: number): TransactItem {
+  const ttl = Math.ceil(Math.max(code.expires_at, code.sent_at + intervalSeconds * 1000) / 1000) + 60;
+  return {
+    Put: {
+      TableName: TABLE(),
+      Item: { ...hubItems.smsCode(phone), entity: 'sms_code', ...code, ttl },
+      ConditionExpression: 'attribute_not_exists(pk) OR sent_at <= :since',
+      ExpressionAttributeValues: { ':since': code.sent_at - intervalSeconds * 1000 },
+    },
+  };
+}
+
+export async function getCode(phone: string): Promise<StoredCode | undefined> {
+  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.smsCode(phone), ConsistentRead: true }));
+  return out.Item as StoredCode | undefined;
+}
+
+/** Removes a code whose SMS could not be sent (only that code: a newer one is left alone). */
+export async function deleteUnsentCode(phone: string, codeHash: string): Promise<void> {
+  await db
+    .send(
+      new DeleteCommand({
+        TableName: TABLE(),
+        Key: hubItems.smsCode(phone),
+        ConditionExpression: 'code_hash = :h',
+        ExpressionAttributeValues: { ':h': codeHash },
+      }),
+    )
+    .catch((error) => {
+      if (!isConditionalCheckFailed(error)) throw error;
+    });
+}
+
+/**
+ * Counts a wrong try against the code that was checked. Returns the attempts so far, or undefined
+ * when that code is no longer the live one (replaced, used or already ended).
+ */
+export async function recordWrongTry(phone: string, codeHash: string): Promise<number | undefined> {
+  try {
+    const out = await db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: hubItems.smsCode(phone),
+        UpdateExpression: 'ADD attempts :one',
+        ConditionExpression: 'code_hash = :h AND used = :no AND attempts < :max',
+        ExpressionAttributeValues: { ':one': 1, ':h': codeHash, ':no': false, ':max': MAX_CODE_ATTEMPTS },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(out.Attributes?.attempts);
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Spends the code, as a transaction item: it succeeds once, for the live, unexpired code that has
+ * wrong tries left, so two parallel requests with the right code cannot both sign in.
+ */
+export function consumeCodeItem(phone: string, codeHash: string, nowMs: number): TransactItem {
+  return {
+    Update: {
+      TableName: TABLE(),
+      Key: hubItems.smsCode(phone),
+      UpdateExpression: 'SET used = :yes, used_at = :now',
+      ConditionExpression: 'code_hash = :h AND used = :no AND attempts < :max AND expires_at > :now',
+      ExpressionAttributeValues: { ':yes': true, ':no': false, ':h': codeHash, ':max': MAX_CODE_ATTEMPTS, ':now': nowMs },
+    },
+  };
+}

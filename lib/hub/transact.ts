@@ -1,0 +1,33 @@
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db } from '../db/client.js';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** The cancellation code of item `index` of a cancelled transaction ('None' when that item was fine). */
+export function cancellationCode(error: unknown, index: number): string | undefined {
+  if ((error as Error)?.name !== 'TransactionCanceledException') return undefined;
+  return (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons?.[index]?.Code;
+}
+
+function isConflict(error: unknown): boolean {
+  if ((error as Error)?.name === 'TransactionConflictException') return true;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+  return (error as Error)?.name === 'TransactionCanceledException' && !!reasons?.some((r) => r.Code === 'TransactionConflict');
+}
+
+/**
+ * TransactWriteItems, retried a few times with jitter when DynamoDB cancels it only because another
+ * transaction was touching the same item (hot counters: a popular video, a popular account). Any other
+ * cancellation (a failed condition) is the caller's to interpret; a conflict that persists becomes 503.
+ */
+export async function transactWrite(items: TransactItem[], attempts = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.send(new TransactWriteCommand({ TransactItems: items }));
+      return;
+    } catch (error) {
+      if (!isConflict(error) || attempt >= attempts) throw error;
+      await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));
+    }
+  }
+}
