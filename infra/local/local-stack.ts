@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createTables } from './create-tables.js';
+import { DEV_ROUTES } from './dev-routes.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { startLocalServer, type DevRoute, type LocalServer } from './server.js';
 
@@ -70,7 +71,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const server = await startLocalServer({
       port: options.port ?? 0,
       staticDir: options.staticDir,
-      devRoutes: options.devRoutes,
+      devRoutes: options.devRoutes ?? DEV_ROUTES,
     });
     return {
       url: server.url,
