@@ -57,9 +57,10 @@ function compileRoute(spec: RouteSpec): CompiledRoute {
 
 // API Gateway prefers the most specific route: literal segments beat path parameters.
 const COMPILED = ROUTES.map(compileRoute).sort((a, b) => b.literalSegments - a.literalSegments);
+const COMPILED_BY_SPEC = new Map(COMPILED.map((c) => [c.spec, c]));
 
 const handlerCache = new Map<FunctionName, Promise<LambdaHandler>>();
-function loadHandler(name: FunctionName): Promise<LambdaHandler> {
+export function loadHandler(name: FunctionName): Promise<LambdaHandler> {
   let loaded = handlerCache.get(name);
   if (!loaded) {
     loaded = import(pathToFileURL(join(PROJECT_ROOT, FUNCTIONS[name].entry)).href).then((m) => m.handler as LambdaHandler);
@@ -68,7 +69,7 @@ function loadHandler(name: FunctionName): Promise<LambdaHandler> {
   return loaded;
 }
 
-function lambdaContext(name: string, requestId: string): Context {
+export function lambdaContext(name: string, requestId: string): Context {
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: `local-${name}`,
@@ -140,6 +141,96 @@ async function serveStatic(staticDir: string, pathname: string, res: ServerRespo
   return true;
 }
 
+/** What the local gateway needs of an HTTP request to build API Gateway's events. */
+export interface GatewayRequest {
+  method: string;
+  url: URL;
+  /** Lower-case names, as API Gateway passes them in payload 2.0. */
+  headers: Record<string, string>;
+  body?: string;
+  sourceIp?: string;
+  protocol?: string;
+  requestId: string;
+}
+
+/** The payload 2.0 event a function receives; the authorizer's verdict is added under `requestContext.authorizer`. */
+export type GatewayEvent = ReturnType<typeof buildFunctionEvent>;
+
+/** The route API Gateway would pick for `method pathname`, with its decoded path parameters. */
+export function matchRoute(method: string, pathname: string): { route: RouteSpec; pathParameters: Record<string, string> } | undefined {
+  const route = COMPILED.find((r) => r.spec.method === method && r.pattern.test(pathname));
+  if (!route) return undefined;
+  const values = route.pattern.exec(pathname)!.slice(1);
+  return { route: route.spec, pathParameters: Object.fromEntries(route.paramNames.map((n, i) => [n, decodeURIComponent(values[i]!)])) };
+}
+
+function buildFunctionEvent(route: RouteSpec, request: GatewayRequest) {
+  const { method, url, headers, requestId } = request;
+  const compiled = COMPILED_BY_SPEC.get(route) ?? compileRoute(route);
+  const values = compiled.pattern.exec(url.pathname)?.slice(1) ?? [];
+  const { paramNames } = compiled;
+  const pathParameters = Object.fromEntries(paramNames.map((n, i) => [n, decodeURIComponent(values[i] ?? '')]));
+  const routeKey = `${route.method} ${route.path}`;
+  const now = new Date();
+  const requestContext = {
+    accountId: '000000000000',
+    apiId: 'local',
+    domainName: headers.host ?? 'localhost',
+    domainPrefix: 'local',
+    http: {
+      method,
+      path: url.pathname,
+      protocol: request.protocol ?? 'HTTP/1.1',
+      sourceIp: request.sourceIp ?? '127.0.0.1',
+      userAgent: headers['user-agent'] ?? '',
+    },
+    requestId,
+    routeKey,
+    stage: '$default',
+    time: now.toUTCString(),
+    timeEpoch: now.getTime(),
+  };
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.startsWith('?') ? url.search.slice(1) : url.search,
+    cookies: headers.cookie ? headers.cookie.split(/;\s*/) : undefined,
+    headers,
+    queryStringParameters: gatewayQuery(url),
+    pathParameters: paramNames.length > 0 ? pathParameters : undefined,
+    requestContext: requestContext as typeof requestContext & { authorizer?: { lambda: Record<string, unknown> } },
+    body: request.body,
+    isBase64Encoded: false,
+  };
+}
+
+/**
+ * The payload 2.0 events API Gateway builds for a request on `route`: the function's event and, on a
+ * route with the Lambda authorizer, the authorizer's (REQUEST type). Shared by the local server and
+ * the benchmarks, which invoke handlers in-process with exactly these events.
+ */
+export function toGatewayEvent(route: RouteSpec, request: GatewayRequest): { event: GatewayEvent; authorizerEvent?: APIGatewayRequestAuthorizerEventV2 } {
+  const event = buildFunctionEvent(route, request);
+  if (route.auth !== 'authorizer') return { event };
+  const authorizerEvent: APIGatewayRequestAuthorizerEventV2 = {
+    version: '2.0',
+    type: 'REQUEST',
+    routeArn: `arn:aws:execute-api:local:000000000000:local/$default/${request.method}${request.url.pathname}`,
+    identitySource: request.headers.authorization ? [request.headers.authorization] : [],
+    routeKey: event.routeKey,
+    rawPath: event.rawPath,
+    rawQueryString: event.rawQueryString,
+    cookies: [],
+    headers: request.headers,
+    queryStringParameters: event.queryStringParameters ?? {},
+    requestContext: event.requestContext as APIGatewayRequestAuthorizerEventV2['requestContext'],
+    pathParameters: event.pathParameters ?? {},
+    stageVariables: {},
+  };
+  return { event, authorizerEvent };
+}
+
 /**
  * The local stand-in for API Gateway: turns each request into the payload 2.0 event the deployed
  * function receives, runs the Lambda authorizer first where the route has one, and invokes the same
@@ -174,74 +265,29 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       }
 
       const body = await readBody(req);
-      const values = route.pattern.exec(url.pathname)!.slice(1);
-      const pathParameters = Object.fromEntries(route.paramNames.map((n, i) => [n, decodeURIComponent(values[i]!)]));
-      const headers = gatewayHeaders(req);
-      const routeKey = `${route.spec.method} ${route.spec.path}`;
-      const now = new Date();
-      const requestContext = {
-        accountId: '000000000000',
-        apiId: 'local',
-        domainName: headers.host ?? 'localhost',
-        domainPrefix: 'local',
-        http: {
-          method,
-          path: url.pathname,
-          protocol: `HTTP/${req.httpVersion}`,
-          sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
-          userAgent: headers['user-agent'] ?? '',
-        },
+      const { event, authorizerEvent } = toGatewayEvent(route.spec, {
+        method,
+        url,
+        headers: gatewayHeaders(req),
+        body: body.length > 0 ? body.toString('utf8') : undefined,
+        sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
+        protocol: `HTTP/${req.httpVersion}`,
         requestId,
-        routeKey,
-        stage: '$default',
-        time: now.toUTCString(),
-        timeEpoch: now.getTime(),
-      };
-      const rawQueryString = url.search.startsWith('?') ? url.search.slice(1) : url.search;
-      const queryStringParameters = gatewayQuery(url);
+      });
 
-      let authorizer: { lambda: unknown } | undefined;
-      if (route.spec.auth === 'authorizer') {
-        const authEvent: APIGatewayRequestAuthorizerEventV2 = {
-          version: '2.0',
-          type: 'REQUEST',
-          routeArn: `arn:aws:execute-api:local:000000000000:local/$default/${method}${url.pathname}`,
-          identitySource: headers.authorization ? [headers.authorization] : [],
-          routeKey,
-          rawPath: url.pathname,
-          rawQueryString,
-          cookies: [],
-          headers,
-          queryStringParameters: queryStringParameters ?? {},
-          requestContext: requestContext as APIGatewayRequestAuthorizerEventV2['requestContext'],
-          pathParameters,
-          stageVariables: {},
-        };
+      if (authorizerEvent) {
         let decision: { isAuthorized: boolean; context?: unknown };
         try {
           const authorize = await loadHandler('authorizer');
-          decision = (await authorize(authEvent, lambdaContext('authorizer', requestId))) as typeof decision;
+          decision = (await authorize(authorizerEvent, lambdaContext('authorizer', requestId))) as typeof decision;
         } catch {
           // What API Gateway does when the authorizer fails.
           return sendJson(res, 500, { message: 'Internal Server Error' }, requestId);
         }
         if (!decision.isAuthorized) return sendJson(res, 403, { message: 'Forbidden' }, requestId);
-        authorizer = { lambda: decision.context ?? {} };
+        event.requestContext.authorizer = { lambda: (decision.context ?? {}) as Record<string, unknown> };
       }
 
-      const event = {
-        version: '2.0',
-        routeKey,
-        rawPath: url.pathname,
-        rawQueryString,
-        cookies: headers.cookie ? headers.cookie.split(/;\s*/) : undefined,
-        headers,
-        queryStringParameters,
-        pathParameters: route.paramNames.length > 0 ? pathParameters : undefined,
-        requestContext: { ...requestContext, ...(authorizer ? { authorizer } : {}) },
-        body: body.length > 0 ? body.toString('utf8') : undefined,
-        isBase64Encoded: false,
-      };
       const handler = await loadHandler(route.spec.function);
       const result = (await handler(event, lambdaContext(route.spec.function, requestId))) as APIGatewayProxyStructuredResultV2;
       const outHeaders: Record<string, string> = {};
