@@ -48,14 +48,21 @@ export const hubItems = {
   allCommentsIndex: (createdAt: string, cid: string) => ({ gsi2pk: 'COMMENTS', gsi2sk: timeKey(createdAt, cid) }),
   /** Retry guard of comment_set: (openid, vid, content) within 60 s, with a TTL. */
   commentDedup: (openid: string, digest: string) => ({ pk: `ACCOUNT#${openid}`, sk: `COMMENTDEDUP#${digest}` }),
+  /** openid commented on vid (latest comment time): get_fav watch_list=comment lists each video once. gsi1: COMMENTED#openid / commented_at#vid. */
+  commented: (openid: string, vid: string) => ({ pk: `ACCOUNT#${openid}`, sk: `COMMENTED#${vid}` }),
+  commentedIndex: (openid: string, at: string, vid: string) => ({ gsi1pk: `COMMENTED#${openid}`, gsi1sk: timeKey(at, vid) }),
 
   // Follows ----------------------------------------------------------------------------------------
-  /** follower -> followee. gsi1: FOLLOWING#follower / followed_at#followee. */
+  /**
+   * follower -> followee. gsi1: FOLLOWING#follower / relation#followee, where `relation` is the
+   * relation number pad(seq) the follower's account handed out (newest = highest), so get_follow
+   * reads any `offset` with one Query (see lib/hub/follows.ts).
+   */
   follows: (follower: string, followee: string) => ({ pk: `ACCOUNT#${follower}`, sk: `FOLLOWS#${followee}` }),
-  followingIndex: (follower: string, at: string, followee: string) => ({ gsi1pk: `FOLLOWING#${follower}`, gsi1sk: timeKey(at, followee) }),
-  /** followee <- follower (the same relation seen from the other side). gsi1: FOLLOWERS#followee / followed_at#follower. */
+  followingIndex: (follower: string, relation: string, followee: string) => ({ gsi1pk: `FOLLOWING#${follower}`, gsi1sk: timeKey(relation, followee) }),
+  /** followee <- follower (the same relation seen from the other side). gsi1: FOLLOWERS#followee / relation#follower (the followee's numbering). */
   followedBy: (followee: string, follower: string) => ({ pk: `ACCOUNT#${followee}`, sk: `FOLLOWER#${follower}` }),
-  followersIndex: (followee: string, at: string, follower: string) => ({ gsi1pk: `FOLLOWERS#${followee}`, gsi1sk: timeKey(at, follower) }),
+  followersIndex: (followee: string, relation: string, follower: string) => ({ gsi1pk: `FOLLOWERS#${followee}`, gsi1sk: timeKey(relation, follower) }),
 
   // Viewing and sharing ----------------------------------------------------------------------------
   /** openid saw vid (latest time). gsi1: HISTORY#openid / seen_at#vid (history list). */
