@@ -1,0 +1,85 @@
+import { hubItems } from '../db/hub-items.js';
+import { batchGetHubItems, itemId } from './batch-get.js';
+
+/** The video item as stored (`hubItems.video`). Counters may be absent on old items: read as 0. */
+export interface StoredVideo {
+  vid: string;
+  title: string;
+  description: string;
+  cover_url: string;
+  video_url: string;
+  duration_s: number;
+  tags: string[];
+  author_openid: string;
+  /** Optional denormalized name for videos whose author has no account (e.g. a demo catalog). */
+  author_nickname?: string;
+  created_at: string;
+  like_count?: number;
+  comment_count?: number;
+  share_count?: number;
+}
+
+/** A video in any hub response (CONTRACT §3); `liked`/`disliked` only for an authenticated caller. */
+export interface VideoView {
+  vid: string;
+  title: string;
+  description: string;
+  cover_url: string;
+  video_url: string;
+  duration_s: number;
+  tags: string[];
+  author: { openid: string; nickname: string };
+  created_at: string;
+  like_count: number;
+  comment_count: number;
+  share_count: number;
+  liked?: boolean;
+  disliked?: boolean;
+}
+
+const count = (n: unknown) => (typeof n === 'number' && n > 0 ? n : 0);
+
+/** The one mapping from a stored video to its response shape. */
+export function toVideoView(video: StoredVideo, authorNickname: string | undefined, reactions?: { liked: boolean; disliked: boolean }): VideoView {
+  return {
+    vid: video.vid,
+    title: video.title,
+    description: video.description ?? '',
+    cover_url: video.cover_url,
+    video_url: video.video_url,
+    duration_s: video.duration_s,
+    tags: video.tags ?? [],
+    author: { openid: video.author_openid, nickname: authorNickname ?? video.author_nickname ?? '' },
+    created_at: video.created_at,
+    like_count: count(video.like_count),
+    comment_count: count(video.comment_count),
+    share_count: count(video.share_count),
+    ...(reactions ? { liked: reactions.liked, disliked: reactions.disliked } : {}),
+  };
+}
+
+/**
+ * Response shapes for a list of videos, in order: the authors' current nicknames and, when `viewer`
+ * is set, the viewer's like/dislike marks, all with one BatchGet (chunked past 100 keys).
+ */
+export async function videoViews(videos: StoredVideo[], viewer?: string): Promise<VideoView[]> {
+  if (videos.length === 0) return [];
+  const keys = videos.flatMap((v) => [
+    hubItems.account(v.author_openid),
+    ...(viewer ? [hubItems.like(viewer, v.vid), hubItems.dislike(viewer, v.vid)] : []),
+  ]);
+  const found = await batchGetHubItems<{ nickname?: string }>(keys);
+  return videos.map((v) =>
+    toVideoView(
+      v,
+      found.get(itemId(hubItems.account(v.author_openid)))?.nickname,
+      viewer ? { liked: found.has(itemId(hubItems.like(viewer, v.vid))), disliked: found.has(itemId(hubItems.dislike(viewer, v.vid))) } : undefined,
+    ),
+  );
+}
+
+/** Stored videos by vid with BatchGet, in the order asked; unknown vids are left out. */
+export async function getStoredVideos(vids: string[]): Promise<StoredVideo[]> {
+  const found = await batchGetHubItems<StoredVideo>(vids.map((vid) => hubItems.video(vid)));
+  return vids.map((vid) => found.get(itemId(hubItems.video(vid)))).filter((v): v is StoredVideo => v !== undefined);
+}
