@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { ROLES, type Principal } from '../auth/principal.js';
+import { ForbiddenError, ValidationError } from '../http/errors.js';
+import { setAccountRoles } from '../hub/accounts.js';
+
+const openidSchema = z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters');
+
+const bodySchema = z.object({
+  roles: z
+    .array(z.enum(ROLES, { error: `every role must be one of: ${ROLES.join(', ')}` }), { error: 'must be an array of role names' })
+    .transform((roles) => [...new Set(roles)]),
+});
+
+export interface RolesResult {
+  openid: string;
+  roles: string[];
+}
+
+/**
+ * Seed 001 §5: a role-context path. It authorizes by the request-context roles (the JWT's `roles`
+ * claim) and denies access keys outright, whatever their owner's stored roles: keys carry no roles.
+ */
+export function requireAdminJwt(principal: Principal): void {
+  if (principal.auth_type !== 'jwt') {
+    throw new ForbiddenError('Role administration needs an admin login token (JWT); access keys are refused here');
+  }
+  if (!principal.roles.includes('admin')) throw new ForbiddenError('Role administration needs the admin role');
+}
+
+/** `POST /api/v1/admin/users/{openid}/roles`: replaces the stored roles of an account. */
+export async function setRoles(principal: Principal, rawOpenid: string | undefined, body: unknown): Promise<RolesResult> {
+  requireAdminJwt(principal);
+  const openid = openidSchema.safeParse(rawOpenid ?? '');
+  if (!openid.success) throw new ValidationError(`Invalid parameter "openid": ${openid.error.issues[0]?.message}`);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
+  const { roles } = bodySchema.parse(body);
+  const account = await setAccountRoles(openid.data, roles);
+  return { openid: account.openid, roles: account.roles };
+}

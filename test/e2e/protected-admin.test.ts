@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+// lib/config.ts is read once, at the first import (below): the admin phone must be set before it.
+const ADMIN_PHONE = vi.hoisted(() => {
+  process.env.ADMIN_PHONES = '+8613800138000';
+  return '+8613800138000';
+});
+
+import { clock } from '../../lib/clock.js';
+import { getAccount } from '../../lib/hub/accounts.js';
+import { signUp, type SignedUp } from '../support/hub-fixtures.js';
+import { apiClient, startTestStack } from '../support/stack.js';
+import { tokenFor } from '../support/tokens.js';
+
+let stack: Awaited<ReturnType<typeof startTestStack>>;
+let api: ReturnType<typeof apiClient>;
+let admin: SignedUp;
+let user: SignedUp;
+let adminKey: string;
+
+const setRoles = (token: string | undefined, openid: string, body: unknown) =>
+  api.post<{ openid: string; roles: string[] }>(`/api/v1/admin/users/${encodeURIComponent(openid)}/roles`, { token, body });
+const storedRoles = async (openid: string) => (await getAccount(openid, true))?.roles;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  api = apiClient(stack.url);
+  admin = await signUp(api, ADMIN_PHONE);
+  user = await signUp(api);
+  const created = await api.post<{ api_key: string }>('/api/v1/api-keys', { token: admin.token, body: { name: 'admin pipeline' } });
+  expect(created.status).toBe(201);
+  adminKey = created.data.api_key;
+});
+afterAll(async () => stack?.stop());
+
+describe('POST /api/v1/admin/users/{openid}/roles', () => {
+  it('an ADMIN_PHONES account signs up with the admin role in its JWT', async () => {
+    const me = await api.get('/api/v1/me', { token: admin.token });
+    expect(me.data).toEqual({ user_id: admin.openid, auth_type: 'jwt', scopes: [], roles: ['admin'] });
+    expect(await storedRoles(admin.openid)).toEqual(['admin']);
+  });
+
+  it('an admin JWT sets the stored roles, dropping duplicates', async () => {
+    const res = await setRoles(admin.token, user.openid, { roles: ['editor', 'editor'] });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ code: 0, data: { openid: user.openid, roles: ['editor'] } });
+    expect(await storedRoles(user.openid)).toEqual(['editor']);
+
+    const both = await setRoles(admin.token, user.openid, { roles: ['admin', 'editor'] });
+    expect(both.data.roles).toEqual(['admin', 'editor']);
+    expect(await storedRoles(user.openid)).toEqual(['admin', 'editor']);
+
+    const none = await setRoles(admin.token, user.openid, { roles: [] });
+    expect(none.data).toEqual({ openid: user.openid, roles: [] });
+    expect(await storedRoles(user.openid)).toEqual([]);
+  });
+
+  it('the new roles reach the next login token of that account', async () => {
+    expect((await setRoles(admin.token, user.openid, { roles: ['editor'] })).status).toBe(200);
+    clock.advance(61_000); // one SMS code per phone per minute
+    try {
+      const again = await signUp(api, user.phone);
+      expect(again.openid).toBe(user.openid);
+      const me = await api.get('/api/v1/me', { token: again.token });
+      expect(me.data).toMatchObject({ user_id: user.openid, roles: ['editor'] });
+    } finally {
+      clock.reset();
+    }
+  });
+
+  it("refuses an access key with 403 even when the key's owner is an admin", async () => {
+    const before = await storedRoles(user.openid);
+    const res = await setRoles(adminKey, user.openid, { roles: ['admin'] });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ code: 'FORBIDDEN', error: expect.stringContaining('access key') });
+    expect(await storedRoles(user.openid)).toEqual(before);
+    // The key itself is fine: it authenticates elsewhere.
+    expect((await api.get('/api/v1/me', { token: adminKey })).status).toBe(200);
+  });
+
+  it('refuses a JWT without the admin role with 403, even for its own account', async () => {
+    const before = await storedRoles(user.openid);
+    for (const target of [user.openid, admin.openid]) {
+      const res = await setRoles(user.token, target, { roles: ['admin'] });
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({ code: 'FORBIDDEN' });
+    }
+    expect(await storedRoles(user.openid)).toEqual(before);
+    expect(await storedRoles(admin.openid)).toEqual(['admin']);
+  });
+
+  it('authorizes by the request-context roles: a JWT whose roles claim holds admin is enough', async () => {
+    const res = await setRoles(await tokenFor(admin.openid, ['admin']), user.openid, { roles: ['editor'] });
+    expect(res.status).toBe(200);
+  });
+
+  it('answers 401 without a credential or with a revoked key', async () => {
+    const created = await api.post<{ api_key: string; key: { id: number } }>('/api/v1/api-keys', { token: admin.token, body: { name: 'to revoke' } });
+    expect((await api.post(`/api/v1/api-keys/${created.data.key.id}/revoke`, { token: admin.token })).status).toBe(200);
+    for (const token of [undefined, 'not-a-token', created.data.api_key]) {
+      const res = await setRoles(token, user.openid, { roles: ['admin'] });
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ code: 'AUTH_ERROR' });
+    }
+  });
+
+  it('answers 404 for an unknown account and creates nothing', async () => {
+    const res = await setRoles(admin.token, 'u_doesnotexist', { roles: ['editor'] });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await getAccount('u_doesnotexist', true)).toBeUndefined();
+  });
+
+  it.each([
+    ['an unknown role', { roles: ['editor', 'superuser'] }],
+    ['a role that is not a string', { roles: [1] }],
+    ['roles that are not an array', { roles: 'editor' }],
+    ['missing roles', {}],
+    ['a JSON array body', ['editor']],
+  ])('answers 400 naming roles for %s and changes nothing', async (_label, body) => {
+    expect((await setRoles(admin.token, user.openid, { roles: ['editor'] })).status).toBe(200);
+    const res = await setRoles(admin.token, user.openid, body);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR' });
+    if (!Array.isArray(body)) expect((res.body as { error: string }).error).toContain('roles');
+    expect(await storedRoles(user.openid)).toEqual(['editor']);
+  });
+
+  it('answers 400 for a malformed JSON body', async () => {
+    const res = await api.post(`/api/v1/admin/users/${user.openid}/roles`, {
+      token: admin.token,
+      rawBody: '{"roles": [',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+});
