@@ -38,6 +38,7 @@ export const FUNCTIONS = {
   deleteKey: { entry: 'functions/delete-key.ts', description: 'Delete an access key', tables: { apiKeys: 'readWrite' } },
   verifyKey: { entry: 'functions/verify-key.ts', description: 'Verify an access key (public)', tables: { apiKeys: 'readWrite' } },
   me: { entry: 'functions/me.ts', description: 'Who the credential is', tables: {} },
+  setRoles: { entry: 'functions/set-roles.ts', description: "Set an account's stored roles (admin JWT only)", tables: { hub: 'readWrite' } },
 } satisfies Record<string, FunctionSpec>;
 
 export type FunctionName = keyof typeof FUNCTIONS;
@@ -60,4 +61,5 @@ export const ROUTES: RouteSpec[] = [
   { method: 'DELETE', path: '/api/v1/api-keys/{id}', function: 'deleteKey', auth: 'authorizer' },
   { method: 'GET', path: '/api/v1/api-keys/verify', function: 'verifyKey', auth: 'none' },
   { method: 'GET', path: '/api/v1/me', function: 'me', auth: 'authorizer' },
+  { method: 'POST', path: '/api/v1/admin/users/{openid}/roles', function: 'setRoles', auth: 'authorizer' },
 ];
