@@ -1,0 +1,58 @@
+import { onUnauthorized } from './api.js';
+import { h, replaceChildren } from './dom.js';
+import { renderKeys } from './keys-view.js';
+import { renderLogin } from './login-view.js';
+import { session, STORAGE_KEYS } from './session.js';
+import { announce, clearStatus } from './status.js';
+
+const app = document.getElementById('app') as HTMLElement;
+const account = document.getElementById('account') as HTMLElement;
+let current: 'login' | 'keys' | undefined;
+
+function focusHeading(): void {
+  app.querySelector<HTMLElement>('h1')?.focus();
+}
+
+function showLogin(notice?: string): void {
+  current = 'login';
+  account.replaceChildren();
+  renderLogin(app, () => {
+    showKeys();
+    focusHeading();
+  });
+  if (notice) announce(notice, 'info');
+}
+
+function signOut(): void {
+  session.clear();
+  showLogin('You are signed out.');
+  focusHeading();
+}
+
+function showKeys(): void {
+  current = 'keys';
+  replaceChildren(
+    account,
+    h('span', { class: 'who' }, 'Signed in as ', h('strong', {}, session.displayName() ?? '')),
+    h('button', { type: 'button', class: 'small', onclick: signOut }, 'Sign out'),
+  );
+  renderKeys(app);
+}
+
+// Seed 001 §5: a 401 on a call made with the login token discards it and the username and shows
+// the login view, unless that view is already showing.
+onUnauthorized(() => {
+  session.clear();
+  if (current === 'login') return;
+  clearStatus();
+  showLogin('Your session has ended. Please sign in again.');
+  focusHeading();
+});
+
+// Signing out in another tab signs out this one too.
+window.addEventListener('storage', (event) => {
+  if ((event.key === STORAGE_KEYS.token || event.key === null) && !session.token() && current === 'keys') showLogin('You were signed out in another tab.');
+});
+
+if (session.token()) showKeys();
+else showLogin();
