@@ -1,9 +1,12 @@
+import { buildWeb } from '../../web/build.js';
 import { startLocalStack } from './local-stack.js';
 
 const port = Number(process.env.PORT ?? 3000);
 const dataDir = process.env.DATA_DIR ?? '.data';
 
-const stack = await startLocalStack({ port, dataDir, env: { SHARE_BASE_URL: process.env.SHARE_BASE_URL ?? `http://127.0.0.1:${port}` } });
+// The key-management page, built fresh into web/dist and served at `/`.
+const staticDir = await buildWeb();
+const stack = await startLocalStack({ port, dataDir, staticDir, env: { SHARE_BASE_URL: process.env.SHARE_BASE_URL ?? `http://127.0.0.1:${port}` } });
 console.log(`expohub is running at ${stack.url}  (data: ${dataDir === 'memory' ? 'in memory' : dataDir}; Ctrl+C stops it)`);
 
 let stopping = false;
