@@ -1,0 +1,377 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { endSession } from '../../lib/auth/sessions.js';
+import { decodeVerifiedToken } from '../../lib/auth/jwt.js';
+import { buildWeb } from '../../web/build.js';
+import { apiClient, startTestStack } from '../support/stack.js';
+import { tokenFor } from '../support/tokens.js';
+
+/**
+ * The key-management page in Debian's Chromium, against the real local server (same routes,
+ * authorizer and handlers as `npm start`) and this file's tables in the shared DynamoDB Local.
+ */
+interface KeyRecord {
+  id: number;
+  name: string;
+  user_id: string;
+  scopes: string[];
+  expires_at: string | null;
+  is_active: boolean;
+  status: string;
+}
+
+const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts');
+const STORAGE = ['expohub.token', 'expohub.username', 'expohub.display_name'];
+
+let stack: Awaited<ReturnType<typeof startTestStack>>;
+let api: ReturnType<typeof apiClient>;
+let browser: Browser;
+let buildDir: string;
+const contexts: BrowserContext[] = [];
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  buildDir = await mkdtemp(join(tmpdir(), 'expohub-web-'));
+  stack = await startTestStack({ staticDir: await buildWeb(buildDir) });
+  api = apiClient(stack.url);
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  await mkdir(ARTIFACTS, { recursive: true });
+});
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close()));
+  expect(pageErrors.splice(0)).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  if (buildDir) await rm(buildDir, { recursive: true, force: true });
+});
+
+async function openPage(options: { width?: number; height?: number; timezoneId?: string } = {}): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL: stack.url,
+    viewport: { width: options.width ?? 1200, height: options.height ?? 900 },
+    timezoneId: options.timezoneId ?? 'Asia/Shanghai',
+    locale: 'en-GB',
+  });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  return page;
+}
+
+/** Opens the page already signed in as `userId`, as if create_phone_account had answered. */
+async function openSignedIn(userId: string, options: Parameters<typeof openPage>[0] = {}): Promise<{ page: Page; token: string }> {
+  const token = await tokenFor(userId);
+  const page = await openPage(options);
+  await page.goto('/');
+  await page.evaluate(
+    ([t, u]) => {
+      localStorage.setItem('expohub.token', t!);
+      localStorage.setItem('expohub.username', u!);
+    },
+    [token, userId],
+  );
+  await page.reload();
+  await page.getByRole('heading', { level: 1, name: 'Access keys' }).waitFor();
+  return { page, token };
+}
+
+const storedLogin = (page: Page) => page.evaluate((keys) => keys.map((k) => localStorage.getItem(k)), STORAGE);
+const row = (page: Page, id: number) => page.locator(`tr[data-key-id="${id}"]`);
+const listKeys = async (token: string) => (await api.get<KeyRecord[]>('/api/v1/api-keys', { token })).data;
+
+async function createThroughForm(page: Page, fields: { name: string; scopes?: string; expiry?: string }): Promise<void> {
+  await page.getByLabel('Name', { exact: true }).fill(fields.name);
+  await page.getByLabel('Scopes (optional)').fill(fields.scopes ?? '');
+  if (fields.expiry !== undefined) await page.getByLabel('Expires (optional)').fill(fields.expiry);
+  await page.getByRole('button', { name: 'Create key' }).click();
+}
+
+describe('sign-in', () => {
+  it('signs in with the code from /_dev/sms, keeps only token and username, and a wrong code stays on the login view', async () => {
+    const phone = '+8613912345678';
+    const page = await openPage();
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'login.png'), fullPage: true });
+
+    await page.getByLabel('Phone number').fill(phone);
+    await page.getByLabel('Phone number').press('Enter');
+    await page.getByLabel('Verification code').waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'login-code.png'), fullPage: true });
+    const sms = await api.get<{ messages: { code: string }[] }>(`/_dev/sms?phone=${encodeURIComponent(phone)}`);
+    expect(sms.status).toBe(200);
+    const code = sms.data.messages[0]!.code;
+    expect(code).toMatch(/^\d{6}$/);
+
+    // A wrong code is a 401 from create_phone_account: reported, and the code step stays.
+    const wrong = code === '000000' ? '111111' : '000000';
+    await page.getByLabel('Verification code').fill(wrong);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Error:' }).textContent()).resolves.toMatch(/code/i);
+    expect(await page.getByLabel('Verification code').isVisible()).toBe(true);
+    expect(await storedLogin(page)).toEqual([null, null, null]);
+
+    await page.getByLabel('Verification code').fill(code);
+    await page.getByLabel('Verification code').press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Access keys' }).waitFor();
+    await page.getByText('No keys yet').waitFor();
+
+    const [token, username, displayName] = await storedLogin(page);
+    expect(token).toBeTruthy();
+    expect(username).toBeTruthy();
+    expect(username).not.toContain('13912345678'); // openid is opaque, not the phone
+    expect(displayName).toBe('+86139****5678');
+    expect(await page.locator('#account').textContent()).toContain('+86139****5678');
+    const claims = await decodeVerifiedToken(token!);
+    expect(claims.sub).toBe(username);
+    expect((await api.get('/api/v1/api-keys', { token: token! })).status).toBe(200);
+  });
+
+  it('an empty phone or a short code is refused before any request', async () => {
+    const page = await openPage();
+    const hubCalls: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/v1') hubCalls.push(r.url());
+    });
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Send code' }).click();
+    expect(await page.locator('#phone-error').textContent()).toContain('Enter your phone number');
+    expect(await page.getByLabel('Phone number').getAttribute('aria-invalid')).toBe('true');
+    expect(hubCalls).toEqual([]);
+  });
+});
+
+describe('keys view', () => {
+  it('creates a key, shows the plaintext once, verifies, revokes and deletes it', async () => {
+    const { page, token } = await openSignedIn('web-alice');
+    await page.getByText('No keys yet').waitFor();
+
+    await createThroughForm(page, { name: '  nightly export ', scopes: 'a, b，c, ,' });
+    const box = page.locator('.new-key');
+    await box.waitFor();
+    const plaintext = (await page.locator('#new-key-value').textContent()) ?? '';
+    expect(plaintext).toMatch(/^ak_[A-Za-z0-9]{32}$/);
+    expect(await box.textContent()).toContain('You will not see this key again');
+    // Focus lands on the result box, so keyboard users reach the key and its Copy button next.
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('new-key'))).toBe(true);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(plaintext);
+    expect(await page.getByRole('status').textContent()).toContain('copied');
+
+    const [stored] = await listKeys(token);
+    expect(stored).toMatchObject({ name: 'nightly export', user_id: 'web-alice', scopes: ['a', 'b', 'c'], expires_at: null, is_active: true });
+    const id = stored!.id;
+    await row(page, id).waitFor();
+    expect(await row(page, id).locator('[data-col=scopes] li').allTextContents()).toEqual(['a', 'b', 'c']);
+    expect(await row(page, id).locator('[data-col=status]').textContent()).toContain('Valid');
+    expect(await row(page, id).locator('[data-col=expires]').textContent()).toBe('never');
+    expect(await row(page, id).locator('[data-col=last-used]').textContent()).toBe('never');
+    await page.screenshot({ path: join(ARTIFACTS, 'create-result.png'), fullPage: true });
+
+    // The plaintext is nowhere but in that box, and a reload makes it gone for good.
+    const storage = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + location.href);
+    expect(storage).not.toContain(plaintext);
+    await page.reload();
+    await row(page, id).waitFor();
+    expect(await page.locator('.new-key').count()).toBe(0);
+    expect(await page.content()).not.toContain(plaintext);
+
+    // Verify: the key goes URL-encoded in the query; owner and scopes are shown.
+    const verifyUrls: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/v1/api-keys/verify')) verifyUrls.push(r.url());
+    });
+    await page.getByLabel('Access key', { exact: true }).fill(`  ${plaintext}`);
+    await page.getByRole('button', { name: 'Check key' }).click();
+    await page.locator('[data-field=owner]').waitFor();
+    expect(await page.locator('[data-field=owner]').textContent()).toBe('web-alice');
+    expect(await page.locator('[data-field=scopes] li').allTextContents()).toEqual(['a', 'b', 'c']);
+    expect(verifyUrls).toEqual([`${stack.url}/api/v1/api-keys/verify?key=${encodeURIComponent(plaintext)}`]);
+    await expect.poll(() => row(page, id).locator('[data-col=last-used] time').count()).toBe(1);
+
+    // A key that does not verify shows the server's message and keeps the person signed in.
+    await page.getByLabel('Access key', { exact: true }).fill('ak_not+a/real key');
+    await page.getByRole('button', { name: 'Check key' }).click();
+    await page.locator('.verify-bad').waitFor();
+    expect(await page.locator('.verify-bad').textContent()).toContain('Invalid, revoked or expired API key');
+    expect(verifyUrls[1]).toBe(`${stack.url}/api/v1/api-keys/verify?key=${encodeURIComponent('ak_not+a/real key')}`);
+    expect((await storedLogin(page))[0]).toBe(token);
+    await page.screenshot({ path: join(ARTIFACTS, 'keys.png'), fullPage: true });
+
+    // Revoke asks first; cancelling changes nothing.
+    await row(page, id).getByRole('button', { name: 'Revoke key nightly export' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke this key?' });
+    await dialog.waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'confirm-revoke.png') });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await dialog.count()).toBe(0);
+    expect((await listKeys(token))[0]!.is_active).toBe(true);
+
+    await row(page, id).getByRole('button', { name: 'Revoke key nightly export' }).click();
+    await page.getByRole('dialog', { name: 'Revoke this key?' }).getByRole('button', { name: 'Revoke key' }).click();
+    await expect.poll(() => row(page, id).getAttribute('data-status')).toBe('revoked');
+    expect(await row(page, id).locator('[data-col=status]').textContent()).toContain('Revoked');
+    expect(await row(page, id).getByRole('button', { name: /Revoke/ }).count()).toBe(0);
+    expect(await row(page, id).getByRole('button', { name: 'Delete key nightly export' }).count()).toBe(1);
+    expect((await listKeys(token))[0]).toMatchObject({ id, is_active: false, status: 'revoked' });
+    expect((await api.get(`/api/v1/api-keys/verify?key=${plaintext}`)).status).toBe(401);
+
+    await row(page, id).getByRole('button', { name: 'Delete key nightly export' }).click();
+    await page.getByRole('dialog', { name: 'Delete this key?' }).getByRole('button', { name: 'Delete key' }).click();
+    await page.getByText('No keys yet').waitFor();
+    expect(await row(page, id).count()).toBe(0);
+    expect(await listKeys(token)).toEqual([]);
+    expect(await page.getByRole('status').textContent()).toContain('deleted');
+  });
+
+  it('sends the expiry as ISO 8601 from the local wall-clock time and shows "all" for empty scopes', async () => {
+    const { page, token } = await openSignedIn('web-erin', { timezoneId: 'Asia/Shanghai' });
+    await createThroughForm(page, { name: 'until 2031', expiry: '2031-05-06T07:08' });
+    await page.locator('.new-key').waitFor();
+    const [stored] = await listKeys(token);
+    expect(stored).toMatchObject({ name: 'until 2031', scopes: [], expires_at: '2031-05-05T23:08:00.000Z' });
+    await row(page, stored!.id).waitFor();
+    expect(await row(page, stored!.id).locator('[data-col=scopes]').textContent()).toBe('all');
+    expect(await row(page, stored!.id).locator('[data-col=expires] time').getAttribute('datetime')).toBe('2031-05-05T23:08:00.000Z');
+    expect(await row(page, stored!.id).locator('[data-col=expires]').textContent()).toContain('2031');
+  });
+
+  it('refuses an empty or whitespace name without sending any request', async () => {
+    const { page, token } = await openSignedIn('web-bob');
+    await page.getByText('No keys yet').waitFor();
+    const keyCalls: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/api/v1/api-keys')) keyCalls.push(`${r.method()} ${r.url()}`);
+    });
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('   ');
+    await page.getByLabel('Scopes (optional)').fill('a, b');
+    await page.getByLabel('Name', { exact: true }).press('Enter');
+    expect(await page.locator('#key-name-error').textContent()).toContain('Enter a name for the key');
+    expect(await page.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByRole('status').textContent()).toContain('Enter a name for the key');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('key-name');
+    expect(keyCalls).toEqual([]);
+    expect(await listKeys(token)).toEqual([]);
+  });
+
+  it('shows the envelope error of a failed create in words', async () => {
+    const { page, token } = await openSignedIn('web-frank');
+    await page.getByText('No keys yet').waitFor();
+    await page.route('**/api/v1/api-keys', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 429, headers: { 'content-type': 'application/json', 'retry-after': '7' }, body: JSON.stringify({ code: 'RATE_LIMITED', error: 'Too many keys created just now.' }) })
+        : route.continue(),
+    );
+    await createThroughForm(page, { name: 'limited' });
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Error: Too many keys created just now. Try again in 7 seconds.×');
+    expect(await page.locator('.new-key').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Create key' }).isEnabled()).toBe(true);
+    expect(await listKeys(token)).toEqual([]);
+  });
+
+  it('gives up on a request after 30 seconds with a clear message', async () => {
+    const page = await openPage();
+    await page.clock.install();
+    const token = await tokenFor('web-gina');
+    await page.goto('/');
+    await page.evaluate((t) => {
+      localStorage.setItem('expohub.token', t);
+      localStorage.setItem('expohub.username', 'web-gina');
+    }, token);
+    await page.reload();
+    await page.getByText('No keys yet').waitFor();
+    let hanging = 0;
+    await page.route('**/api/v1/api-keys', (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      hanging += 1; // never answered
+    });
+    await createThroughForm(page, { name: 'slow' });
+    await expect.poll(() => hanging).toBe(1);
+    await page.clock.runFor(29_000);
+    expect(await page.getByRole('button', { name: 'Creating…' }).isDisabled()).toBe(true);
+    await page.clock.runFor(1_500);
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('did not answer within 30 seconds');
+    expect(await page.getByRole('button', { name: 'Create key' }).isEnabled()).toBe(true);
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
+});
+
+describe('401 handling', () => {
+  it('a bogus stored token sends the person to the login view with storage cleared', async () => {
+    const page = await openPage();
+    await page.goto('/');
+    await page.evaluate(() => {
+      localStorage.setItem('expohub.token', 'not-a-jwt');
+      localStorage.setItem('expohub.username', 'mallory');
+    });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await storedLogin(page)).toEqual([null, null, null]);
+    expect(await page.getByRole('status').textContent()).toContain('session has ended');
+    expect(await page.getByLabel('Phone number').isVisible()).toBe(true);
+  });
+
+  it('a session ended on the server mid-use sends the person to the login view on the next call', async () => {
+    const { page, token } = await openSignedIn('web-carol');
+    await page.getByText('No keys yet').waitFor();
+    const claims = await decodeVerifiedToken(token);
+    await endSession(claims.jti, claims.exp);
+    await createThroughForm(page, { name: 'too late' });
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await storedLogin(page)).toEqual([null, null, null]);
+    expect(await page.locator('#account').textContent()).toBe('');
+    expect(await listKeys(await tokenFor('web-carol'))).toEqual([]);
+  });
+
+  it('sign out clears the login', async () => {
+    const { page } = await openSignedIn('web-dave');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await storedLogin(page)).toEqual([null, null, null]);
+  });
+});
+
+describe('phone width', () => {
+  it('renders the keys as usable cards at 375 x 740', async () => {
+    const token = await tokenFor('web-phone');
+    const created = await api.post<{ key: KeyRecord }>('/api/v1/api-keys', { token, body: { name: 'phone key with a fairly long name', scopes: ['export:read', 'hub:read'] } });
+    expect(created.status).toBe(201);
+    const { page } = await openSignedIn('web-phone', { width: 375, height: 740 });
+    const card = row(page, created.data.key.id);
+    await card.waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    const cardBox = await card.boundingBox();
+    expect(cardBox!.x).toBeGreaterThanOrEqual(0);
+    expect(cardBox!.x + cardBox!.width).toBeLessThanOrEqual(375);
+    // Each field is labelled in the card; the header row is not shown.
+    expect(await card.locator('[data-col=status]').evaluate((el) => getComputedStyle(el, '::before').content)).toBe('"Status"');
+    expect(await page.locator('table.keys thead').evaluate((el) => el.getBoundingClientRect().height)).toBeLessThanOrEqual(1);
+    const del = card.getByRole('button', { name: /Delete key/ });
+    const delBox = await del.boundingBox();
+    expect(delBox!.x + delBox!.width).toBeLessThanOrEqual(375);
+    expect(delBox!.height).toBeGreaterThanOrEqual(40);
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, 'phone.png'), fullPage: true });
+
+    await card.getByRole('button', { name: /Revoke key/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await expect.poll(() => card.getAttribute('data-status')).toBe('revoked');
+    await createThroughForm(page, { name: 'from the phone' });
+    await page.locator('.new-key').waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'phone-create-result.png'), fullPage: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
+});
