@@ -138,7 +138,7 @@ describe('sign-in', () => {
     expect((await api.get('/api/v1/api-keys', { token: token! })).status).toBe(200);
   });
 
-  it('an empty phone or a short code is refused before any request', async () => {
+  it('an empty phone number is refused before any request', async () => {
     const page = await openPage();
     const hubCalls: string[] = [];
     page.on('request', (r) => {

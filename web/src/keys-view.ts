@@ -19,7 +19,7 @@ interface Verified {
 const STATUS_LABEL: Record<ApiKey['status'], { icon: string; text: string }> = {
   valid: { icon: '✓', text: 'Valid' },
   revoked: { icon: '⊘', text: 'Revoked' },
-  expired: { icon: '⌛', text: 'Expired' },
+  expired: { icon: '◷', text: 'Expired' },
 };
 
 function scopeList(scopes: string[]): HTMLElement {
