@@ -1,0 +1,119 @@
+import { Stack } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import { API_KEYS_TABLE, HUB_TABLE, type TableDefinition } from '../../lib/db/tables.js';
+import { FUNCTIONS, type FunctionName, type FunctionSpec, type TableAccess } from '../routes.js';
+import type { DataTables } from './data-tables.js';
+import { ExpohubFunction } from './expohub-function.js';
+
+/** Which table definition each `FunctionSpec.tables` key names. */
+const TABLE_OF_ACCESS_KEY: Record<keyof FunctionSpec['tables'], TableDefinition> = {
+  apiKeys: API_KEYS_TABLE,
+  hub: HUB_TABLE,
+};
+
+export interface ApiFunctionsProps {
+  tables: DataTables;
+  jwtSecret: ISecret;
+  /** Non-secret settings shared by every function (ADMIN_PHONES, ENFORCE_KEY_SCOPES, ...). */
+  environment: Record<string, string>;
+}
+
+const logicalName = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+function grantTable(table: dynamodb.Table, fn: NodejsFunction, access: TableAccess | undefined) {
+  if (access === 'read') table.grantReadData(fn);
+  else if (access === 'readWrite') table.grantReadWriteData(fn);
+}
+
+/**
+ * One Lambda function per entry of FUNCTIONS (infra/routes.ts), each with exactly the grants its
+ * spec asks for. A function added to FUNCTIONS is deployed without touching this file.
+ */
+export class ApiFunctions extends Construct {
+  private readonly functions = new Map<FunctionName, NodejsFunction>();
+
+  constructor(scope: Construct, id: string, props: ApiFunctionsProps) {
+    super(scope, id);
+
+    // Every function gets every table name and the secret's ARN: lib/config.ts validates them all
+    // at cold start. Access is granted separately, per spec.
+    const environment: Record<string, string> = {
+      ...props.environment,
+      JWT_SECRET_ARN: props.jwtSecret.secretArn,
+    };
+    for (const definition of Object.values(TABLE_OF_ACCESS_KEY)) {
+      environment[definition.envVar] = props.tables.table(definition.envVar).tableName;
+    }
+
+    for (const [name, spec] of Object.entries(FUNCTIONS) as [FunctionName, FunctionSpec][]) {
+      const built = new ExpohubFunction(this, logicalName(name), {
+        entry: spec.entry,
+        description: spec.description,
+        environment,
+        memoryMb: spec.memoryMb,
+        timeoutSeconds: spec.timeoutSeconds,
+      });
+      const fn = built.function;
+
+      for (const [key, definition] of Object.entries(TABLE_OF_ACCESS_KEY) as [keyof FunctionSpec['tables'], TableDefinition][]) {
+        grantTable(props.tables.table(definition.envVar), fn, spec.tables[key]);
+      }
+      // The authorizer verifies login tokens on every protected route, whatever its spec says.
+      if (spec.jwtSecret || name === 'authorizer') props.jwtSecret.grantRead(fn);
+      if (spec.sms) this.grantSmsToPhoneNumbers(built);
+
+      NagSuppressions.addResourceSuppressions(
+        built.role,
+        [
+          {
+            id: 'AwsSolutions-IAM5',
+            reason:
+              'grantReadData/grantReadWriteData cover the table and its global secondary indexes (<table>/index/*); the functions query the indexes defined in lib/db/tables.ts.',
+            appliesTo: [{ regex: '/^Resource::<.*\\.Arn>\\/index\\/\\*$/g' }],
+          },
+        ],
+        true,
+      );
+      this.functions.set(name, fn);
+    }
+  }
+
+  get(name: FunctionName): NodejsFunction {
+    const fn = this.functions.get(name);
+    if (!fn) throw new Error(`Function ${name} is not in FUNCTIONS`);
+    return fn;
+  }
+
+  /**
+   * SMS straight to a phone number (Publish with PhoneNumber) has no resource ARN, so the Allow must
+   * name `*`. The Deny on every SNS ARN (topics, platform endpoints) leaves only phone numbers: the
+   * function can send a verification code but cannot publish to any topic or push endpoint.
+   */
+  private grantSmsToPhoneNumbers(built: ExpohubFunction) {
+    const policy = new iam.Policy(built, 'SmsToPhoneNumbers', {
+      statements: [
+        new iam.PolicyStatement({ sid: 'SmsToPhoneNumbers', effect: iam.Effect.ALLOW, actions: ['sns:Publish'], resources: ['*'] }),
+        new iam.PolicyStatement({
+          sid: 'NoTopicsOrEndpoints',
+          effect: iam.Effect.DENY,
+          actions: ['sns:Publish'],
+          resources: [`arn:${Stack.of(this).partition}:sns:*:*:*`],
+        }),
+      ],
+    });
+    policy.attachToRole(built.role);
+    NagSuppressions.addResourceSuppressions(policy, [
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          'sns:Publish to a phone number (SMS verification codes) has no resource ARN, so the Allow is on *; a Deny on arn:<partition>:sns:*:*:* in the same policy excludes every topic and platform endpoint.',
+        appliesTo: ['Resource::*', { regex: '/^Resource::arn:<AWS::Partition>:sns:\\*:\\*:\\*$/g' }],
+      },
+    ]);
+  }
+}

@@ -1,0 +1,57 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import { Construct } from 'constructs';
+import { TABLES, type AttributeType, type TableDefinition } from '../../lib/db/tables.js';
+
+const ATTRIBUTE_TYPES: Record<AttributeType, dynamodb.AttributeType> = {
+  S: dynamodb.AttributeType.STRING,
+  N: dynamodb.AttributeType.NUMBER,
+};
+
+const PROJECTIONS = {
+  ALL: dynamodb.ProjectionType.ALL,
+  KEYS_ONLY: dynamodb.ProjectionType.KEYS_ONLY,
+} as const;
+
+const attribute = (a: { name: string; type: AttributeType }): dynamodb.Attribute => ({ name: a.name, type: ATTRIBUTE_TYPES[a.type] });
+
+/**
+ * The DynamoDB tables, built from the same definitions the local runtime uses (lib/db/tables.ts).
+ * CloudFormation names them; functions learn the names through each definition's `envVar`.
+ * User data: retained when the stack is deleted, and protected against deletion.
+ */
+export class DataTables extends Construct {
+  /** The deployed table of each definition, keyed by the definition's environment variable. */
+  readonly byEnvVar = new Map<TableDefinition['envVar'], dynamodb.Table>();
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    for (const definition of TABLES) {
+      const table = new dynamodb.Table(this, definition.id, {
+        partitionKey: attribute(definition.partitionKey),
+        sortKey: attribute(definition.sortKey),
+        billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+        encryption: dynamodb.TableEncryption.AWS_MANAGED,
+        timeToLiveAttribute: definition.ttlAttribute,
+        deletionProtection: true,
+        removalPolicy: RemovalPolicy.RETAIN,
+      });
+      for (const index of definition.globalIndexes) {
+        table.addGlobalSecondaryIndex({
+          indexName: index.indexName,
+          partitionKey: attribute(index.partitionKey),
+          sortKey: index.sortKey ? attribute(index.sortKey) : undefined,
+          projectionType: PROJECTIONS[index.projection],
+        });
+      }
+      this.byEnvVar.set(definition.envVar, table);
+    }
+  }
+
+  table(envVar: TableDefinition['envVar']): dynamodb.Table {
+    const table = this.byEnvVar.get(envVar);
+    if (!table) throw new Error(`No table is defined for ${envVar} in lib/db/tables.ts`);
+    return table;
+  }
+}
