@@ -35,3 +35,10 @@ export const deviceId = optionalText(64);
 export const hasControlCharacters = (s: string, allowNewlines: boolean) =>
   // eslint-disable-next-line no-control-regex
   (allowNewlines ? /[\u0000-\u0009\u000b-\u001f\u007f]/ : /[\u0000-\u001f\u007f]/).test(s);
+
+/** A parameter the seed marks required that may be empty (`watch_list`, `view`, `q`, `d`, `locale`, `country`). */
+export const presentText = (max: number) =>
+  z
+    .string({ error: 'is required (it may be empty)' })
+    .trim()
+    .max(max, `must be at most ${max} characters`);

@@ -1,5 +1,10 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { clock } from '../../lib/clock.js';
+import { db, tableNames } from '../../lib/db/client.js';
+import { hubItems } from '../../lib/db/hub-items.js';
 import type { apiClient, ApiResponse } from './stack.js';
+import { tokenFor } from './tokens.js';
 
 type Api = ReturnType<typeof apiClient>;
 
@@ -50,4 +55,113 @@ export async function signUp(api: Api, phone = newPhone(), extra: { invite_uid?:
   const res = await hub<Omit<SignedUp, 'phone'>>(api, 'create_phone_account', { openid: phone, token: nonce, code, openid0: '', token0: '', ...extra });
   if (res.status !== 200) throw new Error(`create_phone_account failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { ...res.data, phone };
+}
+
+// Direct store fixtures: put items through the key builders of lib/db/hub-items.ts -----------------
+
+const TABLE = () => tableNames.hub;
+
+export interface TestVideo {
+  vid: string;
+  title: string;
+  description: string;
+  cover_url: string;
+  video_url: string;
+  duration_s: number;
+  tags: string[];
+  author_openid: string;
+  created_at: string;
+  like_count: number;
+  comment_count: number;
+  share_count: number;
+}
+
+/** A video item as the catalog stores it (author must be an openid; it need not have an account). */
+export async function putTestVideo(author: string, fields: Partial<Omit<TestVideo, 'author_openid'>> = {}): Promise<TestVideo> {
+  const vid = fields.vid ?? `v${randomBytes(6).toString('hex')}`;
+  const created = fields.created_at ?? clock.nowIso();
+  const video: TestVideo = {
+    vid,
+    title: `Video ${vid}`,
+    description: 'An exhibition walk-through',
+    cover_url: `https://cdn.example.com/${vid}.jpg`,
+    video_url: `https://cdn.example.com/${vid}.mp4`,
+    duration_s: 60,
+    tags: ['expo'],
+    author_openid: author,
+    created_at: created,
+    like_count: 0,
+    comment_count: 0,
+    share_count: 0,
+    ...fields,
+  };
+  await db.send(
+    new PutCommand({
+      TableName: TABLE(),
+      Item: { ...hubItems.video(vid), ...hubItems.videosIndex(created, vid), ...hubItems.authorIndex(author, created, vid), entity: 'video', ...video },
+    }),
+  );
+  return video;
+}
+
+/** Accounts written straight into the store (no SMS), with a login JWT each: for tests needing many users. */
+export async function putTestAccounts(count: number): Promise<{ openid: string; token: string; nickname: string }[]> {
+  return Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const openid = `u_test${randomBytes(8).toString('hex')}`;
+      const nickname = `tester ${i}`;
+      const now = clock.nowIso();
+      await db.send(
+        new PutCommand({
+          TableName: TABLE(),
+          Item: {
+            ...hubItems.account(openid),
+            ...hubItems.accountsIndex(now, openid),
+            entity: 'account',
+            openid,
+            phone: newPhone(),
+            nickname,
+            signature: '',
+            city: '',
+            roles: [],
+            created_at: now,
+            updated_at: now,
+            follow_count: 0,
+            follower_count: 0,
+            like_count: 0,
+            liked_count: 0,
+            video_count: 0,
+            follow_seq: 0,
+            follower_seq: 0,
+          },
+        }),
+      );
+      return { openid, token: await tokenFor(openid), nickname };
+    }),
+  );
+}
+
+/** A like item as the `like` operation writes it (for reading lists; counters are not touched). */
+export async function putTestLike(openid: string, vid: string, likedAt = clock.nowIso()): Promise<void> {
+  await db.send(
+    new PutCommand({
+      TableName: TABLE(),
+      Item: { ...hubItems.like(openid, vid), ...hubItems.likesIndex(openid, likedAt, vid), ...hubItems.likersIndex(vid, likedAt, openid), entity: 'like', openid, vid, liked_at: likedAt },
+    }),
+  );
+}
+
+/** A seen item as the feed writes it (history list). */
+export async function putTestSeen(openid: string, vid: string, seenAt = clock.nowIso()): Promise<void> {
+  await db.send(
+    new PutCommand({
+      TableName: TABLE(),
+      Item: { ...hubItems.seen(openid, vid), ...hubItems.historyIndex(openid, seenAt, vid), entity: 'seen', openid, vid, seen_at: seenAt },
+    }),
+  );
+}
+
+/** One stored item, read strongly consistent. */
+export async function getHubItem<T = Record<string, unknown>>(key: { pk: string; sk: string }): Promise<T | undefined> {
+  return (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item as T | undefined;
 }

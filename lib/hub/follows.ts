@@ -1,0 +1,201 @@
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { clock } from '../clock.js';
+import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
+import { hubItems, pad } from '../db/hub-items.js';
+import { NotFoundError, ValidationError } from '../http/errors.js';
+import { publicUser, requireAccount, type Account, type PublicUser } from './accounts.js';
+import { batchGetHubItems, itemId } from './batch-get.js';
+import { cancellationCode, transactWrite } from './transact.js';
+
+/**
+ * Follow relations. Each relation is stored twice (follower side, followee side) and both
+ * accounts' counters change in the same transaction. Each side is numbered: the follower's account
+ * hands out `follow_seq`, the followee's `follower_seq` (atomic ADD; a number whose follow then
+ * fails is simply skipped). The lists sort by that number, newest first, so `offset` maps to a
+ * key bound and any page costs one Query.
+ */
+export const FOLLOW_PAGE_SIZE = 20;
+const TABLE = () => tableNames.hub;
+
+interface RelationItem {
+  follower: string;
+  followee: string;
+  seq: number;
+  followed_at: string;
+}
+
+export interface FollowResult {
+  follow_user: string;
+  following: boolean;
+  follower_count: number;
+}
+
+function notSelf(follower: string, followee: string) {
+  if (follower === followee) throw new ValidationError('Invalid parameter "follow_user": you cannot follow or unfollow yourself');
+}
+
+async function isFollowing(follower: string, followee: string): Promise<boolean> {
+  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.follows(follower, followee), ConsistentRead: true, ProjectionExpression: 'pk' }));
+  return out.Item !== undefined;
+}
+
+async function followerCount(openid: string): Promise<number> {
+  const account = await requireAccount(openid);
+  return account.follower_count ?? 0;
+}
+
+async function nextNumber(openid: string, counter: 'follow_seq' | 'follower_seq'): Promise<number> {
+  try {
+    const out = await db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: hubItems.account(openid),
+        UpdateExpression: 'ADD #c :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#c': counter },
+        ExpressionAttributeValues: { ':one': 1 },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(out.Attributes?.[counter]);
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
+    throw error;
+  }
+}
+
+const counterUpdate = (openid: string, counter: 'follow_count' | 'follower_count', delta: 1 | -1) => ({
+  Update: {
+    TableName: TABLE(),
+    Key: hubItems.account(openid),
+    UpdateExpression: 'ADD #c :delta',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: { '#c': counter },
+    ExpressionAttributeValues: { ':delta': delta },
+  },
+});
+
+/** follow_user: idempotent; self 400; unknown followee 404. */
+export async function follow(follower: string, followee: string): Promise<FollowResult> {
+  notSelf(follower, followee);
+  await requireAccount(followee);
+  if (!(await isFollowing(follower, followee))) {
+    const [mine, theirs] = await Promise.all([nextNumber(follower, 'follow_seq'), nextNumber(followee, 'follower_seq')]);
+    const at = clock.nowIso();
+    const relation = { entity: 'follow', follower, followee, followed_at: at };
+    try {
+      await transactWrite([
+        {
+          Put: {
+            TableName: TABLE(),
+            Item: { ...hubItems.follows(follower, followee), ...hubItems.followingIndex(follower, pad(mine), followee), ...relation, seq: mine },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            TableName: TABLE(),
+            Item: { ...hubItems.followedBy(followee, follower), ...hubItems.followersIndex(followee, pad(theirs), follower), ...relation, seq: theirs },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        counterUpdate(follower, 'follow_count', 1),
+        counterUpdate(followee, 'follower_count', 1),
+      ]);
+    } catch (error) {
+      // A parallel identical request won: the relation exists, which is what was asked.
+      const lost = cancellationCode(error, 0) === 'ConditionalCheckFailed' || cancellationCode(error, 1) === 'ConditionalCheckFailed';
+      if (!lost) {
+        if (cancellationCode(error, 2) === 'ConditionalCheckFailed') throw new NotFoundError('Your account does not exist');
+        if (cancellationCode(error, 3) === 'ConditionalCheckFailed') throw new NotFoundError(`User "${followee.slice(0, 64)}" does not exist`);
+        throw error;
+      }
+    }
+  }
+  return { follow_user: followee, following: true, follower_count: await followerCount(followee) };
+}
+
+/** unfollow_user: idempotent; self 400; unknown followee 404. */
+export async function unfollow(follower: string, followee: string): Promise<FollowResult> {
+  notSelf(follower, followee);
+  await requireAccount(followee);
+  try {
+    await transactWrite([
+      { Delete: { TableName: TABLE(), Key: hubItems.follows(follower, followee), ConditionExpression: 'attribute_exists(pk)' } },
+      { Delete: { TableName: TABLE(), Key: hubItems.followedBy(followee, follower), ConditionExpression: 'attribute_exists(pk)' } },
+      counterUpdate(follower, 'follow_count', -1),
+      counterUpdate(followee, 'follower_count', -1),
+    ]);
+  } catch (error) {
+    // Not following (any more): nothing to undo.
+    if (cancellationCode(error, 0) !== 'ConditionalCheckFailed') throw error;
+  }
+  return { follow_user: followee, following: false, follower_count: await followerCount(followee) };
+}
+
+/** followed_by_me / follows_me of `others` as seen by `viewer`, with one BatchGet. */
+export async function relationsOf(viewer: string, others: string[]): Promise<Map<string, { followed_by_me: boolean; follows_me: boolean }>> {
+  const candidates = others.filter((o) => o !== viewer);
+  const found = await batchGetHubItems(candidates.flatMap((o) => [hubItems.follows(viewer, o), hubItems.follows(o, viewer)]));
+  return new Map(
+    others.map((o) => [
+      o,
+      { followed_by_me: found.has(itemId(hubItems.follows(viewer, o))), follows_me: found.has(itemId(hubItems.follows(o, viewer))) },
+    ]),
+  );
+}
+
+/** Users in list shape, in order, with one BatchGet for their accounts and the viewer's relations. */
+export async function publicUsers(viewer: string, openids: string[]): Promise<PublicUser[]> {
+  const others = openids.filter((o) => o !== viewer);
+  const found = await batchGetHubItems<Record<string, unknown>>([
+    ...openids.map((o) => hubItems.account(o)),
+    ...others.flatMap((o) => [hubItems.follows(viewer, o), hubItems.follows(o, viewer)]),
+  ]);
+  return openids.flatMap((o) => {
+    const account = found.get(itemId(hubItems.account(o))) as Account | undefined;
+    if (!account) return [];
+    return [
+      publicUser(account, {
+        followed_by_me: o !== viewer && found.has(itemId(hubItems.follows(viewer, o))),
+        follows_me: o !== viewer && found.has(itemId(hubItems.follows(o, viewer))),
+      }),
+    ];
+  });
+}
+
+export interface RelationPage {
+  list: PublicUser[];
+  total: number;
+  next_offset: number;
+}
+
+/**
+ * One page of the users `openid` follows (`following`) or is followed by (`followers`), newest
+ * relation first, from `offset`. `offset` counts relation numbers down from the newest; without
+ * unfollows in between it is exactly the position in the list. Use the answer's `next_offset`.
+ */
+export async function relationPage(side: 'following' | 'followers', openid: string, offset: number, viewer: string): Promise<RelationPage> {
+  const account = await requireAccount(openid);
+  const newest = (side === 'following' ? account.follow_seq : account.follower_seq) ?? 0;
+  const total = Math.max(0, (side === 'following' ? account.follow_count : account.follower_count) ?? 0);
+  const highest = newest - offset;
+  if (highest < 1 || total === 0) return { list: [], total, next_offset: -1 };
+
+  const partition = side === 'following' ? hubItems.followingIndex(openid, '', '').gsi1pk : hubItems.followersIndex(openid, '', '').gsi1pk;
+  const out = await db.send(
+    new QueryCommand({
+      TableName: TABLE(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :below',
+      ExpressionAttributeValues: { ':pk': partition, ':below': pad(highest + 1) },
+      ScanIndexForward: false,
+      Limit: FOLLOW_PAGE_SIZE + 1,
+    }),
+  );
+  const items = (out.Items ?? []) as RelationItem[];
+  const page = items.slice(0, FOLLOW_PAGE_SIZE);
+  const users = await publicUsers(viewer, page.map((r) => (side === 'following' ? r.followee : r.follower)));
+  const last = page[page.length - 1];
+  return { list: users, total, next_offset: items.length > FOLLOW_PAGE_SIZE && last ? newest - last.seq + 1 : -1 };
+}

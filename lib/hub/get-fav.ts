@@ -1,0 +1,122 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { db, tableNames } from '../db/client.js';
+import { hubItems } from '../db/hub-items.js';
+import { ForbiddenError } from '../http/errors.js';
+import { ownProfile, publicProfile, requireAccount } from './accounts.js';
+import { relationsOf } from './follows.js';
+import { defineOperation } from './operation.js';
+import { boundedInt, deviceId, identifier, presentText } from './params.js';
+import { getStoredVideos, videoViews, type StoredVideo, type VideoView } from './video-view.js';
+
+export const FAV_DEFAULT_PAGE = 20;
+export const FAV_MAX_PAGE = 50;
+/** With `q`, how many list entries one call examines at most before answering (with a next_id). */
+export const FAV_SEARCH_SCAN = 200;
+/** `next_id` bound: reaching a position reads the index entries before it (see docs/data-model.md). */
+export const FAV_MAX_POSITION = 100_000;
+
+const LISTS = ['like', 'history', 'comment'] as const;
+type ListName = (typeof LISTS)[number];
+
+const query = z.object({
+  openid: identifier(),
+  next_id: boundedInt(FAV_MAX_POSITION),
+  fav_index: boundedInt(FAV_MAX_PAGE),
+  watch_list: presentText(16).refine((v) => v === '' || (LISTS as readonly string[]).includes(v), `must be one of ${LISTS.join(', ')} (empty = like)`),
+  view: presentText(128),
+  q: presentText(100),
+  d: deviceId,
+});
+
+/** The index partition of each list: entries newest first, the vid at the end of the item's sk. */
+function partitionOf(list: ListName, openid: string): string {
+  if (list === 'like') return hubItems.likesIndex(openid, '', '').gsi1pk;
+  if (list === 'history') return hubItems.historyIndex(openid, '', '').gsi1pk;
+  return hubItems.commentedIndex(openid, '', '').gsi1pk;
+}
+
+/**
+ * Up to `count` vids of a list from position `start`, and whether more follow. Positions are
+ * offsets in the index, so reaching `start` reads the `start` entries before it (small items, paged
+ * by DynamoDB): the cost grows with `start`, bounded by FAV_MAX_POSITION.
+ */
+async function vidsFrom(partition: string, start: number, count: number): Promise<{ vids: string[]; more: boolean }> {
+  const wanted = start + count + 1;
+  const sks: string[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(
+      new QueryCommand({
+        TableName: tableNames.hub,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
+        ProjectionExpression: 'sk',
+        ScanIndexForward: false,
+        Limit: wanted - sks.length,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of out.Items ?? []) sks.push(String(item.sk));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey && sks.length < wanted);
+  const vids = sks.slice(start).map((sk) => sk.slice(sk.indexOf('#') + 1));
+  return { vids: vids.slice(0, count), more: vids.length > count };
+}
+
+const normalize = (s: string) => s.normalize('NFKC').toLocaleLowerCase();
+function matches(video: StoredVideo, q: string): boolean {
+  const needle = normalize(q);
+  return [video.title, video.description ?? '', ...(video.tags ?? [])].some((field) => normalize(field).includes(needle));
+}
+
+async function listPage(list: ListName, owner: string, start: number, size: number, q: string, viewer: string): Promise<{ list: VideoView[]; next_id: number }> {
+  const partition = partitionOf(list, owner);
+  if (!q) {
+    const { vids, more } = await vidsFrom(partition, start, size);
+    const videos = await getStoredVideos(vids);
+    return { list: await videoViews(videos, viewer), next_id: more ? start + size : -1 };
+  }
+  // Keyword filter: examine up to FAV_SEARCH_SCAN entries, stop at `size` matches; next_id is the
+  // position after the last entry examined, so the next call continues exactly there.
+  const { vids, more } = await vidsFrom(partition, start, FAV_SEARCH_SCAN);
+  const found: StoredVideo[] = [];
+  let examined = 0;
+  for (let i = 0; i < vids.length && found.length < size; i += size) {
+    const chunk = vids.slice(i, i + size);
+    const videos = new Map((await getStoredVideos(chunk)).map((v) => [v.vid, v]));
+    for (const vid of chunk) {
+      examined++;
+      const video = videos.get(vid);
+      if (video && matches(video, q)) found.push(video);
+      if (found.length === size) break;
+    }
+  }
+  const left = examined < vids.length || more;
+  return { list: await videoViews(found, viewer), next_id: left ? start + examined : -1 };
+}
+
+/**
+ * get_fav: the caller's profile (or, with `view`, another user's public profile) and one of the
+ * lists: `like` (default), `history`, `comment`, newest first, from position `next_id`.
+ */
+export const getFav = defineOperation({
+  auth: 'required',
+  scope: 'hub:read',
+  query,
+  async run({ openid, next_id, fav_index, watch_list, view, q }) {
+    const target = view || openid;
+    const own = target === openid;
+    const list: ListName = (watch_list || 'like') as ListName;
+    if (!own && list !== 'like') throw new ForbiddenError(`The ${list} list of another user is private; only their like list can be viewed`);
+    const account = await requireAccount(target);
+    const size = fav_index === 0 ? FAV_DEFAULT_PAGE : fav_index;
+    const [page, relation] = await Promise.all([
+      listPage(list, target, next_id, size, q, openid),
+      own ? undefined : relationsOf(openid, [target]).then((m) => m.get(target)),
+    ]);
+    const profile = own ? ownProfile(account) : { ...publicProfile(account), ...relation };
+    return { profile, list: page.list, next_id: page.next_id };
+  },
+});

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { ownProfile, setProfileField } from './accounts.js';
+import { defineOperation } from './operation.js';
+import { hasControlCharacters, identifier } from './params.js';
+
+/** Length in characters as a person counts them (code points: one CJK character or emoji is one). */
+export const charLength = (s: string) => [...s].length;
+
+/** Trimmed text of `min`-`max` characters without control characters (newlines included). */
+export function profileText(min: number, max: number) {
+  return z
+    .string({ error: 'is required' })
+    .trim()
+    .refine((v) => charLength(v) >= min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`)
+    .refine((v) => charLength(v) <= max, `must be at most ${max} characters`)
+    .refine((v) => !hasControlCharacters(v, false), 'must not contain control characters');
+}
+
+/** change_nickname / change_signature / change_city: sets one field, answers `data: {profile}`. */
+export function profileEditOperation<F extends 'nickname' | 'signature' | 'city'>(field: F, min: number, max: number) {
+  const query = z.object({ openid: identifier(), [field]: profileText(min, max) } as { openid: ReturnType<typeof identifier> } & Record<F, ReturnType<typeof profileText>>);
+  return defineOperation({
+    auth: 'required',
+    scope: 'hub:write',
+    query,
+    async run(input) {
+      const values = input as { openid: string } & Record<F, string>;
+      return { profile: ownProfile(await setProfileField(values.openid, field, values[field])) };
+    },
+  });
+}
