@@ -1,6 +1,17 @@
+import { changeCity } from './change-city.js';
+import { changeNickname } from './change-nickname.js';
+import { changeSignature } from './change-signature.js';
+import { commentGet } from './comment-get.js';
+import { commentSet } from './comment-set.js';
 import { createPhoneAccount } from './create-phone-account.js';
+import { followUser } from './follow-user.js';
 import { genCode } from './gen-code.js';
+import { getFav } from './get-fav.js';
+import { getFollow } from './get-follow.js';
+import { getFollower } from './get-follower.js';
 import type { HubOperation } from './operation.js';
+import { sharetext } from './sharetext.js';
+import { unfollowUser } from './unfollow-user.js';
 
 /**
  * The dispatch table of `GET /api/v1?do=<operation>`: one module per operation under lib/hub/.
@@ -9,4 +20,15 @@ import type { HubOperation } from './operation.js';
 export const HUB_OPERATIONS: Record<string, HubOperation> = {
   gen_code: genCode,
   create_phone_account: createPhoneAccount,
+  get_fav: getFav,
+  get_follow: getFollow,
+  get_follower: getFollower,
+  comment_set: commentSet,
+  comment_get: commentGet,
+  sharetext,
+  follow_user: followUser,
+  unfollow_user: unfollowUser,
+  change_nickname: changeNickname,
+  change_signature: changeSignature,
+  change_city: changeCity,
 };
