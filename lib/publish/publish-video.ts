@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import type { Principal } from '../auth/principal.js';
+import { ForbiddenError, ValidationError } from '../http/errors.js';
+import { getAccount } from '../hub/accounts.js';
+import { hasControlCharacters } from '../hub/params.js';
+import { videoViews, type VideoView } from '../hub/video-view.js';
+import { putVideo } from '../hub/videos.js';
+
+/** The roles that may publish, read from the account item at request time (CONTRACT §5). */
+const PUBLISHER_ROLES = ['editor', 'admin'];
+
+const line = (max: number, min = 0) =>
+  z
+    .string({ error: 'must be a string' })
+    .trim()
+    .min(min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`)
+    .max(max, `must be at most ${max} characters`)
+    .refine((s) => !hasControlCharacters(s, false), 'must not contain control characters');
+
+const httpsUrl = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .max(2048, 'must be at most 2048 characters')
+  .refine((s) => {
+    try {
+      const url = new URL(s);
+      return url.protocol === 'https:' && url.hostname.length > 0;
+    } catch {
+      return false;
+    }
+  }, 'must be an https:// URL');
+
+export const publishVideoSchema = z.object({
+  title: line(120, 1),
+  description: z
+    .string({ error: 'must be a string' })
+    .trim()
+    .max(2000, 'must be at most 2000 characters')
+    .refine((s) => !hasControlCharacters(s, true), 'must not contain control characters other than newlines')
+    .optional()
+    .transform((s) => s ?? ''),
+  video_url: httpsUrl,
+  cover_url: httpsUrl,
+  duration_s: z
+    .number({ error: 'must be a number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(1, 'must be at least 1')
+    .max(36000, 'must be at most 36000'),
+  tags: z
+    .array(line(30, 1), { error: 'must be an array of strings' })
+    .max(10, 'must hold at most 10 tags')
+    .optional()
+    .transform((tags) => [...new Set(tags ?? [])]),
+  external_id: line(128, 1).optional(),
+});
+
+export type PublishVideoInput = z.input<typeof publishVideoSchema>;
+
+/**
+ * `POST /api/v1/videos`. Authorized by the caller's STORED roles, read now: an access key carries
+ * no roles, but it has the full capability of its creator (seed 001 §5), and a role granted or
+ * withdrawn after a token or key was issued takes effect on the next request. The same
+ * (author, external_id) updates that video (putVideo's guard item makes this safe under retries
+ * and concurrent publishes).
+ */
+export async function publishVideo(principal: Principal, body: unknown): Promise<{ video: VideoView; created: boolean }> {
+  const account = await getAccount(principal.user_id, true);
+  if (!account || !(account.roles ?? []).some((role) => PUBLISHER_ROLES.includes(role))) {
+    throw new ForbiddenError('Publishing videos needs the editor or admin role');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
+  const input = publishVideoSchema.parse(body);
+  const { video, created } = await putVideo({ author_openid: account.openid, ...input });
+  const [view] = await videoViews([video], principal.user_id);
+  return { video: view!, created };
+}
