@@ -1,0 +1,76 @@
+import type { Principal } from '../auth/principal.js';
+import { hubItems } from '../db/hub-items.js';
+import { getAccounts, type Account } from '../hub/accounts.js';
+import { encodeCursor, expectKey, parsePageQuery, queryPage, type PageKey } from './paging.js';
+import { accountRow, accountRows, commentRow, commentRows, exportViewer, type AccountRow, type CommentRow } from './visibility.js';
+
+export interface ExportPage<T> {
+  items: T[];
+  /** Opaque; null at the end. */
+  next_cursor: string | null;
+}
+
+const page = <T>(items: T[], next: PageKey | undefined): ExportPage<T> => ({ items, next_cursor: next ? encodeCursor(next) : null });
+
+interface StoredComment {
+  cid: string;
+  vid: string;
+  openid: string;
+  content: string;
+  created_at: string;
+  nickname?: string;
+}
+
+/** `GET /api/v1/export/comments`: oldest first, one Query per page plus one BatchGet of the authors' nicknames. */
+export async function exportComments(principal: Principal, query: Record<string, string>): Promise<ExportPage<CommentRow>> {
+  const request = parsePageQuery(query);
+  const viewer = await exportViewer(principal);
+  const index = commentRows(viewer);
+  const after = request.after && expectKey(request.after, index);
+  const { rows, next } = await queryPage<StoredComment & Record<string, unknown>>(index, request.limit, after);
+  const authors = await getAccounts([...new Set(rows.map((c) => c.openid))]);
+  return page(
+    rows.map((c) => commentRow(c, authors.get(c.openid)?.nickname ?? c.nickname ?? '')),
+    next,
+  );
+}
+
+/**
+ * `GET /api/v1/export/accounts`. An admin pages through the accounts index. Anyone else gets their
+ * own account as the first row (its cursor is the account's key), then the accounts they follow.
+ */
+export async function exportAccounts(principal: Principal, query: Record<string, string>): Promise<ExportPage<AccountRow>> {
+  const request = parsePageQuery(query);
+  const viewer = await exportViewer(principal);
+  const rows = accountRows(viewer);
+
+  if (rows.kind === 'all') {
+    const after = request.after && expectKey(request.after, rows.index);
+    const result = await queryPage<Account & Record<string, unknown>>(rows.index, request.limit, after);
+    return page(
+      result.rows.map((a) => accountRow(viewer, a)),
+      result.next,
+    );
+  }
+
+  const ownKey = hubItems.account(rows.own);
+  const items: AccountRow[] = [];
+  let followingAfter: PageKey | undefined;
+  let limit = request.limit;
+  if (!request.after) {
+    if (viewer.account) items.push(accountRow(viewer, viewer.account));
+    limit -= 1;
+    if (limit === 0) return page(items, ownKey);
+  } else if (request.after.pk === ownKey.pk && request.after.sk === ownKey.sk && Object.keys(request.after).length === 2) {
+    followingAfter = undefined; // the page after the own account: followed accounts from the start
+  } else {
+    followingAfter = expectKey(request.after, rows.following);
+  }
+  const relations = await queryPage<{ followee: string } & Record<string, unknown>>(rows.following, limit, followingAfter);
+  const followed = await getAccounts(relations.rows.map((r) => r.followee));
+  for (const relation of relations.rows) {
+    const account = followed.get(relation.followee);
+    if (account) items.push(accountRow(viewer, account));
+  }
+  return page(items, relations.next);
+}

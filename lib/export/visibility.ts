@@ -1,0 +1,95 @@
+import type { Principal } from '../auth/principal.js';
+import { hubItems, hubPartitions } from '../db/hub-items.js';
+import { getAccount, type Account } from '../hub/accounts.js';
+import { maskPhone } from '../hub/phone.js';
+import type { IndexSpec } from './paging.js';
+
+/**
+ * The one place that decides what an export shows to whom (seed 001 §5: a key inherits its
+ * user's row- and column-level visibility). The same rules apply whether the request came with a
+ * JWT or an access key: both are decided from the account's STORED roles, read at request time,
+ * never from the request-context roles (a key has none).
+ */
+export interface ExportViewer {
+  openid: string;
+  admin: boolean;
+  /** The caller's own account item (read for its roles), if it exists. */
+  account: Account | undefined;
+}
+
+export async function exportViewer(principal: Principal): Promise<ExportViewer> {
+  const account = await getAccount(principal.user_id, true);
+  return { openid: principal.user_id, admin: (account?.roles ?? []).includes('admin'), account };
+}
+
+// Rows ------------------------------------------------------------------------------------------
+
+/** Comments: an admin pages through every comment, anyone else through their own. */
+export function commentRows(viewer: ExportViewer): IndexSpec {
+  return viewer.admin
+    ? { indexName: 'gsi2', partitionName: 'gsi2pk', sortName: 'gsi2sk', partition: hubItems.allCommentsIndex('', '').gsi2pk }
+    : { indexName: 'gsi1', partitionName: 'gsi1pk', sortName: 'gsi1sk', partition: hubItems.commentsByAuthorIndex(viewer.openid, '', '').gsi1pk };
+}
+
+/**
+ * Accounts: an admin pages through every account; anyone else sees their own account first, then
+ * the accounts they follow (in the order they followed them).
+ */
+export type AccountRows = { kind: 'all'; index: IndexSpec } | { kind: 'own-and-followed'; own: string; following: IndexSpec };
+
+export function accountRows(viewer: ExportViewer): AccountRows {
+  if (viewer.admin) {
+    return { kind: 'all', index: { indexName: 'gsi1', partitionName: 'gsi1pk', sortName: 'gsi1sk', partition: hubItems.accountsIndex('', '').gsi1pk } };
+  }
+  return {
+    kind: 'own-and-followed',
+    own: viewer.openid,
+    following: { indexName: 'gsi1', partitionName: 'gsi1pk', sortName: 'gsi1sk', partition: hubPartitions.following(viewer.openid) },
+  };
+}
+
+// Columns ---------------------------------------------------------------------------------------
+
+export interface AccountRow {
+  openid: string;
+  nickname: string;
+  signature: string;
+  city: string;
+  phone: string;
+  roles: string[];
+  created_at: string;
+  follow_count: number;
+  follower_count: number;
+}
+
+export interface CommentRow {
+  cid: string;
+  vid: string;
+  openid: string;
+  nickname: string;
+  content: string;
+  created_at: string;
+}
+
+const count = (n: unknown) => (typeof n === 'number' && n > 0 ? n : 0);
+
+/** The phone in full only for an admin or the row's owner; masked (`+86 138****8000`) otherwise. */
+export function accountRow(viewer: ExportViewer, account: Account): AccountRow {
+  const fullPhone = viewer.admin || viewer.openid === account.openid;
+  return {
+    openid: account.openid,
+    nickname: account.nickname ?? '',
+    signature: account.signature ?? '',
+    city: account.city ?? '',
+    phone: account.phone ? (fullPhone ? account.phone : maskPhone(account.phone)) : '',
+    roles: account.roles ?? [],
+    created_at: account.created_at,
+    follow_count: count(account.follow_count),
+    follower_count: count(account.follower_count),
+  };
+}
+
+/** Comments are public in the hub (comment_get), so every column is shown to whoever sees the row. */
+export function commentRow(comment: { cid: string; vid: string; openid: string; content: string; created_at: string }, nickname: string): CommentRow {
+  return { cid: comment.cid, vid: comment.vid, openid: comment.openid, nickname, content: comment.content, created_at: comment.created_at };
+}
