@@ -39,6 +39,9 @@ export const FUNCTIONS = {
   verifyKey: { entry: 'functions/verify-key.ts', description: 'Verify an access key (public)', tables: { apiKeys: 'readWrite' } },
   me: { entry: 'functions/me.ts', description: 'Who the credential is', tables: {} },
   setRoles: { entry: 'functions/set-roles.ts', description: "Set an account's stored roles (admin JWT only)", tables: { hub: 'readWrite' } },
+  publishVideo: { entry: 'functions/publish-video.ts', description: 'Publish a video (stored role editor or admin)', tables: { hub: 'readWrite' } },
+  exportComments: { entry: 'functions/export-comments.ts', description: 'Export comments, paged (row rules by stored role)', tables: { hub: 'read' } },
+  exportAccounts: { entry: 'functions/export-accounts.ts', description: 'Export accounts, paged (row and column rules by stored role)', tables: { hub: 'read' } },
 } satisfies Record<string, FunctionSpec>;
 
 export type FunctionName = keyof typeof FUNCTIONS;
@@ -62,4 +65,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/api/v1/api-keys/verify', function: 'verifyKey', auth: 'none' },
   { method: 'GET', path: '/api/v1/me', function: 'me', auth: 'authorizer' },
   { method: 'POST', path: '/api/v1/admin/users/{openid}/roles', function: 'setRoles', auth: 'authorizer' },
+  { method: 'POST', path: '/api/v1/videos', function: 'publishVideo', auth: 'authorizer' },
+  { method: 'GET', path: '/api/v1/export/comments', function: 'exportComments', auth: 'authorizer' },
+  { method: 'GET', path: '/api/v1/export/accounts', function: 'exportAccounts', auth: 'authorizer' },
 ];
