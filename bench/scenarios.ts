@@ -1,0 +1,242 @@
+import { clock } from '../lib/clock.js';
+import { HUB_OPERATIONS } from '../lib/hub/operations.js';
+import { accessKeyFor, bearer, jwtFor, mustSucceed, newNonce, newPhone, requestCode, signUp, type Account } from './fixtures.js';
+import { hasRoute, hubRequest, type BenchRequest } from './invoke.js';
+import type { World } from './world.js';
+
+/**
+ * The table of benchmarked operations: one entry per operation (and per state that changes its
+ * cost, e.g. verify with last_used_at due or not). Every section (cost, latency) runs the entries
+ * whose operation exists; the others are listed as missing.
+ */
+export interface Scenario {
+  name: string;
+  group: 'keys' | 'auth' | 'hub' | 'protected';
+  /** True when the operation exists in this checkout (a hub op or a route another helper lands). */
+  available(): boolean;
+  /**
+   * Once per section, before any call: creates what the calls need (not measured) and returns the
+   * call factory. `prepare(i)` runs before call i, also unmeasured (e.g. creating the key that call
+   * i revokes), and returns the request.
+   */
+  setup(w: World, calls: number): Promise<(i: number) => Promise<BenchRequest>>;
+  /** Status the call must answer; anything else fails the row (figures of a failing call mean nothing). */
+  expect: number;
+  /** Invoke only the Lambda authorizer with the request's authorizer event. */
+  authorizerOnly?: boolean;
+  note?: string;
+}
+
+const hubOp = (op: string) => () => Object.hasOwn(HUB_OPERATIONS, op);
+const route = (method: string, path: string) => () => hasRoute(method, path);
+const always = () => true;
+const constant = (request: BenchRequest) => async () => async () => request;
+
+const me = (credential: string): BenchRequest => ({ method: 'GET', path: '/api/v1/me', headers: bearer(credential) });
+const verify = (key: string): BenchRequest => ({ method: 'GET', path: `/api/v1/api-keys/verify?key=${encodeURIComponent(key)}` });
+const LAST_USED_INTERVAL_MS = 61_000;
+
+/** Auth of a hub call as the mobile client sends it: openid and token in the query string. */
+export const as = (a: Account) => ({ openid: a.openid, token: a.token });
+
+export const SCENARIOS: Scenario[] = [
+  // Access keys -----------------------------------------------------------------------------------
+  {
+    name: 'create_key',
+    group: 'keys',
+    available: always,
+    expect: 201,
+    setup: async (w) => {
+      const token = await jwtFor(w.alice.openid);
+      return async (i) => ({ method: 'POST', path: '/api/v1/api-keys', headers: bearer(token), body: { name: `bench ${i}`, scopes: ['hub:read'] } });
+    },
+  },
+  {
+    name: 'list_keys (5 keys)',
+    group: 'keys',
+    available: always,
+    expect: 200,
+    setup: async () => {
+      const user = `lister-${newNonce()}`;
+      for (let i = 0; i < 5; i++) await accessKeyFor(user);
+      return constant({ method: 'GET', path: '/api/v1/api-keys', headers: bearer(await jwtFor(user)) })();
+    },
+  },
+  {
+    name: 'revoke_key',
+    group: 'keys',
+    available: always,
+    expect: 200,
+    setup: async (w) => {
+      const token = await jwtFor(w.alice.openid);
+      return async () => ({ method: 'POST', path: `/api/v1/api-keys/${(await accessKeyFor(w.alice.openid)).id}/revoke`, headers: bearer(token) });
+    },
+  },
+  {
+    name: 'delete_key',
+    group: 'keys',
+    available: always,
+    expect: 200,
+    setup: async (w) => {
+      const token = await jwtFor(w.alice.openid);
+      return async () => ({ method: 'DELETE', path: `/api/v1/api-keys/${(await accessKeyFor(w.alice.openid)).id}`, headers: bearer(token) });
+    },
+  },
+  {
+    name: 'verify (last_used_at recent)',
+    group: 'keys',
+    available: always,
+    expect: 200,
+    note: 'the usual case: last_used_at was written less than a minute ago',
+    setup: async (w) => {
+      const { api_key } = await accessKeyFor(w.alice.openid);
+      let lastTouch = -Infinity;
+      return async () => {
+        // Keep last_used_at recent: write it (unmeasured) when a minute has passed since.
+        if (clock.now() - lastTouch > 30_000) {
+          await mustSucceed(verify(api_key));
+          lastTouch = clock.now();
+        }
+        return verify(api_key);
+      };
+    },
+  },
+  {
+    name: 'verify (last_used_at due)',
+    group: 'keys',
+    available: always,
+    expect: 200,
+    note: 'at most once a minute per key: the conditional last_used_at write',
+    setup: async (w) => {
+      const { api_key } = await accessKeyFor(w.alice.openid);
+      return async () => {
+        clock.advance(LAST_USED_INTERVAL_MS);
+        return verify(api_key);
+      };
+    },
+  },
+  {
+    name: 'verify (unknown key, 401)',
+    group: 'keys',
+    available: always,
+    expect: 401,
+    setup: constant(verify(`ak_${'Q'.repeat(32)}`)),
+  },
+  // Authentication --------------------------------------------------------------------------------
+  {
+    name: 'authorizer: JWT',
+    group: 'auth',
+    available: always,
+    expect: 200,
+    authorizerOnly: true,
+    setup: async (w) => constant(me(w.alice.token))(),
+  },
+  {
+    name: 'authorizer: access key (last_used_at recent)',
+    group: 'auth',
+    available: always,
+    expect: 200,
+    authorizerOnly: true,
+    setup: async (w) => {
+      const { api_key } = await accessKeyFor(w.alice.openid);
+      let lastTouch = -Infinity;
+      return async () => {
+        if (clock.now() - lastTouch > 30_000) {
+          await mustSucceed(verify(api_key));
+          lastTouch = clock.now();
+        }
+        return me(api_key);
+      };
+    },
+  },
+  {
+    name: 'authorizer: access key (last_used_at due)',
+    group: 'auth',
+    available: always,
+    expect: 200,
+    authorizerOnly: true,
+    setup: async (w) => {
+      const { api_key } = await accessKeyFor(w.alice.openid);
+      return async () => {
+        clock.advance(LAST_USED_INTERVAL_MS);
+        return me(api_key);
+      };
+    },
+  },
+  {
+    name: 'authorizer: bad credential',
+    group: 'auth',
+    available: always,
+    expect: 401,
+    authorizerOnly: true,
+    note: 'passes through as unauthenticated; the function answers 401',
+    setup: constant(me('not-a-token')),
+  },
+  {
+    name: 'GET /me (JWT)',
+    group: 'auth',
+    available: always,
+    expect: 200,
+    setup: async (w) => constant(me(w.alice.token))(),
+  },
+  {
+    name: 'GET /me (access key)',
+    group: 'auth',
+    available: always,
+    expect: 200,
+    setup: async (w) => {
+      const { api_key } = await accessKeyFor(w.alice.openid);
+      await mustSucceed(verify(api_key));
+      let lastTouch = clock.now();
+      return async () => {
+        if (clock.now() - lastTouch > 30_000) {
+          await mustSucceed(verify(api_key));
+          lastTouch = clock.now();
+        }
+        return me(api_key);
+      };
+    },
+  },
+  {
+    name: 'GET /health',
+    group: 'auth',
+    available: route('GET', '/api/v1/health'),
+    expect: 200,
+    setup: constant({ method: 'GET', path: '/api/v1/health' }),
+  },
+  // Hub: sign-up ----------------------------------------------------------------------------------
+  {
+    name: 'gen_code',
+    group: 'hub',
+    available: hubOp('gen_code'),
+    expect: 200,
+    setup: async () => async () => hubRequest('gen_code', { phonenumber: newPhone(), nonce: newNonce() }),
+  },
+  {
+    name: 'create_phone_account (new account)',
+    group: 'hub',
+    available: hubOp('create_phone_account'),
+    expect: 200,
+    setup: async () => async () => {
+      const phone = newPhone();
+      const { nonce, code } = await requestCode(phone);
+      return hubRequest('create_phone_account', { openid: phone, token: nonce, code, openid0: '', token0: '' });
+    },
+  },
+  {
+    name: 'create_phone_account (sign-in, ends openid0/token0)',
+    group: 'hub',
+    available: hubOp('create_phone_account'),
+    expect: 200,
+    note: 'an existing account signs in and ends the device\'s previous session',
+    setup: async () => {
+      const account = await signUp();
+      return async () => {
+        clock.advance(LAST_USED_INTERVAL_MS); // one code per phone per minute
+        const { nonce, code } = await requestCode(account.phone);
+        // Ending an already ended session writes the same item again: every call costs the same.
+        return hubRequest('create_phone_account', { openid: account.phone, token: nonce, code, openid0: account.openid, token0: account.token });
+      };
+    },
+  },
+];

@@ -1,0 +1,154 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build, type Metafile } from 'esbuild';
+import { FUNCTIONS } from '../../infra/routes.js';
+import { printTable } from '../format.js';
+import { median, percentile, round } from '../stats.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/**
+ * The esbuild options of infra/constructs/expohub-function.ts (NodejsFunction bundling): minified
+ * ESM for node22, the AWS SDK bundled in, the `require` shim as banner, source maps in a separate
+ * file. Keep in step with that construct.
+ */
+const ESM_REQUIRE_SHIM = [
+  "import { createRequire as __expohubCreateRequire } from 'node:module';",
+  "import { fileURLToPath as __expohubFileURLToPath } from 'node:url';",
+  "import { dirname as __expohubDirname } from 'node:path';",
+  'const require = __expohubCreateRequire(import.meta.url);',
+  'const __filename = __expohubFileURLToPath(import.meta.url);',
+  'const __dirname = __expohubDirname(__filename);',
+].join(' ');
+
+export interface ColdStartRow {
+  function: string;
+  entry: string;
+  bytes: number;
+  gzipBytes: number;
+  mapBytes: number;
+  /** Median time of `await import(bundle)` in a fresh Node process, without and with --enable-source-maps. */
+  importMsMedian: number;
+  importMsP90: number;
+  importMsWithSourceMapsMedian: number;
+  /** The same bundle with `@aws-sdk/*` left to the Lambda runtime (not what the stack does): for comparison. */
+  bytesSdkExternal: number;
+  /** Minified bytes in the bundle by origin, largest first. */
+  composition: { origin: string; bytes: number }[];
+}
+
+export interface ColdStartResult {
+  runs: number;
+  nodeForImport: string;
+  rows: ColdStartRow[];
+}
+
+function buildOptions(entry: string) {
+  return {
+    entryPoints: [join(ROOT, entry)],
+    bundle: true,
+    minify: true,
+    format: 'esm' as const,
+    target: 'node22',
+    platform: 'node' as const,
+    mainFields: ['module', 'main'],
+    banner: { js: ESM_REQUIRE_SHIM },
+    sourcemap: true,
+    sourcesContent: false,
+    logLevel: 'error' as const,
+  };
+}
+
+// Measures the import only: the clock starts after the process is up.
+const IMPORT_PROBE = `const t0 = performance.now(); await import(process.argv[1]); process.stdout.write(String(performance.now() - t0));`;
+
+function importTimes(bundle: string, runs: number, env: NodeJS.ProcessEnv, sourceMaps: boolean): number[] {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const args = [...(sourceMaps ? ['--enable-source-maps'] : []), '--input-type=module', '-e', IMPORT_PROBE, pathToFileURL(bundle).href];
+    const out = spawnSync(process.execPath, args, { env, encoding: 'utf8', timeout: 60_000 });
+    if (out.status !== 0) throw new Error(`importing ${bundle} failed: ${out.stderr.slice(0, 500)}`);
+    times.push(Number(out.stdout));
+  }
+  return times;
+}
+
+/** Which package a bundled input file comes from; the SDK's many packages count as one. */
+function origin(path: string): string {
+  const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path.replaceAll('\\', '/'));
+  if (!match) return 'project code';
+  const pkg = match[1]!;
+  if (/^@(aws-sdk|smithy|aws-crypto)\//.test(pkg) || pkg === 'fast-xml-parser' || pkg === 'strnum' || pkg === 'bowser') return 'AWS SDK v3';
+  if (pkg.startsWith('@aws-lambda-powertools/')) return 'powertools';
+  if (pkg.startsWith('@middy/')) return 'middy';
+  return pkg;
+}
+
+function composition(metafile: Metafile, outfile: string): { origin: string; bytes: number }[] {
+  const output = Object.entries(metafile.outputs).find(([path]) => resolve(path) === resolve(outfile))?.[1];
+  const byOrigin = new Map<string, number>();
+  for (const [path, input] of Object.entries(output?.inputs ?? {})) byOrigin.set(origin(path), (byOrigin.get(origin(path)) ?? 0) + input.bytesInOutput);
+  return [...byOrigin].map(([o, bytes]) => ({ origin: o, bytes })).sort((a, b) => b.bytes - a.bytes);
+}
+
+/** Cold-start proxy per deployed function: bundle size as deployed and the time to import it. */
+export async function coldStartSection(options: { quick: boolean }): Promise<ColdStartResult> {
+  const runs = options.quick ? 3 : 10;
+  const dir = mkdtempSync(join(tmpdir(), 'expohub-bundles-'));
+  // What config.ts needs at import, as the stack passes it (a secret ARN, not the secret).
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    API_KEYS_TABLE: 'bench-api-keys',
+    HUB_TABLE: 'bench-hub',
+    JWT_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:bench',
+    AWS_REGION: 'us-east-1',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
+  const rows: ColdStartRow[] = [];
+  try {
+    for (const [name, spec] of Object.entries(FUNCTIONS)) {
+      const outfile = join(dir, name, 'index.mjs');
+      const built = await build({ ...buildOptions(spec.entry), outfile, metafile: true });
+      const sdkExternal = join(dir, name, 'sdk-external.mjs');
+      await build({ ...buildOptions(spec.entry), outfile: sdkExternal, sourcemap: false, external: ['@aws-sdk/*'] });
+      const plain = importTimes(outfile, runs, env, false);
+      const mapped = importTimes(outfile, runs, env, true);
+      rows.push({
+        function: name,
+        entry: spec.entry,
+        bytes: statSync(outfile).size,
+        gzipBytes: gzipSync(readFileSync(outfile)).length,
+        mapBytes: statSync(`${outfile}.map`).size,
+        importMsMedian: round(median(plain), 1),
+        importMsP90: round(percentile(plain, 90), 1),
+        importMsWithSourceMapsMedian: round(median(mapped), 1),
+        bytesSdkExternal: statSync(sdkExternal).size,
+        composition: composition(built.metafile, outfile),
+      });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  printTable(
+    `Cold-start proxy per function: esbuild bundle as the stack deploys it; import time in a fresh Node ${process.version} process (median of ${runs})`,
+    ['function', 'bundle KB', 'gzip KB', 'KB if SDK external', 'import ms', 'import ms p90', 'with --enable-source-maps', 'largest parts (KB)'],
+    rows.map((r) => [
+      r.function,
+      round(r.bytes / 1024, 1),
+      round(r.gzipBytes / 1024, 1),
+      round(r.bytesSdkExternal / 1024, 1),
+      r.importMsMedian,
+      r.importMsP90,
+      r.importMsWithSourceMapsMedian,
+      r.composition
+        .slice(0, 4)
+        .map((c) => `${c.origin} ${Math.round(c.bytes / 1024)}`)
+        .join(', '),
+    ]),
+  );
+  return { runs, nodeForImport: process.version, rows };
+}

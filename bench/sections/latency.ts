@@ -1,0 +1,53 @@
+import { printTable } from '../format.js';
+import { callScenario, UnexpectedStatus } from '../run-scenario.js';
+import { SCENARIOS } from '../scenarios.js';
+import { round, summarize } from '../stats.js';
+import { world } from '../world.js';
+
+export interface LatencyRow {
+  operation: string;
+  group: string;
+  n: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  error?: string;
+}
+
+/**
+ * Warm in-process latency: the handler (and the authorizer where the route has one) invoked with a
+ * payload 2.0 event against DynamoDB Local, after a warm-up. Unmeasured per-call preparation (e.g.
+ * creating the key a revoke call revokes) stays outside the timed span.
+ */
+export async function latencySection(options: { quick: boolean }): Promise<{ warmup: number; iterations: number; rows: LatencyRow[] }> {
+  const warmup = options.quick ? 5 : 30;
+  const iterations = options.quick ? 30 : 300;
+  const w = await world();
+  const rows: LatencyRow[] = [];
+  for (const scenario of SCENARIOS) {
+    if (!scenario.available()) continue;
+    try {
+      const next = await scenario.setup(w, warmup + iterations);
+      const samples: number[] = [];
+      for (let i = 0; i < warmup + iterations; i++) {
+        const request = await next(i);
+        const started = performance.now();
+        const result = await callScenario(scenario, request);
+        const elapsed = performance.now() - started;
+        if (result.status !== scenario.expect) throw new UnexpectedStatus(scenario, result.status, result.body);
+        if (i >= warmup) samples.push(elapsed);
+      }
+      const s = summarize(samples);
+      rows.push({ operation: scenario.name, group: scenario.group, n: s.n, p50: round(s.p50), p90: round(s.p90), p99: round(s.p99), max: round(s.max) });
+    } catch (error) {
+      rows.push({ operation: scenario.name, group: scenario.group, n: 0, p50: NaN, p90: NaN, p99: NaN, max: NaN, error: (error as Error).message });
+    }
+  }
+  printTable(
+    `Warm in-process latency, ms (${iterations} calls after ${warmup} warm-up calls, DynamoDB Local)`,
+    ['operation', 'p50', 'p90', 'p99', 'max', 'n'],
+    rows.map((r) => [r.operation, r.error ? 'ERROR' : r.p50, r.p90, r.p99, r.max, r.error ? r.error.slice(0, 80) : r.n]),
+  );
+  return { warmup, iterations, rows };
+}

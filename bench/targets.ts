@@ -1,0 +1,97 @@
+import { formatTable } from './format.js';
+import type { ColdStartResult } from './sections/coldstart.js';
+import type { CostResult } from './sections/cost.js';
+import type { LatencyRow } from './sections/latency.js';
+import type { ScalingResult } from './sections/scaling.js';
+
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  status: 'met' | 'missed' | 'not measured';
+}
+
+const fmt = (n: number) => (Number.isFinite(n) ? String(n) : 'n/a');
+
+/** The performance targets of the project, checked against the figures of this run. */
+export function evaluateTargets(results: Record<string, unknown>): TargetCheck[] {
+  const cost = results.cost as CostResult | undefined;
+  const latency = results.latency as { rows: LatencyRow[] } | undefined;
+  const cold = results.coldstart as ColdStartResult | undefined;
+  const scaling = results.scaling as ScalingResult | undefined;
+  const checks: TargetCheck[] = [];
+  const costRow = (name: string) => cost?.rows.find((r) => r.operation === name && !r.error);
+  const limitCheck = (target: string, rows: { name: string; limit: number }[]) => {
+    const found = rows.map((r) => ({ ...r, row: costRow(r.name) }));
+    if (found.some((f) => !f.row)) return checks.push({ target, measured: 'cost section not run or failed', status: 'not measured' });
+    checks.push({
+      target,
+      measured: found.map((f) => `${f.name}: ${f.row!.requestsMax}`).join('; '),
+      status: found.every((f) => f.row!.requestsMax <= f.limit) ? 'met' : 'missed',
+    });
+  };
+  limitCheck('key verification: at most 2 DynamoDB requests, 3 when last_used_at is due', [
+    { name: 'verify (last_used_at recent)', limit: 2 },
+    { name: 'verify (last_used_at due)', limit: 3 },
+  ]);
+  limitCheck('authentication (authorizer): at most 2 requests, 3 when last_used_at is due', [
+    { name: 'authorizer: JWT', limit: 2 },
+    { name: 'authorizer: access key (last_used_at recent)', limit: 2 },
+    { name: 'authorizer: access key (last_used_at due)', limit: 3 },
+  ]);
+
+  const feedRows = cost?.rows.filter((r) => r.operation.startsWith('get_next_list') && !r.error) ?? [];
+  const feedScaling = scaling?.feed?.filter((r) => !r.error) ?? [];
+  if (feedRows.length === 0 && feedScaling.length === 0) {
+    checks.push({ target: 'get_next_list: at most 8 requests, independent of catalog size and history', measured: 'get_next_list not measured', status: 'not measured' });
+  } else {
+    const all = [...feedRows.map((r) => r.requestsMax), ...feedScaling.map((r) => r.requestsMax)];
+    const scaled = feedScaling.map((r) => r.requests);
+    const constant = scaled.length === 0 || Math.max(...scaled) === Math.min(...scaled);
+    checks.push({
+      target: 'get_next_list: at most 8 requests, independent of catalog size and history',
+      measured: `max ${Math.max(...all)} requests over ${all.length} variants; scaling table ${scaled.length ? `${Math.min(...scaled)}-${Math.max(...scaled)}` : 'not run'}`,
+      status: Math.max(...all) <= 8 && constant ? 'met' : 'missed',
+    });
+  }
+
+  const pages = scaling?.commentPages?.filter((r) => !r.error) ?? [];
+  if (pages.length < 2) {
+    checks.push({ target: 'comment_get: the same cost for every page', measured: 'scaling section not run', status: 'not measured' });
+  } else {
+    const same = pages.every((p) => p.requests === pages[0]!.requests && p.rcu === pages[0]!.rcu);
+    checks.push({
+      target: 'comment_get: the same cost for every page',
+      measured: pages.map((p) => `${p.label}: ${p.requests} req, ${p.rcu} RCU`).join('; '),
+      status: same ? 'met' : 'missed',
+    });
+  }
+
+  if (!cold) {
+    checks.push({ target: 'every function bundle at most 400 KB minified, importing in at most 150 ms', measured: 'coldstart section not run', status: 'not measured' });
+  } else {
+    const biggest = [...cold.rows].sort((a, b) => b.bytes - a.bytes)[0];
+    const slowest = [...cold.rows].sort((a, b) => b.importMsMedian - a.importMsMedian)[0];
+    const ok = cold.rows.every((r) => r.bytes <= 400 * 1024 && r.importMsMedian <= 150);
+    checks.push({
+      target: 'every function bundle at most 400 KB minified, importing in at most 150 ms',
+      measured: `largest ${biggest?.function} ${fmt(Math.round((biggest?.bytes ?? NaN) / 1024))} KB; slowest import ${slowest?.function} ${fmt(slowest?.importMsMedian ?? NaN)} ms`,
+      status: ok ? 'met' : 'missed',
+    });
+  }
+
+  const auth = ['authorizer: JWT', 'authorizer: access key (last_used_at recent)'].map((n) => latency?.rows.find((r) => r.operation === n && !r.error));
+  if (auth.some((r) => !r)) {
+    checks.push({ target: 'authorizer warm in-process p99 at most 5 ms (DynamoDB Local)', measured: 'latency section not run or failed', status: 'not measured' });
+  } else {
+    checks.push({
+      target: 'authorizer warm in-process p99 at most 5 ms (DynamoDB Local)',
+      measured: auth.map((r) => `${r!.operation.replace('authorizer: ', '')}: p99 ${r!.p99} ms`).join('; '),
+      status: auth.every((r) => r!.p99 <= 5) ? 'met' : 'missed',
+    });
+  }
+  return checks;
+}
+
+export function printTargets(checks: TargetCheck[]): void {
+  console.log(`\nTargets\n${formatTable(['target', 'measured', 'status'], checks.map((c) => [c.target, c.measured, c.status]))}`);
+}
