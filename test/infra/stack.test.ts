@@ -38,14 +38,19 @@ const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Arra
 
 /** Our functions (not CDK's deployment helpers), by the FUNCTIONS entry they were built from. */
 function ourFunctions(): Map<FunctionName, { id: string; props: Json }> {
-  const byDescription = new Map(Object.entries(FUNCTIONS).map(([name, spec]) => [spec.description, name as FunctionName]));
   const found = new Map<FunctionName, { id: string; props: Json }>();
-  for (const [id, r] of ofType('AWS::Lambda::Function')) {
-    if (r.Properties.Environment?.Variables?.EXPOHUB_RUNTIME !== 'aws') continue;
-    const name = byDescription.get(r.Properties.Description);
-    expect(name, `function ${id} matches no FUNCTIONS entry`).toBeDefined();
-    found.set(name!, { id, props: r.Properties });
+  const lambdas = ofType('AWS::Lambda::Function');
+  for (const [name, spec] of Object.entries(FUNCTIONS) as [FunctionName, FunctionSpec][]) {
+    const prefix = `Functions${name.charAt(0).toUpperCase()}${name.slice(1)}Function`;
+    const matches = lambdas.filter(([id]) => id.startsWith(prefix) && /^[0-9A-F]{8}$/.test(id.slice(prefix.length)));
+    expect(matches, `function for FUNCTIONS.${name}`).toHaveLength(1);
+    const [id, r] = matches[0]!;
+    expect(r.Properties.Description).toBe(spec.description);
+    found.set(name, { id, props: r.Properties });
   }
+  // Nothing else runs our code: every other function is a CDK deployment helper.
+  const ours = lambdas.filter(([, r]) => r.Properties.Environment?.Variables?.EXPOHUB_RUNTIME === 'aws');
+  expect(ours).toHaveLength(found.size);
   return found;
 }
 
