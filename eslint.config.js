@@ -9,6 +9,13 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z'][importKind!='type']",
+          message: "Use `import * as z from 'zod'`: the named `z` export defeats tree-shaking and adds ~370 KB to every Lambda bundle.",
+        },
+      ],
     },
   },
   {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { AuthError, NotFoundError, ValidationError } from '../http/errors.js';

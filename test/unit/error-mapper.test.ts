@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toAppError } from '../../lib/http/error-mapper.js';
 import { NotFoundError, RateLimitedError } from '../../lib/http/errors.js';
 
