@@ -304,6 +304,12 @@ describe('create_phone_account', () => {
     expect(oldMe.status).toBe(401);
     expect(oldMe.body).toMatchObject({ code: 'AUTH_ERROR' });
     expect((await api.get('/api/v1/me', { token: second.token })).status).toBe(200);
+    const favParams = { openid: first.openid, next_id: 0, fav_index: 0, watch_list: '', view: '', q: '' };
+    const oldHub = await hub(api, 'get_fav', { ...favParams, token: first.token });
+    expect(oldHub.status).toBe(401);
+    expect(oldHub.body).toMatchObject({ code: 'AUTH_ERROR' });
+    expect((await hub(api, 'get_fav', { ...favParams }, { authorization: `Bearer ${first.token}` })).status).toBe(401);
+    expect((await hub(api, 'get_fav', { ...favParams, token: second.token })).status).toBe(200);
     // A token0 that does not belong to openid0 ends nothing.
     pastResendInterval();
     await signUp(api, first.phone, { openid0: first.openid, token0: other.token });
