@@ -1,0 +1,279 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+// lib/config.ts is read once, at the first import (below): the admin phone must be set before it.
+const ADMIN_PHONE = vi.hoisted(() => {
+  process.env.ADMIN_PHONES = '+8613800138000';
+  return '+8613800138000';
+});
+
+import { getAccount } from '../../lib/hub/accounts.js';
+import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
+import { apiClient, startTestStack } from '../support/stack.js';
+
+const CLI = resolve(import.meta.dirname, '../../bin/expohub.mjs');
+
+let stack: Awaited<ReturnType<typeof startTestStack>>;
+let api: ReturnType<typeof apiClient>;
+let admin: SignedUp;
+let editor: SignedUp;
+let editorKey: string;
+let dir: string;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI as a child process. Asynchronous on purpose: the API server lives in this process. */
+function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+  return new Promise((resolveRun, reject) => {
+    const base = { ...process.env };
+    delete base.EXPOHUB_URL;
+    delete base.EXPOHUB_KEY;
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolveRun({ code, stdout, stderr }));
+  });
+}
+
+const envFor = (key: string, url = stack.url) => ({ EXPOHUB_URL: url, EXPOHUB_KEY: key });
+const ndjson = (text: string) =>
+  text
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const videoCount = async (openid: string) => (await getAccount(openid, true))?.video_count ?? 0;
+
+function writeLines(name: string, lines: string[]): string {
+  const file = join(dir, name);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+const good = (extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ title: 'CLI upload', video_url: 'https://cdn.example.com/v.mp4', cover_url: 'https://cdn.example.com/c.jpg', duration_s: 42, tags: ['cli'], ...extra });
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  api = apiClient(stack.url);
+  dir = mkdtempSync(join(tmpdir(), 'expohub-cli-'));
+  admin = await signUp(api, ADMIN_PHONE);
+  editor = await signUp(api);
+  expect((await api.post(`/api/v1/admin/users/${editor.openid}/roles`, { token: admin.token, body: { roles: ['editor'] } })).status).toBe(200);
+  const created = await api.post<{ api_key: string }>('/api/v1/api-keys', { token: editor.token, body: { name: 'cli' } });
+  editorKey = created.data.api_key;
+});
+afterAll(async () => {
+  await stack?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('expohub CLI: usage', () => {
+  it('--help prints usage and exits 0', async () => {
+    const run = await cli(['--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('npx expohub publish FILE.jsonl');
+    expect(run.stdout).toContain('EXPOHUB_URL');
+    expect(run.stdout).toContain('EXPOHUB_KEY');
+  });
+
+  it('fails with exit 2 and a clear message when EXPOHUB_URL or EXPOHUB_KEY is missing', async () => {
+    const noKey = await cli(['export', 'comments'], { EXPOHUB_URL: stack.url });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('EXPOHUB_KEY is not set');
+    const neither = await cli(['publish', 'x.jsonl']);
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toContain('EXPOHUB_URL and EXPOHUB_KEY are not set');
+  });
+
+  it.each([[['frobnicate']], [['export', 'videos']], [['publish']], [['export', 'comments', '--limit', '0']], [['--nope']], [[]]])('exits 2 on a usage error: %j', async (args) => {
+    const run = await cli(args, envFor(editorKey));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/expohub: .+/);
+    expect(run.stdout).toBe('');
+  });
+
+  it('exits 2 when the file does not exist', async () => {
+    const run = await cli(['publish', join(dir, 'missing.jsonl')], envFor(editorKey));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('no such file');
+  });
+});
+
+describe('expohub publish', () => {
+  it('publishes the good lines, reports each bad line with its number and error, exits 1', async () => {
+    const before = await videoCount(editor.openid);
+    const file = writeLines('mixed.jsonl', [
+      good({ external_id: 'cli-1', title: 'Line one' }),
+      '{"title": "broken JSON"',
+      good({ duration_s: 0 }),
+      '',
+      good({ title: 'Line five' }),
+      '["not", "an", "object"]',
+      good({ external_id: 'cli-2', video_url: 'http://insecure.example.com/v.mp4' }),
+      good({ external_id: 'cli-3', title: 'Line eight' }),
+    ]);
+    const run = await cli(['publish', file, '--verbose'], envFor(editorKey));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/line 2: INVALID_JSON/);
+    expect(run.stderr).toMatch(/line 3: VALIDATION_ERROR: .*duration_s/);
+    expect(run.stderr).toMatch(/line 6: INVALID_JSON: the line must be a JSON object/);
+    expect(run.stderr).toMatch(/line 7: VALIDATION_ERROR: .*video_url/);
+    expect(run.stderr).not.toMatch(/line (1|4|5|8):/);
+    expect(run.stderr).toContain('published 3 of 7 lines; 4 failed (lines 2, 3, 6, 7)');
+    // Not a TTY here: plain progress lines.
+    expect(run.stderr).toContain('progress: 7/7 lines (ok 3, failed 4)');
+
+    const out = ndjson(run.stdout);
+    expect(out.map((o) => o.line).sort()).toEqual([1, 5, 8]);
+    expect(out.find((o) => o.line === 1)).toMatchObject({ external_id: 'cli-1', vid: expect.any(String) });
+    expect(await videoCount(editor.openid)).toBe(before + 3);
+
+    for (const text of [run.stdout, run.stderr]) expect(text).not.toContain(editorKey);
+  });
+
+  it('a re-run updates the videos with an external_id instead of adding them', async () => {
+    const file = writeLines('rerun.jsonl', [good({ external_id: 'rerun-1', title: 'v1' }), good({ external_id: 'rerun-2', title: 'v1' })]);
+    const first = await cli(['publish', file], envFor(editorKey));
+    expect(first.code).toBe(0);
+    const count = await videoCount(editor.openid);
+    const updated = writeLines('rerun.jsonl', [good({ external_id: 'rerun-1', title: 'v2' }), good({ external_id: 'rerun-2', title: 'v2' })]);
+    const second = await cli(['publish', updated, '--concurrency', '2'], envFor(editorKey));
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain('published 2 of 2 lines');
+    expect(await videoCount(editor.openid)).toBe(count);
+    expect(ndjson(second.stdout).map((o) => o.vid).sort()).toEqual(ndjson(first.stdout).map((o) => o.vid).sort());
+  });
+
+  it('the example file of docs/cli.md publishes cleanly', async () => {
+    const run = await cli(['publish', resolve(import.meta.dirname, '../../docs/examples/videos.jsonl')], envFor(editorKey));
+    expect(run.stderr).toContain('published 3 of 3 lines');
+    expect(run.code).toBe(0);
+  });
+
+  it('stops at a refused credential, reports the lines not attempted, and never prints the key', async () => {
+    const nobody = await signUp(api);
+    const key = (await api.post<{ api_key: string }>('/api/v1/api-keys', { token: nobody.token, body: { name: 'no role' } })).data.api_key;
+    const file = writeLines('forbidden.jsonl', Array.from({ length: 10 }, (_, i) => good({ title: `n${i}` })));
+    const run = await cli(['publish', file, '--concurrency', '1', '--verbose'], envFor(key));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/line 1: FORBIDDEN/);
+    expect(run.stderr).toContain('9 not attempted: stopped after 403 FORBIDDEN');
+    expect(await videoCount(nobody.openid)).toBe(0);
+    const bad = await cli(['publish', file], envFor(`${key.slice(0, -4)}XXXX`));
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/line \d+: AUTH_ERROR/);
+    for (const text of [run.stdout, run.stderr, bad.stdout, bad.stderr]) {
+      expect(text).not.toContain(key);
+      expect(text).not.toContain(key.slice(3));
+    }
+  });
+});
+
+describe('expohub publish: retries', () => {
+  let proxy: Server;
+  let proxyUrl: string;
+  let plan: { status: number; retryAfter: string }[] = [];
+  let seen = 0;
+
+  beforeAll(async () => {
+    // Answers from `plan` first (like a throttled gateway would), then forwards to the real server.
+    proxy = createServer((req, res) => {
+      seen += 1;
+      const next = plan.shift();
+      if (next) {
+        res.writeHead(next.status, { 'content-type': 'application/json', 'retry-after': next.retryAfter });
+        res.end(JSON.stringify({ code: next.status === 429 ? 'RATE_LIMITED' : 'UNAVAILABLE', error: 'slow down' }));
+        return;
+      }
+      const target = new URL(req.url ?? '/', stack.url);
+      const upstream = httpRequest(target, { method: req.method, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => new Promise<void>((r) => proxy.close(() => r())));
+
+  it('retries 503 and 429 honouring Retry-After, then succeeds', async () => {
+    plan = [
+      { status: 503, retryAfter: '0' },
+      { status: 429, retryAfter: '1' },
+    ];
+    seen = 0;
+    const started = Date.now();
+    const run = await cli(['publish', writeLines('retry.jsonl', [good({ external_id: 'retry-1' })])], envFor(editorKey, proxyUrl));
+    expect(run.code).toBe(0);
+    expect(seen).toBe(3);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000); // the Retry-After: 1 was waited out
+    expect(run.stderr).toContain('published 1 of 1 lines');
+  });
+
+  it('gives up after --max-attempts and reports the line', async () => {
+    plan = Array.from({ length: 5 }, () => ({ status: 429, retryAfter: '0' }));
+    seen = 0;
+    const run = await cli(['publish', writeLines('throttled.jsonl', [good({ external_id: 'retry-2' })]), '--max-attempts', '2'], envFor(editorKey, proxyUrl));
+    expect(run.code).toBe(1);
+    expect(seen).toBe(2);
+    expect(run.stderr).toContain('line 1: RATE_LIMITED: slow down');
+    plan = [];
+  });
+});
+
+describe('expohub export', () => {
+  beforeAll(async () => {
+    const video = await api.post<{ video: { vid: string } }>('/api/v1/videos', { token: editor.token, body: JSON.parse(good({ title: 'commented' })) });
+    for (const [who, content] of [
+      [editor, 'one'],
+      [editor, '两条'],
+      [admin, 'three'],
+    ] as const) {
+      const res = await hub(api, 'comment_set', { openid: who.openid, token: who.token, vid: video.data.video.vid, content });
+      expect(res.status).toBe(200);
+    }
+  });
+
+  it('writes every comment the key may see as NDJSON, following the cursor to the end', async () => {
+    const run = await cli(['export', 'comments', '--limit', '1'], envFor(editorKey));
+    expect(run.code).toBe(0);
+    const rows = ndjson(run.stdout);
+    expect(rows.map((r) => r.content).sort()).toEqual(['one', '两条'].sort());
+    expect(rows.every((r) => r.openid === editor.openid)).toBe(true);
+    expect(run.stderr).toContain('exported 2 comments in 2 pages');
+    expect(run.stdout).not.toContain(editorKey);
+    expect(run.stderr).not.toContain(editorKey);
+  });
+
+  it('an admin key exports every account as NDJSON', async () => {
+    const key = (await api.post<{ api_key: string }>('/api/v1/api-keys', { token: admin.token, body: { name: 'admin export' } })).data.api_key;
+    const run = await cli(['export', 'accounts', '--limit', '2'], envFor(key));
+    expect(run.code).toBe(0);
+    const rows = ndjson(run.stdout);
+    expect(rows.map((r) => r.openid)).toEqual(expect.arrayContaining([admin.openid, editor.openid]));
+    expect(rows.find((r) => r.openid === editor.openid)?.phone).toBe(editor.phone);
+  });
+
+  it('fails with exit 1 and the envelope error for a revoked key', async () => {
+    const created = await api.post<{ api_key: string; key: { id: number } }>('/api/v1/api-keys', { token: editor.token, body: { name: 'revoked' } });
+    expect((await api.post(`/api/v1/api-keys/${created.data.key.id}/revoke`, { token: editor.token })).status).toBe(200);
+    const run = await cli(['export', 'comments', '--verbose'], envFor(created.data.api_key));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('AUTH_ERROR');
+    expect(run.stdout).toBe('');
+    expect(run.stderr).not.toContain(created.data.api_key);
+  });
+});
