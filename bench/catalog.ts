@@ -1,4 +1,39 @@
-/** Videos for the scenarios that need some; empty until the video store exists in this checkout. */
-export async function sampleVideos(_n: number): Promise<string[]> {
-  return [];
+import { importVideos, type ImportedVideo } from '../lib/hub/videos.js';
+
+const TOPICS = ['展会', '工业', '机器人', 'AI', '新能源', '汽车', '医疗', '农业', 'expo', 'robotics', 'energy', 'logistics'];
+const WORDS = ['智能', '制造', '现场', '发布', '趋势', '技术', '方案', 'booth', 'demo', 'launch', 'review', 'tour'];
+
+/**
+ * Catalog videos as the demo catalog and publishers create them, through the video store's own bulk
+ * import (the same items putVideo writes). `index` picks deterministic text and tags; creation
+ * times spread over the last `spreadDays` days.
+ */
+export function catalogVideo(index: number, author: string, nowMs: number, spreadDays = 720, prefix = 'bv'): ImportedVideo {
+  const topic = TOPICS[index % TOPICS.length]!;
+  const word = WORDS[(index * 7) % WORDS.length]!;
+  return {
+    vid: `${prefix}${index.toString(36).padStart(6, '0')}`,
+    author_openid: author,
+    title: `${topic}${word} ${index}`,
+    description: `Bench video ${index}: ${topic} ${word}`,
+    cover_url: `https://cdn.example.com/cover/${index}.jpg`,
+    video_url: `https://cdn.example.com/video/${index}.mp4`,
+    duration_s: 30 + (index % 600),
+    tags: [topic, WORDS[index % WORDS.length]!],
+    created_at: new Date(nowMs - ((index * 7919) % (spreadDays * 86_400)) * 1000).toISOString(),
+    like_count: (index * 31) % 500,
+  };
+}
+
+/** Imports `count` videos by `author` in chunks (the store batches and parallelizes inside). */
+export async function importCatalog(author: string, from: number, count: number, options: { chunk?: number; prefix?: string; nowMs?: number } = {}): Promise<string[]> {
+  const chunk = options.chunk ?? 500;
+  const nowMs = options.nowMs ?? Date.now();
+  const vids: string[] = [];
+  for (let start = from; start < from + count; start += chunk) {
+    const inputs = Array.from({ length: Math.min(chunk, from + count - start) }, (_, i) => catalogVideo(start + i, author, nowMs, 720, options.prefix));
+    await importVideos(inputs);
+    vids.push(...inputs.map((v) => v.vid));
+  }
+  return vids;
 }

@@ -1,5 +1,5 @@
 import { invoke, invokeAuthorizer, type BenchRequest } from './invoke.js';
-import type { Scenario } from './scenarios.js';
+import type { Scenario } from './scenario.js';
 
 /**
  * One call of a scenario: the authorizer alone (its verdict as 200 authenticated / 401 not) or the

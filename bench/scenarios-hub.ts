@@ -1,0 +1,320 @@
+import { accessKeyFor, bearer, mustSucceed, newNonce, signUp, type Account } from './fixtures.js';
+import { hubRequest, type BenchRequest } from './invoke.js';
+import { as, constant, hubOp, route, type Scenario } from './scenario.js';
+import type { World } from './world.js';
+
+const get = (path: string, credential: string): BenchRequest => ({ method: 'GET', path, headers: bearer(credential) });
+const favParams = (a: Account, watchList: string, view = '') => ({ ...as(a), next_id: 0, fav_index: 0, watch_list: watchList, view, q: '', d: '' });
+
+/**
+ * A fresh (account, video) pair per call: call i uses video i of the catalog, with a new account
+ * after every pass over the catalog, so "first like" really is a first like every time.
+ */
+function freshPairs(w: World) {
+  const accounts: Account[] = [];
+  return async (i: number) => {
+    const round = Math.floor(i / w.vids.length);
+    while (accounts.length <= round) accounts.push(await signUp());
+    return { account: accounts[round]!, vid: w.vids[i % w.vids.length]! };
+  };
+}
+
+/** get_next_list variants: the feed's cost must not depend on what is asked. */
+const FEED: Scenario[] = [
+  {
+    name: 'get_next_list (no token)',
+    group: 'hub',
+    available: hubOp('get_next_list'),
+    expect: 200,
+    setup: async (w) => constant(hubRequest('get_next_list', { openid: w.alice.openid }))(),
+  },
+  {
+    name: 'get_next_list (signed in)',
+    group: 'hub',
+    available: hubOp('get_next_list'),
+    expect: 200,
+    setup: async (w) => constant(hubRequest('get_next_list', as(w.alice)))(),
+  },
+  {
+    name: 'get_next_list (signed in, view_list of 10)',
+    group: 'hub',
+    available: hubOp('get_next_list'),
+    expect: 200,
+    note: 'records the 10 videos shown as seen',
+    setup: async (w) => async (i) => {
+      const shown = Array.from({ length: 10 }, (_, k) => w.vids[(i * 10 + k) % w.vids.length]!);
+      return hubRequest('get_next_list', { ...as(w.alice), view_list: shown.join(',') });
+    },
+  },
+  {
+    name: 'get_next_list (order=new, next page)',
+    group: 'hub',
+    available: hubOp('get_next_list'),
+    expect: 200,
+    setup: async (w) => {
+      const first = await mustSucceed(hubRequest('get_next_list', { ...as(w.alice), order: 'new' }));
+      return constant(hubRequest('get_next_list', { ...as(w.alice), order: 'new', fav_index: String(first.fav_index ?? '') }))();
+    },
+  },
+  {
+    name: 'get_next_list (order=hot)',
+    group: 'hub',
+    available: hubOp('get_next_list'),
+    expect: 200,
+    setup: async (w) => constant(hubRequest('get_next_list', { ...as(w.alice), order: 'hot' }))(),
+  },
+  {
+    name: 'get_next_list (q search)',
+    group: 'hub',
+    available: hubOp('get_next_list'),
+    expect: 200,
+    setup: async (w) => constant(hubRequest('get_next_list', { ...as(w.alice), q: '机器人' }))(),
+  },
+  {
+    name: 'get_next_list (vid: more like this)',
+    group: 'hub',
+    available: hubOp('get_next_list'),
+    expect: 200,
+    setup: async (w) => constant(hubRequest('get_next_list', { ...as(w.alice), vid: w.vids[3]! }))(),
+  },
+  {
+    name: 'get_next_list (shareid)',
+    group: 'hub',
+    available: () => hubOp('get_next_list')() && hubOp('sharetext')(),
+    expect: 200,
+    setup: async (w) => {
+      const share = await mustSucceed(hubRequest('sharetext', { openid: w.bob.openid, vid: w.vids[4]!, d: '', locale: 'en', country: '' }));
+      return constant(hubRequest('get_next_list', { ...as(w.alice), shareid: String(share.shareid) }))();
+    },
+  },
+];
+
+export const HUB_SCENARIOS: Scenario[] = [
+  ...FEED,
+  {
+    name: 'get_fav (like list)',
+    group: 'hub',
+    available: hubOp('get_fav'),
+    expect: 200,
+    setup: async (w) => constant(hubRequest('get_fav', favParams(w.alice, 'like')))(),
+  },
+  {
+    name: 'get_fav (history)',
+    group: 'hub',
+    available: hubOp('get_fav'),
+    expect: 200,
+    setup: async (w) => constant(hubRequest('get_fav', favParams(w.alice, 'history')))(),
+  },
+  {
+    name: 'get_fav (comment list)',
+    group: 'hub',
+    available: hubOp('get_fav'),
+    expect: 200,
+    setup: async (w) => constant(hubRequest('get_fav', favParams(w.alice, 'comment')))(),
+  },
+  {
+    name: "get_fav (another user's profile)",
+    group: 'hub',
+    available: hubOp('get_fav'),
+    expect: 200,
+    setup: async (w) => constant(hubRequest('get_fav', favParams(w.alice, 'like', w.bob.openid)))(),
+  },
+  {
+    name: 'get_follow',
+    group: 'hub',
+    available: hubOp('get_follow'),
+    expect: 200,
+    setup: async (w) => constant(hubRequest('get_follow', { ...as(w.bob), watch_list: '', offset: 0, d: '' }))(),
+  },
+  {
+    name: 'get_follower',
+    group: 'hub',
+    available: hubOp('get_follower'),
+    expect: 200,
+    setup: async (w) => constant(hubRequest('get_follower', { ...as(w.alice), watch_list: '', offset: 0, d: '' }))(),
+  },
+  {
+    name: 'like (first like)',
+    group: 'hub',
+    available: hubOp('like'),
+    expect: 200,
+    setup: async (w) => {
+      const pair = freshPairs(w);
+      return async (i) => {
+        const { account, vid } = await pair(i);
+        return hubRequest('like', { ...as(account), vid });
+      };
+    },
+  },
+  {
+    name: 'like (already liked)',
+    group: 'hub',
+    available: hubOp('like'),
+    expect: 200,
+    setup: async (w) => constant(hubRequest('like', { ...as(w.alice), vid: w.vids[0]! }))(),
+  },
+  {
+    name: 'dislike (a liked video)',
+    group: 'hub',
+    available: () => hubOp('dislike')() && hubOp('like')(),
+    expect: 200,
+    setup: async (w) => {
+      const pair = freshPairs(w);
+      return async (i) => {
+        const { account, vid } = await pair(i);
+        await mustSucceed(hubRequest('like', { ...as(account), vid }));
+        return hubRequest('dislike', { ...as(account), vid, action: 'dislike' });
+      };
+    },
+  },
+  {
+    name: 'comment_set (new comment)',
+    group: 'hub',
+    available: hubOp('comment_set'),
+    expect: 200,
+    setup: async (w) => {
+      const run = newNonce();
+      return async (i) => hubRequest('comment_set', { ...as(w.bob), vid: w.vids[7]!, content: `bench comment ${run} ${i}` });
+    },
+  },
+  {
+    name: 'comment_set (retry within 60 s)',
+    group: 'hub',
+    available: hubOp('comment_set'),
+    expect: 200,
+    note: 'the same (openid, vid, content) again: returns the first comment',
+    setup: async (w) => constant(hubRequest('comment_set', { ...as(w.bob), vid: w.vids[8]!, content: `retried ${newNonce()}` }))(),
+  },
+  {
+    name: 'comment_get (page 1)',
+    group: 'hub',
+    available: hubOp('comment_get'),
+    expect: 200,
+    setup: async (w) => constant(hubRequest('comment_get', { ...as(w.alice), vid: w.commentedVid, page: 1, d: '' }))(),
+  },
+  {
+    name: 'comment_get (page 3, last)',
+    group: 'hub',
+    available: hubOp('comment_get'),
+    expect: 200,
+    setup: async (w) => constant(hubRequest('comment_get', { ...as(w.alice), vid: w.commentedVid, page: 3, d: '' }))(),
+  },
+  {
+    name: 'sharetext',
+    group: 'hub',
+    available: hubOp('sharetext'),
+    expect: 200,
+    setup: async (w) => constant(hubRequest('sharetext', { openid: w.alice.openid, vid: w.vids[2]!, d: 'bench-device', locale: 'zh-CN', country: 'CN' }))(),
+  },
+  {
+    name: 'follow_user (new relation)',
+    group: 'hub',
+    available: () => hubOp('follow_user')() && hubOp('unfollow_user')(),
+    expect: 200,
+    setup: async (w) => async () => {
+      await mustSucceed(hubRequest('unfollow_user', { ...as(w.alice), follow_user: w.editor.openid }));
+      return hubRequest('follow_user', { ...as(w.alice), follow_user: w.editor.openid });
+    },
+  },
+  {
+    name: 'follow_user (already following)',
+    group: 'hub',
+    available: hubOp('follow_user'),
+    expect: 200,
+    setup: async (w) => constant(hubRequest('follow_user', { ...as(w.bob), follow_user: w.alice.openid }))(),
+  },
+  {
+    name: 'unfollow_user',
+    group: 'hub',
+    available: () => hubOp('follow_user')() && hubOp('unfollow_user')(),
+    expect: 200,
+    setup: async (w) => async () => {
+      await mustSucceed(hubRequest('follow_user', { ...as(w.editor), follow_user: w.bob.openid }));
+      return hubRequest('unfollow_user', { ...as(w.editor), follow_user: w.bob.openid });
+    },
+  },
+  ...(['nickname', 'signature', 'city'] as const).map(
+    (field): Scenario => ({
+      name: `change_${field}`,
+      group: 'hub',
+      available: hubOp(`change_${field}`),
+      expect: 200,
+      setup: async (w) => async (i) => hubRequest(`change_${field}`, { ...as(w.bob), [field]: `${field} ${i % 1000}` }),
+    }),
+  ),
+];
+
+const videoBody = (i: number, externalId?: string) => ({
+  title: `Bench publish ${i}`,
+  description: 'Published by the benchmark',
+  video_url: `https://cdn.example.com/v/${i}.mp4`,
+  cover_url: `https://cdn.example.com/c/${i}.jpg`,
+  duration_s: 60,
+  tags: ['expo', 'bench'],
+  ...(externalId ? { external_id: externalId } : {}),
+});
+
+export const PROTECTED_SCENARIOS: Scenario[] = [
+  {
+    name: 'POST /videos (new, editor JWT)',
+    group: 'protected',
+    available: route('POST', '/api/v1/videos'),
+    expect: 201,
+    setup: async (w) => async (i) => ({ method: 'POST', path: '/api/v1/videos', headers: bearer(w.editor.token), body: videoBody(i) }),
+  },
+  {
+    name: 'POST /videos (same external_id: update)',
+    group: 'protected',
+    available: route('POST', '/api/v1/videos'),
+    expect: 201,
+    setup: async (w) => {
+      const externalId = `ext-${newNonce()}`;
+      return async (i) => ({ method: 'POST', path: '/api/v1/videos', headers: bearer(w.editor.token), body: videoBody(i, externalId) });
+    },
+  },
+  {
+    name: 'POST /videos (new, editor access key)',
+    group: 'protected',
+    available: route('POST', '/api/v1/videos'),
+    expect: 201,
+    setup: async (w) => {
+      const { api_key } = await accessKeyFor(w.editor.openid);
+      return async (i) => ({ method: 'POST', path: '/api/v1/videos', headers: bearer(api_key), body: videoBody(100_000 + i) });
+    },
+  },
+  {
+    name: 'GET /export/comments (admin, limit 100)',
+    group: 'protected',
+    available: route('GET', '/api/v1/export/comments'),
+    expect: 200,
+    setup: async (w) => constant(get('/api/v1/export/comments?limit=100', w.admin.token))(),
+  },
+  {
+    name: 'GET /export/comments (own rows, limit 100)',
+    group: 'protected',
+    available: route('GET', '/api/v1/export/comments'),
+    expect: 200,
+    setup: async (w) => constant(get('/api/v1/export/comments?limit=100', w.alice.token))(),
+  },
+  {
+    name: 'GET /export/accounts (admin, limit 100)',
+    group: 'protected',
+    available: route('GET', '/api/v1/export/accounts'),
+    expect: 200,
+    setup: async (w) => constant(get('/api/v1/export/accounts?limit=100', w.admin.token))(),
+  },
+  {
+    name: 'GET /export/accounts (own + followed, limit 100)',
+    group: 'protected',
+    available: route('GET', '/api/v1/export/accounts'),
+    expect: 200,
+    setup: async (w) => constant(get('/api/v1/export/accounts?limit=100', w.bob.token))(),
+  },
+  {
+    name: 'POST /admin/users/{openid}/roles',
+    group: 'protected',
+    available: route('POST', '/api/v1/admin/users/{openid}/roles'),
+    expect: 200,
+    setup: async (w) => async () => ({ method: 'POST', path: `/api/v1/admin/users/${w.bob.openid}/roles`, headers: bearer(w.admin.token), body: { roles: [] } }),
+  },
+];
