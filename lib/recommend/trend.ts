@@ -20,8 +20,13 @@ const T0_EXPONENT = -400;
 /** A fresh video counts as this many likes at its creation: new videos get a chance to be seen. */
 export const CREATION_WEIGHT = 3;
 
+/** 2^((t - T0) / halfLife), starting at 2^-400 on T0: the growth unit of any decayed sum. */
+export function growthUnit(atMs: number, halfLifeDays: number): number {
+  return 2 ** (T0_EXPONENT + (atMs - T0_MS) / (halfLifeDays * DAY_MS));
+}
+
 export function trendUnit(atMs: number): number {
-  return 2 ** (T0_EXPONENT + (atMs - T0_MS) / (TREND_HALF_LIFE_DAYS * DAY_MS));
+  return growthUnit(atMs, TREND_HALF_LIFE_DAYS);
 }
 
 /** The decayed like count a stored trend stands for at `nowMs`. */

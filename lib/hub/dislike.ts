@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { dislikeVideo } from '../recommend/reactions.js';
+import { defineOperation } from './operation.js';
+import { identifier } from './params.js';
+
+/**
+ * dislike ("not interested"): removes the caller's like if any; the video is never recommended to
+ * the caller again; idempotent. `data: {vid, disliked: true, like_count}`.
+ */
+export const dislike = defineOperation({
+  auth: 'required',
+  scope: 'hub:write',
+  query: z.object({
+    openid: identifier(),
+    vid: identifier(64),
+    action: z.string({ error: 'is required and must be "dislike"' }).trim().refine((a) => a === 'dislike', 'must be "dislike"'),
+  }),
+  run: ({ openid, vid }) => dislikeVideo(openid, vid),
+});

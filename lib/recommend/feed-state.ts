@@ -1,0 +1,216 @@
+import { growthUnit } from './trend.js';
+
+/**
+ * The recommender's compact state, one item per account (`hubItems.feedState`) or anonymous device
+ * (`hubItems.deviceFeedState`), read with the first request of every get_next_list and written with
+ * its last. Its size depends on activity in the last 7 days, never on the catalog:
+ *
+ * - `t_<tag>`: taste weight per tag, a decayed sum (half-life TASTE_HALF_LIFE_DAYS) kept with ADD:
+ *   +3 per like, -4 per dislike, +0.5 per view of a video with that tag.
+ * - `disliked`: string set of every vid the account disliked (exact: changed in the like/dislike
+ *   transactions). `lr`: the latest likes `{vid, author_openid, tags, created_at}`, appended by like,
+ *   trimmed to LIKED_RECENT_CAP by get_next_list.
+ * - `s_<epoch day>`: string sets of the vids viewed that day; days older than SEEN_DAYS are removed.
+ * - `served`: vids handed out by rec since the last `cmd=refresh` (capped at SERVED_CAP).
+ * - `explore`: where the exploration walk over the newest-first catalog continues.
+ * - `wk_<order>` / `wks_<order>`: the current new/hot/q walk and the vids it deferred as seen.
+ */
+export const TASTE_HALF_LIFE_DAYS = 14;
+export const SEEN_DAYS = 7;
+export const LIKED_RECENT_CAP = 20;
+export const SERVED_CAP = 1000;
+export const WALK_SKIP_CAP = 2000;
+export const TASTE = { like: 3, dislike: -4, view: 0.5 };
+const DAY_MS = 86_400_000;
+
+export type WalkOrder = 'new' | 'hot' | 'q';
+
+export interface LikedEntry {
+  vid: string;
+  author_openid: string;
+  tags: string[];
+  created_at: string;
+}
+
+export interface FeedState {
+  exists: boolean;
+  /** Current (decayed) taste weight per tag. */
+  tags: Map<string, number>;
+  disliked: Set<string>;
+  likedRecent: LikedEntry[];
+  /** Vids viewed in the last SEEN_DAYS days (whole days: a little more, never less). */
+  seen: Set<string>;
+  /** Day buckets present, to drop the expired ones. */
+  seenDays: number[];
+  served: Set<string>;
+  explore?: string;
+  walks: Partial<Record<WalkOrder, { id: string; skipped: string[] }>>;
+}
+
+export const tasteUnit = (atMs: number) => growthUnit(atMs, TASTE_HALF_LIFE_DAYS);
+export const epochDay = (atMs: number) => Math.floor(atMs / DAY_MS);
+const TAG_PREFIX = 't_';
+const SEEN_PREFIX = 's_';
+
+export const tagAttribute = (tag: string) => `${TAG_PREFIX}${tag}`;
+
+const asSet = (v: unknown): Set<string> => (v instanceof Set ? new Set([...v].map(String)) : new Set());
+
+export function parseFeedState(item: Record<string, unknown> | undefined, nowMs: number): FeedState {
+  const state: FeedState = { exists: !!item, tags: new Map(), disliked: new Set(), likedRecent: [], seen: new Set(), seenDays: [], served: new Set(), walks: {} };
+  if (!item) return state;
+  const unit = tasteUnit(nowMs);
+  const oldestDay = epochDay(nowMs) - SEEN_DAYS;
+  for (const [name, value] of Object.entries(item)) {
+    if (name.startsWith(TAG_PREFIX) && typeof value === 'number') state.tags.set(name.slice(TAG_PREFIX.length), value / unit);
+    else if (name.startsWith(SEEN_PREFIX)) {
+      const day = Number(name.slice(SEEN_PREFIX.length));
+      if (!Number.isInteger(day)) continue;
+      state.seenDays.push(day);
+      if (day >= oldestDay) for (const vid of asSet(value)) state.seen.add(vid);
+    }
+  }
+  state.disliked = asSet(item.disliked);
+  state.served = asSet(item.served);
+  state.likedRecent = Array.isArray(item.lr) ? (item.lr as LikedEntry[]) : [];
+  if (typeof item.explore === 'string') state.explore = item.explore;
+  for (const order of ['new', 'hot', 'q'] as const) {
+    const id = item[`wk_${order}`];
+    if (typeof id === 'string') state.walks[order] = { id, skipped: Array.isArray(item[`wks_${order}`]) ? (item[`wks_${order}`] as string[]) : [] };
+  }
+  return state;
+}
+
+/** The taste tags by weight, strongest first (positive weights only). */
+export function topTags(state: FeedState, n: number): [string, number][] {
+  return [...state.tags.entries()]
+    .filter(([, w]) => w > 0)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, n);
+}
+
+/** Builds one UpdateExpression from clauses, naming every attribute through placeholders. */
+export class UpdateBuilder {
+  private readonly set: string[] = [];
+  private readonly add: string[] = [];
+  private readonly remove: string[] = [];
+  private readonly del: string[] = [];
+  readonly names: Record<string, string> = {};
+  readonly values: Record<string, unknown> = {};
+  private n = 0;
+
+  private name(attribute: string): string {
+    const placeholder = `#a${this.n++}`;
+    this.names[placeholder] = attribute;
+    return placeholder;
+  }
+  private value(v: unknown): string {
+    const placeholder = `:v${this.n++}`;
+    this.values[placeholder] = v;
+    return placeholder;
+  }
+  setValue(attribute: string, v: unknown): this {
+    this.set.push(`${this.name(attribute)} = ${this.value(v)}`);
+    return this;
+  }
+  setIfMissing(attribute: string, v: unknown): this {
+    const a = this.name(attribute);
+    this.set.push(`${a} = if_not_exists(${a}, ${this.value(v)})`);
+    return this;
+  }
+  appendToList(attribute: string, items: unknown[]): this {
+    const a = this.name(attribute);
+    this.set.push(`${a} = list_append(if_not_exists(${a}, ${this.value([])}), ${this.value(items)})`);
+    return this;
+  }
+  addNumber(attribute: string, v: number): this {
+    this.add.push(`${this.name(attribute)} ${this.value(v)}`);
+    return this;
+  }
+  addToSet(attribute: string, members: Iterable<string>): this {
+    const set = new Set(members);
+    if (set.size > 0) this.add.push(`${this.name(attribute)} ${this.value(set)}`);
+    return this;
+  }
+  deleteFromSet(attribute: string, members: Iterable<string>): this {
+    const set = new Set(members);
+    if (set.size > 0) this.del.push(`${this.name(attribute)} ${this.value(set)}`);
+    return this;
+  }
+  removeAttribute(path: string, index?: number): this {
+    this.remove.push(index === undefined ? this.name(path) : `${this.name(path)}[${index}]`);
+    return this;
+  }
+  get empty(): boolean {
+    return this.set.length + this.add.length + this.remove.length + this.del.length === 0;
+  }
+  expression(): string {
+    return [
+      this.set.length ? `SET ${this.set.join(', ')}` : '',
+      this.add.length ? `ADD ${this.add.join(', ')}` : '',
+      this.remove.length ? `REMOVE ${this.remove.join(', ')}` : '',
+      this.del.length ? `DELETE ${this.del.join(', ')}` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+  }
+  /** The parameters of an Update (UpdateCommand or a TransactWrite Update). */
+  params(): { UpdateExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> } {
+    return {
+      UpdateExpression: this.expression(),
+      ExpressionAttributeNames: this.names,
+      ...(Object.keys(this.values).length ? { ExpressionAttributeValues: this.values } : {}),
+    };
+  }
+}
+
+/** Taste changes of one reaction: weight `delta` on each tag of the video, in today's units. */
+export function addTaste(update: UpdateBuilder, tags: string[], delta: number, nowMs: number): void {
+  const amount = delta * tasteUnit(nowMs);
+  for (const tag of new Set(tags)) update.addNumber(tagAttribute(tag), amount);
+}
+
+/** What a get_next_list call changes in the state. */
+export interface FeedStateChange {
+  viewed: { vid: string; tags: string[] }[];
+  served: string[];
+  refresh: boolean;
+  explore?: string | null;
+  walk?: { order: WalkOrder; id: string; skipped: string[]; fresh: boolean };
+  ttlSeconds?: number;
+}
+
+export function feedStateUpdate(state: FeedState, change: FeedStateChange, nowMs: number): UpdateBuilder {
+  const u = new UpdateBuilder();
+  u.setValue('updated_at', new Date(nowMs).toISOString()).setValue('entity', 'feed_state');
+  if (change.ttlSeconds) u.setValue('ttl', Math.floor(nowMs / 1000) + change.ttlSeconds);
+  const today = epochDay(nowMs);
+  u.addToSet(`${SEEN_PREFIX}${today}`, change.viewed.map((v) => v.vid));
+  for (const day of state.seenDays) if (day < today - SEEN_DAYS) u.removeAttribute(`${SEEN_PREFIX}${day}`);
+  const tagDeltas = new Map<string, number>();
+  for (const v of change.viewed) for (const tag of new Set(v.tags)) tagDeltas.set(tag, (tagDeltas.get(tag) ?? 0) + TASTE.view);
+  const unit = tasteUnit(nowMs);
+  for (const [tag, delta] of tagDeltas) u.addNumber(tagAttribute(tag), delta * unit);
+
+  if (change.refresh || state.served.size + change.served.length > SERVED_CAP) {
+    if (change.served.length > 0) u.setValue('served', new Set(change.served));
+    else if (state.served.size > 0) u.removeAttribute('served');
+  } else u.addToSet('served', change.served);
+
+  if (change.explore === null) {
+    if (state.explore !== undefined) u.removeAttribute('explore');
+  } else if (change.explore !== undefined) u.setValue('explore', change.explore);
+
+  const overflow = state.likedRecent.length - LIKED_RECENT_CAP;
+  for (let i = 0; i < overflow; i++) u.removeAttribute('lr', i);
+
+  if (change.walk) {
+    const { order, id, skipped, fresh } = change.walk;
+    if (fresh) u.setValue(`wk_${order}`, id).setValue(`wks_${order}`, skipped.slice(0, WALK_SKIP_CAP));
+    else if (state.walks[order]?.id === id && skipped.length > 0) {
+      const room = WALK_SKIP_CAP - (state.walks[order]?.skipped.length ?? 0);
+      if (room > 0) u.appendToList(`wks_${order}`, skipped.slice(0, room));
+    }
+  }
+  return u;
+}

@@ -1,0 +1,151 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, tableNames } from '../db/client.js';
+import { hubItems, hubPartitions } from '../db/hub-items.js';
+import type { LatestEntry, VideoItem } from '../hub/videos.js';
+import type { Candidate } from './scoring.js';
+
+/**
+ * The reads of the feed, each ONE DynamoDB request whose size is bounded by its limit, whatever the
+ * catalog size or the caller's history (docs/feed.md "Request budget").
+ */
+const TABLE = () => tableNames.hub;
+
+export type CandidateFields = Omit<Candidate, 'sources' | 'colike'> & { colike?: number };
+
+async function query(input: Omit<QueryCommandInput, 'TableName'>): Promise<{ items: Record<string, unknown>[]; lastKey?: Record<string, unknown> }> {
+  const out = await db.send(new QueryCommand({ TableName: TABLE(), ...input }));
+  return { items: (out.Items ?? []) as Record<string, unknown>[], lastKey: out.LastEvaluatedKey };
+}
+
+export const videoCandidate = (v: VideoItem): CandidateFields => ({
+  vid: v.vid,
+  author_openid: v.author_openid,
+  tags: v.tags ?? [],
+  created_at: v.created_at,
+  trend: typeof v.gsi3sk === 'number' ? v.gsi3sk : 0,
+});
+
+/** The top of the trending ranking (video items). */
+export async function trendingVideos(limit: number): Promise<VideoItem[]> {
+  const { items } = await query({
+    IndexName: 'gsi3',
+    KeyConditionExpression: 'gsi3pk = :p',
+    ExpressionAttributeValues: { ':p': hubPartitions.trending },
+    ScanIndexForward: false,
+    Limit: limit,
+  });
+  return items as unknown as VideoItem[];
+}
+
+/** A page of the trending ranking after position (trend, vid), for order=hot. */
+export async function trendingPage(after: { t: number; v: string } | undefined, limit: number): Promise<{ videos: VideoItem[]; done: boolean }> {
+  const { items, lastKey } = await query({
+    IndexName: 'gsi3',
+    KeyConditionExpression: 'gsi3pk = :p',
+    ExpressionAttributeValues: { ':p': hubPartitions.trending },
+    ScanIndexForward: false,
+    Limit: limit,
+    ...(after ? { ExclusiveStartKey: { ...hubItems.video(after.v), ...hubItems.trendingIndex(after.t) } } : {}),
+  });
+  return { videos: items as unknown as VideoItem[], done: !lastKey };
+}
+
+/** A page of the catalog, newest first, after position `created_at#vid` (order=new, exploration). */
+export async function newestPage(after: string | undefined, limit: number): Promise<{ videos: VideoItem[]; done: boolean }> {
+  let start: Record<string, unknown> | undefined;
+  if (after) {
+    const vid = after.slice(after.lastIndexOf('#') + 1);
+    start = { ...hubItems.video(vid), gsi1pk: hubPartitions.videos, gsi1sk: after };
+  }
+  const { items, lastKey } = await query({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :p',
+    ExpressionAttributeValues: { ':p': hubPartitions.videos },
+    ScanIndexForward: false,
+    Limit: limit,
+    ...(start ? { ExclusiveStartKey: start } : {}),
+  });
+  return { videos: items as unknown as VideoItem[], done: !lastKey };
+}
+
+/** The best-ranked videos of one tag (tag ranking items carry what scoring needs). */
+export async function tagCandidates(tag: string, limit: number): Promise<CandidateFields[]> {
+  const { items } = await query({
+    IndexName: 'gsi3',
+    KeyConditionExpression: 'gsi3pk = :p',
+    ExpressionAttributeValues: { ':p': hubPartitions.tag(tag) },
+    ScanIndexForward: false,
+    Limit: limit,
+  });
+  return items.map((i) => ({
+    vid: String(i.vid),
+    author_openid: String(i.author_openid),
+    tags: (i.tags as string[]) ?? [],
+    created_at: String(i.created_at),
+    trend: typeof i.gsi3sk === 'number' ? i.gsi3sk : 0,
+  }));
+}
+
+/** An author's newest videos (video items). */
+export async function authorVideos(openid: string, limit: number): Promise<VideoItem[]> {
+  const { items } = await query({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :p',
+    ExpressionAttributeValues: { ':p': hubPartitions.author(openid) },
+    ScanIndexForward: false,
+    Limit: limit,
+  });
+  return items as unknown as VideoItem[];
+}
+
+/** The accounts the caller followed most recently. */
+export async function followedAuthors(openid: string, limit: number): Promise<string[]> {
+  const { items } = await query({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :p',
+    ExpressionAttributeValues: { ':p': hubPartitions.following(openid) },
+    ScanIndexForward: false,
+    Limit: limit,
+  });
+  const prefix = hubItems.follows('', '').sk;
+  return items
+    .map((i) => (typeof i.followee === 'string' ? i.followee : String(i.sk ?? '').startsWith(prefix) ? String(i.sk).slice(prefix.length) : ''))
+    .filter(Boolean);
+}
+
+/** Candidates of a co-likes item: `n` counts, `m` what scoring needs. */
+export function coLikeCandidates(item: Record<string, unknown> | undefined): CandidateFields[] {
+  const counts = (item?.n ?? {}) as Record<string, number>;
+  const meta = (item?.m ?? {}) as Record<string, { a?: string; t?: string[]; c?: string }>;
+  return Object.entries(counts)
+    .filter(([vid]) => meta[vid]?.a)
+    .map(([vid, n]) => ({ vid, author_openid: meta[vid]!.a!, tags: meta[vid]!.t ?? [], created_at: meta[vid]!.c ?? new Date(0).toISOString(), trend: 0, colike: n }));
+}
+
+/** Candidates of an author's latest-videos item. */
+export function latestCandidates(author: string, item: Record<string, unknown> | undefined): CandidateFields[] {
+  const videos = (item?.videos ?? []) as LatestEntry[];
+  return videos.map((v) => ({ vid: v.vid, author_openid: author, tags: v.tags ?? [], created_at: v.created_at, trend: 0 }));
+}
+
+/**
+ * Search postings of `gram`, newest first, strictly before position `after` (an entry
+ * `created_at#vid`, or a month `YYYY-MM` meaning "older than that month"): at most `limit` entries
+ * from at most 6 month buckets, in one Query. `next` continues after the page; undefined at the end.
+ */
+export async function postingsPage(gram: string, after: string | undefined, limit: number): Promise<{ entries: string[]; next?: string }> {
+  const { items, lastKey } = await query({
+    KeyConditionExpression: after ? 'pk = :p AND sk <= :month' : 'pk = :p',
+    ExpressionAttributeValues: { ':p': hubPartitions.gram(gram), ...(after ? { ':month': after.slice(0, 7) } : {}) },
+    ScanIndexForward: false,
+    Limit: 6,
+  });
+  const entries = items
+    .flatMap((i) => (i.e instanceof Set ? [...i.e].map(String) : []))
+    .filter((e) => after === undefined || e < after)
+    .sort((a, b) => (a < b ? 1 : -1));
+  if (entries.length > limit) return { entries: entries.slice(0, limit), next: entries[limit - 1] };
+  // Every entry of the buckets read is in this page: continue below the oldest bucket read.
+  const oldestMonth = items.length > 0 ? String(items[items.length - 1]!.sk) : undefined;
+  return { entries, next: lastKey ? oldestMonth : undefined };
+}
