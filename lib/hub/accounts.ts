@@ -7,7 +7,7 @@ import { NotFoundError, ValidationError } from '../http/errors.js';
 import { batchGetHubItems, itemId } from './batch-get.js';
 import { newOpenid, randomDigits } from './ids.js';
 import { isAdminPhone, maskPhone } from './phone.js';
-import { cancellationCode, transactWrite, type TransactItem } from './transact.js';
+import { cancellationCode, retryOnConflict, transactWrite, type TransactItem } from './transact.js';
 
 /** The account item: profile, stored roles and the counters kept exact by the writers of each fact. */
 export interface Account {
@@ -129,16 +129,18 @@ export async function setProfileField(openid: string, field: 'nickname' | 'signa
 
 async function updateAccount(openid: string, expression: string, names: Record<string, string>, values: Record<string, unknown>): Promise<Account> {
   try {
-    const out = await db.send(
-      new UpdateCommand({
-        TableName: TABLE(),
-        Key: hubItems.account(openid),
-        UpdateExpression: expression,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ...values, ':now': clock.nowIso() },
-        ReturnValues: 'ALL_NEW',
-      }),
+    const out = await retryOnConflict(() =>
+      db.send(
+        new UpdateCommand({
+          TableName: TABLE(),
+          Key: hubItems.account(openid),
+          UpdateExpression: expression,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ...values, ':now': clock.nowIso() },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
     );
     return out.Attributes as Account;
   } catch (error) {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { decodeVerifiedToken, issueToken } from '../auth/jwt.js';
 import { endSession } from '../auth/sessions.js';
 import { clock } from '../clock.js';

@@ -5,7 +5,7 @@ import { hubItems, pad } from '../db/hub-items.js';
 import { NotFoundError, ValidationError } from '../http/errors.js';
 import { publicUser, requireAccount, type Account, type PublicUser } from './accounts.js';
 import { batchGetHubItems, itemId } from './batch-get.js';
-import { cancellationCode, transactWrite } from './transact.js';
+import { cancellationCode, retryOnConflict, transactWrite } from './transact.js';
 
 /**
  * Follow relations. Each relation is stored twice (follower side, followee side) and both
@@ -46,16 +46,18 @@ async function followerCount(openid: string): Promise<number> {
 
 async function nextNumber(openid: string, counter: 'follow_seq' | 'follower_seq'): Promise<number> {
   try {
-    const out = await db.send(
-      new UpdateCommand({
-        TableName: TABLE(),
-        Key: hubItems.account(openid),
-        UpdateExpression: 'ADD #c :one',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#c': counter },
-        ExpressionAttributeValues: { ':one': 1 },
-        ReturnValues: 'UPDATED_NEW',
-      }),
+    const out = await retryOnConflict(() =>
+      db.send(
+        new UpdateCommand({
+          TableName: TABLE(),
+          Key: hubItems.account(openid),
+          UpdateExpression: 'ADD #c :one',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#c': counter },
+          ExpressionAttributeValues: { ':one': 1 },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      ),
     );
     return Number(out.Attributes?.[counter]);
   } catch (error) {

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { RateLimitedError } from '../http/errors.js';

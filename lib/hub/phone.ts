@@ -1,5 +1,5 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
-import { z } from 'zod';
+import * as z from 'zod';
 import { config } from '../config.js';
 import { ValidationError } from '../http/errors.js';
 

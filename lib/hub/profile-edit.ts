@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ownProfile, setProfileField } from './accounts.js';
 import { defineOperation } from './operation.js';
 import { hasControlCharacters, identifier } from './params.js';

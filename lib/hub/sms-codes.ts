@@ -4,7 +4,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { config } from '../config.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
-import type { TransactItem } from './transact.js';
+import { retryOnConflict, type TransactItem } from './transact.js';
 
 /** Wrong tries a code survives: the 5th wrong try ends it. */
 export const MAX_CODE_ATTEMPTS = 5;
@@ -95,15 +95,17 @@ export async function deleteUnsentCode(phone: string, codeHash: string): Promise
  */
 export async function recordWrongTry(phone: string, codeHash: string): Promise<number | undefined> {
   try {
-    const out = await db.send(
-      new UpdateCommand({
-        TableName: TABLE(),
-        Key: hubItems.smsCode(phone),
-        UpdateExpression: 'ADD attempts :one',
-        ConditionExpression: 'code_hash = :h AND used = :no AND attempts < :max',
-        ExpressionAttributeValues: { ':one': 1, ':h': codeHash, ':no': false, ':max': MAX_CODE_ATTEMPTS },
-        ReturnValues: 'UPDATED_NEW',
-      }),
+    const out = await retryOnConflict(() =>
+      db.send(
+        new UpdateCommand({
+          TableName: TABLE(),
+          Key: hubItems.smsCode(phone),
+          UpdateExpression: 'ADD attempts :one',
+          ConditionExpression: 'code_hash = :h AND used = :no AND attempts < :max',
+          ExpressionAttributeValues: { ':one': 1, ':h': codeHash, ':no': false, ':max': MAX_CODE_ATTEMPTS },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      ),
     );
     return Number(out.Attributes?.attempts);
   } catch (error) {

@@ -31,3 +31,19 @@ export async function transactWrite(items: TransactItem[], attempts = 5): Promis
     }
   }
 }
+
+/**
+ * A single-item write (UpdateItem, PutItem, DeleteItem) retried with jitter when DynamoDB rejects it
+ * because a transaction is in progress on the same item (TransactionConflictException): hot
+ * accounts and videos are written by both transactions and plain updates.
+ */
+export async function retryOnConflict<T>(write: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if ((error as Error)?.name !== 'TransactionConflictException' || attempt >= attempts) throw error;
+      await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));
+    }
+  }
+}
