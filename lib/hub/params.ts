@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Query-parameter schemas shared by the hub operations (CONTRACT §3): strings are trimmed;
