@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { nextList } from '../recommend/feed.js';
 import { defineOperation } from './operation.js';
 import { deviceId, identifier, optionalText } from './params.js';
