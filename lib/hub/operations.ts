@@ -4,11 +4,14 @@ import { changeSignature } from './change-signature.js';
 import { commentGet } from './comment-get.js';
 import { commentSet } from './comment-set.js';
 import { createPhoneAccount } from './create-phone-account.js';
+import { dislike } from './dislike.js';
 import { followUser } from './follow-user.js';
 import { genCode } from './gen-code.js';
 import { getFav } from './get-fav.js';
 import { getFollow } from './get-follow.js';
 import { getFollower } from './get-follower.js';
+import { getNextList } from './get-next-list.js';
+import { like } from './like.js';
 import type { HubOperation } from './operation.js';
 import { sharetext } from './sharetext.js';
 import { unfollowUser } from './unfollow-user.js';
@@ -20,9 +23,12 @@ import { unfollowUser } from './unfollow-user.js';
 export const HUB_OPERATIONS: Record<string, HubOperation> = {
   gen_code: genCode,
   create_phone_account: createPhoneAccount,
+  get_next_list: getNextList,
   get_fav: getFav,
   get_follow: getFollow,
   get_follower: getFollower,
+  like,
+  dislike,
   comment_set: commentSet,
   comment_get: commentGet,
   sharetext,
