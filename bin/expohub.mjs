@@ -311,7 +311,7 @@ async function publish(file, options, env) {
   const skipped = lines.length - published - failures.length;
   failures.sort((a, b) => a - b);
   const parts = [`published ${published} of ${lines.length} lines`];
-  if (failures.length > 0) parts.push(`${failures.length} failed (lines ${failures.slice(0, 20).join(', ')}${failures.length > 20 ? ', ...' : ''})`);
+  if (failures.length > 0) parts.push(`${failures.length} failed (line${failures.length === 1 ? '' : 's'} ${failures.slice(0, 20).join(', ')}${failures.length > 20 ? ', ...' : ''})`);
   if (skipped > 0) parts.push(`${skipped} not attempted: stopped after ${stopReason.status} ${stopReason.code}`);
   log(parts.join('; '));
   return failures.length > 0 || skipped > 0 ? EXIT_FAILED : EXIT_OK;
@@ -347,7 +347,7 @@ async function exportRows(kind, options, env) {
     if (!cursor) break;
   }
   clearProgress();
-  log(`exported ${rows} ${kind} in ${pages} page${pages === 1 ? '' : 's'}`);
+  log(`exported ${rows} ${rows === 1 ? kind.slice(0, -1) : kind} in ${pages} page${pages === 1 ? '' : 's'}`);
   return EXIT_OK;
 }
 
