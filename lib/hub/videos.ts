@@ -333,9 +333,9 @@ async function batchPut(items: Record<string, unknown>[]): Promise<void> {
 
 /**
  * Bulk import of NEW videos with a given history (creation time, like count): the same items as
- * putVideo, written with BatchWrite and aggregated per author and per postings bucket so that a
- * few hundred videos take seconds. For seeding a catalog nobody is writing to; the authors'
- * accounts must exist.
+ * putVideo, written with BatchWrite and aggregated per author and per postings bucket (read, merged,
+ * rewritten) so that a few hundred videos take seconds. Only for seeding a catalog nobody else is
+ * writing to at the same time; the authors' accounts must exist.
  */
 export async function importVideos(inputs: ImportedVideo[]): Promise<VideoItem[]> {
   const videos: VideoItem[] = inputs.map((input) => {
@@ -379,6 +379,19 @@ export async function importVideos(inputs: ImportedVideo[]): Promise<VideoItem[]
       }),
     ),
   );
-  await changePostings('ADD', postingBuckets(videos.map((v) => ({ vid: v.vid, created_at: v.created_at, grams: searchGrams(videoSearchText(v)) }))));
+  // Postings merged into whole bucket items: a few hundred BatchWrites instead of thousands of updates.
+  const buckets = postingBuckets(videos.map((v) => ({ vid: v.vid, created_at: v.created_at, grams: searchGrams(videoSearchText(v)) })));
+  const bucketKeys = [...buckets.keys()].map((b) => {
+    const [gram, month] = JSON.parse(b) as [string, string];
+    return { bucket: b, key: hubItems.searchGram(gram, month) };
+  });
+  const existing = await batchGetHubItems<{ e?: Set<string> }>(bucketKeys.map((k) => k.key));
+  await batchPut(
+    bucketKeys.map(({ bucket, key }) => ({
+      ...key,
+      entity: 'search_postings',
+      e: new Set([...(existing.get(itemId(key))?.e ?? []), ...buckets.get(bucket)!]),
+    })),
+  );
   return videos;
 }
