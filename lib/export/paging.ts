@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { db, tableNames } from '../db/client.js';
 import { ValidationError } from '../http/errors.js';
 

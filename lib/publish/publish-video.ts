@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { ForbiddenError, ValidationError } from '../http/errors.js';
 import { getAccount } from '../hub/accounts.js';
