@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
@@ -6,7 +6,7 @@ import { NotFoundError } from '../http/errors.js';
 import { COMMENT_PAGE_SIZE, commentViews, type StoredComment } from './comments.js';
 import { defineOperation } from './operation.js';
 import { boundedInt, identifier, presentText } from './params.js';
-import type { StoredVideo } from './video-view.js';
+import { getVideo } from './videos.js';
 
 const query = z.object({
   openid: identifier(),
@@ -25,7 +25,7 @@ export const commentGet = defineOperation({
   query,
   async run({ vid, page }) {
     const TableName = tableNames.hub;
-    const video = (await db.send(new GetCommand({ TableName, Key: hubItems.video(vid), ConsistentRead: true }))).Item as StoredVideo | undefined;
+    const video = await getVideo(vid, true);
     if (!video) throw new NotFoundError(`Video "${vid.slice(0, 64)}" does not exist`);
     const total = video.comment_count ?? 0;
     const highest = total - COMMENT_PAGE_SIZE * (page - 1);

@@ -14,7 +14,7 @@ import { hasControlCharacters, identifier } from './params.js';
 import { charLength } from './profile-edit.js';
 import { rateLimitedError, rateLimitItem, type RateLimit } from './rate-limit.js';
 import { cancellationCode, transactWrite, type TransactItem } from './transact.js';
-import type { StoredVideo } from './video-view.js';
+import { getVideo } from './videos.js';
 
 /** How long a retry of the same (account, video, text) returns the first comment. */
 const DEDUP_WINDOW_MS = 60_000;
@@ -42,7 +42,7 @@ const get = async <T>(key: { pk: string; sk: string }) =>
   (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item as T | undefined;
 
 async function firstComment(dedup: DedupItem): Promise<{ comment: CommentView; comment_count: number } | undefined> {
-  const [stored, video] = await Promise.all([get<StoredComment>(hubItems.comment(dedup.vid, dedup.seq)), get<StoredVideo>(hubItems.video(dedup.vid))]);
+  const [stored, video] = await Promise.all([get<StoredComment>(hubItems.comment(dedup.vid, dedup.seq)), getVideo(dedup.vid, true)]);
   if (!stored) return undefined;
   const [comment] = await commentViews([stored]);
   return { comment: comment!, comment_count: video?.comment_count ?? dedup.seq };
@@ -76,7 +76,7 @@ export const commentSet = defineOperation({
         const first = await firstComment(dedup);
         if (first) return first;
       }
-      const [video, author] = await Promise.all([get<StoredVideo>(hubItems.video(vid)), getAccount(openid, true)]);
+      const [video, author] = await Promise.all([getVideo(vid, true), getAccount(openid, true)]);
       if (!video) throw new NotFoundError(`Video "${vid.slice(0, 64)}" does not exist`);
       if (!author) throw new NotFoundError('Your account does not exist');
 

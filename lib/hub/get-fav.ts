@@ -7,7 +7,8 @@ import { ownProfile, publicProfile, requireAccount } from './accounts.js';
 import { relationsOf } from './follows.js';
 import { defineOperation } from './operation.js';
 import { boundedInt, deviceId, identifier, presentText } from './params.js';
-import { getStoredVideos, videoViews, type StoredVideo, type VideoView } from './video-view.js';
+import { videoViews, type StoredVideo, type VideoView } from './video-view.js';
+import { getVideos } from './videos.js';
 
 export const FAV_DEFAULT_PAGE = 20;
 export const FAV_MAX_PAGE = 50;
@@ -75,7 +76,7 @@ async function listPage(list: ListName, owner: string, start: number, size: numb
   const partition = partitionOf(list, owner);
   if (!q) {
     const { vids, more } = await vidsFrom(partition, start, size);
-    const videos = await getStoredVideos(vids);
+    const videos = await getVideos(vids);
     return { list: await videoViews(videos, viewer), next_id: more ? start + size : -1 };
   }
   // Keyword filter: examine up to FAV_SEARCH_SCAN entries, stop at `size` matches; next_id is the
@@ -85,7 +86,7 @@ async function listPage(list: ListName, owner: string, start: number, size: numb
   let examined = 0;
   for (let i = 0; i < vids.length && found.length < size; i += size) {
     const chunk = vids.slice(i, i + size);
-    const videos = new Map((await getStoredVideos(chunk)).map((v) => [v.vid, v]));
+    const videos = new Map((await getVideos(chunk)).map((v) => [v.vid, v]));
     for (const vid of chunk) {
       examined++;
       const video = videos.get(vid);

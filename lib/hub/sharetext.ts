@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
-import { db, tableNames } from '../db/client.js';
+import { tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
 import { NotFoundError } from '../http/errors.js';
 import { defineOperation } from './operation.js';
 import { identifier, presentText } from './params.js';
 import { cancellationCode, transactWrite } from './transact.js';
-import type { StoredVideo } from './video-view.js';
+import { getVideo } from './videos.js';
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 /** ISO 3166-1 alpha-2 as ICU knows it: a known region has a name other than its code. */
@@ -54,7 +53,7 @@ export const sharetext = defineOperation({
   async run({ openid, vid, d, locale, country }) {
     const TableName = tableNames.hub;
     const now = clock.now();
-    const video = (await db.send(new GetCommand({ TableName, Key: hubItems.video(vid) }))).Item as StoredVideo | undefined;
+    const video = await getVideo(vid);
     if (!video) throw new NotFoundError(`Video "${vid.slice(0, 64)}" does not exist`);
     const shareid = shareIdFor(openid, d, vid, now);
     const url = `${config.SHARE_BASE_URL.replace(/\/+$/, '')}/s/${shareid}`;

@@ -77,9 +77,3 @@ export async function videoViews(videos: StoredVideo[], viewer?: string): Promis
     ),
   );
 }
-
-/** Stored videos by vid with BatchGet, in the order asked; unknown vids are left out. */
-export async function getStoredVideos(vids: string[]): Promise<StoredVideo[]> {
-  const found = await batchGetHubItems<StoredVideo>(vids.map((vid) => hubItems.video(vid)));
-  return vids.map((vid) => found.get(itemId(hubItems.video(vid)))).filter((v): v is StoredVideo => v !== undefined);
-}
