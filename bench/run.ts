@@ -69,7 +69,7 @@ const runners: Record<Section, () => Promise<unknown>> = {
   latency: async () => (await import('./sections/latency.js')).latencySection({ quick }),
   load: async () => (await import('./sections/load.js')).loadSection({ quick, settings: env.settings }),
   coldstart: async () => (await import('./sections/coldstart.js')).coldStartSection({ quick }),
-  scaling: async () => (await import('./sections/scaling.js')).scalingSection({ quick }),
+  scaling: async () => (await import('./sections/scaling.js')).scalingSection({ quick, settings: env.settings }),
 };
 
 let failed = false;

@@ -40,7 +40,7 @@ export function evaluateTargets(results: Record<string, unknown>): TargetCheck[]
   ]);
 
   const feedRows = cost?.rows.filter((r) => r.operation.startsWith('get_next_list') && !r.error) ?? [];
-  const feedScaling = scaling?.feed?.filter((r) => !r.error) ?? [];
+  const feedScaling = scaling?.feed?.filter((r) => !r.error && !r.skipped) ?? [];
   if (feedRows.length === 0 && feedScaling.length === 0) {
     checks.push({ target: 'get_next_list: at most 8 requests, independent of catalog size and history', measured: 'get_next_list not measured', status: 'not measured' });
   } else {

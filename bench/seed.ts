@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableNames } from '../lib/db/client.js';
+import { hubItems, pad } from '../lib/db/hub-items.js';
+import type { Account } from '../lib/hub/accounts.js';
+import type { StoredComment } from '../lib/hub/comments.js';
+import { KEY_PREFIX } from '../lib/keys/key-material.js';
+import type { StoredKey } from '../lib/keys/key-record.js';
+import { keyItems } from '../lib/keys/keys-table.js';
+
+/**
+ * Bulk seeding for the scaling section: BatchWriteItem, 25 items per request, several requests in
+ * flight, unprocessed items retried. Items are built with the key builders of lib/db/hub-items.ts
+ * and lib/keys/keys-table.ts in the shapes the stores write (named at each builder below).
+ */
+export async function batchWrite(table: string, items: Record<string, unknown>[], concurrency = 8): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (;;) {
+      const start = next;
+      next += 25;
+      if (start >= items.length) return;
+      let pending: { PutRequest: { Item: Record<string, unknown> } }[] = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
+        const out = await db.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+        pending = (out.UnprocessedItems?.[table] ?? []) as typeof pending;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/** An account item as signInByPhone writes it (lib/hub/accounts.ts), without a phone link (not read here). */
+export function accountItem(openid: string, createdAt: string, overrides: Partial<Account> = {}) {
+  const account: Account = {
+    openid,
+    phone: `+86137${openid.slice(-8).replace(/\D/g, '0').padStart(8, '0')}`,
+    nickname: `bench ${openid.slice(-6)}`,
+    signature: '',
+    city: '',
+    roles: [],
+    created_at: createdAt,
+    updated_at: createdAt,
+    follow_count: 0,
+    follower_count: 0,
+    like_count: 0,
+    liked_count: 0,
+    video_count: 0,
+    follow_seq: 0,
+    follower_seq: 0,
+    ...overrides,
+  };
+  return { ...hubItems.account(openid), ...hubItems.accountsIndex(createdAt, openid), entity: 'account', ...account };
+}
+
+/**
+ * `count` new accounts following `followee`, numbered 1..count on the followee's side, with both
+ * relation items as follow() writes them (lib/hub/follows.ts) and the counters it keeps.
+ */
+export async function seedFollowers(followee: string, count: number): Promise<void> {
+  const base = Date.parse('2025-01-01T00:00:00.000Z');
+  const items: Record<string, unknown>[] = [];
+  for (let seq = 1; seq <= count; seq++) {
+    const follower = `sf_${followee.slice(-6)}_${pad(seq, 6)}`;
+    const at = new Date(base + seq * 1000).toISOString();
+    const relation = { entity: 'follow', follower, followee, followed_at: at };
+    items.push(accountItem(follower, at, { follow_count: 1, follow_seq: 1 }));
+    items.push({ ...hubItems.follows(follower, followee), ...hubItems.followingIndex(follower, pad(1), followee), ...relation, seq: 1 });
+    items.push({ ...hubItems.followedBy(followee, follower), ...hubItems.followersIndex(followee, pad(seq), follower), ...relation, seq });
+  }
+  await batchWrite(tableNames.hub, items);
+  await db.send(
+    new UpdateCommand({
+      TableName: tableNames.hub,
+      Key: hubItems.account(followee),
+      UpdateExpression: 'SET follower_count = :n, follower_seq = :n',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':n': count },
+    }),
+  );
+}
+
+/** `count` comments on `vid`, numbered 1..count as comment_set numbers them (lib/hub/comment-set.ts). */
+export async function seedComments(vid: string, count: number, authors: { openid: string; nickname: string }[]): Promise<void> {
+  const base = Date.parse('2025-06-01T00:00:00.000Z');
+  const items: Record<string, unknown>[] = [];
+  for (let seq = 1; seq <= count; seq++) {
+    const author = authors[seq % authors.length]!;
+    const createdAt = new Date(base + seq * 1000).toISOString();
+    const comment: StoredComment = { cid: `c_bench${pad(seq, 9)}`, vid, seq, openid: author.openid, nickname: author.nickname, content: `Comment number ${seq} on a busy video`, created_at: createdAt };
+    items.push({
+      ...hubItems.comment(vid, seq),
+      ...hubItems.commentsByAuthorIndex(author.openid, createdAt, comment.cid),
+      ...hubItems.allCommentsIndex(createdAt, comment.cid),
+      entity: 'comment',
+      ...comment,
+    });
+  }
+  for (const author of authors) {
+    const at = new Date(base + count * 1000).toISOString();
+    items.push({ ...hubItems.commented(author.openid, vid), ...hubItems.commentedIndex(author.openid, at, vid), entity: 'commented', openid: author.openid, vid, commented_at: at });
+  }
+  await batchWrite(tableNames.hub, items);
+  await db.send(
+    new UpdateCommand({
+      TableName: tableNames.hub,
+      Key: hubItems.video(vid),
+      UpdateExpression: 'SET comment_count = :n',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':n': count },
+    }),
+  );
+}
+
+/**
+ * `users * perUser` access keys as insertKey writes them (lib/keys/key-store.ts): the record with
+ * key_hash (the GSI entry), its hash guard, and the user's quota counter. Ids start at `firstId`
+ * (above the id sequence in use, so nothing collides). Plaintexts are not needed: nobody verifies them.
+ */
+export async function seedKeys(users: number, perUser: number, firstId: number): Promise<void> {
+  const items: Record<string, unknown>[] = [];
+  const nowIso = new Date().toISOString();
+  let id = firstId;
+  for (let u = 0; u < users; u++) {
+    const userId = `sk_user_${pad(u, 6)}`;
+    for (let k = 0; k < perUser; k++, id++) {
+      const key: StoredKey = {
+        id,
+        name: `seeded ${k}`,
+        key_prefix: KEY_PREFIX,
+        user_id: userId,
+        scopes: [],
+        expires_at: null,
+        last_used_at: null,
+        is_active: true,
+        created_at: nowIso,
+        updated_at: nowIso,
+        key_hash: randomBytes(32).toString('hex'),
+      };
+      items.push({ ...keyItems.record(userId, id), entity: 'api_key', ...key });
+      items.push({
+        ...keyItems.hashGuard(key.key_hash),
+        entity: 'api_key_hash',
+        id,
+        user_id: userId,
+        scopes: key.scopes,
+        expires_at: key.expires_at,
+        is_active: key.is_active,
+      });
+    }
+    items.push({ ...keyItems.quota(userId), n: perUser });
+  }
+  await batchWrite(tableNames.apiKeys, items);
+}
