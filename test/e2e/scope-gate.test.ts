@@ -39,6 +39,7 @@ function calls(owner: SignedUp, credential: string) {
     'export:read accounts': async () => (await api.get('/api/v1/export/accounts', { token: credential })).status,
     'hub:read get_fav': async () => (await hubCall('get_fav', { next_id: 0, fav_index: 0, watch_list: '', view: '', q: '' })).status,
     'hub:read comment_get': async () => (await hubCall('comment_get', { vid, page: 1, d: '' })).status,
+    'hub:read get_next_list': async () => (await hubCall('get_next_list', { order: 'new', d: 'gate' })).status,
     'hub:write follow_user': async () => (await hubCall('follow_user', { follow_user: admin.openid })).status,
     'hub:write change_city': async () => (await hubCall('change_city', { city: 'Shanghai' })).status,
   };
