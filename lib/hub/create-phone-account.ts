@@ -6,7 +6,7 @@ import { config } from '../config.js';
 import { AuthError, RateLimitedError } from '../http/errors.js';
 import { getAccount, SignInGuardFailed, signInByPhone } from './accounts.js';
 import { defineOperation } from './operation.js';
-import { identifier, optionalText } from './params.js';
+import { identifier, optionalText, presentText } from './params.js';
 import { phoneParam } from './phone.js';
 import { consumeCodeItem, getCode, hashCode, MAX_CODE_ATTEMPTS, recordWrongTry, sameHash, type StoredCode } from './sms-codes.js';
 
@@ -14,8 +14,9 @@ const query = z.object({
   openid: phoneParam('openid'),
   token: identifier(64),
   code: identifier(16),
-  openid0: optionalText(128),
-  token0: optionalText(4096),
+  // The seed lists both as required: present, possibly empty.
+  openid0: presentText(128),
+  token0: presentText(4096),
   invite_uid: optionalText(128),
 });
 

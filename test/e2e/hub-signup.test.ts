@@ -279,6 +279,8 @@ describe('create_phone_account', () => {
     ['token', { openid: '+8613800138124', code: '123456' }],
     ['code', { openid: '+8613800138124', token: 'abcdefgh' }],
     ['code', { openid: '+8613800138124', token: 'abcdefgh', code: ' ' }],
+    ['openid0', { openid: '+8613800138124', token: 'abcdefgh', code: '123456', token0: '' }],
+    ['token0', { openid: '+8613800138124', token: 'abcdefgh', code: '123456', openid0: '' }],
   ])('a missing or invalid %s is 400 naming it', async (name, params) => {
     const res = await hub(api, 'create_phone_account', params);
     expect(res.status).toBe(400);
