@@ -50,9 +50,12 @@ export interface FeedAnswer {
   fav_index: string;
 }
 
+/** The most DynamoDB requests one call makes, whatever the catalog size or the caller's history. */
+export const MAX_REQUESTS = 8;
+
 export const LIMITS = {
   trending: 60,
-  explore: 40,
+  explore: 100,
   tag: 40,
   followees: 25,
   coLikeSeeds: 3,
@@ -60,8 +63,6 @@ export const LIMITS = {
   similarTag: 30,
   author: 10,
   walkPage: 100,
-  /** Requests a walk may spend on its pages (each Query 1, each search page 2). */
-  walkBudget: 4,
 };
 /** Anonymous device state is forgotten after 30 days without a call. */
 const DEVICE_TTL_SECONDS = 30 * 86_400;
@@ -81,6 +82,8 @@ interface Context {
   /** Seen in the last 7 days, viewed in this call, or liked recently. */
   seen: Set<string>;
   sharedVid?: string;
+  /** Requests made so far in this call. */
+  used: number;
 }
 
 interface Outcome {
@@ -110,7 +113,8 @@ export async function nextList(req: FeedRequest): Promise<FeedAnswer> {
   const seen = new Set([...state.seen, ...viewedVideos.map((v) => v.vid), ...state.likedRecent.map((e) => e.vid)]);
   const share = req.shareid ? (found.get(itemId(hubItems.share(req.shareid))) as { vid?: string } | undefined) : undefined;
   const sharedVid = typeof share?.vid === 'string' && !state.disliked.has(share.vid) ? share.vid : undefined;
-  const ctx: Context = { req, nowMs, seed: randomBase62(8), stateKey, state, found, viewedVideos, seen, sharedVid };
+  const used = (keys.length ? 1 : 0) + (personalRec ? 1 : 0);
+  const ctx: Context = { req, nowMs, seed: randomBase62(8), stateKey, state, found, viewedVideos, seen, sharedVid, used };
 
   let outcome: Outcome;
   if (req.q) outcome = await walk(ctx, 'q');
@@ -215,12 +219,25 @@ async function recommend(ctx: Context, followees: string[]): Promise<Outcome> {
   let batch: Found = new Map();
   if (batchKeys.length) reads.push((batchGetHubItems(batchKeys) as Promise<Found>).then((b) => (batch = b)));
   await Promise.all(reads);
+  ctx.used += reads.length;
   if (!similar && personal) {
     for (const e of state.likedRecent.slice(-LIMITS.coLikeSeeds)) for (const c of coLikeCandidates(batch.get(itemId(hubItems.coLikes(e.vid))))) pool.add(c, 'colike');
     for (const author of followees) for (const c of latestCandidates(author, batch.get(itemId(hubItems.authorLatest(author))))) pool.add(c, 'follow');
   }
 
   const shared = sharedVid ? (batch.get(itemId(hubItems.video(sharedVid))) as VideoItem | undefined) : undefined;
+  const excluded = new Set([...(shared ? [shared.vid] : []), ...(similar ? [similar.vid] : [])]);
+
+  // Too few unseen candidates: spend what is left of the budget (two requests stay reserved for the
+  // final read and the state write) walking further into the catalog, where the next call resumes.
+  const fresh = (c: { vid: string }) => !state.disliked.has(c.vid) && !ctx.seen.has(c.vid) && !served.has(c.vid) && !excluded.has(c.vid);
+  while (!similar && explore !== null && ctx.used + 2 < MAX_REQUESTS && pool.values().filter(fresh).length < req.count) {
+    ctx.used++;
+    const { videos, done } = await newestPage(explore ?? (req.refresh ? undefined : state.explore), LIMITS.explore);
+    addVideos(videos, 'fresh');
+    explore = done || videos.length === 0 ? null : `${videos[videos.length - 1]!.created_at}#${videos[videos.length - 1]!.vid}`;
+  }
+
   const rankCtx: RankContext = {
     nowMs: ctx.nowMs,
     seed: ctx.seed,
@@ -229,7 +246,7 @@ async function recommend(ctx: Context, followees: string[]): Promise<Outcome> {
     disliked: state.disliked,
     seen: ctx.seen,
     served,
-    exclude: new Set([...(shared ? [shared.vid] : []), ...(similar ? [similar.vid] : [])]),
+    exclude: excluded,
     ...(similar ? { similarTo: { vid: similar.vid, tags: similar.tags ?? [], author_openid: similar.author_openid } } : {}),
   };
   const ranked = rankCandidates(pool.values(), rankCtx, personal);
@@ -268,7 +285,8 @@ async function walk(ctx: Context, order: WalkOrder): Promise<Outcome> {
 
   // The shared video leads the first page; its read takes one request of the walk's budget.
   const sharedVid = fresh ? ctx.sharedVid : undefined;
-  let budget = LIMITS.walkBudget - (sharedVid ? 1 : 0);
+  // Reserved: phase 2's read, the final read and the state write.
+  let budget = MAX_REQUESTS - ctx.used - 3 - (sharedVid ? 1 : 0);
   const sharedRead = sharedVid ? (batchGetHubItems([hubItems.video(sharedVid)]) as Promise<Found>) : Promise.resolve(new Map() as Found);
   const room = req.count - (sharedVid ? 1 : 0);
 
