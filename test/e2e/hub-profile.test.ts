@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { hubItems } from '../../lib/db/hub-items.js';
+import { putVideo } from '../../lib/hub/videos.js';
 import { getHubItem, hub, putTestAccounts, putTestLike, putTestSeen, putTestVideo, signUp, type SignedUp, type TestVideo } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 
@@ -243,6 +244,17 @@ describe('get_fav', () => {
     const unknown = await fav(viewer!, { view: 'u_nobody' });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('lists a like made through the like operation, with the counters it keeps', async () => {
+    const [author, fan] = await putTestAccounts(2);
+    const { video } = await putVideo({ author_openid: author!.openid, title: 'Hannover Messe', cover_url: 'https://cdn.example.com/h.jpg', video_url: 'https://cdn.example.com/h.mp4', duration_s: 30, tags: ['industry'] });
+    expect((await hub(api, 'like', { ...as(fan!), vid: video.vid })).status).toBe(200);
+    const mine = await fav(fan!);
+    expect(mine.data.profile).toMatchObject({ like_count: 1 });
+    expect(mine.data.list).toHaveLength(1);
+    expect(mine.data.list[0]).toMatchObject({ vid: video.vid, title: 'Hannover Messe', like_count: 1, liked: true, author: { openid: author!.openid, nickname: author!.nickname } });
+    expect((await fav(author!)).data.profile).toMatchObject({ liked_count: 1, video_count: 1 });
   });
 
   it('shows the counters kept by follows', async () => {
