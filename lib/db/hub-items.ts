@@ -82,8 +82,12 @@ export const hubItems = {
   coLikes: (vid: string) => ({ pk: `VIDEO#${vid}`, sk: 'COLIKES' }),
   /** The newest videos of an author (capped list): the "authors you follow" candidate source. */
   authorLatest: (openid: string) => ({ pk: `ACCOUNT#${openid}`, sk: 'LATEST_VIDEOS' }),
-  /** The recommender's state of an account / of an anonymous device: taste, dislikes, seen, served. */
-  feedState: (openid: string) => ({ pk: `ACCOUNT#${openid}`, sk: 'FEED' }),
+  /**
+   * The recommender's state of an account / of an anonymous device: taste, dislikes, seen, served.
+   * An account's state sorts right before its FOLLOWS# items ('!' < '#', and after FOLLOWER#), so
+   * get_next_list reads the state and the followed accounts with ONE Query (feedStateAndFollows).
+   */
+  feedState: (openid: string) => ({ pk: `ACCOUNT#${openid}`, sk: 'FOLLOWS!FEED' }),
   deviceFeedState: (deviceId: string) => ({ pk: `DEVICE#${deviceId}`, sk: 'FEED' }),
   /** Search postings: the videos created in `month` (YYYY-MM) whose text holds `gram`. */
   searchGram: (gram: string, month: string) => ({ pk: `GRAM#${gram}`, sk: month }),
@@ -98,3 +102,10 @@ export const hubPartitions = {
   following: (openid: string) => hubItems.followingIndex(openid, '', '').gsi1pk,
   gram: (gram: string) => hubItems.searchGram(gram, '').pk,
 };
+
+/** Sort-key range of an account's feed state followed by its FOLLOWS# items (see feedState). */
+export const feedStateAndFollows = (openid: string) => ({
+  pk: hubItems.feedState(openid).pk,
+  from: hubItems.feedState(openid).sk,
+  to: `${hubItems.follows(openid, '').sk}\uffff`,
+});
