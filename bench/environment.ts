@@ -40,6 +40,8 @@ export interface BenchEnvironment {
  * reads the environment once, at import.
  */
 export async function startBenchEnvironment(): Promise<BenchEnvironment> {
+  // Lambda runs Node 22; the SDK's notice about Node 20 here is noise.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const dynamo = await startDynamoDbLocal();
   try {
     const tables = await createTables(dynamo.endpoint, 'bench_');

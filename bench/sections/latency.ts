@@ -21,8 +21,8 @@ export interface LatencyRow {
  * creating the key a revoke call revokes) stays outside the timed span.
  */
 export async function latencySection(options: { quick: boolean }): Promise<{ warmup: number; iterations: number; rows: LatencyRow[] }> {
-  const warmup = options.quick ? 5 : 30;
-  const iterations = options.quick ? 30 : 300;
+  const warmup = options.quick ? 5 : 20;
+  const iterations = options.quick ? 30 : 200;
   const w = await world();
   const rows: LatencyRow[] = [];
   for (const scenario of SCENARIOS) {

@@ -1,0 +1,93 @@
+/**
+ * `npx tsx bench/report.ts [results.json]`: prints the figures of a run as Markdown tables, for
+ * docs/performance.md (so the document quotes a real run, not hand-copied numbers).
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { formatTable, type Cell } from './format.js';
+import type { ColdStartResult } from './sections/coldstart.js';
+import type { CostResult } from './sections/cost.js';
+import type { LatencyRow } from './sections/latency.js';
+import type { LoadRow } from './sections/load.js';
+import type { ScalingResult, ScalingRow } from './sections/scaling.js';
+import type { TargetCheck } from './targets.js';
+
+const file = resolve(process.argv[2] ?? resolve(import.meta.dirname, 'results.json'));
+const r = JSON.parse(readFileSync(file, 'utf8')) as {
+  meta: { date: string; machine: Record<string, unknown>; loadAverage?: { atStart: number[]; atEnd: number[] }; totalSeconds: number };
+  sectionSeconds: Record<string, number>;
+  cost?: CostResult;
+  latency?: { warmup: number; iterations: number; rows: LatencyRow[] };
+  load?: { rows: LoadRow[] };
+  coldstart?: ColdStartResult;
+  scaling?: ScalingResult;
+  targets?: TargetCheck[];
+};
+
+const out: string[] = [];
+const table = (title: string, headers: string[], rows: Cell[][]) => out.push(`#### ${title}\n\n${formatTable(headers, rows)}\n`);
+const kb = (b: number) => Math.round(b / 102.4) / 10;
+
+const m = r.meta.machine;
+out.push(
+  `Run of ${r.meta.date}: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGb} GB, Node ${m.node}, ${m.dynamodbLocal}, ${m.java}. ` +
+    `Load average at start ${r.meta.loadAverage?.atStart.join(' ') ?? '?'}, at end ${r.meta.loadAverage?.atEnd.join(' ') ?? '?'}. ` +
+    `Section times (s): ${Object.entries(r.sectionSeconds).map(([k, v]) => `${k} ${v}`).join(', ')}; total ${r.meta.totalSeconds} s.\n`,
+);
+if (r.targets) table('Targets', ['target', 'measured', 'status'], r.targets.map((t) => [t.target, t.measured, t.status]));
+if (r.cost) {
+  table(
+    `DynamoDB requests and capacity per call (usual call of ${r.cost.calls}; ! = a request whose condition failed, by design)`,
+    ['operation', 'requests', 'authorizer', 'function', 'requests sent', 'RCU', 'WCU', 'USD / 1M calls'],
+    r.cost.rows.map((c) => [
+      c.operation,
+      c.error ? 'ERROR' : c.requestsMin === c.requestsMax ? c.requests : `${c.requests} (${c.requestsMin}-${c.requestsMax})`,
+      c.authorizerRequests,
+      c.functionRequests,
+      c.error ?? c.commands,
+      c.rcu,
+      c.wcu,
+      c.usdPerMillionCalls,
+    ]),
+  );
+}
+if (r.latency) {
+  table(
+    `Warm in-process latency, ms (${r.latency.iterations} calls after ${r.latency.warmup} warm-up calls)`,
+    ['operation', 'p50', 'p90', 'p99', 'max'],
+    r.latency.rows.map((l) => [l.operation, l.error ? 'ERROR' : l.p50, l.p90, l.p99, l.max]),
+  );
+}
+if (r.load) {
+  table('Through the local server under autocannon', ['target', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'], r.load.rows.map((l) => [l.target, l.connections, l.rps, l.p50, l.p99, l.non2xx, l.errors]));
+}
+if (r.coldstart) {
+  table(
+    `Cold-start proxy (bundle as deployed; import in a fresh Node ${r.coldstart.nodeForImport} process, median of ${r.coldstart.runs})`,
+    ['function', 'bundle KB', 'gzip KB', 'KB with SDK external', 'import ms', 'import ms, --enable-source-maps', 'largest parts (KB)'],
+    r.coldstart.rows.map((c) => [
+      c.function,
+      kb(c.bytes),
+      kb(c.gzipBytes),
+      kb(c.bytesSdkExternal),
+      c.importMsMedian,
+      c.importMsWithSourceMapsMedian,
+      c.composition
+        .slice(0, 4)
+        .map((p) => `${p.origin} ${Math.round(p.bytes / 1024)}`)
+        .join(', '),
+    ]),
+  );
+}
+const scalingTable = (title: string, rows: ScalingRow[] | undefined) => {
+  if (!rows) return;
+  table(title, ['case', 'requests', 'RCU', 'WCU', 'p50 ms', 'p99 ms', 'requests sent'], rows.map((s) => [s.label, s.skipped ? 'n/a' : s.error ? 'ERROR' : s.requests, s.rcu, s.wcu, s.p50, s.p99, s.skipped ?? s.error ?? s.commands]));
+};
+if (r.scaling) {
+  scalingTable('Scaling: verify by number of keys in the table', r.scaling.verifyKeys);
+  scalingTable('Scaling: get_follower by offset', r.scaling.followerOffsets);
+  scalingTable('Scaling: comment_get by page', r.scaling.commentPages);
+  scalingTable('Scaling: get_next_list by catalog size and history', r.scaling.feed);
+  if (r.scaling.seedSeconds) out.push(`Seeding times (s): ${Object.entries(r.scaling.seedSeconds).map(([k, v]) => `${k} ${v}`).join(', ')}.\n`);
+}
+console.log(out.join('\n'));
