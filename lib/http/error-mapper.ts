@@ -9,6 +9,7 @@ const TRANSIENT = new Set([
   'ServiceUnavailable',
   'InternalServerError',
   'TransactionInProgressException',
+  'TransactionConflictException',
   'LimitExceededException',
   'TimeoutError',
 ]);

@@ -25,7 +25,7 @@ describe('toAppError', () => {
     expect(toAppError(middyError)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
   });
 
-  it.each(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'InternalServerError'])(
+  it.each(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'InternalServerError', 'TransactionConflictException'])(
     'maps DynamoDB %s to 503 with Retry-After',
     (name) => {
       const error = Object.assign(new Error('x'), { name });
