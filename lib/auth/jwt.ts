@@ -1,26 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { AuthError } from '../http/errors.js';
+import { getJwtSecret } from './jwt-secret.js';
 import { isSessionEnded } from './sessions.js';
 
 const ALG = 'HS256';
 
-/**
- * The signing key, resolved once per cold start: the local secret from configuration, or the
- * generated secret in Secrets Manager when deployed. Never a constant in the code.
- */
 let signingKey: Promise<Uint8Array> | undefined;
 function getSigningKey(): Promise<Uint8Array> {
-  signingKey ??= (async () => {
-    if (config.JWT_SECRET) return new TextEncoder().encode(config.JWT_SECRET);
-    const sm = new SecretsManagerClient({ region: config.AWS_REGION });
-    const out = await sm.send(new GetSecretValueCommand({ SecretId: config.JWT_SECRET_ARN }));
-    if (!out.SecretString || out.SecretString.length < 32) throw new Error('JWT secret is missing or too short');
-    return new TextEncoder().encode(out.SecretString);
-  })();
+  signingKey ??= getJwtSecret().then((secret) => new TextEncoder().encode(secret));
   signingKey.catch(() => (signingKey = undefined));
   return signingKey;
 }

@@ -1,7 +1,6 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { config } from '../config.js';
+import { getJwtSecret } from '../auth/jwt-secret.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
 import { retryOnConflict, type TransactItem } from './transact.js';
@@ -26,15 +25,7 @@ export interface StoredCode {
  */
 let hmacKey: Promise<Buffer> | undefined;
 function codeHmacKey(): Promise<Buffer> {
-  hmacKey ??= (async () => {
-    let secret = config.JWT_SECRET;
-    if (!secret) {
-      const sm = new SecretsManagerClient({ region: config.AWS_REGION });
-      secret = (await sm.send(new GetSecretValueCommand({ SecretId: config.JWT_SECRET_ARN }))).SecretString;
-      if (!secret) throw new Error('JWT secret is missing');
-    }
-    return Buffer.from(hkdfSync('sha256', secret, 'expohub', 'sms-code-hmac', 32));
-  })();
+  hmacKey ??= getJwtSecret().then((secret) => Buffer.from(hkdfSync('sha256', secret, 'expohub', 'sms-code-hmac', 32)));
   hmacKey.catch(() => (hmacKey = undefined));
   return hmacKey;
 }
