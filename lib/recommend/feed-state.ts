@@ -9,7 +9,8 @@ import { growthUnit } from './trend.js';
  *   +3 per like, -4 per dislike, +0.5 per view of a video with that tag.
  * - `disliked`: string set of every vid the account disliked (exact: changed in the like/dislike
  *   transactions). `lr`: the latest likes `{vid, author_openid, tags, created_at}`, appended by like,
- *   trimmed to LIKED_RECENT_CAP by get_next_list.
+ *   trimmed to LIKED_RECENT_CAP by get_next_list. `cl`: the videos most often liked together with
+ *   the account's likes (merged by like from the liked video's co-likes item, top COLIKED_CAP).
  * - `s_<epoch day>`: string sets of the vids viewed that day; days older than SEEN_DAYS are removed.
  * - `served`: vids handed out by rec since the last `cmd=refresh` (capped at SERVED_CAP).
  * - `explore`: where the exploration walk over the newest-first catalog continues.
@@ -18,6 +19,7 @@ import { growthUnit } from './trend.js';
 export const TASTE_HALF_LIFE_DAYS = 14;
 export const SEEN_DAYS = 7;
 export const LIKED_RECENT_CAP = 20;
+export const COLIKED_CAP = 30;
 export const SERVED_CAP = 1000;
 export const WALK_SKIP_CAP = 2000;
 export const TASTE = { like: 3, dislike: -4, view: 0.5 };
@@ -32,12 +34,18 @@ export interface LikedEntry {
   created_at: string;
 }
 
+/** A video liked together with the account's likes, `n` times. */
+export interface CoLikedEntry extends LikedEntry {
+  n: number;
+}
+
 export interface FeedState {
   exists: boolean;
   /** Current (decayed) taste weight per tag. */
   tags: Map<string, number>;
   disliked: Set<string>;
   likedRecent: LikedEntry[];
+  coLiked: CoLikedEntry[];
   /** Vids viewed in the last SEEN_DAYS days (whole days: a little more, never less). */
   seen: Set<string>;
   /** Day buckets present, to drop the expired ones. */
@@ -57,7 +65,7 @@ export const tagAttribute = (tag: string) => `${TAG_PREFIX}${tag}`;
 const asSet = (v: unknown): Set<string> => (v instanceof Set ? new Set([...v].map(String)) : new Set());
 
 export function parseFeedState(item: Record<string, unknown> | undefined, nowMs: number): FeedState {
-  const state: FeedState = { exists: !!item, tags: new Map(), disliked: new Set(), likedRecent: [], seen: new Set(), seenDays: [], served: new Set(), walks: {} };
+  const state: FeedState = { exists: !!item, tags: new Map(), disliked: new Set(), likedRecent: [], coLiked: [], seen: new Set(), seenDays: [], served: new Set(), walks: {} };
   if (!item) return state;
   const unit = tasteUnit(nowMs);
   const oldestDay = epochDay(nowMs) - SEEN_DAYS;
@@ -73,12 +81,27 @@ export function parseFeedState(item: Record<string, unknown> | undefined, nowMs:
   state.disliked = asSet(item.disliked);
   state.served = asSet(item.served);
   state.likedRecent = Array.isArray(item.lr) ? (item.lr as LikedEntry[]) : [];
+  state.coLiked = Array.isArray(item.cl) ? (item.cl as CoLikedEntry[]) : [];
   if (typeof item.explore === 'string') state.explore = item.explore;
   for (const order of ['new', 'hot', 'q'] as const) {
     const id = item[`wk_${order}`];
     if (typeof id === 'string') state.walks[order] = { id, skipped: Array.isArray(item[`wks_${order}`]) ? (item[`wks_${order}`] as string[]) : [] };
   }
   return state;
+}
+
+/**
+ * Folds the co-likes of a just-liked video into the account's list: counts add up per vid, the
+ * liked videos themselves are left out, the COLIKED_CAP most frequent stay.
+ */
+export function mergeCoLiked(current: CoLikedEntry[], added: CoLikedEntry[], liked: Set<string>): CoLikedEntry[] {
+  const byVid = new Map<string, CoLikedEntry>();
+  for (const e of [...current, ...added]) {
+    if (liked.has(e.vid)) continue;
+    const prior = byVid.get(e.vid);
+    byVid.set(e.vid, prior ? { ...e, n: prior.n + e.n } : e);
+  }
+  return [...byVid.values()].sort((a, b) => b.n - a.n || (a.created_at < b.created_at ? 1 : -1)).slice(0, COLIKED_CAP);
 }
 
 /** The taste tags by weight, strongest first (positive weights only). */

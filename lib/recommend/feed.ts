@@ -10,12 +10,12 @@ import { toVideoView, type VideoView } from '../hub/video-view.js';
 import type { VideoItem } from '../hub/videos.js';
 import { decodeCursor, encodeCursor, termHash, type WalkCursor } from './cursor.js';
 import { feedStateUpdate, parseFeedState, topTags, type FeedState, type FeedStateChange, type WalkOrder } from './feed-state.js';
-import { CandidatePool, noise, rankCandidates, selectList, type RankContext } from './scoring.js';
+import { CandidatePool, noise, rankCandidates, selectList, type RankContext, type Source } from './scoring.js';
 import { bestGram, matchesTerm, normalizeSearchText } from './search-text.js';
 import {
   authorVideos,
   coLikeCandidates,
-  followedAuthors,
+  feedStateWithFollows,
   latestCandidates,
   newestPage,
   postingsPage,
@@ -23,16 +23,22 @@ import {
   trendingPage,
   trendingVideos,
   videoCandidate,
+  type CandidateFields,
 } from './sources.js';
 
 /**
- * get_next_list (docs/feed.md). Every call is: one BatchGet of the caller's state (plus the shared
- * item, the viewed videos, the "more like this" video), a few bounded candidate reads in parallel,
- * one BatchGet of what the answer shows, and one write of the new state: at most 8 requests.
+ * get_next_list (docs/feed.md). A call has a budget of MAX_REQUESTS DynamoDB requests, whatever
+ * the catalog size or the caller's history, counting the token check:
+ *   authentication (1 for a JWT) + the caller's state (1; with the followed accounts in the same
+ *   Query; +1 for a share) + candidate reads (what is left) + the answer's read (1) + the state
+ *   write (1).
+ * Candidate sources are read in priority order while the budget lasts.
  */
 export interface FeedRequest {
   /** The authenticated caller; undefined for the anonymous feed. */
   viewer?: string;
+  /** Requests the authentication of this call made (1 for a JWT: the ended-session check). */
+  authRequests: number;
   /** The device id `d` (anonymous de-duplication). */
   device: string;
   count: number;
@@ -58,7 +64,6 @@ export const LIMITS = {
   explore: 100,
   tag: 40,
   followees: 25,
-  coLikeSeeds: 3,
   similarTags: 3,
   similarTag: 30,
   author: 10,
@@ -77,12 +82,13 @@ interface Context {
   seed: string;
   stateKey?: Key;
   state: FeedState;
+  /** Items of the first read (the "more like this" video and its co-likes). */
   found: Found;
-  viewedVideos: VideoItem[];
-  /** Seen in the last 7 days, viewed in this call, or liked recently. */
+  followees: string[];
+  /** Seen in the last 7 days, viewed as reported by this call, or liked recently. */
   seen: Set<string>;
   sharedVid?: string;
-  /** Requests made so far in this call. */
+  /** Requests made so far in this call, authentication included. */
   used: number;
 }
 
@@ -92,52 +98,61 @@ interface Outcome {
   change: Omit<FeedStateChange, 'viewed' | 'refresh'>;
 }
 
+/** Requests still free for candidates: the answer's read and the state write stay reserved. */
+const spare = (ctx: Context) => MAX_REQUESTS - ctx.used - 1 - (ctx.stateKey ? 1 : 0);
+
 export async function nextList(req: FeedRequest): Promise<FeedAnswer> {
   const nowMs = clock.now();
   const stateKey = req.viewer ? hubItems.feedState(req.viewer) : req.device ? hubItems.deviceFeedState(req.device) : undefined;
   const personalRec = !!req.viewer && !req.q && !req.similarTo && req.order === 'rec';
+  let used = req.authRequests;
 
-  // Request 1 (+1 in parallel for signed-in rec: whom the caller follows).
+  // The first read: the caller's state (signed-in rec: with the followed accounts, one Query), the
+  // share, the "more like this" video and its co-likes.
   const keys: Key[] = [];
-  if (stateKey) keys.push(stateKey);
+  if (stateKey && !personalRec) keys.push(stateKey);
   if (req.shareid) keys.push(hubItems.share(req.shareid));
-  for (const vid of req.viewed) keys.push(hubItems.video(vid));
   if (req.similarTo) keys.push(hubItems.video(req.similarTo), hubItems.coLikes(req.similarTo));
-  const [found, followees] = await Promise.all([
+  const [found, withFollows] = await Promise.all([
     keys.length ? (batchGetHubItems(keys) as Promise<Found>) : Promise.resolve(new Map() as Found),
-    personalRec ? followedAuthors(req.viewer!, LIMITS.followees) : Promise.resolve([] as string[]),
+    personalRec ? feedStateWithFollows(req.viewer!, LIMITS.followees) : Promise.resolve(undefined),
   ]);
+  used += (keys.length ? 1 : 0) + (personalRec ? 1 : 0);
 
-  const state = parseFeedState(stateKey ? found.get(itemId(stateKey)) : undefined, nowMs);
-  const viewedVideos = req.viewed.map((vid) => found.get(itemId(hubItems.video(vid))) as VideoItem | undefined).filter((v): v is VideoItem => !!v);
-  const seen = new Set([...state.seen, ...viewedVideos.map((v) => v.vid), ...state.likedRecent.map((e) => e.vid)]);
+  const state = parseFeedState(personalRec ? withFollows?.state : stateKey ? found.get(itemId(stateKey)) : undefined, nowMs);
+  const seen = new Set([...state.seen, ...req.viewed, ...state.likedRecent.map((e) => e.vid)]);
   const share = req.shareid ? (found.get(itemId(hubItems.share(req.shareid))) as { vid?: string } | undefined) : undefined;
   const sharedVid = typeof share?.vid === 'string' && !state.disliked.has(share.vid) ? share.vid : undefined;
-  const used = (keys.length ? 1 : 0) + (personalRec ? 1 : 0);
-  const ctx: Context = { req, nowMs, seed: randomBase62(8), stateKey, state, found, viewedVideos, seen, sharedVid, used };
+  const ctx: Context = { req, nowMs, seed: randomBase62(8), stateKey, state, found, followees: withFollows?.followees ?? [], seen, sharedVid, used };
 
   let outcome: Outcome;
   if (req.q) outcome = await walk(ctx, 'q');
-  else if (req.similarTo) outcome = await recommend(ctx, []);
-  else if (req.order === 'rec') outcome = await recommend(ctx, followees);
+  else if (req.similarTo) outcome = await moreLikeThis(ctx);
+  else if (req.order === 'rec') outcome = await recommend(ctx);
   else outcome = await walk(ctx, req.order);
 
-  // One BatchGet for what the answer shows: missing video items, author nicknames, the caller's likes.
+  // One BatchGet for the answer: videos known only by id, author nicknames, the caller's likes, and
+  // the videos reported as viewed (their tags feed the taste; unknown vids are not recorded).
   const shown = outcome.videos;
+  const missing = shown.filter((v) => !v.title).map((v) => hubItems.video(v.vid));
   const lookupKeys: Key[] = [...new Set(shown.map((v) => v.author_openid))].map((a) => hubItems.account(a));
   if (req.viewer) for (const v of shown) lookupKeys.push(hubItems.like(req.viewer, v.vid));
-  const missing = shown.filter((v) => !v.title).map((v) => hubItems.video(v.vid));
-  const lookups = (await batchGetHubItems([...missing, ...lookupKeys])) as Found;
+  const viewedKeys = req.viewed.map((vid) => hubItems.video(vid));
+  const lookups = (await batchGetHubItems([...missing, ...lookupKeys, ...viewedKeys])) as Found;
   const list: VideoView[] = [];
-  for (const stub of shown) {
-    const video = stub.title ? stub : (lookups.get(itemId(hubItems.video(stub.vid))) as VideoItem | undefined);
+  for (const item of shown) {
+    const video = item.title ? item : (lookups.get(itemId(hubItems.video(item.vid))) as VideoItem | undefined);
     if (!video) continue;
     const nickname = (lookups.get(itemId(hubItems.account(video.author_openid))) as { nickname?: string } | undefined)?.nickname;
     const reactions = req.viewer ? { liked: lookups.has(itemId(hubItems.like(req.viewer, video.vid))), disliked: false } : undefined;
     list.push(toVideoView(video, nickname, reactions));
   }
+  const viewed = req.viewed
+    .map((vid) => lookups.get(itemId(hubItems.video(vid))) as VideoItem | undefined)
+    .filter((v): v is VideoItem => !!v)
+    .map((v) => ({ vid: v.vid, tags: v.tags ?? [] }));
 
-  await saveState(ctx, { ...outcome.change, viewed: viewedVideos.map((v) => ({ vid: v.vid, tags: v.tags ?? [] })), refresh: req.refresh });
+  await saveState(ctx, { ...outcome.change, viewed, refresh: req.refresh });
   return { list, fav_index: outcome.fav_index };
 }
 
@@ -161,103 +176,126 @@ async function saveState(ctx: Context, change: FeedStateChange): Promise<void> {
   await transactWrite(items);
 }
 
-/** A stub carrying only what the final BatchGet needs to fetch the video. */
+/** A stub carrying only what the final read needs to fetch the video. */
 const stub = (vid: string, author: string) => ({ vid, author_openid: author }) as VideoItem;
 
-// rec and "more like this" -------------------------------------------------------------------------
-
-async function recommend(ctx: Context, followees: string[]): Promise<Outcome> {
-  const { req, state, found } = ctx;
-  const personal = !!req.viewer;
-  const similar = req.similarTo ? (found.get(itemId(hubItems.video(req.similarTo))) as VideoItem | undefined) : undefined;
-  if (req.similarTo && !similar) throw new NotFoundError(`Video "${req.similarTo.slice(0, 64)}" does not exist`);
-
-  const served = req.refresh ? new Set<string>() : state.served;
-  const sharedVid = ctx.sharedVid && !served.has(ctx.sharedVid) && ctx.sharedVid !== req.similarTo ? ctx.sharedVid : undefined;
-
-  // Requests 2-6, in parallel, each bounded.
-  const pool = new CandidatePool();
-  // Sources that return whole video items spare the final read of those videos.
-  const full = new Map<string, VideoItem>();
-  const addVideos = (videos: VideoItem[], source: 'trending' | 'fresh' | 'author') =>
-    videos.forEach((v) => {
-      full.set(v.vid, v);
-      pool.add(videoCandidate(v), source);
-    });
-  const batchKeys: Key[] = [];
-  if (sharedVid) batchKeys.push(hubItems.video(sharedVid));
-  const reads: Promise<unknown>[] = [];
-  let explore: string | null | undefined;
-
-  if (similar) {
-    const tags = (similar.tags ?? []).slice(0, LIMITS.similarTags);
-    for (const tag of tags) reads.push(tagCandidates(tag, LIMITS.similarTag).then((cs) => cs.forEach((c) => pool.add(c, 'tag'))));
-    reads.push(authorVideos(similar.author_openid, LIMITS.author).then((vs) => addVideos(vs, 'author')));
-    if (tags.length < LIMITS.similarTags) reads.push(trendingVideos(LIMITS.trending).then((vs) => addVideos(vs, 'trending')));
-    for (const c of coLikeCandidates(found.get(itemId(hubItems.coLikes(similar.vid))))) pool.add(c, 'colike');
-  } else {
-    reads.push(trendingVideos(LIMITS.trending).then((vs) => addVideos(vs, 'trending')));
-    const from = req.refresh ? undefined : state.explore;
-    reads.push(
-      newestPage(from, LIMITS.explore).then(({ videos, done }) => {
-        addVideos(videos, 'fresh');
-        explore = done || videos.length === 0 ? null : `${videos[videos.length - 1]!.created_at}#${videos[videos.length - 1]!.vid}`;
-      }),
-    );
-    if (personal) {
-      // One tag per call, drawn among the three strongest by weight: the list follows the taste
-      // and still varies between calls.
-      const top = topTags(state, 3);
-      const total = top.reduce((s, [, w]) => s + w, 0);
-      let r = noise(ctx.seed, 'tag') * total;
-      const tag = top.find(([, w]) => (r -= w) < 0)?.[0] ?? top[0]?.[0];
-      if (tag) reads.push(tagCandidates(tag, LIMITS.tag).then((cs) => cs.forEach((c) => pool.add(c, 'tag'))));
-      for (const e of state.likedRecent.slice(-LIMITS.coLikeSeeds)) batchKeys.push(hubItems.coLikes(e.vid));
-      for (const author of followees) batchKeys.push(hubItems.authorLatest(author));
+/** Collects candidates and remembers the whole video items some sources return (no re-read needed). */
+class Gatherer {
+  readonly pool = new CandidatePool();
+  readonly full = new Map<string, VideoItem>();
+  videos(videos: VideoItem[], source: Source): void {
+    for (const v of videos) {
+      this.full.set(v.vid, v);
+      this.pool.add(videoCandidate(v), source);
     }
   }
-  let batch: Found = new Map();
-  if (batchKeys.length) reads.push((batchGetHubItems(batchKeys) as Promise<Found>).then((b) => (batch = b)));
-  await Promise.all(reads);
-  ctx.used += reads.length;
-  if (!similar && personal) {
-    for (const e of state.likedRecent.slice(-LIMITS.coLikeSeeds)) for (const c of coLikeCandidates(batch.get(itemId(hubItems.coLikes(e.vid))))) pool.add(c, 'colike');
-    for (const author of followees) for (const c of latestCandidates(author, batch.get(itemId(hubItems.authorLatest(author))))) pool.add(c, 'follow');
+  candidates(candidates: CandidateFields[], source: Source): void {
+    for (const c of candidates) this.pool.add(c, source);
   }
+}
 
-  const shared = sharedVid ? (batch.get(itemId(hubItems.video(sharedVid))) as VideoItem | undefined) : undefined;
-  const excluded = new Set([...(shared ? [shared.vid] : []), ...(similar ? [similar.vid] : [])]);
+/** Runs the planned reads that fit the budget (in priority order), all in parallel. */
+async function readWithin(ctx: Context, planned: (() => Promise<unknown>)[]): Promise<void> {
+  const affordable = planned.slice(0, Math.max(0, spare(ctx)));
+  ctx.used += affordable.length;
+  await Promise.all(affordable.map((read) => read()));
+}
 
-  // Too few unseen candidates: spend what is left of the budget (two requests stay reserved for the
-  // final read and the state write) walking further into the catalog, where the next call resumes.
-  const fresh = (c: { vid: string }) => !state.disliked.has(c.vid) && !ctx.seen.has(c.vid) && !served.has(c.vid) && !excluded.has(c.vid);
-  while (!similar && explore !== null && ctx.used + 2 < MAX_REQUESTS && pool.values().filter(fresh).length < req.count) {
-    ctx.used++;
-    const { videos, done } = await newestPage(explore ?? (req.refresh ? undefined : state.explore), LIMITS.explore);
-    addVideos(videos, 'fresh');
-    explore = done || videos.length === 0 ? null : `${videos[videos.length - 1]!.created_at}#${videos[videos.length - 1]!.vid}`;
-  }
-
+function rankAndPick(ctx: Context, g: Gatherer, served: Set<string>, shared: VideoItem | undefined, similar?: VideoItem): VideoItem[] {
+  const { req, state } = ctx;
   const rankCtx: RankContext = {
     nowMs: ctx.nowMs,
     seed: ctx.seed,
     taste: state.tags,
-    followedAuthors: new Set(followees),
+    followedAuthors: new Set(ctx.followees),
     disliked: state.disliked,
     seen: ctx.seen,
     served,
-    exclude: excluded,
+    exclude: new Set([...(shared ? [shared.vid] : []), ...(similar ? [similar.vid] : [])]),
     ...(similar ? { similarTo: { vid: similar.vid, tags: similar.tags ?? [], author_openid: similar.author_openid } } : {}),
   };
-  const ranked = rankCandidates(pool.values(), rankCtx, personal);
-  const slots = req.count - (shared ? 1 : 0);
-  const picked = selectList(ranked, slots, shared ? [shared.author_openid] : []);
-  const videos = [...(shared ? [shared] : []), ...picked.map((s) => full.get(s.candidate.vid) ?? stub(s.candidate.vid, s.candidate.author_openid))];
+  const ranked = rankCandidates(g.pool.values(), rankCtx, !!req.viewer);
+  const picked = selectList(ranked, req.count - (shared ? 1 : 0), shared ? [shared.author_openid] : []);
+  return [...(shared ? [shared] : []), ...picked.map((s) => g.full.get(s.candidate.vid) ?? stub(s.candidate.vid, s.candidate.author_openid))];
+}
+
+// rec ------------------------------------------------------------------------------------------------
+
+async function recommend(ctx: Context): Promise<Outcome> {
+  const { req, state } = ctx;
+  const personal = !!req.viewer;
+  const served = req.refresh ? new Set<string>() : state.served;
+  const sharedVid = ctx.sharedVid && !served.has(ctx.sharedVid) ? ctx.sharedVid : undefined;
+  const g = new Gatherer();
+
+  // Free: the co-liked videos kept in the state by like.
+  if (personal) g.candidates(state.coLiked.map((e) => ({ ...e, trend: 0, colike: e.n })), 'colike');
+
+  let batch: Found = new Map();
+  const batchKeys: Key[] = [...(sharedVid ? [hubItems.video(sharedVid)] : []), ...ctx.followees.map((a) => hubItems.authorLatest(a))];
+  let explore: string | null | undefined = req.refresh ? undefined : state.explore;
+  const explorePage = async () => {
+    const { videos, done } = await newestPage(explore ?? undefined, LIMITS.explore);
+    g.videos(videos, 'fresh');
+    const last = videos[videos.length - 1];
+    explore = done || !last ? null : `${last.created_at}#${last.vid}`;
+  };
+  // One tag per call, drawn among the three strongest by weight: the list follows the taste and
+  // still varies between calls.
+  const top = personal ? topTags(state, 3) : [];
+  let r = noise(ctx.seed, 'tag') * top.reduce((s, [, w]) => s + w, 0);
+  const tag = top.find(([, w]) => (r -= w) < 0)?.[0] ?? top[0]?.[0];
+
+  const planned: (() => Promise<unknown>)[] = [];
+  if (batchKeys.length) planned.push(async () => (batch = (await batchGetHubItems(batchKeys)) as Found));
+  planned.push(explorePage);
+  if (tag) planned.push(async () => g.candidates(await tagCandidates(tag, LIMITS.tag), 'tag'));
+  planned.push(async () => g.videos(await trendingVideos(LIMITS.trending), 'trending'));
+  await readWithin(ctx, planned);
+
+  for (const author of ctx.followees) g.candidates(latestCandidates(author, batch.get(itemId(hubItems.authorLatest(author)))), 'follow');
+  const shared = sharedVid ? (batch.get(itemId(hubItems.video(sharedVid))) as VideoItem | undefined) : undefined;
+
+  // Too few unseen candidates: walk further into the catalog with what is left of the budget; the
+  // next call resumes there.
+  const unseen = (vid: string) => !state.disliked.has(vid) && !ctx.seen.has(vid) && !served.has(vid) && vid !== shared?.vid;
+  while (explore !== null && spare(ctx) > 0 && g.pool.values().filter((c) => unseen(c.vid)).length < req.count) {
+    ctx.used++;
+    await explorePage();
+  }
+
+  const videos = rankAndPick(ctx, g, served, shared);
   return {
     videos,
     fav_index: videos.length > 0 ? encodeCursor({ o: 'rec' }) : '',
     change: { served: videos.map((v) => v.vid), explore },
   };
+}
+
+// more like this ---------------------------------------------------------------------------------
+
+async function moreLikeThis(ctx: Context): Promise<Outcome> {
+  const { req, state, found } = ctx;
+  const similar = found.get(itemId(hubItems.video(req.similarTo!))) as VideoItem | undefined;
+  if (!similar) throw new NotFoundError(`Video "${req.similarTo!.slice(0, 64)}" does not exist`);
+  const served = req.refresh ? new Set<string>() : state.served;
+  const sharedVid = ctx.sharedVid && !served.has(ctx.sharedVid) && ctx.sharedVid !== similar.vid ? ctx.sharedVid : undefined;
+  const g = new Gatherer();
+  g.candidates(coLikeCandidates(found.get(itemId(hubItems.coLikes(similar.vid)))), 'colike');
+
+  let shared: VideoItem | undefined;
+  const tags = (similar.tags ?? []).slice(0, LIMITS.similarTags);
+  const tagRead = (t: string) => async () => g.candidates(await tagCandidates(t, LIMITS.similarTag), 'tag');
+  const planned: (() => Promise<unknown>)[] = [];
+  if (sharedVid) planned.push(async () => (shared = (await batchGetHubItems([hubItems.video(sharedVid)])).get(itemId(hubItems.video(sharedVid))) as VideoItem | undefined));
+  if (tags[0]) planned.push(tagRead(tags[0]));
+  planned.push(async () => g.videos(await authorVideos(similar.author_openid, LIMITS.author), 'author'));
+  for (const t of tags.slice(1)) planned.push(tagRead(t));
+  planned.push(async () => g.videos(await trendingVideos(LIMITS.trending), 'trending'));
+  await readWithin(ctx, planned);
+
+  const videos = rankAndPick(ctx, g, served, shared, similar);
+  return { videos, fav_index: videos.length > 0 ? encodeCursor({ o: 'rec' }) : '', change: { served: videos.map((v) => v.vid) } };
 }
 
 // new, hot, q: walks with a cursor -------------------------------------------------------------------
@@ -285,8 +323,8 @@ async function walk(ctx: Context, order: WalkOrder): Promise<Outcome> {
 
   // The shared video leads the first page; its read takes one request of the walk's budget.
   const sharedVid = fresh ? ctx.sharedVid : undefined;
-  // Reserved: phase 2's read, the final read and the state write.
-  let budget = MAX_REQUESTS - ctx.used - 3 - (sharedVid ? 1 : 0);
+  // Phase 2's read stays reserved, like the answer's read and the state write.
+  let budget = spare(ctx) - 1 - (sharedVid ? 1 : 0);
   const sharedRead = sharedVid ? (batchGetHubItems([hubItems.video(sharedVid)]) as Promise<Found>) : Promise.resolve(new Map() as Found);
   const room = req.count - (sharedVid ? 1 : 0);
 

@@ -6,7 +6,8 @@ import { NotFoundError, UnavailableError } from '../http/errors.js';
 import { logger } from '../logger.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../hub/transact.js';
 import { COLIKES_CAP, getVideo, type VideoItem } from '../hub/videos.js';
-import { addTaste, LIKED_RECENT_CAP, parseFeedState, TASTE, UpdateBuilder, type LikedEntry } from './feed-state.js';
+import { addTaste, LIKED_RECENT_CAP, mergeCoLiked, parseFeedState, TASTE, UpdateBuilder, type CoLikedEntry, type LikedEntry } from './feed-state.js';
+import { coLikeCandidates } from './sources.js';
 import { trendUnit } from './trend.js';
 
 /**
@@ -123,14 +124,21 @@ async function recordCoLikes(video: VideoItem, recent: LikedEntry[]): Promise<vo
   );
 }
 
-async function readLikedRecent(openid: string): Promise<LikedEntry[]> {
-  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.feedState(openid), ProjectionExpression: 'lr' }));
-  return parseFeedState(out.Item, clock.now()).likedRecent.slice(-LIKED_RECENT_CAP);
+/** The liker's latest likes and co-liked list, and the co-likes of the video being liked. */
+async function readLikeContext(openid: string, vid: string): Promise<{ recent: LikedEntry[]; coLiked: CoLikedEntry[] }> {
+  const [state, coLikes] = await Promise.all([
+    db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.feedState(openid), ProjectionExpression: 'lr, cl' })),
+    db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.coLikes(vid) })),
+  ]);
+  const parsed = parseFeedState(state.Item, clock.now());
+  const recent = parsed.likedRecent.slice(-LIKED_RECENT_CAP);
+  const added = coLikeCandidates(coLikes.Item).map((c) => ({ vid: c.vid, author_openid: c.author_openid, tags: c.tags, created_at: c.created_at, n: c.colike ?? 1 }));
+  return { recent, coLiked: mergeCoLiked(parsed.coLiked, added, new Set([vid, ...recent.map((e) => e.vid)])) };
 }
 
 export async function likeVideo(openid: string, vid: string): Promise<LikeResult> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const [video, recent] = await Promise.all([requireVideo(vid), readLikedRecent(openid)]);
+    const [video, { recent, coLiked }] = await Promise.all([requireVideo(vid), readLikeContext(openid, vid)]);
     const now = clock.now();
     const nowIso = new Date(now).toISOString();
     const trendDelta = trendUnit(now);
@@ -138,7 +146,8 @@ export async function likeVideo(openid: string, vid: string): Promise<LikeResult
       .setValue('updated_at', nowIso)
       .setValue('entity', 'feed_state')
       .deleteFromSet('disliked', [vid])
-      .appendToList('lr', [{ vid, author_openid: video.author_openid, tags: video.tags ?? [], created_at: video.created_at } satisfies LikedEntry]);
+      .appendToList('lr', [{ vid, author_openid: video.author_openid, tags: video.tags ?? [], created_at: video.created_at } satisfies LikedEntry])
+      .setValue('cl', coLiked);
     addTaste(feed, video.tags ?? [], TASTE.like, now);
     const items: TransactItem[] = [
       {

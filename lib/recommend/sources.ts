@@ -1,6 +1,6 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableNames } from '../db/client.js';
-import { hubItems, hubPartitions } from '../db/hub-items.js';
+import { feedStateAndFollows, hubItems, hubPartitions } from '../db/hub-items.js';
 import type { LatestEntry, VideoItem } from '../hub/videos.js';
 import type { Candidate } from './scoring.js';
 
@@ -96,6 +96,28 @@ export async function authorVideos(openid: string, limit: number): Promise<Video
     Limit: limit,
   });
   return items as unknown as VideoItem[];
+}
+
+/**
+ * The caller's feed state and up to `limit` followed accounts, with ONE Query: the state item sorts
+ * right before the account's FOLLOWS# items (hubItems.feedState).
+ */
+export async function feedStateWithFollows(openid: string, limit: number): Promise<{ state?: Record<string, unknown>; followees: string[] }> {
+  const range = feedStateAndFollows(openid);
+  const { items } = await query({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': range.pk, ':from': range.from, ':to': range.to },
+    Limit: limit + 1,
+  });
+  const stateSk = hubItems.feedState(openid).sk;
+  const prefix = hubItems.follows(openid, '').sk;
+  const state = items.find((i) => i.sk === stateSk);
+  const followees = items
+    .filter((i) => i.sk !== stateSk)
+    .map((i) => (typeof i.followee === 'string' ? i.followee : String(i.sk).slice(prefix.length)))
+    .filter(Boolean)
+    .slice(0, limit);
+  return { state, followees };
 }
 
 /** The accounts the caller followed most recently. */
