@@ -38,7 +38,7 @@ if (r.targets) table('Targets', ['target', 'measured', 'status'], r.targets.map(
 if (r.cost) {
   table(
     `DynamoDB requests and capacity per call (usual call of ${r.cost.calls}; ! = a request whose condition failed, by design)`,
-    ['operation', 'requests', 'authorizer', 'function', 'requests sent', 'RCU', 'WCU', 'USD / 1M calls'],
+    ['operation', 'requests', 'authorizer', 'function', 'requests sent', 'RCU', 'WCU', 'no capacity reported', 'USD / 1M calls'],
     r.cost.rows.map((c) => [
       c.operation,
       c.error ? 'ERROR' : c.requestsMin === c.requestsMax ? c.requests : `${c.requests} (${c.requestsMin}-${c.requestsMax})`,
@@ -47,6 +47,7 @@ if (r.cost) {
       c.error ?? c.commands,
       c.rcu,
       c.wcu,
+      c.unreportedCapacity || '',
       c.usdPerMillionCalls,
     ]),
   );

@@ -200,10 +200,21 @@ export const HUB_SCENARIOS: Scenario[] = [
     setup: async (w) => constant(hubRequest('comment_get', { ...as(w.alice), vid: w.commentedVid, page: 3, d: '' }))(),
   },
   {
-    name: 'sharetext',
+    name: 'sharetext (new share)',
     group: 'hub',
     available: hubOp('sharetext'),
     expect: 200,
+    setup: async (w) => {
+      const run = newNonce().slice(0, 8);
+      return async (i) => hubRequest('sharetext', { openid: w.alice.openid, vid: w.vids[2]!, d: `bench-${run}-${i}`, locale: 'zh-CN', country: 'CN' });
+    },
+  },
+  {
+    name: 'sharetext (retry of the same share)',
+    group: 'hub',
+    available: hubOp('sharetext'),
+    expect: 200,
+    note: 'same openid, device and video in the same time bucket: answered again, counted once',
     setup: async (w) => constant(hubRequest('sharetext', { openid: w.alice.openid, vid: w.vids[2]!, d: 'bench-device', locale: 'zh-CN', country: 'CN' }))(),
   },
   {

@@ -1,6 +1,6 @@
 import { HUB_OPERATIONS } from '../lib/hub/operations.js';
 import { importCatalog } from './catalog.js';
-import { jwtFor, mustSucceed, signUp, type Account } from './fixtures.js';
+import { jwtFor, mustSucceed, signUp, signUpMany, type Account } from './fixtures.js';
 import { hubRequest } from './invoke.js';
 
 /**
@@ -35,7 +35,9 @@ export function world(): Promise<World> {
     await setAccountRoles(editor.openid, ['editor']);
     editor.token = await jwtFor(editor.openid, ['editor']);
 
-    const vids = await importCatalog(editor.openid, 0, WORLD_VIDEOS, { prefix: 'wv' });
+    // Several authors, as in a real catalog (the feed caps videos per author).
+    const authors = [editor.openid, ...(await signUpMany(9)).map((a) => a.openid)];
+    const vids = await importCatalog(authors, 0, WORLD_VIDEOS, { prefix: 'wv' });
     const commentedVid = vids[0]!;
     const a = { openid: alice.openid, token: alice.token };
     const b = { openid: bob.openid, token: bob.token };

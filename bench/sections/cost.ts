@@ -79,7 +79,7 @@ export async function costSection(options: { quick: boolean }): Promise<CostResu
   }
   printTable(
     `DynamoDB cost per call (mode of ${calls} calls after a warm-up; ! = request failed its condition, as designed)`,
-    ['operation', 'requests', 'range', 'authorizer', 'function', 'requests sent', 'RCU', 'WCU', 'USD / 1M calls'],
+    ['operation', 'requests', 'range', 'authorizer', 'function', 'requests sent', 'RCU', 'WCU', 'no capacity reported', 'USD / 1M calls'],
     rows.map((r) => [
       r.operation,
       r.error ? 'ERROR' : r.requests,
@@ -89,6 +89,7 @@ export async function costSection(options: { quick: boolean }): Promise<CostResu
       r.error ? r.error.slice(0, 80) : r.commands,
       r.rcu,
       r.wcu,
+      r.unreportedCapacity || '',
       r.usdPerMillionCalls,
     ]),
   );
