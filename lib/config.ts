@@ -60,3 +60,6 @@ function loadConfig(env: NodeJS.ProcessEnv): Config {
 }
 
 export const config: Config = loadConfig(process.env);
+
+/** The environment `config` was parsed from: lets the test harness detect a config loaded too early. */
+export const loadedEnvironment: Readonly<Record<string, string | undefined>> = Object.freeze({ ...process.env });

@@ -28,7 +28,7 @@ export async function dispatchHub(request: HttpRequest): Promise<HttpResult> {
     if (principal && typeof input.openid === 'string' && input.openid !== principal.user_id) {
       throw new AuthError('The token does not belong to this openid');
     }
-    if (principal && operation.scope) enforceScope(principal, operation.scope);
+    if (principal) enforceScope(principal, operation.scope);
   }
 
   const data = await operation.run(input, { principal, requestId: request.requestId, sourceIp: request.sourceIp });

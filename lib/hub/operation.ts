@@ -15,13 +15,14 @@ export interface HubContext {
  * - auth 'optional': the same when a credential is present (an invalid one is still 401).
  * - auth 'none': sign-up steps and sharetext.
  */
-export interface HubOperation<S extends z.ZodType = z.ZodType> {
-  auth: 'required' | 'optional' | 'none';
-  /** The scope an access key needs when ENFORCE_KEY_SCOPES is on. */
-  scope?: Scope;
+export type HubOperation<S extends z.ZodType = z.ZodType> = {
   query: S;
   run(input: z.output<S>, ctx: HubContext): Promise<unknown>;
-}
+} & (
+  | { auth: 'none' }
+  /** An operation that accepts a credential must name the scope a key needs when ENFORCE_KEY_SCOPES is on. */
+  | { auth: 'required' | 'optional'; scope: Scope }
+);
 
 /** Keeps each operation's input type tied to its schema. */
 export function defineOperation<S extends z.ZodType>(operation: HubOperation<S>): HubOperation<S> {
