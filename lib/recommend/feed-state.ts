@@ -13,13 +13,16 @@ import { growthUnit } from './trend.js';
  *   the account's likes (merged by like from the liked video's co-likes item, top COLIKED_CAP).
  * - `s_<epoch day>`: string sets of the vids viewed that day; days older than SEEN_DAYS are removed.
  * - `served`: vids handed out by rec since the last `cmd=refresh` (capped at SERVED_CAP).
- * - `explore`: where the exploration walk over the newest-first catalog continues.
+ * - `explore`: where the exploration walk over the newest-first catalog continues (it wraps at the
+ *   end). `rv`: the reservoir, the best unseen candidates of the last call (RESERVOIR_CAP), so
+ *   unseen videos found once stay candidates until viewed.
  * - `wk_<order>` / `wks_<order>`: the current new/hot/q walk and the vids it deferred as seen.
  */
 export const TASTE_HALF_LIFE_DAYS = 14;
 export const SEEN_DAYS = 7;
 export const LIKED_RECENT_CAP = 20;
 export const COLIKED_CAP = 30;
+export const RESERVOIR_CAP = 100;
 export const SERVED_CAP = 1000;
 export const WALK_SKIP_CAP = 2000;
 export const TASTE = { like: 3, dislike: -4, view: 0.5 };
@@ -39,6 +42,15 @@ export interface CoLikedEntry extends LikedEntry {
   n: number;
 }
 
+/** A compact candidate kept in the reservoir. */
+export interface ReservoirEntry {
+  vid: string;
+  a: string;
+  t: string[];
+  c: string;
+  tr: number;
+}
+
 export interface FeedState {
   exists: boolean;
   /** Current (decayed) taste weight per tag. */
@@ -46,6 +58,7 @@ export interface FeedState {
   disliked: Set<string>;
   likedRecent: LikedEntry[];
   coLiked: CoLikedEntry[];
+  reservoir: ReservoirEntry[];
   /** Vids viewed in the last SEEN_DAYS days (whole days: a little more, never less). */
   seen: Set<string>;
   /** Day buckets present, to drop the expired ones. */
@@ -65,7 +78,7 @@ export const tagAttribute = (tag: string) => `${TAG_PREFIX}${tag}`;
 const asSet = (v: unknown): Set<string> => (v instanceof Set ? new Set([...v].map(String)) : new Set());
 
 export function parseFeedState(item: Record<string, unknown> | undefined, nowMs: number): FeedState {
-  const state: FeedState = { exists: !!item, tags: new Map(), disliked: new Set(), likedRecent: [], coLiked: [], seen: new Set(), seenDays: [], served: new Set(), walks: {} };
+  const state: FeedState = { exists: !!item, tags: new Map(), disliked: new Set(), likedRecent: [], coLiked: [], reservoir: [], seen: new Set(), seenDays: [], served: new Set(), walks: {} };
   if (!item) return state;
   const unit = tasteUnit(nowMs);
   const oldestDay = epochDay(nowMs) - SEEN_DAYS;
@@ -82,6 +95,7 @@ export function parseFeedState(item: Record<string, unknown> | undefined, nowMs:
   state.served = asSet(item.served);
   state.likedRecent = Array.isArray(item.lr) ? (item.lr as LikedEntry[]) : [];
   state.coLiked = Array.isArray(item.cl) ? (item.cl as CoLikedEntry[]) : [];
+  state.reservoir = Array.isArray(item.rv) ? (item.rv as ReservoirEntry[]) : [];
   if (typeof item.explore === 'string') state.explore = item.explore;
   for (const order of ['new', 'hot', 'q'] as const) {
     const id = item[`wk_${order}`];
@@ -199,6 +213,7 @@ export interface FeedStateChange {
   served: string[];
   refresh: boolean;
   explore?: string | null;
+  reservoir?: ReservoirEntry[];
   walk?: { order: WalkOrder; id: string; skipped: string[]; fresh: boolean };
   ttlSeconds?: number;
 }
@@ -223,6 +238,8 @@ export function feedStateUpdate(state: FeedState, change: FeedStateChange, nowMs
   if (change.explore === null) {
     if (state.explore !== undefined) u.removeAttribute('explore');
   } else if (change.explore !== undefined) u.setValue('explore', change.explore);
+
+  if (change.reservoir) u.setValue('rv', change.reservoir.slice(0, RESERVOIR_CAP));
 
   const overflow = state.likedRecent.length - LIKED_RECENT_CAP;
   for (let i = 0; i < overflow; i++) u.removeAttribute('lr', i);

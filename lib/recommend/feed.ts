@@ -9,7 +9,7 @@ import { transactWrite, type TransactItem } from '../hub/transact.js';
 import { toVideoView, type VideoView } from '../hub/video-view.js';
 import type { VideoItem } from '../hub/videos.js';
 import { decodeCursor, encodeCursor, termHash, type WalkCursor } from './cursor.js';
-import { feedStateUpdate, parseFeedState, topTags, type FeedState, type FeedStateChange, type WalkOrder } from './feed-state.js';
+import { feedStateUpdate, parseFeedState, RESERVOIR_CAP, topTags, type FeedState, type FeedStateChange, type ReservoirEntry, type WalkOrder } from './feed-state.js';
 import { CandidatePool, noise, rankCandidates, selectList, type RankContext, type Source } from './scoring.js';
 import { bestGram, matchesTerm, normalizeSearchText } from './search-text.js';
 import {
@@ -62,12 +62,20 @@ export const MAX_REQUESTS = 8;
 export const LIMITS = {
   trending: 60,
   explore: 100,
+  /** Exploration page of a caller who has seen many videos: unseen ones are rarer. */
+  exploreDeep: 300,
+  /** A caller with more seen videos than this explores with deep pages, before trending. */
+  heavyViewer: 200,
   tag: 40,
   followees: 25,
   similarTags: 3,
   similarTag: 30,
   author: 10,
-  walkPage: 100,
+  /** new/hot pages (ranking attributes only); search pages are read whole, so smaller. */
+  walkPage: 300,
+  searchPage: 100,
+  /** Deferred videos read per call in phase 2 (one BatchGet). */
+  phase2Window: 100,
 };
 /** Anonymous device state is forgotten after 30 days without a call. */
 const DEVICE_TTL_SECONDS = 30 * 86_400;
@@ -185,7 +193,7 @@ class Gatherer {
   readonly full = new Map<string, VideoItem>();
   videos(videos: VideoItem[], source: Source): void {
     for (const v of videos) {
-      this.full.set(v.vid, v);
+      if (v.title) this.full.set(v.vid, v);
       this.pool.add(videoCandidate(v), source);
     }
   }
@@ -201,7 +209,7 @@ async function readWithin(ctx: Context, planned: (() => Promise<unknown>)[]): Pr
   await Promise.all(affordable.map((read) => read()));
 }
 
-function rankAndPick(ctx: Context, g: Gatherer, served: Set<string>, shared: VideoItem | undefined, similar?: VideoItem): VideoItem[] {
+function rankAndPick(ctx: Context, g: Gatherer, served: Set<string>, shared: VideoItem | undefined, similar?: VideoItem): { videos: VideoItem[]; reservoir: ReservoirEntry[] } {
   const { req, state } = ctx;
   const rankCtx: RankContext = {
     nowMs: ctx.nowMs,
@@ -216,7 +224,12 @@ function rankAndPick(ctx: Context, g: Gatherer, served: Set<string>, shared: Vid
   };
   const ranked = rankCandidates(g.pool.values(), rankCtx, !!req.viewer);
   const picked = selectList(ranked, req.count - (shared ? 1 : 0), shared ? [shared.author_openid] : []);
-  return [...(shared ? [shared] : []), ...picked.map((s) => g.full.get(s.candidate.vid) ?? stub(s.candidate.vid, s.candidate.author_openid))];
+  // The best unseen candidates (picked or not) stay candidates for the next calls until viewed.
+  const reservoir = ranked
+    .filter((s) => s.tier < 2)
+    .slice(0, RESERVOIR_CAP)
+    .map(({ candidate: c }) => ({ vid: c.vid, a: c.author_openid, t: c.tags, c: c.created_at, tr: c.trend }));
+  return { videos: [...(shared ? [shared] : []), ...picked.map((s) => g.full.get(s.candidate.vid) ?? stub(s.candidate.vid, s.candidate.author_openid))], reservoir };
 }
 
 // rec ------------------------------------------------------------------------------------------------
@@ -228,14 +241,17 @@ async function recommend(ctx: Context): Promise<Outcome> {
   const sharedVid = ctx.sharedVid && !served.has(ctx.sharedVid) ? ctx.sharedVid : undefined;
   const g = new Gatherer();
 
-  // Free: the co-liked videos kept in the state by like.
+  // Free: the co-liked videos kept in the state by like, and the unseen candidates of earlier calls.
   if (personal) g.candidates(state.coLiked.map((e) => ({ ...e, trend: 0, colike: e.n })), 'colike');
+  g.candidates(state.reservoir.map((e) => ({ vid: e.vid, author_openid: e.a, tags: e.t ?? [], created_at: e.c, trend: e.tr ?? 0 })), 'fresh');
 
   let batch: Found = new Map();
   const batchKeys: Key[] = [...(sharedVid ? [hubItems.video(sharedVid)] : []), ...ctx.followees.map((a) => hubItems.authorLatest(a))];
-  let explore: string | null | undefined = req.refresh ? undefined : state.explore;
+  // Exploration walks the whole catalog across calls (a refresh does not restart it).
+  let explore: string | null | undefined = state.explore;
+  const heavy = ctx.seen.size > LIMITS.heavyViewer;
   const explorePage = async () => {
-    const { videos, done } = await newestPage(explore ?? undefined, LIMITS.explore);
+    const { videos, done } = await newestPage(explore ?? undefined, heavy ? LIMITS.exploreDeep : LIMITS.explore);
     g.videos(videos, 'fresh');
     const last = videos[videos.length - 1];
     explore = done || !last ? null : `${last.created_at}#${last.vid}`;
@@ -250,7 +266,8 @@ async function recommend(ctx: Context): Promise<Outcome> {
   if (batchKeys.length) planned.push(async () => (batch = (await batchGetHubItems(batchKeys)) as Found));
   planned.push(explorePage);
   if (tag) planned.push(async () => g.candidates(await tagCandidates(tag, LIMITS.tag), 'tag'));
-  planned.push(async () => g.videos(await trendingVideos(LIMITS.trending), 'trending'));
+  // A heavy viewer has most likely seen the trending top: that request goes to deeper exploration.
+  if (!heavy) planned.push(async () => g.videos(await trendingVideos(LIMITS.trending), 'trending'));
   await readWithin(ctx, planned);
 
   for (const author of ctx.followees) g.candidates(latestCandidates(author, batch.get(itemId(hubItems.authorLatest(author)))), 'follow');
@@ -264,11 +281,11 @@ async function recommend(ctx: Context): Promise<Outcome> {
     await explorePage();
   }
 
-  const videos = rankAndPick(ctx, g, served, shared);
+  const { videos, reservoir } = rankAndPick(ctx, g, served, shared);
   return {
     videos,
     fav_index: videos.length > 0 ? encodeCursor({ o: 'rec' }) : '',
-    change: { served: videos.map((v) => v.vid), explore },
+    change: { served: videos.map((v) => v.vid), explore, reservoir },
   };
 }
 
@@ -294,7 +311,7 @@ async function moreLikeThis(ctx: Context): Promise<Outcome> {
   planned.push(async () => g.videos(await trendingVideos(LIMITS.trending), 'trending'));
   await readWithin(ctx, planned);
 
-  const videos = rankAndPick(ctx, g, served, shared, similar);
+  const { videos } = rankAndPick(ctx, g, served, shared, similar);
   return { videos, fav_index: videos.length > 0 ? encodeCursor({ o: 'rec' }) : '', change: { served: videos.map((v) => v.vid) } };
 }
 
@@ -373,7 +390,7 @@ async function walk(ctx: Context, order: WalkOrder): Promise<Outcome> {
   let done = false;
   if (phase === 2 && list.length < room) {
     const all = [...prior, ...skippedNow];
-    const window = all.slice(index, index + LIMITS.walkPage);
+    const window = all.slice(index, index + LIMITS.phase2Window);
     const needed = window.filter((vid) => !skippedVideos.has(vid));
     const fetched = needed.length ? ((await batchGetHubItems(needed.map((vid) => hubItems.video(vid)))) as Found) : (new Map() as Found);
     for (const vid of window) {
@@ -409,7 +426,7 @@ async function walkPage(order: WalkOrder, gram: string | undefined, term: string
     return { items, next: done || items.length === 0 ? undefined : items[items.length - 1]!.pos };
   }
   if (order === 'q' && gram) {
-    const page = await postingsPage(gram, pos.p, LIMITS.walkPage);
+    const page = await postingsPage(gram, pos.p, LIMITS.searchPage);
     const vids = page.entries.map((e) => e.slice(e.lastIndexOf('#') + 1));
     const videos = vids.length ? ((await batchGetHubItems(vids.map((vid) => hubItems.video(vid)))) as Found) : new Map();
     const items = page.entries.map((entry, i) => {
@@ -419,7 +436,7 @@ async function walkPage(order: WalkOrder, gram: string | undefined, term: string
     return { items, next: page.next !== undefined ? { p: page.next } : undefined };
   }
   // new, and q for a term without an indexable gram: the catalog newest first.
-  const { videos, done } = await newestPage(pos.p, LIMITS.walkPage);
+  const { videos, done } = await newestPage(pos.p, order === 'q' ? LIMITS.searchPage : LIMITS.walkPage, order === 'q');
   const items = videos.map((v) => ({ pos: { p: `${v.created_at}#${v.vid}` }, video: order === 'q' && !matchesTerm(v, term) ? undefined : v }));
   return { items, next: done || items.length === 0 ? undefined : items[items.length - 1]!.pos };
 }

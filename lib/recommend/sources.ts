@@ -17,6 +17,15 @@ async function query(input: Omit<QueryCommandInput, 'TableName'>): Promise<{ ite
   return { items: (out.Items ?? []) as Record<string, unknown>[], lastKey: out.LastEvaluatedKey };
 }
 
+/**
+ * Candidate reads return only what ranking needs; the few videos an answer shows are read whole
+ * afterwards. Smaller pages on the wire, and more candidates per request (a Query reads up to 1 MB).
+ */
+const RANKING_ATTRIBUTES = {
+  ProjectionExpression: '#vid, #author, #tags, #created, #trend',
+  ExpressionAttributeNames: { '#vid': 'vid', '#author': 'author_openid', '#tags': 'tags', '#created': 'created_at', '#trend': 'gsi3sk' },
+};
+
 export const videoCandidate = (v: VideoItem): CandidateFields => ({
   vid: v.vid,
   author_openid: v.author_openid,
@@ -25,9 +34,10 @@ export const videoCandidate = (v: VideoItem): CandidateFields => ({
   trend: typeof v.gsi3sk === 'number' ? v.gsi3sk : 0,
 });
 
-/** The top of the trending ranking (video items). */
+/** The top of the trending ranking (ranking attributes only). */
 export async function trendingVideos(limit: number): Promise<VideoItem[]> {
   const { items } = await query({
+    ...RANKING_ATTRIBUTES,
     IndexName: 'gsi3',
     KeyConditionExpression: 'gsi3pk = :p',
     ExpressionAttributeValues: { ':p': hubPartitions.trending },
@@ -40,6 +50,7 @@ export async function trendingVideos(limit: number): Promise<VideoItem[]> {
 /** A page of the trending ranking after position (trend, vid), for order=hot. */
 export async function trendingPage(after: { t: number; v: string } | undefined, limit: number): Promise<{ videos: VideoItem[]; done: boolean }> {
   const { items, lastKey } = await query({
+    ...RANKING_ATTRIBUTES,
     IndexName: 'gsi3',
     KeyConditionExpression: 'gsi3pk = :p',
     ExpressionAttributeValues: { ':p': hubPartitions.trending },
@@ -50,14 +61,18 @@ export async function trendingPage(after: { t: number; v: string } | undefined, 
   return { videos: items as unknown as VideoItem[], done: !lastKey };
 }
 
-/** A page of the catalog, newest first, after position `created_at#vid` (order=new, exploration). */
-export async function newestPage(after: string | undefined, limit: number): Promise<{ videos: VideoItem[]; done: boolean }> {
+/**
+ * A page of the catalog, newest first, after position `created_at#vid` (order=new, exploration):
+ * ranking attributes only, or whole items when `whole` (a search must read the text).
+ */
+export async function newestPage(after: string | undefined, limit: number, whole = false): Promise<{ videos: VideoItem[]; done: boolean }> {
   let start: Record<string, unknown> | undefined;
   if (after) {
     const vid = after.slice(after.lastIndexOf('#') + 1);
     start = { ...hubItems.video(vid), gsi1pk: hubPartitions.videos, gsi1sk: after };
   }
   const { items, lastKey } = await query({
+    ...(whole ? {} : RANKING_ATTRIBUTES),
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :p',
     ExpressionAttributeValues: { ':p': hubPartitions.videos },
@@ -86,9 +101,10 @@ export async function tagCandidates(tag: string, limit: number): Promise<Candida
   }));
 }
 
-/** An author's newest videos (video items). */
+/** An author's newest videos (ranking attributes only). */
 export async function authorVideos(openid: string, limit: number): Promise<VideoItem[]> {
   const { items } = await query({
+    ...RANKING_ATTRIBUTES,
     IndexName: 'gsi2',
     KeyConditionExpression: 'gsi2pk = :p',
     ExpressionAttributeValues: { ':p': hubPartitions.author(openid) },
