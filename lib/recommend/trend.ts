@@ -20,9 +20,12 @@ const T0_EXPONENT = -400;
 /** A fresh video counts as this many likes at its creation: new videos get a chance to be seen. */
 export const CREATION_WEIGHT = 3;
 
+/** Events older than this weigh the same (2^-420 is still above DynamoDB's smallest number, 1e-130). */
+const MIN_EXPONENT = -420;
+
 /** 2^((t - T0) / halfLife), starting at 2^-400 on T0: the growth unit of any decayed sum. */
 export function growthUnit(atMs: number, halfLifeDays: number): number {
-  return 2 ** (T0_EXPONENT + (atMs - T0_MS) / (halfLifeDays * DAY_MS));
+  return 2 ** Math.max(MIN_EXPONENT, T0_EXPONENT + (atMs - T0_MS) / (halfLifeDays * DAY_MS));
 }
 
 export function trendUnit(atMs: number): number {

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../lib/http/errors.js';
+import { demoVideos } from '../../lib/hub/demo-catalog.js';
+import { decodeCursor, encodeCursor } from '../../lib/recommend/cursor.js';
+import { epochDay, feedStateUpdate, mergeCoLiked, parseFeedState, SEEN_DAYS, tagAttribute, tasteUnit, topTags } from '../../lib/recommend/feed-state.js';
+import { bestGram, matchesTerm, normalizeSearchText, searchGrams, videoSearchText } from '../../lib/recommend/search-text.js';
+
+const NOW = Date.UTC(2026, 10, 21, 12);
+
+describe('search grams', () => {
+  it('normalizes full-width forms and case', () => {
+    expect(normalizeSearchText('ＲＯＢＯＴ　机器人')).toBe('robot 机器人');
+  });
+
+  it('indexes CJK characters and pairs, and alphanumeric trigrams within words', () => {
+    expect(new Set(searchGrams(normalizeSearchText('机器人 AI Robot')))).toEqual(new Set(['机', '器', '人', '机器', '器人', 'rob', 'obo', 'bot']));
+  });
+
+  it('picks a CJK pair first, the rarest trigram otherwise, and nothing for short terms', () => {
+    expect(bestGram('焊接机器人')).toHaveLength(2);
+    expect(['uiz', 'qui']).toContain(bestGram('quiz'));
+    expect(bestGram('车')).toBe('车');
+    expect(bestGram('ai')).toBeUndefined();
+    expect(bestGram('5g')).toBeUndefined();
+  });
+
+  it('finds every video containing a term under the term\'s gram (no false negatives)', () => {
+    const videos = demoVideos(150, NOW);
+    const terms = ['机器人', '储能', '车', 'robots', 'Case study', 'manufact', 'hannover', '智能制造：'];
+    for (const term of terms) {
+      const t = normalizeSearchText(term);
+      const gram = bestGram(t)!;
+      expect(gram, term).toBeDefined();
+      for (const v of videos.filter((video) => matchesTerm(video, t))) {
+        expect(searchGrams(videoSearchText(v)), `${term} in ${v.vid}`).toContain(gram);
+      }
+    }
+  });
+});
+
+describe('cursor', () => {
+  it('round-trips and refuses anything else', () => {
+    const c = { o: 'new' as const, w: 'abc123', ph: 1 as const, p: '2026-11-01T00:00:00.000Z#vid' };
+    expect(decodeCursor(encodeCursor(c))).toEqual(c);
+    expect(decodeCursor('')).toBeUndefined();
+    for (const bad of ['%%%', Buffer.from('{"o":"new"}').toString('base64url'), Buffer.from('not json').toString('base64url'), Buffer.from('{"o":"x"}').toString('base64url')]) {
+      expect(() => decodeCursor(bad)).toThrow(ValidationError);
+    }
+  });
+});
+
+describe('feed state', () => {
+  const today = epochDay(NOW);
+  const item = {
+    [`s_${today}`]: new Set(['v1']),
+    [`s_${today - SEEN_DAYS}`]: new Set(['v2']),
+    [`s_${today - SEEN_DAYS - 1}`]: new Set(['v3']),
+    [tagAttribute('机器人')]: 6 * tasteUnit(NOW),
+    [tagAttribute('物流')]: 2 * tasteUnit(NOW - 14 * 86_400_000),
+    disliked: new Set(['v9']),
+    served: new Set(['v5']),
+    lr: Array.from({ length: 23 }, (_, i) => ({ vid: `l${i}`, author_openid: 'a', tags: [], created_at: '2026-11-01T00:00:00Z' })),
+  };
+
+  it('reads seen days within the window, decayed taste and the sets', () => {
+    const state = parseFeedState(item, NOW);
+    expect(state.seen).toEqual(new Set(['v1', 'v2']));
+    expect(state.tags.get('机器人')).toBeCloseTo(6, 9);
+    expect(state.tags.get('物流')).toBeCloseTo(1, 9);
+    expect(topTags(state, 1)).toEqual([['机器人', expect.any(Number)]]);
+    expect(state.disliked).toEqual(new Set(['v9']));
+  });
+
+  it('records views, drops expired days, trims the likes list and resets served on refresh', () => {
+    const state = parseFeedState(item, NOW);
+    const update = feedStateUpdate(state, { viewed: [{ vid: 'v7', tags: ['物流'] }], served: ['v8'], refresh: true }, NOW);
+    const { UpdateExpression, ExpressionAttributeNames, ExpressionAttributeValues } = update.params();
+    const names = Object.values(ExpressionAttributeNames);
+    expect(names).toContain(`s_${today}`);
+    expect(names).toContain(`s_${today - SEEN_DAYS - 1}`);
+    expect(names).not.toContain(`s_${today - SEEN_DAYS}`);
+    expect(UpdateExpression).toMatch(/REMOVE .*\[0\].*\[1\].*\[2\]/);
+    expect(Object.values(ExpressionAttributeValues ?? {})).toContainEqual(new Set(['v8']));
+    expect(UpdateExpression).toMatch(/SET .*= :v\d+/);
+  });
+
+  it('merges co-liked videos by count, leaving out liked ones', () => {
+    const e = (vid: string, n: number) => ({ vid, author_openid: 'a', tags: [], created_at: '2026-11-01T00:00:00Z', n });
+    expect(mergeCoLiked([e('a', 2), e('b', 1)], [e('b', 3), e('c', 1), e('liked', 9)], new Set(['liked'])).map((x) => [x.vid, x.n])).toEqual([
+      ['b', 4],
+      ['a', 2],
+      ['c', 1],
+    ]);
+  });
+});
