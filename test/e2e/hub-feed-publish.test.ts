@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hubItems } from '../../lib/db/hub-items.js';
+import { NotFoundError } from '../../lib/http/errors.js';
+import { seedDemoCatalog } from '../../lib/hub/demo-catalog.js';
+import type { VideoView } from '../../lib/hub/video-view.js';
+import { putVideo, type VideoInput, type VideoItem } from '../../lib/hub/videos.js';
+import { getHubItem, hub, putTestAccounts } from '../support/hub-fixtures.js';
+import { apiClient, startTestStack } from '../support/stack.js';
+
+/** The video store feeds every list at once: what putVideo writes is in new, hot, q and the rankings. */
+type User = { openid: string; token: string };
+interface Feed {
+  list: VideoView[];
+  fav_index: string;
+}
+
+let stack: Awaited<ReturnType<typeof startTestStack>>;
+let api: ReturnType<typeof apiClient>;
+let author: User;
+let fan: User;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  api = apiClient(stack.url);
+  expect(await seedDemoCatalog(30)).toBe(30);
+  [author, fan] = (await putTestAccounts(2)) as [User, User];
+});
+afterAll(async () => stack?.stop());
+
+const feed = (params: Record<string, string | number>) => hub<Feed>(api, 'get_next_list', { openid: 'reader', ...params });
+const searchAll = async (q: string) => {
+  const found: string[] = [];
+  let cursor = '';
+  do {
+    const res = await feed({ q, watch_count: 20, fav_index: cursor });
+    expect(res.status).toBe(200);
+    found.push(...res.data.list.map((v) => v.vid));
+    cursor = res.data.fav_index;
+  } while (cursor);
+  return found;
+};
+const input = (fields: Partial<VideoInput> = {}): VideoInput => ({
+  author_openid: author.openid,
+  title: '鲲鹏展翅 Zephyrine turbines',
+  description: 'A wind tunnel visit',
+  cover_url: 'https://cdn.example.com/z.jpg',
+  video_url: 'https://cdn.example.com/z.mp4',
+  duration_s: 120,
+  tags: ['航空航天', 'wind'],
+  ...fields,
+});
+
+describe('putVideo', () => {
+  let video: VideoItem;
+
+  it('puts a new video into new, search, the rankings and the author\'s lists at once', async () => {
+    const accountBefore = await getHubItem<{ video_count?: number }>(hubItems.account(author.openid));
+    const put = await putVideo(input());
+    expect(put.created).toBe(true);
+    video = put.video;
+    expect(video).toMatchObject({ author_openid: author.openid, like_count: 0, comment_count: 0, share_count: 0, tags: ['航空航天', 'wind'] });
+
+    const newest = await feed({ order: 'new', watch_count: 1 });
+    expect(newest.data.list[0]).toMatchObject({ vid: video.vid, title: '鲲鹏展翅 Zephyrine turbines', author: { openid: author.openid } });
+    expect(await searchAll('zephyrine')).toEqual([video.vid]);
+    expect(await searchAll('鲲鹏')).toEqual([video.vid]);
+    expect(await getHubItem(hubItems.video(video.vid))).toMatchObject({ gsi3pk: 'TRENDING', gsi1pk: 'VIDEOS' });
+    expect(await getHubItem(hubItems.videoTag(video.vid, 'wind'))).toMatchObject({ gsi3pk: 'TAG#wind', vid: video.vid });
+    expect(await getHubItem(hubItems.authorLatest(author.openid))).toMatchObject({ videos: [expect.objectContaining({ vid: video.vid })] });
+    expect((await getHubItem<{ video_count?: number }>(hubItems.account(author.openid)))?.video_count).toBe((accountBefore?.video_count ?? 0) + 1);
+    const hot = (await feed({ order: 'hot', watch_count: 20 })).data.list.map((v) => v.vid);
+    expect(hot.length).toBe(20);
+    const similar = (await feed({ vid: video.vid, watch_count: 20 })).data.list;
+    expect(similar.map((v) => v.vid)).not.toContain(video.vid);
+  });
+
+  it('updates content and tags in place, keeping counters, trend and creation time', async () => {
+    expect((await hub(api, 'like', { openid: fan.openid, token: fan.token, vid: video.vid })).data).toMatchObject({ like_count: 1 });
+    const liked = (await getHubItem<VideoItem>(hubItems.video(video.vid)))!;
+    const updated = await putVideo(input({ vid: video.vid, title: 'Kestrelwing drones', tags: ['无人机', 'wind'] }));
+    expect(updated.created).toBe(false);
+    expect(updated.video).toMatchObject({ vid: video.vid, title: 'Kestrelwing drones', like_count: 1, created_at: video.created_at, gsi3sk: liked.gsi3sk, tags: ['无人机', 'wind'] });
+    expect(await searchAll('zephyrine')).toEqual([]);
+    expect(await searchAll('kestrelwing')).toEqual([video.vid]);
+    expect(await getHubItem(hubItems.videoTag(video.vid, '航空航天'))).toBeUndefined();
+    expect(await getHubItem(hubItems.videoTag(video.vid, '无人机'))).toMatchObject({ gsi3sk: liked.gsi3sk });
+  });
+
+  it('treats the same (author, external_id) as one video, also under parallel retries', async () => {
+    const before = (await getHubItem<{ video_count?: number }>(hubItems.account(author.openid)))?.video_count ?? 0;
+    const results = await Promise.all(Array.from({ length: 5 }, () => putVideo(input({ external_id: 'pipeline-42', title: 'Pipeline run' }))));
+    expect(new Set(results.map((r) => r.video.vid)).size).toBe(1);
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect((await getHubItem<{ video_count?: number }>(hubItems.account(author.openid)))?.video_count).toBe(before + 1);
+    const again = await putVideo(input({ external_id: 'pipeline-42', title: 'Pipeline run 2' }));
+    expect(again).toMatchObject({ created: false, video: { vid: results[0]!.video.vid, title: 'Pipeline run 2' } });
+  });
+
+  it('refuses an author without an account and writes nothing', async () => {
+    await expect(putVideo(input({ author_openid: 'u_nobody', title: 'Orphanvideo' }))).rejects.toBeInstanceOf(NotFoundError);
+    expect(await searchAll('orphanvideo')).toEqual([]);
+  });
+});
