@@ -57,13 +57,17 @@ function videoCounterItems(video: VideoItem, likes: 1 | -1, trendDelta: number):
   ];
 }
 
-/** The liker's like_count and the author's liked_count (one item when they are the same account). */
-function accountCounterItems(liker: string, author: string, delta: 1 | -1): TransactItem[] {
+/**
+ * The liker's like_count and the author's liked_count (one item when they are the same account).
+ * Both must exist: an ADD would otherwise create a stub account. A video whose author has no account
+ * (`withAuthor` false after such a failure) is liked without the author's count.
+ */
+function accountCounterItems(liker: string, author: string, delta: 1 | -1, withAuthor: boolean): TransactItem[] {
   const update = (openid: string, expression: string, values: Record<string, number>): TransactItem => ({
     Update: { TableName: TABLE(), Key: hubItems.account(openid), UpdateExpression: expression, ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: values },
   });
   if (liker === author) return [update(liker, 'ADD like_count :d, liked_count :d', { ':d': delta })];
-  return [update(liker, 'ADD like_count :d', { ':d': delta }), update(author, 'ADD liked_count :d', { ':d': delta })];
+  return [update(liker, 'ADD like_count :d', { ':d': delta }), ...(withAuthor ? [update(author, 'ADD liked_count :d', { ':d': delta })] : [])];
 }
 
 function feedStateItem(openid: string, update: UpdateBuilder): TransactItem {
@@ -81,17 +85,19 @@ async function currentLikeCount(vid: string): Promise<number> {
   return Math.max(0, video.like_count ?? 0);
 }
 
+class AuthorMissing extends Error {}
+
 /** What a cancelled reaction transaction means, item by item. */
-function explainCancellation(error: unknown, items: TransactItem[], openid: string): 'exists' | never {
+function explainCancellation(error: unknown, items: TransactItem[], openid: string, author: string): 'exists' | never {
   const code = (i: number) => cancellationCode(error, i);
   if (code(0) === 'ConditionalCheckFailed') return 'exists';
+  const isAccount = (key: { pk?: string; sk?: string } | undefined, who: string) => key?.pk === hubItems.account(who).pk && key.sk === hubItems.account(who).sk;
   for (let i = 1; i < items.length; i++) {
     if (code(i) !== 'ConditionalCheckFailed') continue;
     const key = (items[i]!.Update?.Key ?? items[i]!.Delete?.Key ?? items[i]!.ConditionCheck?.Key) as { pk?: string; sk?: string } | undefined;
-    if (key?.pk === hubItems.account(openid).pk && key.sk === hubItems.account(openid).sk) {
-      throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
-    }
-    // The video's tags or the like state moved under us: read again.
+    if (isAccount(key, openid)) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
+    if (isAccount(key, author)) throw new AuthorMissing();
+    // The like state moved under us: read again.
     throw new Retry();
   }
   throw error;
@@ -137,6 +143,7 @@ async function readLikeContext(openid: string, vid: string): Promise<{ recent: L
 }
 
 export async function likeVideo(openid: string, vid: string): Promise<LikeResult> {
+  let withAuthor = true;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const [video, { recent, coLiked }] = await Promise.all([requireVideo(vid), readLikeContext(openid, vid)]);
     const now = clock.now();
@@ -168,7 +175,7 @@ export async function likeVideo(openid: string, vid: string): Promise<LikeResult
         },
       },
       ...videoCounterItems(video, 1, trendDelta),
-      ...accountCounterItems(openid, video.author_openid, 1),
+      ...accountCounterItems(openid, video.author_openid, 1, withAuthor),
       { Delete: { TableName: TABLE(), Key: hubItems.dislike(openid, vid) } },
       feedStateItem(openid, feed),
     ];
@@ -176,9 +183,10 @@ export async function likeVideo(openid: string, vid: string): Promise<LikeResult
       await transactWrite(items);
     } catch (error) {
       try {
-        if (explainCancellation(error, items, openid) === 'exists') return { vid, liked: true, like_count: await currentLikeCount(vid) };
+        if (explainCancellation(error, items, openid, video.author_openid) === 'exists') return { vid, liked: true, like_count: await currentLikeCount(vid) };
       } catch (reason) {
-        if (reason instanceof Retry) continue;
+        if (reason instanceof AuthorMissing) withAuthor = false;
+        if (reason instanceof Retry || reason instanceof AuthorMissing) continue;
         throw reason;
       }
     }
@@ -189,6 +197,7 @@ export async function likeVideo(openid: string, vid: string): Promise<LikeResult
 }
 
 export async function dislikeVideo(openid: string, vid: string): Promise<DislikeResult> {
+  let withAuthor = true;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const [video, likeItem] = await Promise.all([
       requireVideo(vid),
@@ -211,7 +220,7 @@ export async function dislikeVideo(openid: string, vid: string): Promise<Dislike
       items.push(
         { Delete: { TableName: TABLE(), Key: hubItems.like(openid, vid), ConditionExpression: 'attribute_exists(pk)' } },
         ...videoCounterItems(video, -1, -(likeItem.trend_add ?? 0)),
-        ...accountCounterItems(openid, video.author_openid, -1),
+        ...accountCounterItems(openid, video.author_openid, -1, withAuthor),
       );
     } else {
       // A like landing between our read and this write would survive the dislike: refuse and re-read.
@@ -222,9 +231,10 @@ export async function dislikeVideo(openid: string, vid: string): Promise<Dislike
       await transactWrite(items);
     } catch (error) {
       try {
-        explainCancellation(error, items, openid); // 'exists': already disliked, nothing to change
+        explainCancellation(error, items, openid, video.author_openid); // 'exists': already disliked, nothing to change
       } catch (reason) {
-        if (reason instanceof Retry) continue;
+        if (reason instanceof AuthorMissing) withAuthor = false;
+        if (reason instanceof Retry || reason instanceof AuthorMissing) continue;
         throw reason;
       }
     }

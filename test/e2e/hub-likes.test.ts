@@ -4,7 +4,7 @@ import { putVideo, type VideoItem } from '../../lib/hub/videos.js';
 import { parseFeedState } from '../../lib/recommend/feed-state.js';
 import { trendUnit } from '../../lib/recommend/trend.js';
 import { clock } from '../../lib/clock.js';
-import { getHubItem, hub, putTestAccounts } from '../support/hub-fixtures.js';
+import { getHubItem, hub, putTestAccounts, putTestVideo } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
 
@@ -122,6 +122,30 @@ describe('like', () => {
     expect((await video(v.vid))?.like_count).toBe(1);
     expect((await account(dave.openid))?.like_count).toBe(before + 1);
     expect(answers.at(-1)?.data.like_count).toBe(1);
+  });
+});
+
+describe('accounts', () => {
+  it('likes a video whose author has no account without inventing one', async () => {
+    const [, , , , , , , grace] = users as User[] as [User, User, User, User, User, User, User, User];
+    const orphan = await putTestVideo('u_goneAuthor', { tags: ['展会'] });
+    const res = await like(grace, orphan.vid);
+    expect(res.status).toBe(200);
+    expect(res.data).toEqual({ vid: orphan.vid, liked: true, like_count: 1 });
+    expect(await getHubItem(hubItems.account('u_goneAuthor'))).toBeUndefined();
+    expect((await dislike(grace, orphan.vid)).data).toEqual({ vid: orphan.vid, disliked: true, like_count: 0 });
+    expect(await getHubItem(hubItems.account('u_goneAuthor'))).toBeUndefined();
+  });
+
+  it('answers 404 when the caller\'s own account does not exist, and changes nothing', async () => {
+    const v = await newVideo();
+    const ghost = { openid: 'u_ghostCaller', token: await tokenFor('u_ghostCaller') };
+    const res = await like(ghost, v.vid);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await video(v.vid))?.like_count).toBe(0);
+    expect(await getHubItem(hubItems.like(ghost.openid, v.vid))).toBeUndefined();
+    expect(await getHubItem(hubItems.account(ghost.openid))).toBeUndefined();
   });
 });
 
