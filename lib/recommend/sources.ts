@@ -136,21 +136,6 @@ export async function feedStateWithFollows(openid: string, limit: number): Promi
   return { state, followees };
 }
 
-/** The accounts the caller followed most recently. */
-export async function followedAuthors(openid: string, limit: number): Promise<string[]> {
-  const { items } = await query({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :p',
-    ExpressionAttributeValues: { ':p': hubPartitions.following(openid) },
-    ScanIndexForward: false,
-    Limit: limit,
-  });
-  const prefix = hubItems.follows('', '').sk;
-  return items
-    .map((i) => (typeof i.followee === 'string' ? i.followee : String(i.sk ?? '').startsWith(prefix) ? String(i.sk).slice(prefix.length) : ''))
-    .filter(Boolean);
-}
-
 /** Candidates of a co-likes item: `n` counts, `m` what scoring needs. */
 export function coLikeCandidates(item: Record<string, unknown> | undefined): CandidateFields[] {
   const counts = (item?.n ?? {}) as Record<string, number>;

@@ -23,7 +23,8 @@ beforeAll(async () => {
   stack = await startTestStack();
   api = apiClient(stack.url);
   expect(await seedDemoCatalog(30)).toBe(30);
-  [author, fan] = (await putTestAccounts(2)) as [User, User];
+  const accounts = await putTestAccounts(2);
+  [author, fan] = [accounts[0]!, accounts[1]!];
 });
 afterAll(async () => stack?.stop());
 

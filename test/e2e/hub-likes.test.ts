@@ -28,7 +28,9 @@ let users: User[];
 beforeAll(async () => {
   stack = await startTestStack();
   api = apiClient(stack.url);
-  [author, ...users] = await putTestAccounts(32);
+  const accounts = await putTestAccounts(32);
+  author = accounts[0]!;
+  users = accounts.slice(1);
 });
 afterAll(async () => stack?.stop());
 

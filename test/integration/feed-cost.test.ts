@@ -43,7 +43,8 @@ beforeAll(async () => {
   stack = await startTestStack();
   api = apiClient(stack.url);
   expect(await seedDemoCatalog(CATALOG_SIZE)).toBe(CATALOG_SIZE);
-  [heavy, fresh] = (await putTestAccounts(2)) as [User, User];
+  const accounts = await putTestAccounts(2);
+  [heavy, fresh] = [accounts[0]!, accounts[1]!];
 
   // Real reactions and follows through the API: likes (with co-likes), dislikes, follows.
   for (const v of catalog.slice(0, 25)) expect((await hub(api, 'like', { openid: heavy.openid, token: heavy.token, vid: v.vid })).status).toBe(200);
