@@ -5,6 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { clock } from '../lib/clock.js';
+import { MAX_VIEWED } from '../lib/hub/get-next-list.js';
 import { createKey } from '../lib/keys/key-service.js';
 import { importCatalog } from './catalog.js';
 import { mustSucceed, signUp, signUpMany, type Account } from './fixtures.js';
@@ -139,10 +140,10 @@ const authorIds = authors.map((a) => a.openid);
     for (const user of users) {
       if (user.history > catalog) continue;
       if ((seeded.get(user.account) ?? 0) < user.history) {
-        // History the way clients make it: get_next_list reporting up to 50 viewed vids per call.
+        // History the way clients make it: get_next_list reporting the most viewed vids one call may.
         await timed(`history of ${short(user.history)}`, async () => {
-          for (let from = seeded.get(user.account) ?? 0; from < user.history; from += 50) {
-            await mustSucceed(hubRequest('get_next_list', { ...as(user.account), view_list: vids.slice(from, Math.min(from + 50, user.history)).join(',') }));
+          for (let from = seeded.get(user.account) ?? 0; from < user.history; from += MAX_VIEWED) {
+            await mustSucceed(hubRequest('get_next_list', { ...as(user.account), view_list: vids.slice(from, Math.min(from + MAX_VIEWED, user.history)).join(',') }));
           }
         });
         seeded.set(user.account, user.history);
