@@ -177,6 +177,6 @@ export async function seedDemoCatalog(count: number): Promise<number> {
   if (count <= 0 || !(await catalogIsEmpty())) return 0;
   const nowMs = clock.now();
   await ensureDemoAuthors(new Date(nowMs).toISOString());
-  const videos = await importVideos(demoVideos(count, nowMs));
+  const videos = await importVideos(demoVideos(count, nowMs), { emptyCatalog: true });
   return videos.length;
 }

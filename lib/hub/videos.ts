@@ -337,7 +337,7 @@ async function batchPut(items: Record<string, unknown>[]): Promise<void> {
  * rewritten) so that a few hundred videos take seconds. Only for seeding a catalog nobody else is
  * writing to at the same time; the authors' accounts must exist.
  */
-export async function importVideos(inputs: ImportedVideo[]): Promise<VideoItem[]> {
+export async function importVideos(inputs: ImportedVideo[], options: { emptyCatalog?: boolean } = {}): Promise<VideoItem[]> {
   const videos: VideoItem[] = inputs.map((input) => {
     const likes = input.like_count ?? 0;
     return {
@@ -367,7 +367,24 @@ export async function importVideos(inputs: ImportedVideo[]): Promise<VideoItem[]
     const mine = videos.filter((v) => v.author_openid === author).map(latestEntry);
     puts.push({ ...hubItems.authorLatest(author), entity: 'author_latest', openid: author, videos: mergeLatest(current?.videos ?? [], mine), version: (current?.version ?? 0) + 1 });
   }
-  await batchPut(puts);
+  // Postings merged into whole bucket items: a few hundred BatchWrites instead of thousands of
+  // updates. Into an empty catalog (the demo seed) there is nothing to merge with.
+  const buckets = postingBuckets(videos.map((v) => ({ vid: v.vid, created_at: v.created_at, grams: searchGrams(videoSearchText(v)) })));
+  const bucketKeys = [...buckets.keys()].map((b) => {
+    const [gram, month] = JSON.parse(b) as [string, string];
+    return { bucket: b, key: hubItems.searchGram(gram, month) };
+  });
+  const writePostings = async () => {
+    const existing = options.emptyCatalog ? new Map<string, { e?: Set<string> }>() : await batchGetHubItems<{ e?: Set<string> }>(bucketKeys.map((k) => k.key));
+    await batchPut(
+      bucketKeys.map(({ bucket, key }) => ({
+        ...key,
+        entity: 'search_postings',
+        e: new Set([...(existing.get(itemId(key))?.e ?? []), ...buckets.get(bucket)!]),
+      })),
+    );
+  };
+  await Promise.all([batchPut(puts), writePostings()]);
   await inParallel(authors, 8, (author) =>
     db.send(
       new UpdateCommand({
@@ -378,20 +395,6 @@ export async function importVideos(inputs: ImportedVideo[]): Promise<VideoItem[]
         ExpressionAttributeValues: { ':n': videos.filter((v) => v.author_openid === author).length },
       }),
     ),
-  );
-  // Postings merged into whole bucket items: a few hundred BatchWrites instead of thousands of updates.
-  const buckets = postingBuckets(videos.map((v) => ({ vid: v.vid, created_at: v.created_at, grams: searchGrams(videoSearchText(v)) })));
-  const bucketKeys = [...buckets.keys()].map((b) => {
-    const [gram, month] = JSON.parse(b) as [string, string];
-    return { bucket: b, key: hubItems.searchGram(gram, month) };
-  });
-  const existing = await batchGetHubItems<{ e?: Set<string> }>(bucketKeys.map((k) => k.key));
-  await batchPut(
-    bucketKeys.map(({ bucket, key }) => ({
-      ...key,
-      entity: 'search_postings',
-      e: new Set([...(existing.get(itemId(key))?.e ?? []), ...buckets.get(bucket)!]),
-    })),
   );
   return videos;
 }
