@@ -310,6 +310,8 @@ export async function putVideo(input: VideoInput): Promise<{ video: VideoItem; c
       return { video: await createVideo(input, fields), created: true };
     } catch (error) {
       if (!(error instanceof RetryPut)) throw error;
+      // Another publish of the same video won the race: back off with jitter before re-reading it.
+      await new Promise((r) => setTimeout(r, Math.random() * 25 * 2 ** attempt));
     }
   }
   throw new UnavailableError('The video is being changed by another request; retry shortly');
