@@ -164,17 +164,16 @@ export interface SignInOptions {
   inviter?: string;
 }
 
-function newAccount(phone: string, nowIso: string): Account {
+/** A new account record: every counter at zero, no roles unless given. */
+export function accountRecord(
+  fields: Pick<Account, 'openid' | 'phone' | 'nickname' | 'created_at'> & Partial<Pick<Account, 'signature' | 'city' | 'roles'>>,
+): Account {
   return {
-    openid: newOpenid(),
-    phone,
-    // A default name that says nothing about the phone.
-    nickname: `用户${randomDigits(6)}`,
     signature: '',
     city: '',
-    roles: isAdminPhone(phone) ? ['admin'] : [],
-    created_at: nowIso,
-    updated_at: nowIso,
+    roles: [],
+    ...fields,
+    updated_at: fields.created_at,
     follow_count: 0,
     follower_count: 0,
     like_count: 0,
@@ -183,6 +182,22 @@ function newAccount(phone: string, nowIso: string): Account {
     follow_seq: 0,
     follower_seq: 0,
   };
+}
+
+/** The stored item of an account: its key, its place in the accounts export index, the record. */
+export function accountItem(account: Account) {
+  return { ...hubItems.account(account.openid), ...hubItems.accountsIndex(account.created_at, account.openid), entity: 'account', ...account };
+}
+
+function newAccount(phone: string, nowIso: string): Account {
+  return accountRecord({
+    openid: newOpenid(),
+    phone,
+    // A default name that says nothing about the phone.
+    nickname: `用户${randomDigits(6)}`,
+    roles: isAdminPhone(phone) ? ['admin'] : [],
+    created_at: nowIso,
+  });
 }
 
 /**
@@ -222,7 +237,7 @@ export async function signInByPhone(phone: string, options: SignInOptions): Prom
       {
         Put: {
           TableName: TABLE(),
-          Item: { ...hubItems.account(account.openid), ...hubItems.accountsIndex(nowIso, account.openid), entity: 'account', ...account },
+          Item: accountItem(account),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },

@@ -1,8 +1,8 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
-import { hubItems, hubPartitions } from '../db/hub-items.js';
-import type { Account } from './accounts.js';
+import { hubPartitions } from '../db/hub-items.js';
+import { accountItem, accountRecord } from './accounts.js';
 import { importVideos, type ImportedVideo } from './videos.js';
 
 /**
@@ -123,28 +123,19 @@ export function demoVideos(count: number, nowMs: number, seed = 20261121): Impor
 async function ensureDemoAuthors(nowIso: string): Promise<void> {
   await Promise.all(
     DEMO_AUTHORS.map(async (a) => {
-      const account: Account = {
+      const account = accountRecord({
         openid: a.openid,
         phone: '',
         nickname: a.nickname,
         signature: 'Demo channel of the expohub catalog',
         city: a.city,
-        roles: [],
         created_at: nowIso,
-        updated_at: nowIso,
-        follow_count: 0,
-        follower_count: 0,
-        like_count: 0,
-        liked_count: 0,
-        video_count: 0,
-        follow_seq: 0,
-        follower_seq: 0,
-      };
+      });
       try {
         await db.send(
           new PutCommand({
             TableName: tableNames.hub,
-            Item: { ...hubItems.account(a.openid), ...hubItems.accountsIndex(nowIso, a.openid), entity: 'account', ...account },
+            Item: accountItem(account),
             ConditionExpression: 'attribute_not_exists(pk)',
           }),
         );

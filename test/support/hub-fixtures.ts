@@ -3,6 +3,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems } from '../../lib/db/hub-items.js';
+import { accountItem, accountRecord } from '../../lib/hub/accounts.js';
 import type { apiClient, ApiResponse } from './stack.js';
 import { tokenFor } from './tokens.js';
 
@@ -114,26 +115,7 @@ export async function putTestAccounts(count: number): Promise<{ openid: string; 
       await db.send(
         new PutCommand({
           TableName: TABLE(),
-          Item: {
-            ...hubItems.account(openid),
-            ...hubItems.accountsIndex(now, openid),
-            entity: 'account',
-            openid,
-            phone: newPhone(),
-            nickname,
-            signature: '',
-            city: '',
-            roles: [],
-            created_at: now,
-            updated_at: now,
-            follow_count: 0,
-            follower_count: 0,
-            like_count: 0,
-            liked_count: 0,
-            video_count: 0,
-            follow_seq: 0,
-            follower_seq: 0,
-          },
+          Item: accountItem(accountRecord({ openid, phone: newPhone(), nickname, created_at: now })),
         }),
       );
       return { openid, token: await tokenFor(openid), nickname };
