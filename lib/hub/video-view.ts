@@ -1,23 +1,14 @@
 import { hubItems } from '../db/hub-items.js';
 import { batchGetHubItems, itemId } from './batch-get.js';
+import type { VideoItem } from './videos.js';
 
-/** The video item as stored (`hubItems.video`). Counters may be absent on old items: read as 0. */
-export interface StoredVideo {
-  vid: string;
-  title: string;
-  description: string;
-  cover_url: string;
-  video_url: string;
-  duration_s: number;
-  tags: string[];
-  author_openid: string;
-  /** Optional denormalized name for videos whose author has no account (e.g. a demo catalog). */
-  author_nickname?: string;
-  created_at: string;
-  like_count?: number;
-  comment_count?: number;
-  share_count?: number;
-}
+/**
+ * The fields of a stored video (`hubItems.video`, see videos.ts) that a response needs. Counters may be
+ * absent on old items: read as 0. `author_nickname` is a denormalized name for videos whose author
+ * has no account (e.g. a demo catalog).
+ */
+export type StoredVideo = Omit<VideoItem, 'updated_at' | 'gsi3sk' | 'like_count' | 'comment_count' | 'share_count'> &
+  Partial<Pick<VideoItem, 'like_count' | 'comment_count' | 'share_count'>> & { author_nickname?: string };
 
 /** A video in any hub response (CONTRACT §3); `liked`/`disliked` only for an authenticated caller. */
 export interface VideoView {

@@ -12,24 +12,10 @@ import { db, tableNames } from '../../lib/db/client.js';
 import { hubPartitions } from '../../lib/db/hub-items.js';
 import { getAccount } from '../../lib/hub/accounts.js';
 import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
+import type { VideoView } from '../../lib/hub/video-view.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 
-interface Video {
-  vid: string;
-  title: string;
-  description: string;
-  cover_url: string;
-  video_url: string;
-  duration_s: number;
-  tags: string[];
-  author: { openid: string; nickname: string };
-  created_at: string;
-  like_count: number;
-  comment_count: number;
-  share_count: number;
-  liked?: boolean;
-  disliked?: boolean;
-}
+type Video = VideoView;
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;

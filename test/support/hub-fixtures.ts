@@ -4,6 +4,7 @@ import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems } from '../../lib/db/hub-items.js';
 import { accountItem, accountRecord } from '../../lib/hub/accounts.js';
+import type { VideoItem } from '../../lib/hub/videos.js';
 import type { apiClient, ApiResponse } from './stack.js';
 import { tokenFor } from './tokens.js';
 
@@ -62,20 +63,8 @@ export async function signUp(api: Api, phone = newPhone(), extra: { invite_uid?:
 
 const TABLE = () => tableNames.hub;
 
-export interface TestVideo {
-  vid: string;
-  title: string;
-  description: string;
-  cover_url: string;
-  video_url: string;
-  duration_s: number;
-  tags: string[];
-  author_openid: string;
-  created_at: string;
-  like_count: number;
-  comment_count: number;
-  share_count: number;
-}
+/** A video item as the catalog stores it, without the ranking attributes putVideo maintains. */
+export type TestVideo = Omit<VideoItem, 'updated_at' | 'gsi3sk' | 'external_id'>;
 
 /** A video item as the catalog stores it (author must be an openid; it need not have an account). */
 export async function putTestVideo(author: string, fields: Partial<Omit<TestVideo, 'author_openid'>> = {}): Promise<TestVideo> {
