@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableNames } from '../lib/db/client.js';
 import { hubItems, pad } from '../lib/db/hub-items.js';
-import type { Account } from '../lib/hub/accounts.js';
+import { accountItem, accountRecord, type Account } from '../lib/hub/accounts.js';
 import type { StoredComment } from '../lib/hub/comments.js';
 import { KEY_PREFIX } from '../lib/keys/key-material.js';
 import type { StoredKey } from '../lib/keys/key-record.js';
@@ -31,27 +31,10 @@ export async function batchWrite(table: string, items: Record<string, unknown>[]
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
-/** An account item as signInByPhone writes it (lib/hub/accounts.ts), without a phone link (not read here). */
-export function accountItem(openid: string, createdAt: string, overrides: Partial<Account> = {}) {
-  const account: Account = {
-    openid,
-    phone: `+86137${openid.slice(-8).replace(/\D/g, '0').padStart(8, '0')}`,
-    nickname: `bench ${openid.slice(-6)}`,
-    signature: '',
-    city: '',
-    roles: [],
-    created_at: createdAt,
-    updated_at: createdAt,
-    follow_count: 0,
-    follower_count: 0,
-    like_count: 0,
-    liked_count: 0,
-    video_count: 0,
-    follow_seq: 0,
-    follower_seq: 0,
-    ...overrides,
-  };
-  return { ...hubItems.account(openid), ...hubItems.accountsIndex(createdAt, openid), entity: 'account', ...account };
+/** An account item as sign-up writes it (accountRecord/accountItem of lib/hub/accounts.ts), without a phone link (not read here). */
+function benchAccount(openid: string, index: number, createdAt: string, overrides: Partial<Account> = {}) {
+  const record = accountRecord({ openid, phone: `+86137${String(index).padStart(8, '0')}`, nickname: `bench ${openid.slice(-6)}`, created_at: createdAt });
+  return accountItem({ ...record, ...overrides });
 }
 
 /**
@@ -65,7 +48,7 @@ export async function seedFollowers(followee: string, count: number): Promise<vo
     const follower = `sf_${followee.slice(-6)}_${pad(seq, 6)}`;
     const at = new Date(base + seq * 1000).toISOString();
     const relation = { entity: 'follow', follower, followee, followed_at: at };
-    items.push(accountItem(follower, at, { follow_count: 1, follow_seq: 1 }));
+    items.push(benchAccount(follower, seq, at, { follow_count: 1, follow_seq: 1 }));
     items.push({ ...hubItems.follows(follower, followee), ...hubItems.followingIndex(follower, pad(1), followee), ...relation, seq: 1 });
     items.push({ ...hubItems.followedBy(followee, follower), ...hubItems.followersIndex(followee, pad(seq), follower), ...relation, seq });
   }
