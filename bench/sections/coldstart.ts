@@ -4,26 +4,12 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
+import { LAMBDA_BUNDLE } from '../../infra/constructs/lambda-bundle.js';
 import { FUNCTIONS } from '../../infra/routes.js';
 import { printTable } from '../format.js';
 import { median, percentile, round } from '../stats.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-
-/**
- * The esbuild options of infra/constructs/expohub-function.ts (NodejsFunction bundling): minified
- * ESM for node22, `@aws-sdk/*` left to the Lambda runtime, the `require` shim as banner, source maps
- * in a separate file. Keep in step with that construct.
- */
-const EXTERNAL = ['@aws-sdk/*'];
-const ESM_REQUIRE_SHIM = [
-  "import { createRequire as __expohubCreateRequire } from 'node:module';",
-  "import { fileURLToPath as __expohubFileURLToPath } from 'node:url';",
-  "import { dirname as __expohubDirname } from 'node:path';",
-  'const require = __expohubCreateRequire(import.meta.url);',
-  'const __filename = __expohubFileURLToPath(import.meta.url);',
-  'const __dirname = __expohubDirname(__filename);',
-].join(' ');
 
 export interface ColdStartRow {
   function: string;
@@ -53,16 +39,17 @@ function buildOptions(entry: string) {
   return {
     entryPoints: [join(ROOT, entry)],
     bundle: true,
-    minify: true,
-    format: 'esm' as const,
-    target: 'node22',
-    platform: 'node' as const,
-    mainFields: ['module', 'main'],
-    banner: { js: ESM_REQUIRE_SHIM },
-    sourcemap: true,
+    // The construct's own settings (infra/constructs/lambda-bundle.ts).
+    format: LAMBDA_BUNDLE.format,
+    target: LAMBDA_BUNDLE.target,
+    platform: LAMBDA_BUNDLE.platform,
+    mainFields: [...LAMBDA_BUNDLE.mainFields],
+    banner: { js: LAMBDA_BUNDLE.banner },
+    minify: LAMBDA_BUNDLE.minify,
+    sourcemap: LAMBDA_BUNDLE.sourceMap,
     sourcesContent: false,
     logLevel: 'error' as const,
-    external: EXTERNAL,
+    external: [...LAMBDA_BUNDLE.externalModules],
   };
 }
 

@@ -6,6 +6,7 @@ import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-n
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { LAMBDA_BUNDLE } from './lambda-bundle.js';
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
 
@@ -14,17 +15,6 @@ export const FUNCTION_DEFAULTS = {
   timeoutSeconds: 10,
   logRetention: RetentionDays.ONE_MONTH,
 } as const;
-
-// ESM output still meets CommonJS dependencies that call `require` (some SDK internals do); this
-// shim gives the bundle a real `require`, `__filename` and `__dirname`.
-const ESM_REQUIRE_SHIM = [
-  "import { createRequire as __expohubCreateRequire } from 'node:module';",
-  "import { fileURLToPath as __expohubFileURLToPath } from 'node:url';",
-  "import { dirname as __expohubDirname } from 'node:path';",
-  'const require = __expohubCreateRequire(import.meta.url);',
-  'const __filename = __expohubFileURLToPath(import.meta.url);',
-  'const __dirname = __expohubDirname(__filename);',
-].join(' ');
 
 export interface ExpohubFunctionProps {
   /** Entry file relative to the project root; it exports `handler`. */
@@ -82,16 +72,16 @@ export class ExpohubFunction extends Construct {
       bundling: {
         forceDockerBundling: false,
         format: OutputFormat.ESM,
-        target: 'node22',
-        platform: 'node',
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_SHIM,
-        minify: true,
-        sourceMap: true,
+        target: LAMBDA_BUNDLE.target,
+        platform: LAMBDA_BUNDLE.platform,
+        mainFields: [...LAMBDA_BUNDLE.mainFields],
+        banner: LAMBDA_BUNDLE.banner,
+        minify: LAMBDA_BUNDLE.minify,
+        sourceMap: LAMBDA_BUNDLE.sourceMap,
         sourcesContent: false,
         logLevel: LogLevel.WARNING,
         // The runtime provides the AWS SDK v3 (see the class comment); everything else is bundled.
-        externalModules: ['@aws-sdk/*'],
+        externalModules: [...LAMBDA_BUNDLE.externalModules],
       },
     });
 
