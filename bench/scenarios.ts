@@ -8,6 +8,25 @@ const me = (credential: string): BenchRequest => ({ method: 'GET', path: '/api/v
 const verify = (key: string): BenchRequest => ({ method: 'GET', path: `/api/v1/api-keys/verify?key=${encodeURIComponent(key)}` });
 const LAST_USED_INTERVAL_MS = 61_000;
 
+/** Calls with the key's last_used_at kept recent: the write is made (unmeasured) every 30 s. */
+function lastUsedRecent(apiKey: string, request: (key: string) => BenchRequest) {
+  let lastTouch = -Infinity;
+  return async () => {
+    if (clock.now() - lastTouch > 30_000) {
+      await mustSucceed(verify(apiKey));
+      lastTouch = clock.now();
+    }
+    return request(apiKey);
+  };
+}
+
+/** Calls a minute apart (on the shared clock): every one writes last_used_at. */
+function lastUsedDue(apiKey: string, request: (key: string) => BenchRequest) {
+  return async () => {
+    clock.advance(LAST_USED_INTERVAL_MS);
+    return request(apiKey);
+  };
+}
 
 /** Every benchmarked operation, in report order. */
 export const SCENARIOS: Scenario[] = [
@@ -59,18 +78,7 @@ export const SCENARIOS: Scenario[] = [
     available: always,
     expect: 200,
     note: 'the usual case: last_used_at was written less than a minute ago',
-    setup: async (w) => {
-      const { api_key } = await accessKeyFor(w.alice.openid);
-      let lastTouch = -Infinity;
-      return async () => {
-        // Keep last_used_at recent: write it (unmeasured) when a minute has passed since.
-        if (clock.now() - lastTouch > 30_000) {
-          await mustSucceed(verify(api_key));
-          lastTouch = clock.now();
-        }
-        return verify(api_key);
-      };
-    },
+    setup: async (w) => lastUsedRecent((await accessKeyFor(w.alice.openid)).api_key, verify),
   },
   {
     name: 'verify (last_used_at due)',
@@ -78,13 +86,7 @@ export const SCENARIOS: Scenario[] = [
     available: always,
     expect: 200,
     note: 'at most once a minute per key: the conditional last_used_at write',
-    setup: async (w) => {
-      const { api_key } = await accessKeyFor(w.alice.openid);
-      return async () => {
-        clock.advance(LAST_USED_INTERVAL_MS);
-        return verify(api_key);
-      };
-    },
+    setup: async (w) => lastUsedDue((await accessKeyFor(w.alice.openid)).api_key, verify),
   },
   {
     name: 'verify (unknown key, 401)',
@@ -108,17 +110,7 @@ export const SCENARIOS: Scenario[] = [
     available: always,
     expect: 200,
     authorizerOnly: true,
-    setup: async (w) => {
-      const { api_key } = await accessKeyFor(w.alice.openid);
-      let lastTouch = -Infinity;
-      return async () => {
-        if (clock.now() - lastTouch > 30_000) {
-          await mustSucceed(verify(api_key));
-          lastTouch = clock.now();
-        }
-        return me(api_key);
-      };
-    },
+    setup: async (w) => lastUsedRecent((await accessKeyFor(w.alice.openid)).api_key, me),
   },
   {
     name: 'authorizer: access key (last_used_at due)',
@@ -126,13 +118,7 @@ export const SCENARIOS: Scenario[] = [
     available: always,
     expect: 200,
     authorizerOnly: true,
-    setup: async (w) => {
-      const { api_key } = await accessKeyFor(w.alice.openid);
-      return async () => {
-        clock.advance(LAST_USED_INTERVAL_MS);
-        return me(api_key);
-      };
-    },
+    setup: async (w) => lastUsedDue((await accessKeyFor(w.alice.openid)).api_key, me),
   },
   {
     name: 'authorizer: bad credential',
@@ -155,18 +141,7 @@ export const SCENARIOS: Scenario[] = [
     group: 'auth',
     available: always,
     expect: 200,
-    setup: async (w) => {
-      const { api_key } = await accessKeyFor(w.alice.openid);
-      await mustSucceed(verify(api_key));
-      let lastTouch = clock.now();
-      return async () => {
-        if (clock.now() - lastTouch > 30_000) {
-          await mustSucceed(verify(api_key));
-          lastTouch = clock.now();
-        }
-        return me(api_key);
-      };
-    },
+    setup: async (w) => lastUsedRecent((await accessKeyFor(w.alice.openid)).api_key, me),
   },
   {
     name: 'GET /health',
