@@ -1,4 +1,5 @@
 import { session } from './session.js';
+import type { PublicKey } from '../../lib/keys/key-record.js';
 
 /** Seed 001 §8: the client gives up on a request after 30 seconds. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -15,19 +16,8 @@ export class ApiError extends Error {
   }
 }
 
-export interface ApiKey {
-  id: number;
-  name: string;
-  key_prefix: string;
-  user_id: string;
-  scopes: string[];
-  expires_at: string | null;
-  last_used_at: string | null;
-  is_active: boolean;
-  created_at: string;
-  updated_at: string;
-  status: 'valid' | 'revoked' | 'expired';
-}
+/** A key record as the API returns it: the server's own type (a type-only import, erased by esbuild). */
+export type ApiKey = PublicKey;
 
 type Envelope = { code: 0; data: unknown } | { code: string; error: string };
 
