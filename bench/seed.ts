@@ -3,7 +3,8 @@ import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableNames } from '../lib/db/client.js';
 import { hubItems, pad } from '../lib/db/hub-items.js';
 import { accountItem, accountRecord, type Account } from '../lib/hub/accounts.js';
-import type { StoredComment } from '../lib/hub/comments.js';
+import { commentItem, type StoredComment } from '../lib/hub/comments.js';
+import { relationItems } from '../lib/hub/follows.js';
 import { KEY_PREFIX } from '../lib/keys/key-material.js';
 import type { StoredKey } from '../lib/keys/key-record.js';
 import { keyItems } from '../lib/keys/keys-table.js';
@@ -47,10 +48,8 @@ export async function seedFollowers(followee: string, count: number): Promise<vo
   for (let seq = 1; seq <= count; seq++) {
     const follower = `sf_${followee.slice(-6)}_${pad(seq, 6)}`;
     const at = new Date(base + seq * 1000).toISOString();
-    const relation = { entity: 'follow', follower, followee, followed_at: at };
     items.push(benchAccount(follower, seq, at, { follow_count: 1, follow_seq: 1 }));
-    items.push({ ...hubItems.follows(follower, followee), ...hubItems.followingIndex(follower, pad(1), followee), ...relation, seq: 1 });
-    items.push({ ...hubItems.followedBy(followee, follower), ...hubItems.followersIndex(followee, pad(seq), follower), ...relation, seq });
+    items.push(...relationItems(follower, followee, at, 1, seq));
   }
   await batchWrite(tableNames.hub, items);
   await db.send(
@@ -72,13 +71,7 @@ export async function seedComments(vid: string, count: number, authors: { openid
     const author = authors[seq % authors.length]!;
     const createdAt = new Date(base + seq * 1000).toISOString();
     const comment: StoredComment = { cid: `c_bench${pad(seq, 9)}`, vid, seq, openid: author.openid, nickname: author.nickname, content: `Comment number ${seq} on a busy video`, created_at: createdAt };
-    items.push({
-      ...hubItems.comment(vid, seq),
-      ...hubItems.commentsByAuthorIndex(author.openid, createdAt, comment.cid),
-      ...hubItems.allCommentsIndex(createdAt, comment.cid),
-      entity: 'comment',
-      ...comment,
-    });
+    items.push(commentItem(comment));
   }
   for (const author of authors) {
     const at = new Date(base + count * 1000).toISOString();

@@ -1,8 +1,9 @@
 import type { Principal } from '../auth/principal.js';
 import { hubItems } from '../db/hub-items.js';
 import { getAccounts, type Account } from '../hub/accounts.js';
+import { commentViews, type StoredComment } from '../hub/comments.js';
 import { encodeCursor, expectKey, parsePageQuery, queryPage, type PageKey } from './paging.js';
-import { accountRow, accountRows, commentRow, commentRows, exportViewer, type AccountRow, type CommentRow } from './visibility.js';
+import { accountRow, accountRows, commentRows, exportViewer, type AccountRow, type CommentRow } from './visibility.js';
 
 export interface ExportPage<T> {
   items: T[];
@@ -12,15 +13,6 @@ export interface ExportPage<T> {
 
 const page = <T>(items: T[], next: PageKey | undefined): ExportPage<T> => ({ items, next_cursor: next ? encodeCursor(next) : null });
 
-interface StoredComment {
-  cid: string;
-  vid: string;
-  openid: string;
-  content: string;
-  created_at: string;
-  nickname?: string;
-}
-
 /** `GET /api/v1/export/comments`: oldest first, one Query per page plus one BatchGet of the authors' nicknames. */
 export async function exportComments(principal: Principal, query: Record<string, string>): Promise<ExportPage<CommentRow>> {
   const request = parsePageQuery(query);
@@ -28,11 +20,7 @@ export async function exportComments(principal: Principal, query: Record<string,
   const index = commentRows(viewer);
   const after = request.after && expectKey(request.after, index);
   const { rows, next } = await queryPage<StoredComment & Record<string, unknown>>(index, request.limit, after);
-  const authors = await getAccounts([...new Set(rows.map((c) => c.openid))]);
-  return page(
-    rows.map((c) => commentRow(c, authors.get(c.openid)?.nickname ?? c.nickname ?? '')),
-    next,
-  );
+  return page(await commentViews(rows), next);
 }
 
 /**

@@ -1,8 +1,10 @@
 import type { Principal } from '../auth/principal.js';
 import { hubItems, hubPartitions } from '../db/hub-items.js';
 import { getAccount, type Account } from '../hub/accounts.js';
+import type { CommentView } from '../hub/comments.js';
 import { maskPhone } from '../hub/phone.js';
 import type { IndexSpec } from './paging.js';
+import { storedCount } from '../db/attributes.js';
 
 /**
  * The one place that decides what an export shows to whom (seed 001 §5: a key inherits its
@@ -62,16 +64,9 @@ export interface AccountRow {
   follower_count: number;
 }
 
-export interface CommentRow {
-  cid: string;
-  vid: string;
-  openid: string;
-  nickname: string;
-  content: string;
-  created_at: string;
-}
+/** A comment row is the hub's own comment shape: comments are public (comment_get). */
+export type CommentRow = CommentView;
 
-const count = (n: unknown) => (typeof n === 'number' && n > 0 ? n : 0);
 
 /** The phone in full only for an admin or the row's owner; masked (`+86 138****8000`) otherwise. */
 export function accountRow(viewer: ExportViewer, account: Account): AccountRow {
@@ -84,12 +79,7 @@ export function accountRow(viewer: ExportViewer, account: Account): AccountRow {
     phone: account.phone ? (fullPhone ? account.phone : maskPhone(account.phone)) : '',
     roles: account.roles ?? [],
     created_at: account.created_at,
-    follow_count: count(account.follow_count),
-    follower_count: count(account.follower_count),
+    follow_count: storedCount(account.follow_count),
+    follower_count: storedCount(account.follower_count),
   };
-}
-
-/** Comments are public in the hub (comment_get), so every column is shown to whoever sees the row. */
-export function commentRow(comment: { cid: string; vid: string; openid: string; content: string; created_at: string }, nickname: string): CommentRow {
-  return { cid: comment.cid, vid: comment.vid, openid: comment.openid, nickname, content: comment.content, created_at: comment.created_at };
 }

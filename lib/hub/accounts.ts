@@ -8,6 +8,7 @@ import { batchGetHubItems, itemId } from './batch-get.js';
 import { newOpenid, randomDigits } from './ids.js';
 import { isAdminPhone, maskPhone } from './phone.js';
 import { cancellationCode, retryOnConflict, transactWrite, type TransactItem } from './transact.js';
+import { storedCount } from '../db/attributes.js';
 
 /** The account item: profile, stored roles and the counters kept exact by the writers of each fact. */
 export interface Account {
@@ -59,7 +60,6 @@ export interface PublicUser {
 }
 
 const TABLE = () => tableNames.hub;
-const count = (n: unknown) => (typeof n === 'number' && n > 0 ? n : 0);
 
 export function publicProfile(account: Account): PublicProfile {
   return {
@@ -67,11 +67,11 @@ export function publicProfile(account: Account): PublicProfile {
     nickname: account.nickname,
     signature: account.signature ?? '',
     city: account.city ?? '',
-    follow_count: count(account.follow_count),
-    follower_count: count(account.follower_count),
-    like_count: count(account.like_count),
-    liked_count: count(account.liked_count),
-    video_count: count(account.video_count),
+    follow_count: storedCount(account.follow_count),
+    follower_count: storedCount(account.follower_count),
+    like_count: storedCount(account.like_count),
+    liked_count: storedCount(account.liked_count),
+    video_count: storedCount(account.video_count),
   };
 }
 

@@ -7,7 +7,7 @@ import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
 import { NotFoundError, UnavailableError } from '../http/errors.js';
 import { getAccount } from './accounts.js';
-import { commentViews, type CommentView, type StoredComment } from './comments.js';
+import { commentItem, commentViews, type CommentView, type StoredComment } from './comments.js';
 import { newCommentId } from './ids.js';
 import { defineOperation } from './operation.js';
 import { hasControlCharacters, identifier } from './params.js';
@@ -97,13 +97,7 @@ export const commentSet = defineOperation({
         {
           Put: {
             TableName: TABLE(),
-            Item: {
-              ...hubItems.comment(vid, seq),
-              ...hubItems.commentsByAuthorIndex(openid, nowIso, comment.cid),
-              ...hubItems.allCommentsIndex(nowIso, comment.cid),
-              entity: 'comment',
-              ...comment,
-            },
+            Item: commentItem(comment),
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },

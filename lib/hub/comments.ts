@@ -25,6 +25,17 @@ export interface CommentView {
 
 export const COMMENT_PAGE_SIZE = 20;
 
+/** The stored item of a comment: number `seq` of its video, in the author's and the all-comments indexes. */
+export function commentItem(comment: StoredComment) {
+  return {
+    ...hubItems.comment(comment.vid, comment.seq),
+    ...hubItems.commentsByAuthorIndex(comment.openid, comment.created_at, comment.cid),
+    ...hubItems.allCommentsIndex(comment.created_at, comment.cid),
+    entity: 'comment',
+    ...comment,
+  };
+}
+
 export function toCommentView(comment: StoredComment, nickname = comment.nickname): CommentView {
   return { cid: comment.cid, vid: comment.vid, openid: comment.openid, nickname, content: comment.content, created_at: comment.created_at };
 }

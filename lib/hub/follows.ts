@@ -77,6 +77,18 @@ const counterUpdate = (openid: string, counter: 'follow_count' | 'follower_count
   },
 });
 
+/**
+ * The two items of one follow relation: the follower's side, numbered `mine` among the follower's
+ * relations, and the followee's side, numbered `theirs` among the followee's (see get_follow paging).
+ */
+export function relationItems(follower: string, followee: string, at: string, mine: number, theirs: number) {
+  const relation = { entity: 'follow', follower, followee, followed_at: at };
+  return [
+    { ...hubItems.follows(follower, followee), ...hubItems.followingIndex(follower, pad(mine), followee), ...relation, seq: mine },
+    { ...hubItems.followedBy(followee, follower), ...hubItems.followersIndex(followee, pad(theirs), follower), ...relation, seq: theirs },
+  ] as const;
+}
+
 /** follow_user: idempotent; self 400; unknown followee 404. */
 export async function follow(follower: string, followee: string): Promise<FollowResult> {
   notSelf(follower, followee);
@@ -84,20 +96,20 @@ export async function follow(follower: string, followee: string): Promise<Follow
   if (!(await isFollowing(follower, followee))) {
     const [mine, theirs] = await Promise.all([nextNumber(follower, 'follow_seq'), nextNumber(followee, 'follower_seq')]);
     const at = clock.nowIso();
-    const relation = { entity: 'follow', follower, followee, followed_at: at };
+    const [followsItem, followedByItem] = relationItems(follower, followee, at, mine, theirs);
     try {
       await transactWrite([
         {
           Put: {
             TableName: TABLE(),
-            Item: { ...hubItems.follows(follower, followee), ...hubItems.followingIndex(follower, pad(mine), followee), ...relation, seq: mine },
+            Item: followsItem,
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
         {
           Put: {
             TableName: TABLE(),
-            Item: { ...hubItems.followedBy(followee, follower), ...hubItems.followersIndex(followee, pad(theirs), follower), ...relation, seq: theirs },
+            Item: followedByItem,
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },

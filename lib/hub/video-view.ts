@@ -1,6 +1,7 @@
 import { hubItems } from '../db/hub-items.js';
 import { batchGetHubItems, itemId } from './batch-get.js';
 import type { VideoItem } from './videos.js';
+import { storedCount } from '../db/attributes.js';
 
 /**
  * The fields of a stored video (`hubItems.video`, see videos.ts) that a response needs. Counters may be
@@ -28,7 +29,6 @@ export interface VideoView {
   disliked?: boolean;
 }
 
-const count = (n: unknown) => (typeof n === 'number' && n > 0 ? n : 0);
 
 /** The one mapping from a stored video to its response shape. */
 export function toVideoView(video: StoredVideo, authorNickname: string | undefined, reactions?: { liked: boolean; disliked: boolean }): VideoView {
@@ -42,9 +42,9 @@ export function toVideoView(video: StoredVideo, authorNickname: string | undefin
     tags: video.tags ?? [],
     author: { openid: video.author_openid, nickname: authorNickname ?? video.author_nickname ?? '' },
     created_at: video.created_at,
-    like_count: count(video.like_count),
-    comment_count: count(video.comment_count),
-    share_count: count(video.share_count),
+    like_count: storedCount(video.like_count),
+    comment_count: storedCount(video.comment_count),
+    share_count: storedCount(video.share_count),
     ...(reactions ? { liked: reactions.liked, disliked: reactions.disliked } : {}),
   };
 }
