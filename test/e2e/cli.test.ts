@@ -4,16 +4,12 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// lib/config.ts is read once, at the first import (below): the admin phone must be set before it.
-const ADMIN_PHONE = vi.hoisted(() => {
-  process.env.ADMIN_PHONES = '+8613800138000';
-  return '+8613800138000';
-});
 
 import { getAccount } from '../../lib/hub/accounts.js';
 import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
+import { ADMIN_PHONE } from '../support/constants.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 
 const CLI = resolve(import.meta.dirname, '../../bin/expohub.mjs');

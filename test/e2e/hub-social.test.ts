@@ -4,6 +4,8 @@ import { clock } from '../../lib/clock.js';
 import { config } from '../../lib/config.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems } from '../../lib/db/hub-items.js';
+import type { PublicUser } from '../../lib/hub/accounts.js';
+import type { CommentView } from '../../lib/hub/comments.js';
 import { recordRequests } from '../support/db-requests.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
@@ -25,27 +27,13 @@ beforeAll(async () => {
 afterAll(async () => stack?.stop());
 afterEach(() => clock.reset());
 
-interface User {
-  openid: string;
-  nickname: string;
-  signature: string;
-  city: string;
-  followed_by_me: boolean;
-  follows_me: boolean;
-}
+type User = PublicUser;
 interface RelationPage {
   list: User[];
   total: number;
   next_offset: number;
 }
-interface Comment {
-  cid: string;
-  vid: string;
-  openid: string;
-  nickname: string;
-  content: string;
-  created_at: string;
-}
+type Comment = CommentView;
 interface CommentPage {
   list: Comment[];
   page: number;

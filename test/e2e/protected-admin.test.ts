@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// lib/config.ts is read once, at the first import (below): the admin phone must be set before it.
-const ADMIN_PHONE = vi.hoisted(() => {
-  process.env.ADMIN_PHONES = '+8613800138000';
-  return '+8613800138000';
-});
 
 import { clock } from '../../lib/clock.js';
 import { getAccount } from '../../lib/hub/accounts.js';
 import { signUp, type SignedUp } from '../support/hub-fixtures.js';
+import { ADMIN_PHONE } from '../support/constants.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
 

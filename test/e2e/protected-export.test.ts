@@ -1,35 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// lib/config.ts is read once, at the first import (below): settings must be in place before it.
-const ADMIN_PHONE = vi.hoisted(() => {
-  process.env.ADMIN_PHONES = '+8613800138000';
-  process.env.ENFORCE_KEY_SCOPES = 'false';
-  return '+8613800138000';
-});
 
+import type { AccountRow, CommentRow } from '../../lib/export/visibility.js';
 import { maskPhone } from '../../lib/hub/phone.js';
 import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
+import { ADMIN_PHONE } from '../support/constants.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 
-interface CommentRow {
-  cid: string;
-  vid: string;
-  openid: string;
-  nickname: string;
-  content: string;
-  created_at: string;
-}
-interface AccountRow {
-  openid: string;
-  nickname: string;
-  signature: string;
-  city: string;
-  phone: string;
-  roles: string[];
-  created_at: string;
-  follow_count: number;
-  follower_count: number;
-}
 interface Page<T> {
   items: T[];
   next_cursor: string | null;

@@ -1,18 +1,13 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// lib/config.ts is read once, at the first import (below): settings must be in place before it.
-const ADMIN_PHONE = vi.hoisted(() => {
-  process.env.ADMIN_PHONES = '+8613800138000';
-  process.env.ENFORCE_KEY_SCOPES = 'false';
-  return '+8613800138000';
-});
 
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubPartitions } from '../../lib/db/hub-items.js';
 import { getAccount } from '../../lib/hub/accounts.js';
 import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import type { VideoView } from '../../lib/hub/video-view.js';
+import { ADMIN_PHONE } from '../support/constants.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 
 type Video = VideoView;

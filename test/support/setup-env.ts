@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
+import { ADMIN_PHONE } from './constants.js';
 
 // Runs before each test file is imported, so lib/config.ts (read once at import) sees a complete
 // environment: the shared DynamoDB Local and tables private to this file.
@@ -13,6 +14,8 @@ Object.assign(process.env, {
   HUB_TABLE: `${prefix}hub`,
   JWT_SECRET: randomBytes(48).toString('base64url'),
   SMS_SENDER: 'console',
+  ADMIN_PHONES: ADMIN_PHONE,
+  ENFORCE_KEY_SCOPES: 'false',
   LOG_LEVEL: 'SILENT',
   POWERTOOLS_LOG_LEVEL: 'SILENT',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
