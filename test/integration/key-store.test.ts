@@ -112,7 +112,9 @@ describe('verification cost', () => {
     const before = (await listKeys('racer')).find((k) => k.id === key.id)!.last_used_at;
     clock.advance(61_000);
     try {
-      await Promise.all(Array.from({ length: 10 }, () => verifyAccessKey(api_key)));
+      // The recorder keeps only requests that succeeded: a write refused by its condition throws.
+      const { requests } = await recordRequests(() => Promise.all(Array.from({ length: 10 }, () => verifyAccessKey(api_key))));
+      expect(requests.filter((r) => r.command === 'UpdateItemCommand')).toHaveLength(1);
       const after = (await listKeys('racer')).find((k) => k.id === key.id)!.last_used_at;
       expect(after).not.toBe(before);
       expect(Date.parse(after!)).toBeGreaterThan(Date.parse(before!));
