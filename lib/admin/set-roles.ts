@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ROLES, type Principal } from '../auth/principal.js';
-import { ForbiddenError, ValidationError } from '../http/errors.js';
+import { ForbiddenError, ValidationError } from '../errors.js';
 import { setAccountRoles } from '../hub/accounts.js';
 
 const openidSchema = z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters');

@@ -1,4 +1,4 @@
-import { AuthError } from '../http/errors.js';
+import { AuthError } from '../errors.js';
 import { verifyAccessKey } from '../keys/key-service.js';
 import { looksLikeAccessKey } from '../keys/key-material.js';
 import { verifyToken } from './jwt.js';

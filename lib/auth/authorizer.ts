@@ -1,5 +1,5 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
-import { toAppError } from '../http/error-mapper.js';
+import { toAppError } from '../error-mapper.js';
 import { logger } from '../logger.js';
 import { authenticateCredential, bearerCredential } from './authenticate.js';
 import { contextFromPrincipal, type AuthorizerContext } from './authorizer-context.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
-import { AuthError } from '../http/errors.js';
+import { AuthError } from '../errors.js';
 import { getJwtSecret } from './jwt-secret.js';
 import { isSessionEnded } from './sessions.js';
 

@@ -1,5 +1,5 @@
 import { config } from '../config.js';
-import { ForbiddenError } from '../http/errors.js';
+import { ForbiddenError } from '../errors.js';
 import type { Principal } from './principal.js';
 
 /** Scope names of the contract (§5). */

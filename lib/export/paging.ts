@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { db, tableNames } from '../db/client.js';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../errors.js';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 500;

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { AppError } from './errors.js';
+import { AppError } from '../errors.js';
 
 export interface HttpResult {
   status?: number;

@@ -5,9 +5,9 @@ import { config } from '../config.js';
 import { logger } from '../logger.js';
 import { principalFromAuthorizer } from '../auth/authorizer-context.js';
 import { enforceScope, type Scope } from '../auth/scope-gate.js';
-import { AuthError, InternalError } from './errors.js';
+import { AuthError, InternalError } from '../errors.js';
 import { errorResponse, successResponse, type HttpResult } from './envelope.js';
-import { toAppError } from './error-mapper.js';
+import { toAppError } from '../error-mapper.js';
 import { lowerCaseHeaders, queryParameters, type ApiEvent, type HttpRequest } from './request.js';
 
 export type AuthRequirement =

@@ -3,7 +3,7 @@ import { ROLES, type Role } from '../auth/principal.js';
 import { clock } from '../clock.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
-import { NotFoundError, ValidationError } from '../http/errors.js';
+import { NotFoundError, ValidationError } from '../errors.js';
 import { batchGetHubItems, itemId } from './batch-get.js';
 import { newOpenid, randomDigits } from './ids.js';
 import { isAdminPhone, maskPhone } from './phone.js';

@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import { COMMENT_PAGE_SIZE, commentViews, type StoredComment } from './comments.js';
 import { defineOperation } from './operation.js';
 import { boundedInt, identifier, presentText } from './params.js';

@@ -5,7 +5,7 @@ import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
-import { NotFoundError, UnavailableError } from '../http/errors.js';
+import { NotFoundError, UnavailableError } from '../errors.js';
 import { getAccount } from './accounts.js';
 import { commentItem, commentViews, type CommentView, type StoredComment } from './comments.js';
 import { newCommentId } from './ids.js';

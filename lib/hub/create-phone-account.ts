@@ -3,7 +3,7 @@ import { decodeVerifiedToken, issueToken } from '../auth/jwt.js';
 import { endSession } from '../auth/sessions.js';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
-import { AuthError, RateLimitedError } from '../http/errors.js';
+import { AuthError, RateLimitedError } from '../errors.js';
 import { getAccount, SignInGuardFailed, signInByPhone } from './accounts.js';
 import { defineOperation } from './operation.js';
 import { identifier, optionalText, presentText } from './params.js';

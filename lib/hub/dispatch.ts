@@ -1,6 +1,6 @@
 import { authenticateCredential, bearerCredential } from '../auth/authenticate.js';
 import { enforceScope } from '../auth/scope-gate.js';
-import { AuthError, ValidationError } from '../http/errors.js';
+import { AuthError, ValidationError } from '../errors.js';
 import type { HttpResult } from '../http/envelope.js';
 import type { HttpRequest } from '../http/request.js';
 import { HUB_OPERATIONS } from './operations.js';

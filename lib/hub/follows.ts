@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { hubItems, pad } from '../db/hub-items.js';
-import { NotFoundError, ValidationError } from '../http/errors.js';
+import { NotFoundError, ValidationError } from '../errors.js';
 import { publicUser, requireAccount, type Account, type PublicUser } from './accounts.js';
 import { batchGetHubItems, itemId } from './batch-get.js';
 import { cancellationCode, retryOnConflict, transactWrite } from './transact.js';

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import * as z from 'zod';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
-import { RateLimitedError } from '../http/errors.js';
+import { RateLimitedError } from '../errors.js';
 import { defineOperation } from './operation.js';
 import { phoneParam } from './phone.js';
 import { rateLimitItem, rateLimitedError, refundRateLimits, type RateLimit } from './rate-limit.js';

@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
-import { ForbiddenError } from '../http/errors.js';
+import { ForbiddenError } from '../errors.js';
 import { ownProfile, publicProfile, requireAccount } from './accounts.js';
 import { relationsOf } from './follows.js';
 import { defineOperation } from './operation.js';

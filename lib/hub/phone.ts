@@ -1,7 +1,7 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import * as z from 'zod';
 import { config } from '../config.js';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../errors.js';
 
 /**
  * A real phone number in E.164 (`+8613800138000`). National numbers are read in the configured

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
-import { RateLimitedError } from '../http/errors.js';
+import { RateLimitedError } from '../errors.js';
 import { cancellationCode, transactWrite, type TransactItem } from './transact.js';
 
 /**

@@ -4,7 +4,7 @@ import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import { defineOperation } from './operation.js';
 import { identifier, presentText } from './params.js';
 import { cancellationCode, transactWrite } from './transact.js';

@@ -1,6 +1,6 @@
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { config } from '../config.js';
-import { UnavailableError } from '../http/errors.js';
+import { UnavailableError } from '../errors.js';
 import { logger } from '../logger.js';
 import { clock } from '../clock.js';
 import { recordOutboxMessage } from './sms-outbox.js';

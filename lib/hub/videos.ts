@@ -2,7 +2,7 @@ import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynam
 import { clock } from '../clock.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
-import { NotFoundError, UnavailableError } from '../http/errors.js';
+import { NotFoundError, UnavailableError } from '../errors.js';
 import { initialTrend } from '../recommend/trend.js';
 import { postingEntry, postingMonth, searchGrams, videoSearchText } from '../recommend/search-text.js';
 import { batchGetHubItems, itemId } from './batch-get.js';

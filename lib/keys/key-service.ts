@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
-import { AuthError, NotFoundError, ValidationError } from '../http/errors.js';
+import { AuthError, NotFoundError, ValidationError } from '../errors.js';
 import { logger } from '../logger.js';
 import { KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedKey } from './key-material.js';
 import { keyStatus, toPublicKey, type PublicKey, type StoredKey } from './key-record.js';

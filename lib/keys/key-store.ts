@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conditionFailedAt, db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { API_KEYS_TABLE } from '../db/tables.js';
-import { LimitExceededError } from '../http/errors.js';
+import { LimitExceededError } from '../errors.js';
 import { keyItems } from './keys-table.js';
 import type { StoredKey } from './key-record.js';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Principal } from '../auth/principal.js';
-import { ForbiddenError, ValidationError } from '../http/errors.js';
+import { ForbiddenError, ValidationError } from '../errors.js';
 import { getAccount } from '../hub/accounts.js';
 import { hasControlCharacters } from '../hub/params.js';
 import { videoViews, type VideoView } from '../hub/video-view.js';

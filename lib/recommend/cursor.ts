@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../errors.js';
 
 /**
  * `fav_index`: an opaque, self-contained cursor (base64url JSON). Positions are index positions

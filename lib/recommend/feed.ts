@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
-import { NotFoundError, ValidationError } from '../http/errors.js';
+import { NotFoundError, ValidationError } from '../errors.js';
 import { batchGetHubItems, itemId } from '../hub/batch-get.js';
 import { randomBase62 } from '../hub/ids.js';
 import { transactWrite, type TransactItem } from '../hub/transact.js';

@@ -2,7 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
-import { NotFoundError, UnavailableError } from '../http/errors.js';
+import { NotFoundError, UnavailableError } from '../errors.js';
 import { logger } from '../logger.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../hub/transact.js';
 import { COLIKES_CAP, getVideo, type VideoItem } from '../hub/videos.js';

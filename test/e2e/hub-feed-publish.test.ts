@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hubItems } from '../../lib/db/hub-items.js';
-import { NotFoundError } from '../../lib/http/errors.js';
+import { NotFoundError } from '../../lib/errors.js';
 import { seedDemoCatalog } from '../../lib/hub/demo-catalog.js';
 import type { VideoView } from '../../lib/hub/video-view.js';
 import { putVideo, type VideoInput, type VideoItem } from '../../lib/hub/videos.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../lib/http/errors.js';
+import { ValidationError } from '../../lib/errors.js';
 import { demoVideos } from '../../lib/hub/demo-catalog.js';
 import { decodeCursor, encodeCursor } from '../../lib/recommend/cursor.js';
 import { epochDay, feedStateUpdate, mergeCoLiked, parseFeedState, SEEN_DAYS, tagAttribute, tasteUnit, topTags } from '../../lib/recommend/feed-state.js';
