@@ -3,10 +3,10 @@ import { clock } from '../clock.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
-import { initialTrend } from '../recommend/trend.js';
+import { newVid } from '../ids.js';
 import { postingEntry, postingMonth, searchGrams, videoSearchText } from '../recommend/search-text.js';
+import { initialTrend } from '../recommend/trend.js';
 import { batchGetHubItems, itemId } from './batch-get.js';
-import { randomBase62 } from './ids.js';
 import { cancellationCode, transactWrite, type TransactItem } from './transact.js';
 
 /**
@@ -67,7 +67,6 @@ export const LATEST_CAP = 5;
 export const COLIKES_CAP = 200;
 
 const TABLE = () => tableNames.hub;
-export const newVid = () => randomBase62(10);
 
 type Fields = Pick<VideoItem, 'title' | 'description' | 'cover_url' | 'video_url' | 'duration_s' | 'tags'>;
 

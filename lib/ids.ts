@@ -27,3 +27,4 @@ export function randomDigits(length: number): string {
 /** Opaque account id: not derived from the phone number. */
 export const newOpenid = () => `u_${randomBase62(20)}`;
 export const newCommentId = () => `c_${randomBase62(16)}`;
+export const newVid = () => randomBase62(10);
