@@ -20,12 +20,6 @@ export const tableNames = {
   hub: config.HUB_TABLE,
 };
 
-/** True when a TransactWrite was cancelled because the condition of item `index` failed. */
-export function conditionFailedAt(error: unknown, index: number): boolean {
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-  return (error as Error).name === 'TransactionCanceledException' && reasons?.[index]?.Code === 'ConditionalCheckFailed';
-}
-
 export function isConditionalCheckFailed(error: unknown): boolean {
   return (error as Error)?.name === 'ConditionalCheckFailedException';
 }

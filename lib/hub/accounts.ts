@@ -2,13 +2,13 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ROLES, type Role } from '../auth/principal.js';
 import { clock } from '../clock.js';
 import { storedCount } from '../db/attributes.js';
+import { batchGetHubItems, itemId } from '../db/batch.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
+import { cancellationCode, retryOnConflict, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { newOpenid, randomDigits } from '../ids.js';
-import { batchGetHubItems, itemId } from './batch-get.js';
 import { isAdminPhone, maskPhone } from './phone.js';
-import { cancellationCode, retryOnConflict, transactWrite, type TransactItem } from './transact.js';
 
 /** The account item: profile, stored roles and the counters kept exact by the writers of each fact. */
 export interface Account {

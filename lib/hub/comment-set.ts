@@ -5,6 +5,7 @@ import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
+import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { newCommentId } from '../ids.js';
 import { getAccount } from './accounts.js';
@@ -13,7 +14,6 @@ import { defineOperation } from './operation.js';
 import { hasControlCharacters, identifier } from './params.js';
 import { charLength } from './profile-edit.js';
 import { rateLimitedError, rateLimitItem, type RateLimit } from './rate-limit.js';
-import { cancellationCode, transactWrite, type TransactItem } from './transact.js';
 import { getVideo } from './videos.js';
 
 /** How long a retry of the same (account, video, text) returns the first comment. */

@@ -1,5 +1,5 @@
+import { batchGetHubItems, itemId } from '../db/batch.js';
 import { hubItems } from '../db/hub-items.js';
-import { batchGetHubItems, itemId } from './batch-get.js';
 
 /** A comment as stored: `hubItems.comment(vid, seq)`. */
 export interface StoredComment {

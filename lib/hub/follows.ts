@@ -1,11 +1,11 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.js';
+import { batchGetHubItems, itemId } from '../db/batch.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { hubItems, pad } from '../db/hub-items.js';
+import { cancellationCode, retryOnConflict, transactWrite } from '../db/transact.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { publicUser, requireAccount, type Account, type PublicUser } from './accounts.js';
-import { batchGetHubItems, itemId } from './batch-get.js';
-import { cancellationCode, retryOnConflict, transactWrite } from './transact.js';
 
 /**
  * Follow relations. Each relation is stored twice (follower side, followee side) and both

@@ -2,13 +2,13 @@ import { randomInt } from 'node:crypto';
 import * as z from 'zod';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
+import { cancellationCode, transactWrite } from '../db/transact.js';
 import { RateLimitedError } from '../errors.js';
 import { defineOperation } from './operation.js';
 import { phoneParam } from './phone.js';
 import { rateLimitItem, rateLimitedError, refundRateLimits, type RateLimit } from './rate-limit.js';
-import { smsSender } from './sms.js';
 import { deleteUnsentCode, getCode, hashCode, putCodeItem, type StoredCode } from './sms-codes.js';
-import { cancellationCode, transactWrite } from './transact.js';
+import { smsSender } from './sms.js';
 
 const query = z.object({
   phonenumber: phoneParam('phonenumber'),

@@ -1,8 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
+import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { RateLimitedError } from '../errors.js';
-import { cancellationCode, transactWrite, type TransactItem } from './transact.js';
 
 /**
  * A fixed-window limit: at most `max` events per `windowSeconds` for one subject (a phone, an IP,

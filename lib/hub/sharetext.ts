@@ -4,10 +4,10 @@ import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
+import { cancellationCode, transactWrite } from '../db/transact.js';
 import { NotFoundError } from '../errors.js';
 import { defineOperation } from './operation.js';
 import { identifier, presentText } from './params.js';
-import { cancellationCode, transactWrite } from './transact.js';
 import { getVideo } from './videos.js';
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });

@@ -3,7 +3,7 @@ import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { getJwtSecret } from '../auth/jwt-secret.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
-import { retryOnConflict, type TransactItem } from './transact.js';
+import { retryOnConflict, type TransactItem } from '../db/transact.js';
 
 /** Wrong tries a code survives: the 5th wrong try ends it. */
 export const MAX_CODE_ATTEMPTS = 5;

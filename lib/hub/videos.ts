@@ -1,13 +1,13 @@
-import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.js';
+import { batchGetHubItems, batchPutHubItems, inParallel, itemId } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
+import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { newVid } from '../ids.js';
 import { postingEntry, postingMonth, searchGrams, videoSearchText } from '../recommend/search-text.js';
 import { initialTrend } from '../recommend/trend.js';
-import { batchGetHubItems, itemId } from './batch-get.js';
-import { cancellationCode, transactWrite, type TransactItem } from './transact.js';
 
 /**
  * The video store: the only way a video enters or changes in the catalog. Besides the video item
@@ -130,15 +130,6 @@ function mergeLatest(current: LatestEntry[], added: LatestEntry[]): LatestEntry[
 }
 
 // Search postings (outside the transaction: a retry of putVideo rewrites them, ADD/DELETE are idempotent)
-
-async function inParallel<T>(tasks: T[], limit: number, run: (task: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, tasks.length) }, async () => {
-      while (next < tasks.length) await run(tasks[next++]!);
-    }),
-  );
-}
 
 async function changePostings(action: 'ADD' | 'DELETE', buckets: Map<string, string[]>): Promise<void> {
   const tasks = [...buckets.entries()];
@@ -318,20 +309,6 @@ export async function putVideo(input: VideoInput): Promise<{ video: VideoItem; c
 
 // Bulk import ------------------------------------------------------------------------------------------
 
-async function batchPut(items: Record<string, unknown>[]): Promise<void> {
-  const chunks: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
-  await inParallel(chunks, 8, async (chunk) => {
-    let pending = chunk.map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 8) throw new UnavailableError();
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
-      const out = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE()]: pending } }));
-      pending = (out.UnprocessedItems?.[TABLE()] ?? []) as typeof pending;
-    }
-  });
-}
-
 /**
  * Bulk import of NEW videos with a given history (creation time, like count): the same items as
  * putVideo, written with BatchWrite and aggregated per author and per postings bucket (read, merged,
@@ -377,7 +354,7 @@ export async function importVideos(inputs: ImportedVideo[], options: { emptyCata
   });
   const writePostings = async () => {
     const existing = options.emptyCatalog ? new Map<string, { e?: Set<string> }>() : await batchGetHubItems<{ e?: Set<string> }>(bucketKeys.map((k) => k.key));
-    await batchPut(
+    await batchPutHubItems(
       bucketKeys.map(({ bucket, key }) => ({
         ...key,
         entity: 'search_postings',
@@ -385,7 +362,7 @@ export async function importVideos(inputs: ImportedVideo[], options: { emptyCata
       })),
     );
   };
-  await Promise.all([batchPut(puts), writePostings()]);
+  await Promise.all([batchPutHubItems(puts), writePostings()]);
   await inParallel(authors, 8, (author) =>
     db.send(
       new UpdateCommand({

@@ -1,9 +1,10 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionFailedAt, db, isConditionalCheckFailed, tableNames } from '../db/client.js';
+import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { API_KEYS_TABLE } from '../db/tables.js';
+import { cancellationCode } from '../db/transact.js';
 import { LimitExceededError } from '../errors.js';
-import { keyItems } from './keys-table.js';
 import type { StoredKey } from './key-record.js';
+import { keyItems } from './keys-table.js';
 
 const TABLE = () => tableNames.apiKeys;
 const HASH_INDEX = API_KEYS_TABLE.globalIndexes[0]!.indexName;
@@ -77,7 +78,7 @@ export async function insertKey(key: StoredKey, maxKeysPerUser: number): Promise
       }),
     );
   } catch (error) {
-    if (conditionFailedAt(error, 2)) {
+    if (cancellationCode(error, 2) === 'ConditionalCheckFailed') {
       throw new LimitExceededError(`You already have ${maxKeysPerUser} API keys; delete one before creating another`);
     }
     throw error;
@@ -138,7 +139,7 @@ export async function markRevoked(key: StoredKey, nowIso: string): Promise<boole
     );
     return true;
   } catch (error) {
-    if (conditionFailedAt(error, 0) || conditionFailedAt(error, 1)) return false;
+    if (cancellationCode(error, 0) === 'ConditionalCheckFailed' || cancellationCode(error, 1) === 'ConditionalCheckFailed') return false;
     throw error;
   }
 }
@@ -164,7 +165,7 @@ export async function removeKey(key: StoredKey): Promise<boolean> {
     );
     return true;
   } catch (error) {
-    if (conditionFailedAt(error, 0)) return false;
+    if (cancellationCode(error, 0) === 'ConditionalCheckFailed') return false;
     throw error;
   }
 }

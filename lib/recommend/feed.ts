@@ -1,10 +1,10 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.js';
+import { batchGetHubItems, itemId } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
+import { transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import { batchGetHubItems, itemId } from '../hub/batch-get.js';
-import { transactWrite, type TransactItem } from '../hub/transact.js';
 import { toVideoView, type VideoView } from '../hub/video-view.js';
 import type { VideoItem } from '../hub/videos.js';
 import { randomBase62 } from '../ids.js';

@@ -2,11 +2,12 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
+import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
+import { UpdateBuilder } from '../db/update-builder.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
-import { logger } from '../logger.js';
-import { cancellationCode, transactWrite, type TransactItem } from '../hub/transact.js';
 import { COLIKES_CAP, getVideo, type VideoItem } from '../hub/videos.js';
-import { addTaste, LIKED_RECENT_CAP, mergeCoLiked, parseFeedState, TASTE, UpdateBuilder, type CoLikedEntry, type LikedEntry } from './feed-state.js';
+import { logger } from '../logger.js';
+import { addTaste, LIKED_RECENT_CAP, mergeCoLiked, parseFeedState, TASTE, type CoLikedEntry, type LikedEntry } from './feed-state.js';
 import { coLikeCandidates } from './sources.js';
 import { trendUnit } from './trend.js';
 

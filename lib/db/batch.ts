@@ -1,0 +1,55 @@
+import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { UnavailableError } from '../errors.js';
+import { db, tableNames } from './client.js';
+
+type Key = { pk: string; sk: string };
+
+/**
+ * BatchGetItem on the hub table for any number of keys (chunks of 100, unprocessed keys retried
+ * with backoff). Duplicate keys are read once. Returns the items found, keyed by `pk|sk`.
+ */
+export async function batchGetHubItems<T = Record<string, unknown>>(keys: Key[]): Promise<Map<string, T>> {
+  const found = new Map<string, T>();
+  const unique = [...new Map(keys.map((k) => [itemId(k), k])).values()];
+  for (let i = 0; i < unique.length; i += 100) {
+    let pending: Record<string, unknown>[] | undefined = unique.slice(i, i + 100);
+    for (let attempt = 0; pending && pending.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+      if (attempt > 8) throw Object.assign(new Error('BatchGet kept returning unprocessed keys'), { name: 'ThrottlingException' });
+      const out = await db.send(new BatchGetCommand({ RequestItems: { [tableNames.hub]: { Keys: pending } } }));
+      for (const item of out.Responses?.[tableNames.hub] ?? []) found.set(itemId(item as Key), item as T);
+      pending = out.UnprocessedKeys?.[tableNames.hub]?.Keys as Record<string, unknown>[] | undefined;
+    }
+  }
+  return found;
+}
+
+export const itemId = (key: { pk: unknown; sk: unknown }) => `${String(key.pk)}|${String(key.sk)}`;
+
+/** Runs `run` over `tasks` with at most `limit` of them in flight at once. */
+export async function inParallel<T>(tasks: T[], limit: number, run: (task: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, tasks.length) }, async () => {
+      while (next < tasks.length) await run(tasks[next++]!);
+    }),
+  );
+}
+
+/**
+ * BatchWriteItem puts on the hub table for any number of items (chunks of 25, 8 requests in flight,
+ * unprocessed items retried with backoff; 503 when they keep coming back).
+ */
+export async function batchPutHubItems(items: Record<string, unknown>[]): Promise<void> {
+  const chunks: Record<string, unknown>[][] = [];
+  for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
+  await inParallel(chunks, 8, async (chunk) => {
+    let pending = chunk.map((Item) => ({ PutRequest: { Item } }));
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 8) throw new UnavailableError();
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+      const out = await db.send(new BatchWriteCommand({ RequestItems: { [tableNames.hub]: pending } }));
+      pending = (out.UnprocessedItems?.[tableNames.hub] ?? []) as typeof pending;
+    }
+  });
+}
