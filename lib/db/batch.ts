@@ -1,8 +1,12 @@
 import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { UnavailableError } from '../errors.js';
+import { backoff, type Backoff } from './backoff.js';
 import { db, tableNames } from './client.js';
 
 type Key = { pk: string; sk: string };
+
+/** A batch's unprocessed keys or items come from throttling: wait 50, 100, 200, ... up to 1000 ms. */
+const LEFTOVER_BACKOFF: Backoff = { firstMs: 50, capMs: 1000, jitter: false };
 
 /**
  * BatchGetItem on the hub table for any number of keys (chunks of 100, unprocessed keys retried
@@ -14,7 +18,7 @@ export async function batchGetHubItems<T = Record<string, unknown>>(keys: Key[])
   for (let i = 0; i < unique.length; i += 100) {
     let pending: Record<string, unknown>[] | undefined = unique.slice(i, i + 100);
     for (let attempt = 0; pending && pending.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+      if (attempt > 0) await backoff(attempt, LEFTOVER_BACKOFF);
       if (attempt > 8) throw Object.assign(new Error('BatchGet kept returning unprocessed keys'), { name: 'ThrottlingException' });
       const out = await db.send(new BatchGetCommand({ RequestItems: { [tableNames.hub]: { Keys: pending } } }));
       for (const item of out.Responses?.[tableNames.hub] ?? []) found.set(itemId(item as Key), item as T);
@@ -47,7 +51,7 @@ export async function batchPutHubItems(items: Record<string, unknown>[]): Promis
     let pending = chunk.map((Item) => ({ PutRequest: { Item } }));
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 8) throw new UnavailableError();
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+      if (attempt > 0) await backoff(attempt, LEFTOVER_BACKOFF);
       const out = await db.send(new BatchWriteCommand({ RequestItems: { [tableNames.hub]: pending } }));
       pending = (out.UnprocessedItems?.[tableNames.hub] ?? []) as typeof pending;
     }

@@ -1,7 +1,11 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { backoff, type Backoff } from './backoff.js';
 import { db } from './client.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Conflicts clear within milliseconds: up to 40, 80, 160, 320 ms before the retries. */
+const CONFLICT_BACKOFF: Backoff = { firstMs: 40 };
 
 /** The cancellation code of item `index` of a cancelled transaction ('None' when that item was fine). */
 export function cancellationCode(error: unknown, index: number): string | undefined {
@@ -27,7 +31,7 @@ export async function transactWrite(items: TransactItem[], attempts = 5): Promis
       return;
     } catch (error) {
       if (!isConflict(error) || attempt >= attempts) throw error;
-      await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));
+      await backoff(attempt, CONFLICT_BACKOFF);
     }
   }
 }
@@ -43,7 +47,7 @@ export async function retryOnConflict<T>(write: () => Promise<T>, attempts = 5):
       return await write();
     } catch (error) {
       if ((error as Error)?.name !== 'TransactionConflictException' || attempt >= attempts) throw error;
-      await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));
+      await backoff(attempt, CONFLICT_BACKOFF);
     }
   }
 }

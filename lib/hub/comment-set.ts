@@ -3,6 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
+import { backoff } from '../db/backoff.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
@@ -126,7 +127,7 @@ export const commentSet = defineOperation({
         if (limited) throw limited;
         // Another comment took this number first: read the counter again.
         if (cancellationCode(error, 0) === 'ConditionalCheckFailed' || cancellationCode(error, 1) === 'ConditionalCheckFailed') {
-          await new Promise((r) => setTimeout(r, Math.random() * 10 * (attempt + 1)));
+          await backoff(attempt + 1, { firstMs: 10, growth: 'linear' });
           continue;
         }
         throw error;

@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.js';
+import { backoff } from '../db/backoff.js';
 import { batchGetHubItems, batchPutHubItems, inParallel, itemId } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
@@ -301,7 +302,7 @@ export async function putVideo(input: VideoInput): Promise<{ video: VideoItem; c
     } catch (error) {
       if (!(error instanceof RetryPut)) throw error;
       // Another publish of the same video won the race: back off with jitter before re-reading it.
-      await new Promise((r) => setTimeout(r, Math.random() * 25 * 2 ** attempt));
+      await backoff(attempt + 1, { firstMs: 25 });
     }
   }
   throw new UnavailableError('The video is being changed by another request; retry shortly');
