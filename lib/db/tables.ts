@@ -43,7 +43,7 @@ export const HUB_TABLE: TableDefinition = {
   globalIndexes: [
     { indexName: 'gsi1', partitionKey: { name: 'gsi1pk', type: 'S' }, sortKey: { name: 'gsi1sk', type: 'S' }, projection: 'ALL' },
     { indexName: 'gsi2', partitionKey: { name: 'gsi2pk', type: 'S' }, sortKey: { name: 'gsi2sk', type: 'S' }, projection: 'ALL' },
-    // Ranked by a numeric score (the feed's trending and per-tag lists): see lib/recommend/trend.ts.
+    // Ranked by a numeric score (the feed's trending and per-tag lists): see lib/catalog/trend.ts.
     { indexName: 'gsi3', partitionKey: { name: 'gsi3pk', type: 'S' }, sortKey: { name: 'gsi3sk', type: 'N' }, projection: 'ALL' },
   ],
   ttlAttribute: 'ttl',

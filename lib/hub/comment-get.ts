@@ -1,12 +1,12 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
+import { getVideo } from '../catalog/videos.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
 import { NotFoundError } from '../errors.js';
 import { COMMENT_PAGE_SIZE, commentViews, type StoredComment } from './comments.js';
 import { defineOperation } from './operation.js';
 import { boundedInt, identifier, presentText } from './params.js';
-import { getVideo } from './videos.js';
 
 const query = z.object({
   openid: identifier(),

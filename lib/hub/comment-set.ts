@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
+import { getVideo } from '../catalog/videos.js';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { backoff } from '../db/backoff.js';
@@ -15,7 +16,6 @@ import { defineOperation } from './operation.js';
 import { hasControlCharacters, identifier } from './params.js';
 import { charLength } from './profile-edit.js';
 import { rateLimitedError, rateLimitItem, type RateLimit } from './rate-limit.js';
-import { getVideo } from './videos.js';
 
 /** How long a retry of the same (account, video, text) returns the first comment. */
 const DEDUP_WINDOW_MS = 60_000;

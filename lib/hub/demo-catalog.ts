@@ -1,9 +1,9 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { importVideos, type ImportedVideo } from '../catalog/videos.js';
 import { clock } from '../clock.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { hubPartitions } from '../db/hub-items.js';
 import { accountItem, accountRecord } from './accounts.js';
-import { importVideos, type ImportedVideo } from './videos.js';
 
 /**
  * The demo catalog `npm start` seeds into an empty store (DEMO_VIDEOS, default 200): bilingual

@@ -1,5 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
+import { videoViews, type StoredVideo, type VideoView } from '../catalog/video-view.js';
+import { getVideos } from '../catalog/videos.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
 import { ForbiddenError } from '../errors.js';
@@ -7,8 +9,6 @@ import { ownProfile, publicProfile, requireAccount } from './accounts.js';
 import { relationsOf } from './follows.js';
 import { defineOperation } from './operation.js';
 import { boundedInt, deviceId, identifier, presentText } from './params.js';
-import { videoViews, type StoredVideo, type VideoView } from './video-view.js';
-import { getVideos } from './videos.js';
 
 export const FAV_DEFAULT_PAGE = 20;
 export const FAV_MAX_PAGE = 50;

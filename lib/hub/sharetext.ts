@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
+import { getVideo } from '../catalog/videos.js';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { tableNames } from '../db/client.js';
@@ -8,7 +9,6 @@ import { cancellationCode, transactWrite } from '../db/transact.js';
 import { NotFoundError } from '../errors.js';
 import { defineOperation } from './operation.js';
 import { identifier, presentText } from './params.js';
-import { getVideo } from './videos.js';
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 /** ISO 3166-1 alpha-2 as ICU knows it: a known region has a name other than its code. */

@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import type { Principal } from '../auth/principal.js';
+import { videoViews, type VideoView } from '../catalog/video-view.js';
+import { putVideo } from '../catalog/videos.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { getAccount } from '../hub/accounts.js';
 import { hasControlCharacters } from '../hub/params.js';
-import { videoViews, type VideoView } from '../hub/video-view.js';
-import { putVideo } from '../hub/videos.js';
 
 /** The roles that may publish, read from the account item at request time (CONTRACT §5). */
 const PUBLISHER_ROLES = ['editor', 'admin'];

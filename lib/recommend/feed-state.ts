@@ -1,5 +1,5 @@
+import { growthUnit } from '../catalog/trend.js';
 import { UpdateBuilder } from '../db/update-builder.js';
-import { growthUnit } from './trend.js';
 
 /**
  * The recommender's compact state, one item per account (`hubItems.feedState`) or anonymous device

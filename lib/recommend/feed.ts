@@ -1,17 +1,17 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { bestGram, matchesTerm, normalizeSearchText } from '../catalog/search-index.js';
+import { toVideoView, type VideoView } from '../catalog/video-view.js';
+import type { VideoItem } from '../catalog/videos.js';
 import { clock } from '../clock.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
 import { transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import { toVideoView, type VideoView } from '../hub/video-view.js';
-import type { VideoItem } from '../hub/videos.js';
 import { randomBase62 } from '../ids.js';
 import { decodeCursor, encodeCursor, termHash, type WalkCursor } from './cursor.js';
 import { feedStateUpdate, parseFeedState, RESERVOIR_CAP, topTags, type FeedState, type FeedStateChange, type ReservoirEntry, type WalkOrder } from './feed-state.js';
 import { CandidatePool, noise, rankCandidates, selectList, type RankContext, type Source } from './scoring.js';
-import { bestGram, matchesTerm, normalizeSearchText } from './search-text.js';
 import {
   authorVideos,
   coLikeCandidates,

@@ -1,15 +1,15 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { trendUnit } from '../catalog/trend.js';
+import { COLIKES_CAP, getVideo, type VideoItem } from '../catalog/videos.js';
 import { clock } from '../clock.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { UpdateBuilder } from '../db/update-builder.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
-import { COLIKES_CAP, getVideo, type VideoItem } from '../hub/videos.js';
 import { logger } from '../logger.js';
 import { addTaste, LIKED_RECENT_CAP, mergeCoLiked, parseFeedState, TASTE, type CoLikedEntry, type LikedEntry } from './feed-state.js';
 import { coLikeCandidates } from './sources.js';
-import { trendUnit } from './trend.js';
 
 /**
  * like and dislike. The reaction item and every number derived from it (the video's like_count

@@ -1,4 +1,4 @@
-import { hotness } from './trend.js';
+import { hotness } from '../catalog/trend.js';
 
 /**
  * Pure ranking of get_next_list (docs/feed.md): candidates from several sources are merged by vid,

@@ -1,7 +1,7 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { LatestEntry, VideoItem } from '../catalog/videos.js';
 import { db, tableNames } from '../db/client.js';
 import { feedStateAndFollows, hubItems, hubPartitions } from '../db/hub-items.js';
-import type { LatestEntry, VideoItem } from '../hub/videos.js';
 import type { Candidate } from './scoring.js';
 
 /**

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hubItems } from '../../lib/db/hub-items.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { seedDemoCatalog } from '../../lib/hub/demo-catalog.js';
-import type { VideoView } from '../../lib/hub/video-view.js';
-import { putVideo, type VideoInput, type VideoItem } from '../../lib/hub/videos.js';
+import type { VideoView } from '../../lib/catalog/video-view.js';
+import { putVideo, type VideoInput, type VideoItem } from '../../lib/catalog/videos.js';
 import { getHubItem, hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hubItems } from '../../lib/db/hub-items.js';
-import { putVideo, type VideoItem } from '../../lib/hub/videos.js';
+import { putVideo, type VideoItem } from '../../lib/catalog/videos.js';
 import { parseFeedState } from '../../lib/recommend/feed-state.js';
-import { trendUnit } from '../../lib/recommend/trend.js';
+import { trendUnit } from '../../lib/catalog/trend.js';
 import { clock } from '../../lib/clock.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { hubItems } from '../../lib/db/hub-items.js';
-import { putVideo } from '../../lib/hub/videos.js';
+import { putVideo } from '../../lib/catalog/videos.js';
 import { getHubItem, hub, putTestAccounts, putTestLike, putTestSeen, putTestVideo, signUp, type SignedUp, type TestVideo } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 

@@ -6,7 +6,7 @@ import { db, tableNames } from '../../lib/db/client.js';
 import { hubPartitions } from '../../lib/db/hub-items.js';
 import { getAccount } from '../../lib/hub/accounts.js';
 import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
-import type { VideoView } from '../../lib/hub/video-view.js';
+import type { VideoView } from '../../lib/catalog/video-view.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 

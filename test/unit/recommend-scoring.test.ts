@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CandidatePool, noise, rankCandidates, selectList, tasteAffinity, tierOf, type Candidate, type RankContext } from '../../lib/recommend/scoring.js';
-import { CREATION_WEIGHT, hotness, initialTrend, TREND_HALF_LIFE_DAYS, trendUnit } from '../../lib/recommend/trend.js';
+import { CREATION_WEIGHT, hotness, initialTrend, TREND_HALF_LIFE_DAYS, trendUnit } from '../../lib/catalog/trend.js';
 
 const NOW = Date.UTC(2026, 10, 21);
 const DAY = 86_400_000;

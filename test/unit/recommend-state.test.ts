@@ -3,7 +3,7 @@ import { ValidationError } from '../../lib/errors.js';
 import { demoVideos } from '../../lib/hub/demo-catalog.js';
 import { decodeCursor, encodeCursor } from '../../lib/recommend/cursor.js';
 import { epochDay, feedStateUpdate, mergeCoLiked, parseFeedState, SEEN_DAYS, tagAttribute, tasteUnit, topTags } from '../../lib/recommend/feed-state.js';
-import { bestGram, matchesTerm, normalizeSearchText, searchGrams, videoSearchText } from '../../lib/recommend/search-text.js';
+import { bestGram, matchesTerm, normalizeSearchText, searchGrams, videoSearchText } from '../../lib/catalog/search-index.js';
 
 const NOW = Date.UTC(2026, 10, 21, 12);
 

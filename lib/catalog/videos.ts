@@ -7,8 +7,8 @@ import { hubItems } from '../db/hub-items.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { newVid } from '../ids.js';
-import { postingEntry, postingMonth, searchGrams, videoSearchText } from '../recommend/search-text.js';
-import { initialTrend } from '../recommend/trend.js';
+import { postingEntry, postingMonth, searchGrams, videoSearchText } from './search-index.js';
+import { initialTrend } from './trend.js';
 
 /**
  * The video store: the only way a video enters or changes in the catalog. Besides the video item
@@ -31,7 +31,7 @@ export interface VideoItem {
   comment_count: number;
   share_count: number;
   external_id?: string;
-  /** The trend score (lib/recommend/trend.ts), stored as the gsi3 sort key of the TRENDING ranking. */
+  /** The trend score (lib/catalog/trend.ts), stored as the gsi3 sort key of the TRENDING ranking. */
   gsi3sk: number;
 }
 
