@@ -1,7 +1,7 @@
 import { storedCount } from '../db/attributes.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
 import { hubItems } from '../db/hub-items.js';
-import type { VideoItem } from './videos.js';
+import type { VideoItem } from './video-items.js';
 
 /**
  * The fields of a stored video (`hubItems.video`, see videos.ts) that a response needs. Counters may be

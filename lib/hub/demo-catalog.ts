@@ -1,5 +1,6 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { importVideos, type ImportedVideo } from '../catalog/videos.js';
+import { importVideos } from '../catalog/import.js';
+import type { ImportedVideo } from '../catalog/video-items.js';
 import { clock } from '../clock.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { hubPartitions } from '../db/hub-items.js';

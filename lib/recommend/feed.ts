@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { bestGram, matchesTerm, normalizeSearchText } from '../catalog/search-index.js';
+import { bestGram, matchesTerm, normalizeSearchText, postingsPage } from '../catalog/search-index.js';
+import type { VideoItem } from '../catalog/video-items.js';
 import { toVideoView, type VideoView } from '../catalog/video-view.js';
-import type { VideoItem } from '../catalog/videos.js';
 import { clock } from '../clock.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
@@ -18,7 +18,6 @@ import {
   feedStateWithFollows,
   latestCandidates,
   newestPage,
-  postingsPage,
   tagCandidates,
   trendingPage,
   trendingVideos,

@@ -1,6 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { trendUnit } from '../catalog/trend.js';
-import { COLIKES_CAP, getVideo, type VideoItem } from '../catalog/videos.js';
+import { COLIKES_CAP, type VideoItem } from '../catalog/video-items.js';
+import { getVideo } from '../catalog/videos.js';
 import { clock } from '../clock.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';

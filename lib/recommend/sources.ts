@@ -1,5 +1,5 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { LatestEntry, VideoItem } from '../catalog/videos.js';
+import type { LatestEntry, VideoItem } from '../catalog/video-items.js';
 import { db, tableNames } from '../db/client.js';
 import { feedStateAndFollows, hubItems, hubPartitions } from '../db/hub-items.js';
 import type { Candidate } from './scoring.js';
@@ -149,26 +149,4 @@ export function coLikeCandidates(item: Record<string, unknown> | undefined): Can
 export function latestCandidates(author: string, item: Record<string, unknown> | undefined): CandidateFields[] {
   const videos = (item?.videos ?? []) as LatestEntry[];
   return videos.map((v) => ({ vid: v.vid, author_openid: author, tags: v.tags ?? [], created_at: v.created_at, trend: 0 }));
-}
-
-/**
- * Search postings of `gram`, newest first, strictly before position `after` (an entry
- * `created_at#vid`, or a month `YYYY-MM` meaning "older than that month"): at most `limit` entries
- * from at most 6 month buckets, in one Query. `next` continues after the page; undefined at the end.
- */
-export async function postingsPage(gram: string, after: string | undefined, limit: number): Promise<{ entries: string[]; next?: string }> {
-  const { items, lastKey } = await query({
-    KeyConditionExpression: after ? 'pk = :p AND sk <= :month' : 'pk = :p',
-    ExpressionAttributeValues: { ':p': hubPartitions.gram(gram), ...(after ? { ':month': after.slice(0, 7) } : {}) },
-    ScanIndexForward: false,
-    Limit: 6,
-  });
-  const entries = items
-    .flatMap((i) => (i.e instanceof Set ? [...i.e].map(String) : []))
-    .filter((e) => after === undefined || e < after)
-    .sort((a, b) => (a < b ? 1 : -1));
-  if (entries.length > limit) return { entries: entries.slice(0, limit), next: entries[limit - 1] };
-  // Every entry of the buckets read is in this page: continue below the oldest bucket read.
-  const oldestMonth = items.length > 0 ? String(items[items.length - 1]!.sk) : undefined;
-  return { entries, next: lastKey ? oldestMonth : undefined };
 }

@@ -3,7 +3,8 @@ import { hubItems } from '../../lib/db/hub-items.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { seedDemoCatalog } from '../../lib/hub/demo-catalog.js';
 import type { VideoView } from '../../lib/catalog/video-view.js';
-import { putVideo, type VideoInput, type VideoItem } from '../../lib/catalog/videos.js';
+import type { VideoInput, VideoItem } from '../../lib/catalog/video-items.js';
+import { putVideo } from '../../lib/catalog/videos.js';
 import { getHubItem, hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hubItems } from '../../lib/db/hub-items.js';
-import { putVideo, type VideoItem } from '../../lib/catalog/videos.js';
+import type { VideoItem } from '../../lib/catalog/video-items.js';
+import { putVideo } from '../../lib/catalog/videos.js';
 import { parseFeedState } from '../../lib/recommend/feed-state.js';
 import { trendUnit } from '../../lib/catalog/trend.js';
 import { clock } from '../../lib/clock.js';

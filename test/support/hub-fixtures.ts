@@ -4,7 +4,7 @@ import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems } from '../../lib/db/hub-items.js';
 import { accountItem, accountRecord } from '../../lib/hub/accounts.js';
-import type { VideoItem } from '../../lib/catalog/videos.js';
+import type { VideoItem } from '../../lib/catalog/video-items.js';
 import type { apiClient, ApiResponse } from './stack.js';
 import { tokenFor } from './tokens.js';
 

@@ -1,0 +1,58 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetHubItems, batchPutHubItems, inParallel, itemId } from '../db/batch.js';
+import { db, tableNames } from '../db/client.js';
+import { hubItems } from '../db/hub-items.js';
+import { mergePostings, postingBuckets, searchGrams, videoSearchText } from './search-index.js';
+import { initialTrend } from './trend.js';
+import { authorLatestItem, cleanFields, coLikesItem, externalIdItem, latestEntry, tagItem, videoItem, type ImportedVideo, type StoredLatest, type VideoItem } from './video-items.js';
+
+const TABLE = () => tableNames.hub;
+
+/**
+ * Bulk import of NEW videos with a given history (creation time, like count): the same items as
+ * putVideo, written with BatchWrite and aggregated per author and per postings bucket (read, merged,
+ * rewritten) so that a few hundred videos take seconds. Only for seeding a catalog nobody else is
+ * writing to at the same time; the authors' accounts must exist.
+ */
+export async function importVideos(inputs: ImportedVideo[], options: { emptyCatalog?: boolean } = {}): Promise<VideoItem[]> {
+  const videos: VideoItem[] = inputs.map((input) => {
+    const likes = input.like_count ?? 0;
+    return {
+      vid: input.vid,
+      ...cleanFields(input),
+      author_openid: input.author_openid,
+      created_at: input.created_at,
+      updated_at: input.created_at,
+      like_count: likes,
+      comment_count: 0,
+      share_count: 0,
+      ...(input.external_id ? { external_id: input.external_id } : {}),
+      gsi3sk: initialTrend(Date.parse(input.created_at), likes),
+    };
+  });
+  const authors = [...new Set(videos.map((v) => v.author_openid))];
+  const latest = await batchGetHubItems<StoredLatest>(authors.map((a) => hubItems.authorLatest(a)));
+  const puts: Record<string, unknown>[] = [];
+  for (const video of videos) {
+    puts.push(videoItem(video), coLikesItem(video.vid), ...video.tags.map((tag) => tagItem(video, tag)));
+    if (video.external_id) puts.push(externalIdItem(video, video.external_id));
+  }
+  for (const author of authors) {
+    const mine = videos.filter((v) => v.author_openid === author).map(latestEntry);
+    puts.push(authorLatestItem(author, latest.get(itemId(hubItems.authorLatest(author))), mine));
+  }
+  const buckets = postingBuckets(videos.map((v) => ({ vid: v.vid, created_at: v.created_at, grams: searchGrams(videoSearchText(v)) })));
+  await Promise.all([batchPutHubItems(puts), mergePostings(buckets, options.emptyCatalog ?? false)]);
+  await inParallel(authors, 8, (author) =>
+    db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: hubItems.account(author),
+        UpdateExpression: 'ADD video_count :n',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':n': videos.filter((v) => v.author_openid === author).length },
+      }),
+    ),
+  );
+  return videos;
+}
