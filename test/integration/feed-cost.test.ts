@@ -4,7 +4,7 @@ import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems } from '../../lib/db/hub-items.js';
 import { DEMO_AUTHORS, demoVideos, seedDemoCatalog } from '../../lib/hub/demo-catalog.js';
-import { MAX_REQUESTS } from '../../lib/recommend/feed.js';
+import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
 import { epochDay, tagAttribute, tasteUnit } from '../../lib/recommend/feed-state.js';
 import { recordRequests } from '../support/db-requests.js';
 import { hub, putTestAccounts } from '../support/hub-fixtures.js';

@@ -1,0 +1,73 @@
+import type { VideoItem } from '../catalog/video-items.js';
+import type { FeedState, FeedStateChange } from './feed-state.js';
+
+/**
+ * What the parts of one get_next_list call share: the request, its budget of DynamoDB requests and
+ * the context that counts them. feed.ts runs the call; rec.ts and walks.ts gather its videos.
+ */
+export interface FeedRequest {
+  /** The authenticated caller; undefined for the anonymous feed. */
+  viewer?: string;
+  /** Requests the authentication of this call made (1 for a JWT: the ended-session check). */
+  authRequests: number;
+  /** The device id `d` (anonymous de-duplication). */
+  device: string;
+  count: number;
+  order: 'rec' | 'hot' | 'new';
+  q: string;
+  similarTo?: string;
+  shareid?: string;
+  viewed: string[];
+  refresh: boolean;
+  cursor: string;
+}
+
+/** The most DynamoDB requests one call makes, whatever the catalog size or the caller's history. */
+export const MAX_REQUESTS = 8;
+
+export const LIMITS = {
+  trending: 60,
+  explore: 100,
+  /** Exploration page of a caller who has seen many videos: unseen ones are rarer. */
+  exploreDeep: 300,
+  /** A caller with more seen videos than this explores with deep pages, before trending. */
+  heavyViewer: 200,
+  tag: 40,
+  followees: 25,
+  similarTags: 3,
+  similarTag: 30,
+  author: 10,
+  /** new/hot pages (ranking attributes only); search pages are read whole, so smaller. */
+  walkPage: 300,
+  searchPage: 100,
+  /** Deferred videos read per call in phase 2 (one BatchGet). */
+  phase2Window: 100,
+};
+
+export type Key = { pk: string; sk: string };
+export type Found = Map<string, Record<string, unknown>>;
+
+export interface Context {
+  req: FeedRequest;
+  nowMs: number;
+  seed: string;
+  stateKey?: Key;
+  state: FeedState;
+  /** Items of the first read (the "more like this" video and its co-likes). */
+  found: Found;
+  followees: string[];
+  /** Seen in the last 7 days, viewed as reported by this call, or liked recently. */
+  seen: Set<string>;
+  sharedVid?: string;
+  /** Requests made so far in this call, authentication included. */
+  used: number;
+}
+
+export interface Outcome {
+  videos: VideoItem[];
+  fav_index: string;
+  change: Omit<FeedStateChange, 'viewed' | 'refresh'>;
+}
+
+/** Requests still free for candidates: the answer's read and the state write stay reserved. */
+export const spare = (ctx: Context) => MAX_REQUESTS - ctx.used - 1 - (ctx.stateKey ? 1 : 0);
