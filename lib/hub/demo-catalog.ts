@@ -4,6 +4,7 @@ import type { ImportedVideo } from '../catalog/video-items.js';
 import { clock } from '../clock.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { hubPartitions } from '../db/hub-items.js';
+import { seededRandom } from '../seeded-random.js';
 import { accountItem, accountRecord } from './accounts.js';
 
 /**
@@ -69,18 +70,6 @@ export const DEMO_AUTHORS = [
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const DAY_MS = 86_400_000;
-
-/** mulberry32: a small seeded PRNG, so the catalog is the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** The demo videos, deterministic for a given count (creation times relative to `nowMs`). */
 export function demoVideos(count: number, nowMs: number, seed = 20261121): ImportedVideo[] {
