@@ -1,0 +1,115 @@
+/**
+ * `npm run eval:feed [-- --quick] [-- --out file.json] [-- --no-docs]`: the feed's offline evaluation
+ * (docs/feed.md, "Offline evaluation"). Each world runs in a child process on tables of its own in
+ * one in-memory DynamoDB Local; the figures go to bench/feed-eval.json and, for a full run, into the
+ * generated section of docs/feed.md. Exits 1 when the metric code fails its check against the random
+ * baseline's analytic expectation; missed targets are reported, not hidden.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createTables } from '../../infra/local/create-tables.js';
+import { startDynamoDbLocal } from '../../infra/local/dynamodb-local.js';
+import { benchSettings } from '../environment.js';
+import { renderMarkdown, replaceGeneratedSection } from './report.js';
+import { checkRandom, evaluateTargets, type ControlledResult, type EvalResult, type WorldResult } from './targets.js';
+import { QUICK_WORLDS, WORLDS } from './worlds.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+function parseArgs(argv: string[]) {
+  let quick = false;
+  let docs = true;
+  let out: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--quick') quick = true;
+    else if (arg === '--no-docs') docs = false;
+    else if (arg === '--out' || arg.startsWith('--out=')) out = arg.includes('=') ? arg.slice(6) : argv[++i];
+    else if (arg === '--help' || arg === '-h') {
+      console.log('usage: npm run eval:feed -- [--quick] [--out file.json] [--no-docs]');
+      process.exit(0);
+    } else throw new Error(`unknown argument ${arg} (try --help)`);
+  }
+  const defaultOut = !quick && out === undefined;
+  out ??= quick ? join(tmpdir(), 'expohub-feed-eval-quick.json') : join(ROOT, 'bench', 'feed-eval.json');
+  return { quick, out: resolve(out), docs: docs && defaultOut };
+}
+
+const { quick, out, docs } = parseArgs(process.argv.slice(2));
+const started = performance.now();
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+const dynamo = await startDynamoDbLocal();
+const dir = mkdtempSync(join(tmpdir(), 'expohub-feed-eval-'));
+
+async function child(name: string, world: string): Promise<unknown> {
+  const tables = await createTables(dynamo.endpoint, `eval_${name.replace(/[^a-z0-9]/gi, '')}_`);
+  // Accounts act over a whole world's history (up to 60 days): tokens outlive it.
+  const settings = { ...benchSettings(dynamo.endpoint, tables, 'feed-evaluation-signing-secret-not-used-anywhere-else'), JWT_TTL_SECONDS: String(400 * 86_400) };
+  const resultFile = join(dir, `${name}.json`);
+  const t0 = performance.now();
+  const code = await new Promise<number | null>((done, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, 'bench/feed-eval/world-child.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, ...settings, EVAL_WORLD: world, EVAL_RESULT_FILE: resultFile },
+      stdio: 'inherit',
+    });
+    proc.once('error', reject);
+    proc.once('exit', done);
+  });
+  if (code !== 0) throw new Error(`world ${name} exited with ${code}`);
+  console.log(`  ${name}: ${Math.round((performance.now() - t0) / 1000)} s`);
+  return JSON.parse(readFileSync(resultFile, 'utf8'));
+}
+
+let failed = false;
+try {
+  const specs = quick ? QUICK_WORLDS : WORLDS;
+  // Worlds are independent (own process, own tables): two at a time on this 2-core machine.
+  const jobs: [string, string][] = [...specs.map((s): [string, string] => [s.name, JSON.stringify(s)]), ['controlled', 'controlled']];
+  const results = new Map<string, unknown>();
+  let next = 0;
+  await Promise.all(
+    [0, 1].map(async () => {
+      while (next < jobs.length) {
+        const [name, world] = jobs[next++]!;
+        console.log(`world ${name}: started`);
+        results.set(name, await child(name, world));
+      }
+    }),
+  );
+  const worlds = specs.map((s) => results.get(s.name) as WorldResult);
+  const controlled = results.get('controlled') as ControlledResult;
+  const result: EvalResult = {
+    meta: { date: new Date().toISOString(), quick, seconds: 0 },
+    worlds,
+    controlled,
+    randomCheck: checkRandom(worlds),
+    targets: [],
+  };
+  result.targets = evaluateTargets(result);
+  result.meta.seconds = Math.round((performance.now() - started) / 1000);
+  const firstGenerationFile = join(ROOT, 'bench', 'feed-eval-gen1.json');
+  const firstGeneration = existsSync(firstGenerationFile) && resolve(firstGenerationFile) !== out ? (JSON.parse(readFileSync(firstGenerationFile, 'utf8')) as EvalResult) : undefined;
+  const markdown = renderMarkdown(result, firstGeneration);
+  console.log(`\n${markdown}`);
+  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`results written to ${out}`);
+  if (docs) {
+    const path = join(ROOT, 'docs', 'feed.md');
+    writeFileSync(path, replaceGeneratedSection(readFileSync(path, 'utf8'), markdown));
+    console.log(`tables written to ${path}`);
+  }
+  if (!result.randomCheck.ok) {
+    failed = true;
+    console.error('the metric code disagrees with the random baseline\'s analytic expectation: see randomCheck');
+  }
+} catch (error) {
+  failed = true;
+  console.error('evaluation failed:', error);
+} finally {
+  await dynamo.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { evaluateSystem, hit, maxPerAuthor, ndcg, randomExpectation, recall, topicPrecision } from '../../bench/feed-eval/metrics.js';
+import { controlledWorld, generateWorld, WORLDS, type WorldSpec } from '../../bench/feed-eval/worlds.js';
+
+/** The offline evaluation's instruments (bench/feed-eval): metrics against hand-computed and enumerated values, worlds by their planted structure. */
+describe('ranking metrics', () => {
+  it('HR, recall and NDCG of a hand-computed answer', () => {
+    const list = [5, 1, 7, 2, 9];
+    expect(hit(list, [7, 30])).toBe(true);
+    expect(hit(list, [30])).toBe(false);
+    expect(hit(list, [9], 4)).toBe(false);
+    expect(recall(list, [7, 30])).toBe(0.5);
+    // hits at ranks 2 and 3: (1/log2(3) + 1/log2(4)) / (1 + 1/log2(3))
+    expect(ndcg(list, [1, 7])).toBeCloseTo((1 / Math.log2(3) + 0.5) / (1 + 1 / Math.log2(3)), 12);
+    expect(ndcg(list, [5])).toBe(1);
+    expect(ndcg(list, [])).toBe(0);
+  });
+
+  it('topic precision and the per-author maximum', () => {
+    const topicOf = (v: number) => v % 3;
+    expect(topicPrecision([0, 3, 1, 6], [0], topicOf)).toBe(0.75);
+    expect(topicPrecision([], [0], topicOf)).toBe(0);
+    expect(maxPerAuthor([1, 2, 3, 4, 5], (v) => (v < 4 ? 0 : 1))).toBe(3);
+  });
+
+  it('evaluateSystem averages over users and counts coverage, disliked and liked returns', () => {
+    const catalog = { size: 10, topicOf: (v: number) => (v < 5 ? 0 : 1), authorOf: (v: number) => v % 2 };
+    const m = evaluateSystem(
+      [
+        { list: [0, 1, 2], relevant: [2], favourites: [0], liked: [], disliked: [1] },
+        { list: [5, 6, 2], relevant: [9], favourites: [1], liked: [6], disliked: [] },
+      ],
+      catalog,
+    );
+    expect(m.hr).toBe(0.5);
+    expect(m.coverage).toBe(0.5);
+    expect(m.topicPrecision).toBeCloseTo((1 + 2 / 3) / 2, 12);
+    expect(m.dislikedReturned).toBe(1);
+    expect(m.likedReturned).toBe(1);
+    expect(m.maxPerAuthor).toBe(2);
+  });
+
+  it("the random baseline's analytic expectation equals the mean over every possible answer", () => {
+    // n = 7 eligible videos, of which 0 and 1 are relevant and 0..2 on-topic; answers of k = 3.
+    const n = 7;
+    const k = 3;
+    const relevant = [0, 1];
+    const onTopic = (v: number) => v <= 2;
+    const sums = { hr: 0, recall: 0, ndcg: 0, topicPrecision: 0 };
+    let answers = 0;
+    for (let a = 0; a < n; a++)
+      for (let b = 0; b < n; b++)
+        for (let c = 0; c < n; c++) {
+          if (a === b || b === c || a === c) continue;
+          const list = [a, b, c];
+          answers++;
+          sums.hr += hit(list, relevant, k) ? 1 : 0;
+          sums.recall += recall(list, relevant, k);
+          sums.ndcg += ndcg(list, relevant, k);
+          sums.topicPrecision += list.filter(onTopic).length / k;
+        }
+    const expected = randomExpectation(n, relevant.length, 3, k);
+    expect(expected.hr).toBeCloseTo(sums.hr / answers, 12);
+    expect(expected.recall).toBeCloseTo(sums.recall / answers, 12);
+    expect(expected.ndcg).toBeCloseTo(sums.ndcg / answers, 12);
+    expect(expected.topicPrecision).toBeCloseTo(sums.topicPrecision / answers, 12);
+  });
+});
+
+describe('evaluation worlds', () => {
+  const spec: WorldSpec = WORLDS[0]!;
+  const world = generateWorld(spec);
+
+  it('are the same for the same seed and differ for another', () => {
+    expect(JSON.stringify(generateWorld(spec))).toBe(JSON.stringify(world));
+    expect(JSON.stringify(generateWorld({ ...spec, seed: spec.seed + 1 }).videos)).not.toBe(JSON.stringify(world.videos));
+  });
+
+  it('put the dominant generic tag on most videos and a topic tag on every video', () => {
+    const share = world.videos.filter((v) => v.tags.includes(world.dominantTag)).length / world.videos.length;
+    expect(share).toBeGreaterThan(spec.dominantGenericShare - 0.08);
+    expect(share).toBeLessThan(spec.dominantGenericShare + 0.08);
+    for (const v of world.videos) expect(v.tags[0]).toBe(world.topicTags[v.topic]);
+  });
+
+  it('have specialised authors: most of an author\'s videos are in their home topics', () => {
+    const inHome = world.videos.filter((v) => world.authors[v.author]!.homeTopics.includes(v.topic)).length;
+    expect(inHome / world.videos.length).toBeGreaterThan(0.85);
+  });
+
+  it("hold out likes in the user's favourite topics that the user never liked, disliked or viewed", () => {
+    for (const u of world.users) {
+      expect(u.heldOut.length).toBeGreaterThanOrEqual(2);
+      for (const v of u.heldOut) {
+        expect(u.favourites).toContain(world.videos[v]!.topic);
+        expect(u.liked).not.toContain(v);
+        expect(u.viewed).not.toContain(v);
+        expect(u.disliked).not.toContain(v);
+      }
+      const noise = u.liked.filter((v) => !u.favourites.includes(world.videos[v]!.topic));
+      expect(noise.length).toBeGreaterThanOrEqual(1);
+      expect(u.follows.length).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('order events in time, every reaction after its video was published', () => {
+    const published = new Map<number, number>();
+    let last = -Infinity;
+    for (const e of world.events) {
+      expect(e.at).toBeGreaterThanOrEqual(last);
+      last = e.at;
+      if (e.kind === 'publish') published.set(e.video, e.at);
+      if (e.kind === 'like' || e.kind === 'dislike') expect(published.get(e.video)).toBeLessThan(e.at);
+      if (e.kind === 'view') for (const v of e.videos) expect(published.get(v)).toBeLessThan(e.at);
+    }
+  });
+
+  it('skew attention to topic 0 in the skewed world', () => {
+    const skewed = generateWorld(WORLDS.find((w) => w.popularity === 'skewed')!);
+    const fans = (t: number) => skewed.users.filter((u) => u.favourites.includes(t)).length + skewed.crowd.filter((c) => c.favourites.includes(t)).length;
+    const others = Array.from({ length: skewed.topicTags.length - 1 }, (_, i) => fans(i + 1));
+    expect(fans(0)).toBeGreaterThan(3 * Math.max(...others));
+  });
+
+  it('the controlled case: 10 x 10 videos tagged [topic, "expo"], each author once per topic', () => {
+    const c = controlledWorld();
+    expect(c.videos).toHaveLength(100);
+    for (const v of c.videos) expect(v.tags).toEqual([c.topicTags[v.topic], 'expo']);
+    for (let t = 0; t < 10; t++) expect(new Set(c.videos.filter((v) => v.topic === t).map((v) => v.author)).size).toBe(10);
+  });
+});
