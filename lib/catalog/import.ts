@@ -3,6 +3,7 @@ import { batchGetHubItems, batchPutHubItems, inParallel, itemId } from '../db/ba
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
 import { mergePostings, postingBuckets, searchGrams, videoSearchText } from './search-index.js';
+import { countTags } from './tag-stats.js';
 import { initialTrend } from './trend.js';
 import { authorLatestItem, cleanFields, coLikesItem, externalIdItem, latestEntry, tagItem, videoItem, type ImportedVideo, type StoredLatest, type VideoItem } from './video-items.js';
 
@@ -42,7 +43,9 @@ export async function importVideos(inputs: ImportedVideo[], options: { emptyCata
     puts.push(authorLatestItem(author, latest.get(itemId(hubItems.authorLatest(author))), mine));
   }
   const buckets = postingBuckets(videos.map((v) => ({ vid: v.vid, created_at: v.created_at, grams: searchGrams(videoSearchText(v)) })));
-  await Promise.all([batchPutHubItems(puts), mergePostings(buckets, options.emptyCatalog ?? false)]);
+  const tagCounts = new Map<string, number>();
+  for (const video of videos) for (const tag of video.tags) tagCounts.set(tag, (tagCounts.get(tag) ?? 0) + 1);
+  await Promise.all([batchPutHubItems(puts), mergePostings(buckets, options.emptyCatalog ?? false), countTags(tagCounts, videos.length)]);
   await inParallel(authors, 8, (author) =>
     db.send(
       new UpdateCommand({

@@ -8,6 +8,7 @@ import { cancellationCode, transactWrite, type TransactItem } from '../db/transa
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { newVid } from '../ids.js';
 import { changePostings, postingBuckets, searchGrams, videoSearchText } from './search-index.js';
+import { countTags, tagDeltas } from './tag-stats.js';
 import { initialTrend } from './trend.js';
 import { authorLatestItem, cleanFields, coLikesItem, externalIdItem, latestEntry, tagItem, videoItem, type StoredLatest, type VideoFields, type VideoInput, type VideoItem } from './video-items.js';
 
@@ -15,7 +16,7 @@ import { authorLatestItem, cleanFields, coLikesItem, externalIdItem, latestEntry
  * The video store: the only way a video enters or changes in the catalog. Besides the video item
  * it keeps, in the same transaction, what the feed reads instead of scanning the catalog: the
  * per-tag ranking items, the co-likes item, the author's latest-videos list and the author's
- * video_count; and, right after, the search postings of `q` (docs/feed.md).
+ * video_count; and, right after, the search postings of `q` and the tag counters (docs/feed.md).
  */
 const TABLE = () => tableNames.hub;
 
@@ -83,7 +84,10 @@ async function createVideo(input: VideoInput, fields: VideoFields): Promise<Vide
     if (items.some((_, i) => i !== 1 && cancellationCode(error, i) === 'ConditionalCheckFailed')) throw new RetryPut();
     throw error;
   }
-  await changePostings('ADD', postingBuckets([{ vid: video.vid, created_at: video.created_at, grams: searchGrams(videoSearchText(video)) }]));
+  await Promise.all([
+    changePostings('ADD', postingBuckets([{ vid: video.vid, created_at: video.created_at, grams: searchGrams(videoSearchText(video)) }])),
+    countTags(tagDeltas([], video.tags), 1),
+  ]);
   return video;
 }
 
@@ -134,6 +138,7 @@ async function updateVideo(existing: VideoItem, input: VideoInput, fields: Video
   await Promise.all([
     changePostings('DELETE', postingBuckets([{ vid: video.vid, created_at: video.created_at, grams: [...before].filter((g) => !after.has(g)) }])),
     changePostings('ADD', postingBuckets([{ vid: video.vid, created_at: video.created_at, grams: [...after] }])),
+    countTags(tagDeltas(existing.tags ?? [], video.tags), 0),
   ]);
   const fresh = await getVideo(video.vid, true);
   return fresh ?? video;

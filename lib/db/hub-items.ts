@@ -91,6 +91,9 @@ export const hubItems = {
   deviceFeedState: (deviceId: string) => ({ pk: `DEVICE#${deviceId}`, sk: 'FEED' }),
   /** Search postings: the videos created in `month` (YYYY-MM) whose text holds `gram`. */
   searchGram: (gram: string, month: string) => ({ pk: `GRAM#${gram}`, sk: month }),
+  /** How many videos carry a tag (`n`), and how many videos the catalog holds (`videos`): the feed's tag weights (idf). */
+  tagStats: (tag: string) => ({ pk: `TAG#${tag}`, sk: 'STATS' }),
+  catalogStats: () => ({ pk: 'CATALOG', sk: 'STATS' }),
 };
 
 /** Partition values for Queries, taken from the builders above so the strings live in one place. */
