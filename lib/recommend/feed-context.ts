@@ -29,10 +29,10 @@ export const LIMITS = {
   trending: 60,
   explore: 100,
   /** Exploration page of a caller who has seen many videos: unseen ones are rarer. */
-  exploreDeep: 300,
+  exploreDeep: 500,
   /** A caller with more seen videos than this explores with deep pages, before trending. */
   heavyViewer: 200,
-  tag: 40,
+  tag: 50,
   followees: 25,
   similarTags: 3,
   similarTag: 30,

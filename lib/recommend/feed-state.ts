@@ -7,7 +7,9 @@ import { UpdateBuilder } from '../db/update-builder.js';
  * its last. Its size depends on activity in the last 7 days, never on the catalog:
  *
  * - `t_<tag>`: taste weight per tag, a decayed sum (half-life TASTE_HALF_LIFE_DAYS) kept with ADD:
- *   +3 per like, -4 per dislike, +0.5 per view of a video with that tag.
+ *   +3 per like, -4 per dislike, +0.5 per view of a video with that tag. `tw`: the same decayed sum
+ *   over the positive events themselves (+3 per like, +0.5 per view), whatever their tags: how
+ *   much of the taste a tag holds is t_<tag> / tw (lib/recommend/taste.ts).
  * - `disliked`: string set of every vid the account disliked (exact: changed in the like/dislike
  *   transactions). `lr`: the latest likes `{vid, author_openid, tags, created_at}`, appended by like,
  *   trimmed to LIKED_RECENT_CAP by get_next_list. `cl`: the videos most often liked together with
@@ -18,6 +20,8 @@ import { UpdateBuilder } from '../db/update-builder.js';
  *   end). `rv`: the reservoir, the best unseen candidates of the last call (RESERVOIR_CAP), so
  *   unseen videos found once stay candidates until viewed.
  * - `wk_<order>` / `wks_<order>`: the current new/hot/q walk and the vids it deferred as seen.
+ * - `fs`: when the previous rec call ran: followed authors' videos created after it are new to the
+ *   caller and get reserved places. `fq`: reserved videos that did not fit yet (FOLLOW_QUEUE_CAP).
  */
 export const TASTE_HALF_LIFE_DAYS = 14;
 export const SEEN_DAYS = 7;
@@ -26,6 +30,9 @@ export const COLIKED_CAP = 30;
 export const RESERVOIR_CAP = 100;
 export const SERVED_CAP = 1000;
 export const WALK_SKIP_CAP = 2000;
+export const FOLLOW_QUEUE_CAP = 20;
+/** "New" from a followed author: since the previous rec call, and at most this old (a caller back after weeks is not owed weeks of it). */
+export const FOLLOW_NEW_MAX_AGE_MS = 3 * 86_400_000;
 export const TASTE = { like: 3, dislike: -4, view: 0.5 };
 const DAY_MS = 86_400_000;
 
@@ -56,6 +63,8 @@ export interface FeedState {
   exists: boolean;
   /** Current (decayed) taste weight per tag. */
   tags: Map<string, number>;
+  /** Current (decayed) weight of all positive events (likes, views): the tags' common denominator. */
+  tasteTotal: number;
   disliked: Set<string>;
   likedRecent: LikedEntry[];
   coLiked: CoLikedEntry[];
@@ -67,11 +76,15 @@ export interface FeedState {
   served: Set<string>;
   explore?: string;
   walks: Partial<Record<WalkOrder, { id: string; skipped: string[] }>>;
+  /** Followed authors' videos created after this (ISO) are new to the caller. */
+  followSince?: string;
+  followQueue: ReservoirEntry[];
 }
 
 export const tasteUnit = (atMs: number) => growthUnit(atMs, TASTE_HALF_LIFE_DAYS);
 export const epochDay = (atMs: number) => Math.floor(atMs / DAY_MS);
 const TAG_PREFIX = 't_';
+const TASTE_TOTAL = 'tw';
 const SEEN_PREFIX = 's_';
 
 export const tagAttribute = (tag: string) => `${TAG_PREFIX}${tag}`;
@@ -79,7 +92,7 @@ export const tagAttribute = (tag: string) => `${TAG_PREFIX}${tag}`;
 const asSet = (v: unknown): Set<string> => (v instanceof Set ? new Set([...v].map(String)) : new Set());
 
 export function parseFeedState(item: Record<string, unknown> | undefined, nowMs: number): FeedState {
-  const state: FeedState = { exists: !!item, tags: new Map(), disliked: new Set(), likedRecent: [], coLiked: [], reservoir: [], seen: new Set(), seenDays: [], served: new Set(), walks: {} };
+  const state: FeedState = { exists: !!item, tags: new Map(), tasteTotal: 0, disliked: new Set(), likedRecent: [], coLiked: [], reservoir: [], seen: new Set(), seenDays: [], served: new Set(), walks: {}, followQueue: [] };
   if (!item) return state;
   const unit = tasteUnit(nowMs);
   const oldestDay = epochDay(nowMs) - SEEN_DAYS;
@@ -92,12 +105,15 @@ export function parseFeedState(item: Record<string, unknown> | undefined, nowMs:
       if (day >= oldestDay) for (const vid of asSet(value)) state.seen.add(vid);
     }
   }
+  if (typeof item[TASTE_TOTAL] === 'number') state.tasteTotal = item[TASTE_TOTAL] / unit;
   state.disliked = asSet(item.disliked);
   state.served = asSet(item.served);
   state.likedRecent = Array.isArray(item.lr) ? (item.lr as LikedEntry[]) : [];
   state.coLiked = Array.isArray(item.cl) ? (item.cl as CoLikedEntry[]) : [];
   state.reservoir = Array.isArray(item.rv) ? (item.rv as ReservoirEntry[]) : [];
   if (typeof item.explore === 'string') state.explore = item.explore;
+  if (typeof item.fs === 'string') state.followSince = item.fs;
+  state.followQueue = Array.isArray(item.fq) ? (item.fq as ReservoirEntry[]) : [];
   for (const order of ['new', 'hot', 'q'] as const) {
     const id = item[`wk_${order}`];
     if (typeof id === 'string') state.walks[order] = { id, skipped: Array.isArray(item[`wks_${order}`]) ? (item[`wks_${order}`] as string[]) : [] };
@@ -119,18 +135,11 @@ export function mergeCoLiked(current: CoLikedEntry[], added: CoLikedEntry[], lik
   return [...byVid.values()].sort((a, b) => b.n - a.n || (a.created_at < b.created_at ? 1 : -1)).slice(0, COLIKED_CAP);
 }
 
-/** The taste tags by weight, strongest first (positive weights only). */
-export function topTags(state: FeedState, n: number): [string, number][] {
-  return [...state.tags.entries()]
-    .filter(([, w]) => w > 0)
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, n);
-}
-
 /** Taste changes of one reaction: weight `delta` on each tag of the video, in today's units. */
 export function addTaste(update: UpdateBuilder, tags: string[], delta: number, nowMs: number): void {
   const amount = delta * tasteUnit(nowMs);
   for (const tag of new Set(tags)) update.addNumber(tagAttribute(tag), amount);
+  if (delta > 0) update.addNumber(TASTE_TOTAL, amount);
 }
 
 /** What a get_next_list call changes in the state. */
@@ -140,6 +149,8 @@ export interface FeedStateChange {
   refresh: boolean;
   explore?: string | null;
   reservoir?: ReservoirEntry[];
+  /** rec: this call's time (the next call's boundary of "new") and the reserved videos left over. */
+  follow?: { since: string; queue: ReservoirEntry[] };
   walk?: { order: WalkOrder; id: string; skipped: string[]; fresh: boolean };
   ttlSeconds?: number;
 }
@@ -155,6 +166,7 @@ export function feedStateUpdate(state: FeedState, change: FeedStateChange, nowMs
   for (const v of change.viewed) for (const tag of new Set(v.tags)) tagDeltas.set(tag, (tagDeltas.get(tag) ?? 0) + TASTE.view);
   const unit = tasteUnit(nowMs);
   for (const [tag, delta] of tagDeltas) u.addNumber(tagAttribute(tag), delta * unit);
+  if (change.viewed.length > 0) u.addNumber(TASTE_TOTAL, change.viewed.length * TASTE.view * unit);
 
   if (change.refresh || state.served.size + change.served.length > SERVED_CAP) {
     if (change.served.length > 0) u.setValue('served', new Set(change.served));
@@ -166,6 +178,11 @@ export function feedStateUpdate(state: FeedState, change: FeedStateChange, nowMs
   } else if (change.explore !== undefined) u.setValue('explore', change.explore);
 
   if (change.reservoir) u.setValue('rv', change.reservoir.slice(0, RESERVOIR_CAP));
+  if (change.follow) {
+    u.setValue('fs', change.follow.since);
+    if (change.follow.queue.length > 0) u.setValue('fq', change.follow.queue.slice(0, FOLLOW_QUEUE_CAP));
+    else if (state.followQueue.length > 0) u.removeAttribute('fq');
+  }
 
   const overflow = state.likedRecent.length - LIKED_RECENT_CAP;
   for (let i = 0; i < overflow; i++) u.removeAttribute('lr', i);

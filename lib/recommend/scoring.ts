@@ -1,9 +1,11 @@
 import { hotness } from '../catalog/trend.js';
+import { tagSimilarity, tasteScore } from './taste.js';
 
 /**
- * Pure ranking of get_next_list (docs/feed.md): candidates from several sources are merged by vid,
- * scored by weighted signals, put in tiers (unseen before seen), and picked with a per-author cap.
- * No I/O here: the unit tests drive it directly.
+ * Pure ranking of get_next_list (docs/feed.md, "rec: scores and the page"): candidates from several
+ * sources are merged by vid, scored relevance first, put in tiers (unseen before seen), and composed
+ * into a page with reserved places (new videos of followed authors, exploration) and a per-author
+ * cap. No I/O here: the unit tests drive it directly.
  */
 export type Source = 'trending' | 'fresh' | 'tag' | 'colike' | 'follow' | 'author';
 
@@ -55,12 +57,16 @@ export class CandidatePool {
 /** 0 = unseen and not yet handed out since the last refresh, 1 = handed out but not viewed, 2 = seen (or liked) recently. */
 export type Tier = 0 | 1 | 2;
 
+export type RankMode = 'personal' | 'anonymous' | 'similar';
+
 export interface RankContext {
   nowMs: number;
   /** Varies the exploration noise per call; the same seed ranks the same way. */
   seed: string;
-  /** Current taste weight per tag (may be negative). */
-  taste: Map<string, number>;
+  /** The caller's taste profile (taste.ts: idf-weighted, strongest tag 1; may hold negative weights). */
+  profile: ReadonlyMap<string, number>;
+  /** idf per tag ("more like this" similarity). */
+  tagIdf: (tag: string) => number;
   followedAuthors: Set<string>;
   disliked: Set<string>;
   seen: Set<string>;
@@ -73,23 +79,38 @@ export interface RankContext {
 
 export interface Scored {
   candidate: Candidate;
+  /** What ranks the candidate: relevance plus the small tie-breakers. */
   score: number;
+  /** Taste, co-likes and follows (personal) or tag similarity (more like this); 0 for anonymous callers. */
+  relevance: number;
   tier: Tier;
-  /** Shares at least one tag with the "more like this" video. */
-  related: boolean;
+  /** Popularity: log(1 + decayed likes) relative to the most popular candidate, 0..1. */
+  trend: number;
 }
 
+/**
+ * Relevance comes first; popularity, freshness and noise only break near-ties (their weights add up
+ * to less than the gap between a video of the caller's strongest tag and one that shares only a
+ * generic tag with the taste).
+ */
 export const WEIGHTS = {
-  /** Signed-in callers: taste, co-likes and follows personalize; trend and freshness keep it lively. */
-  personal: { tag: 0.35, colike: 0.2, follow: 0.15, trend: 0.15, fresh: 0.1, noise: 0.05 },
+  personal: { colike: 0.5, follow: 0.2, trend: 0.3, fresh: 0.05, noise: 0.03 },
   /** Anonymous callers: what is hot, what is new, and some exploration. */
-  anonymous: { tag: 0, colike: 0, follow: 0, trend: 0.55, fresh: 0.3, noise: 0.15 },
-  /** "More like this": tag overlap first, then co-likes, the same author, trend and freshness. */
-  similar: { overlap: 0.45, colike: 0.25, sameAuthor: 0.1, trend: 0.1, fresh: 0.08, noise: 0.02 },
+  anonymous: { trend: 0.55, fresh: 0.3, noise: 0.15 },
+  similar: { colike: 0.3, sameAuthor: 0.1, trend: 0.1, fresh: 0.05, noise: 0.02 },
+  /** Exploration places go to the unseen candidates that score best on this, among the non-relevant. */
+  explore: { trend: 0.6, fresh: 0.3, noise: 0.1 },
 };
 export const FRESH_HALF_LIFE_DAYS = 7;
 export const FOLLOW_HALF_LIFE_DAYS = 14;
 export const AUTHOR_CAP = 2;
+export const PAGE = {
+  /** Share of a personalised page reserved for exploration (half a place of 10: one place every other call), and the relevance below which a candidate explores. */
+  exploreShare: 0.05,
+  exploreMaxRelevance: 0.25,
+  /** Share of a page reserved for new videos of followed authors. */
+  followShare: 0.3,
+};
 const DAY_MS = 86_400_000;
 
 /** FNV-1a over seed and vid, scaled to [0, 1): deterministic exploration noise. */
@@ -104,17 +125,6 @@ export function noise(seed: string, vid: string): number {
 
 const ageDays = (createdAt: string, nowMs: number) => Math.max(0, (nowMs - Date.parse(createdAt)) / DAY_MS);
 const decay = (days: number, halfLife: number) => 2 ** (-days / halfLife);
-const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
-
-/** How well the tags fit the taste: the sum of their weights relative to the strongest tag, in [-1, 1]. */
-export function tasteAffinity(tags: string[], taste: Map<string, number>): number {
-  let max = 0;
-  for (const w of taste.values()) if (w > max) max = w;
-  if (max <= 0) return 0;
-  let sum = 0;
-  for (const tag of new Set(tags)) sum += taste.get(tag) ?? 0;
-  return clamp(sum / max, -1, 1);
-}
 
 export function tierOf(vid: string, ctx: Pick<RankContext, 'seen' | 'served'>): Tier {
   if (ctx.seen.has(vid)) return 2;
@@ -122,8 +132,8 @@ export function tierOf(vid: string, ctx: Pick<RankContext, 'seen' | 'served'>): 
   return 0;
 }
 
-/** Scores and orders the candidates: by tier, then (more like this) related first, then score. */
-export function rankCandidates(candidates: Candidate[], ctx: RankContext, personal: boolean): Scored[] {
+/** Scores and orders the candidates: by tier, then score. Disliked and excluded videos are dropped. */
+export function rankCandidates(candidates: Candidate[], ctx: RankContext, mode: RankMode): Scored[] {
   const pool = candidates.filter((c) => !ctx.disliked.has(c.vid) && !ctx.exclude.has(c.vid));
   let maxHot = 0;
   let maxColike = 0;
@@ -134,70 +144,121 @@ export function rankCandidates(candidates: Candidate[], ctx: RankContext, person
   const trendNorm = (c: Candidate) => (maxHot > 0 ? Math.log1p(hotness(c.trend, ctx.nowMs)) / Math.log1p(maxHot) : 0);
   const colikeNorm = (c: Candidate) => (maxColike > 0 ? c.colike / maxColike : 0);
   const similar = ctx.similarTo;
-  const similarTags = new Set(similar?.tags ?? []);
 
   const scored = pool.map((c): Scored => {
     const age = ageDays(c.created_at, ctx.nowMs);
     const fresh = decay(age, FRESH_HALF_LIFE_DAYS);
     const n = noise(ctx.seed, c.vid);
+    let relevance = 0;
     let score: number;
-    let related = false;
-    if (similar) {
+    if (mode === 'similar' && similar) {
       const w = WEIGHTS.similar;
-      const tags = new Set(c.tags);
-      const shared = [...tags].filter((t) => similarTags.has(t)).length;
-      const union = new Set([...tags, ...similarTags]).size;
-      related = shared > 0;
-      score =
-        w.overlap * (union > 0 ? shared / union : 0) +
-        w.colike * colikeNorm(c) +
-        w.sameAuthor * (c.author_openid === similar.author_openid ? 1 : 0) +
-        w.trend * trendNorm(c) +
-        w.fresh * fresh +
-        w.noise * n;
-    } else {
-      const w = personal ? WEIGHTS.personal : WEIGHTS.anonymous;
+      relevance = tagSimilarity(c.tags, similar.tags, ctx.tagIdf) + w.colike * colikeNorm(c) + w.sameAuthor * (c.author_openid === similar.author_openid ? 1 : 0);
+      score = relevance + w.trend * trendNorm(c) + w.fresh * fresh + w.noise * n;
+    } else if (mode === 'personal') {
+      const w = WEIGHTS.personal;
       const follow = ctx.followedAuthors.has(c.author_openid) ? decay(age, FOLLOW_HALF_LIFE_DAYS) : 0;
-      score =
-        w.tag * tasteAffinity(c.tags, ctx.taste) +
-        w.colike * colikeNorm(c) +
-        w.follow * follow +
-        w.trend * trendNorm(c) +
-        w.fresh * fresh +
-        w.noise * n;
+      relevance = tasteScore(c.tags, ctx.profile) + w.colike * colikeNorm(c) + w.follow * follow;
+      score = relevance + w.trend * trendNorm(c) + w.fresh * fresh + w.noise * n;
+    } else {
+      const w = WEIGHTS.anonymous;
+      score = w.trend * trendNorm(c) + w.fresh * fresh + w.noise * n;
     }
-    return { candidate: c, score, tier: tierOf(c.vid, ctx), related };
+    return { candidate: c, score, relevance, tier: tierOf(c.vid, ctx), trend: trendNorm(c) };
   });
-  return scored.sort(
-    (a, b) =>
-      a.tier - b.tier ||
-      Number(b.related) - Number(a.related) ||
-      b.score - a.score ||
-      (a.candidate.vid < b.candidate.vid ? -1 : 1),
-  );
+  return scored.sort((a, b) => a.tier - b.tier || b.score - a.score || (a.candidate.vid < b.candidate.vid ? -1 : 1));
+}
+
+export interface PageRules {
+  count: number;
+  /** Reserved: unseen videos of followed authors that are new to the caller, placed first, newest first. */
+  followNew?: ReadonlySet<string>;
+  /** Places for exploration (the best unseen non-relevant candidates by WEIGHTS.explore), placed last. */
+  explore?: number;
+  /** Authors of videos already placed before this page (the shared video). */
+  preCounted?: string[];
+  cap?: number;
+  nowMs: number;
+  seed: string;
+}
+
+export interface Page {
+  picked: Scored[];
+  /** Reserved follow videos that did not fit (page full or author cap): reserved again next call. */
+  followLeft: Scored[];
+}
+
+/** How many places of a page of `count` the reserved follows and exploration may take. */
+export const followPlaces = (count: number) => Math.max(1, Math.round(count * PAGE.followShare));
+/** Exploration places of a page: the share of `count`, its fraction drawn per call (0.5 of a place: every other call). */
+export function explorePlaces(count: number, seed: string): number {
+  const places = count * PAGE.exploreShare;
+  return Math.floor(places) + (noise(seed, 'explore') < places - Math.floor(places) ? 1 : 0);
 }
 
 /**
- * Picks `count` from the ranked list: unseen before seen; within each, at most AUTHOR_CAP per
- * author first, and more of one author only when nobody else is left. `preCounted` are authors of
- * videos already placed (the shared video). The result keeps the ranked order.
+ * Composes the page from the ranked candidates:
+ * 1. reserved follows (newest first, at most followPlaces, within the author cap);
+ * 2. exploration picks, kept for the end of the page;
+ * 3. the rest by score, tier by tier (unseen first, seen last); at most `cap` per author first,
+ *    more of one author only when nobody else is left.
+ * The page: reserved follows, then the unseen picks, the exploration, then seen ones.
  */
-export function selectList(ranked: Scored[], count: number, preCounted: string[] = [], cap = AUTHOR_CAP): Scored[] {
+export function composePage(ranked: Scored[], rules: PageRules): Page {
+  const cap = rules.cap ?? AUTHOR_CAP;
   const perAuthor = new Map<string, number>();
-  for (const a of preCounted) perAuthor.set(a, (perAuthor.get(a) ?? 0) + 1);
-  const chosen = new Set<number>();
-  const groups = [ranked.map((s, i) => ({ s, i })).filter(({ s }) => s.tier < 2), ranked.map((s, i) => ({ s, i })).filter(({ s }) => s.tier === 2)];
-  for (const group of groups) {
-    for (const capped of [true, false]) {
-      for (const { s, i } of group) {
-        if (chosen.size >= count) break;
-        if (chosen.has(i)) continue;
-        const n = perAuthor.get(s.candidate.author_openid) ?? 0;
-        if (capped && n >= cap) continue;
-        chosen.add(i);
-        perAuthor.set(s.candidate.author_openid, n + 1);
+  for (const a of rules.preCounted ?? []) perAuthor.set(a, (perAuthor.get(a) ?? 0) + 1);
+  const taken = new Set<string>();
+  const authorOf = (s: Scored) => s.candidate.author_openid;
+  const room = (s: Scored, limit: number) => (perAuthor.get(authorOf(s)) ?? 0) < limit;
+  const take = (s: Scored) => {
+    taken.add(s.candidate.vid);
+    perAuthor.set(authorOf(s), (perAuthor.get(authorOf(s)) ?? 0) + 1);
+  };
+
+  const follows: Scored[] = [];
+  const followLeft: Scored[] = [];
+  const reserved = ranked.filter((s) => s.tier === 0 && rules.followNew?.has(s.candidate.vid)).sort((a, b) => (a.candidate.created_at < b.candidate.created_at ? 1 : a.candidate.created_at > b.candidate.created_at ? -1 : 0));
+  const followLimit = Math.min(rules.count, followPlaces(rules.count));
+  for (const s of reserved) {
+    if (follows.length < followLimit && room(s, cap)) {
+      follows.push(s);
+      take(s);
+    } else followLeft.push(s);
+  }
+
+  const exploring: Scored[] = [];
+  const wanted = Math.min(rules.explore ?? 0, rules.count - follows.length);
+  if (wanted > 0) {
+    const w = WEIGHTS.explore;
+    const exploreScore = (s: Scored) => w.trend * s.trend + w.fresh * decay(ageDays(s.candidate.created_at, rules.nowMs), FRESH_HALF_LIFE_DAYS) + w.noise * noise(rules.seed, `x${s.candidate.vid}`);
+    const options = ranked.filter((s) => s.tier === 0 && !taken.has(s.candidate.vid) && s.relevance <= PAGE.exploreMaxRelevance).sort((a, b) => exploreScore(b) - exploreScore(a));
+    for (const s of options) {
+      if (exploring.length >= wanted) break;
+      if (!room(s, cap)) continue;
+      exploring.push(s);
+      take(s);
+    }
+  }
+
+  const main: Scored[] = [];
+  const slots = rules.count - follows.length - exploring.length;
+  const byTier = [0, 1, 2].map((tier) => ranked.filter((s) => s.tier === tier));
+  // Unseen before seen; within each, everyone within the cap first, then more of one author.
+  for (const tiers of [[0, 1], [2]]) {
+    for (const limit of [cap, Infinity]) {
+      for (const tier of tiers) {
+        while (main.length < slots) {
+          // Ranked order: the first that fits is the best.
+          const best = byTier[tier]!.find((s) => !taken.has(s.candidate.vid) && room(s, limit));
+          if (!best) break;
+          main.push(best);
+          take(best);
+        }
       }
     }
   }
-  return [...chosen].sort((a, b) => a - b).map((i) => ranked[i]!);
+  // A page short of unseen candidates gives the unused exploration places back to nobody: the
+  // exploration picks are unseen and come before any seen video.
+  return { picked: [...follows, ...main.filter((s) => s.tier < 2), ...exploring, ...main.filter((s) => s.tier === 2)], followLeft };
 }

@@ -98,6 +98,38 @@ describe('putVideo', () => {
     expect(again).toMatchObject({ created: false, video: { vid: results[0]!.video.vid, title: 'Pipeline run 2' } });
   });
 
+  it('counts the videos of each tag and of the catalog: +1 on publish, moved by a tag change, kept by a re-publish', async () => {
+    const count = async (key: { pk: string; sk: string }, attribute: 'n' | 'videos') => ((await getHubItem<Record<string, number>>(key)) ?? {})[attribute] ?? 0;
+    const catalogBefore = await count(hubItems.catalogStats(), 'videos');
+    const put = await putVideo(input({ title: 'Counting tags', tags: ['tally-a', 'tally-b'], external_id: 'tally' }));
+    expect(await count(hubItems.tagStats('tally-a'), 'n')).toBe(1);
+    expect(await count(hubItems.tagStats('tally-b'), 'n')).toBe(1);
+    expect(await count(hubItems.catalogStats(), 'videos')).toBe(catalogBefore + 1);
+    await putVideo(input({ title: 'Counting tags again', tags: ['tally-b', 'tally-c'], external_id: 'tally' }));
+    expect(await count(hubItems.tagStats('tally-a'), 'n')).toBe(0);
+    expect(await count(hubItems.tagStats('tally-b'), 'n')).toBe(1);
+    expect(await count(hubItems.tagStats('tally-c'), 'n')).toBe(1);
+    expect(await count(hubItems.catalogStats(), 'videos')).toBe(catalogBefore + 1);
+    expect((await putVideo(input({ title: 'Counting tags again', tags: ['tally-b', 'tally-c'], external_id: 'tally' }))).video.vid).toBe(put.video.vid);
+    expect(await count(hubItems.tagStats('tally-c'), 'n')).toBe(1);
+  });
+
+  it("puts a followed author's new video first in the follower's next page, ahead of the author's older ones", async () => {
+    const [channel, follower] = await putTestAccounts(2);
+    // The follower likes the channel's older videos: they rank high on taste, co-likes and follows.
+    const older = [];
+    for (let i = 0; i < 4; i++) older.push((await putVideo(input({ author_openid: channel!.openid, title: `Glassblowing ${i}`, tags: ['glassblowing'] }))).video);
+    const as = { openid: follower!.openid, token: follower!.token };
+    for (const v of older.slice(0, 2)) expect((await hub(api, 'like', { ...as, vid: v.vid })).status).toBe(200);
+    expect((await hub(api, 'follow_user', { ...as, follow_user: channel!.openid })).status).toBe(200);
+    expect((await feed({ ...as, watch_count: 10 })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 5));
+    const fresh = (await putVideo(input({ author_openid: channel!.openid, title: 'Glassblowing, the new one', tags: ['glassblowing'] }))).video;
+    const page = (await feed({ ...as, watch_count: 10, cmd: 'refresh' })).data.list;
+    expect(page[0]!.vid).toBe(fresh.vid);
+    expect(page.filter((v) => v.author.openid === channel!.openid)).toHaveLength(2);
+  });
+
   it('refuses an author without an account and writes nothing', async () => {
     await expect(putVideo(input({ author_openid: 'u_nobody', title: 'Orphanvideo' }))).rejects.toBeInstanceOf(NotFoundError);
     expect(await searchAll('orphanvideo')).toEqual([]);

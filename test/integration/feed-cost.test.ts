@@ -4,6 +4,7 @@ import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems } from '../../lib/db/hub-items.js';
 import { DEMO_AUTHORS, demoVideos, seedDemoCatalog } from '../../lib/hub/demo-catalog.js';
+import { cachedTagFrequencies, forgetTagFrequencies } from '../../lib/catalog/tag-stats.js';
 import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
 import { epochDay, tagAttribute, tasteUnit } from '../../lib/recommend/feed-state.js';
 import { recordRequests } from '../support/db-requests.js';
@@ -120,6 +121,17 @@ describe.each([
     expect(res.data.list.length > 0 || res.data.fav_index !== '').toBe(true);
   });
 
+  it.each([
+    ['rec', { cmd: 'refresh' }],
+    ['more like this', { vid: catalog[3]!.vid }],
+  ])('%s with the tag counters not cached yet (the first call of a container)', async (mode, extra) => {
+    forgetTagFrequencies();
+    const { count, commands } = await measured(who(), extra as Record<string, string>);
+    expect(count, commands.join(', ')).toBeLessThanOrEqual(MAX_REQUESTS);
+    // The counters were read within that budget where the call needed them: a caller with a taste, or "more like this".
+    if (mode === 'more like this' || who() === heavy) expect(cachedTagFrequencies(catalog[3]!.tags ?? []).stale).toBe(false);
+  });
+
   it('every page of a whole order=new walk', async () => {
     let cursor = '';
     let pages = 0;
@@ -136,8 +148,15 @@ describe.each([
   });
 });
 
-it('the heavy caller gets unseen videos although 96% of the catalog is seen', async () => {
+it('the heavy caller gets every unseen video before any seen one, on its first call after a refresh', async () => {
+  // Never seen and not disliked: catalog[35..39]. (25..34 are disliked, 40.. are in the seen
+  // history; 0..24 are liked, and the latest likes count as seen.)
+  const unseen = catalog.slice(35, 40).map((v) => v.vid);
+  const history = new Set(catalog.slice(40).map((v) => v.vid));
   const { res } = await measured(heavy, { cmd: 'refresh', watch_count: 10 });
-  const seen = new Set(catalog.slice(40).map((v) => v.vid));
-  expect(res.data.list.filter((v) => !seen.has(v.vid)).length).toBeGreaterThanOrEqual(5);
+  const vids = res.data.list.map((v) => v.vid);
+  expect(vids).toHaveLength(10);
+  for (const vid of unseen) expect(vids).toContain(vid);
+  const lastUnseen = Math.max(...unseen.map((vid) => vids.indexOf(vid)));
+  expect(vids.slice(0, lastUnseen).filter((vid) => history.has(vid))).toEqual([]);
 });

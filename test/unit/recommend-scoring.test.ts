@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CandidatePool, noise, rankCandidates, selectList, tasteAffinity, tierOf, type Candidate, type RankContext } from '../../lib/recommend/scoring.js';
+import { CandidatePool, composePage, explorePlaces, followPlaces, noise, PAGE, rankCandidates, tierOf, type Candidate, type RankContext, type Scored } from '../../lib/recommend/scoring.js';
 import { CREATION_WEIGHT, hotness, initialTrend, TREND_HALF_LIFE_DAYS, trendUnit } from '../../lib/catalog/trend.js';
 
 const NOW = Date.UTC(2026, 10, 21);
@@ -10,11 +10,10 @@ function candidate(vid: string, fields: Partial<Candidate> = {}): Candidate {
 }
 
 function context(fields: Partial<RankContext> = {}): RankContext {
-  return { nowMs: NOW, seed: 'seed', taste: new Map(), followedAuthors: new Set(), disliked: new Set(), seen: new Set(), served: new Set(), exclude: new Set(), ...fields };
+  return { nowMs: NOW, seed: 'seed', profile: new Map(), tagIdf: () => 1, followedAuthors: new Set(), disliked: new Set(), seen: new Set(), served: new Set(), exclude: new Set(), ...fields };
 }
 
 const order = (ranked: { candidate: Candidate }[]) => ranked.map((s) => s.candidate.vid);
-
 describe('trend with time decay', () => {
   it('counts a fresh video as CREATION_WEIGHT likes and halves every half-life', () => {
     const created = NOW - 2 * DAY;
@@ -51,20 +50,6 @@ describe('signals', () => {
     }
   });
 
-  it('taste affinity is relative to the strongest tag and clamped to [-1, 1]', () => {
-    const taste = new Map([
-      ['robotics', 6],
-      ['logistics', 3],
-      ['aerospace', -9],
-    ]);
-    expect(tasteAffinity(['robotics'], taste)).toBe(1);
-    expect(tasteAffinity(['logistics'], taste)).toBe(0.5);
-    expect(tasteAffinity(['robotics', 'logistics'], taste)).toBe(1);
-    expect(tasteAffinity(['aerospace'], taste)).toBe(-1);
-    expect(tasteAffinity(['unknown'], taste)).toBe(0);
-    expect(tasteAffinity(['robotics'], new Map())).toBe(0);
-  });
-
   it('merges candidates by vid, keeping every source', () => {
     const pool = new CandidatePool();
     pool.add({ vid: 'a', author_openid: 'x', tags: [], created_at: '2026-01-01T00:00:00Z', trend: 1 }, 'trending');
@@ -76,7 +61,7 @@ describe('signals', () => {
 
 describe('ranking', () => {
   it('leaves out disliked and excluded videos', () => {
-    const ranked = rankCandidates([candidate('a'), candidate('b'), candidate('c')], context({ disliked: new Set(['a']), exclude: new Set(['c']) }), true);
+    const ranked = rankCandidates([candidate('a'), candidate('b'), candidate('c')], context({ disliked: new Set(['a']), exclude: new Set(['c']) }), 'personal');
     expect(order(ranked)).toEqual(['b']);
   });
 
@@ -85,60 +70,118 @@ describe('ranking', () => {
     const ranked = rankCandidates(
       [candidate('hot', { trend: initialTrend(NOW, 1000) }), candidate('warm', { trend: initialTrend(NOW, 500) }), candidate('cold', { trend: initialTrend(NOW - 50 * DAY) })],
       ctx,
-      true,
+      'personal',
     );
     expect(order(ranked)).toEqual(['cold', 'warm', 'hot']);
     expect(tierOf('hot', ctx)).toBe(2);
     expect(tierOf('warm', ctx)).toBe(1);
   });
 
-  it('follows the taste, co-likes, follows, trend and freshness', () => {
+  it('follows the taste, co-likes and follows; trend and freshness rank anonymous callers', () => {
     const base = [candidate('plain'), candidate('liked-topic', { tags: ['robotics'] })];
-    expect(order(rankCandidates(base, context({ taste: new Map([['robotics', 5]]) }), true))[0]).toBe('liked-topic');
-    expect(order(rankCandidates([candidate('plain'), candidate('coliked', { colike: 3 })], context(), true))[0]).toBe('coliked');
-    expect(order(rankCandidates([candidate('plain'), candidate('followed')], context({ followedAuthors: new Set(['author-followed']) }), true))[0]).toBe('followed');
-    expect(order(rankCandidates([candidate('plain'), candidate('hot', { trend: initialTrend(NOW - 10 * DAY, 400) })], context(), false))[0]).toBe('hot');
-    expect(order(rankCandidates([candidate('plain'), candidate('new', { created_at: new Date(NOW).toISOString(), trend: initialTrend(NOW - 10 * DAY) })], context(), false))[0]).toBe('new');
+    expect(order(rankCandidates(base, context({ profile: new Map([['robotics', 1]]) }), 'personal'))[0]).toBe('liked-topic');
+    expect(order(rankCandidates([candidate('plain'), candidate('coliked', { colike: 3 })], context(), 'personal'))[0]).toBe('coliked');
+    expect(order(rankCandidates([candidate('plain'), candidate('followed')], context({ followedAuthors: new Set(['author-followed']) }), 'personal'))[0]).toBe('followed');
+    expect(order(rankCandidates([candidate('plain'), candidate('hot', { trend: initialTrend(NOW - 10 * DAY, 400) })], context(), 'anonymous'))[0]).toBe('hot');
+    expect(order(rankCandidates([candidate('plain'), candidate('new', { created_at: new Date(NOW).toISOString(), trend: initialTrend(NOW - 10 * DAY) })], context(), 'anonymous'))[0]).toBe('new');
   });
 
-  it('for "more like this" ranks videos sharing a tag first, even when others are hotter', () => {
-    const ctx = context({ similarTo: { vid: 'x', tags: ['robotics', 'expo'], author_openid: 'someone' }, exclude: new Set(['x']) });
+  it('popularity breaks ties of relevance but never outvotes it', () => {
+    const profile = new Map([['solar', 1]]);
+    const ranked = rankCandidates(
+      [
+        candidate('off-topic-viral', { tags: ['wind', 'expo'], trend: initialTrend(NOW, 100_000), created_at: new Date(NOW).toISOString() }),
+        candidate('on-topic-quiet', { tags: ['solar', 'expo'] }),
+        candidate('on-topic-popular', { tags: ['solar', 'expo'], trend: initialTrend(NOW - 10 * DAY, 300) }),
+      ],
+      context({ profile }),
+      'personal',
+    );
+    expect(order(ranked)).toEqual(['on-topic-popular', 'on-topic-quiet', 'off-topic-viral']);
+    expect(ranked[2]!.relevance).toBe(0);
+  });
+
+  it('"more like this" ranks by the share of the video\'s tag information a candidate carries', () => {
+    const idf = new Map([
+      ['robotics', 2.5],
+      ['expo', 0.3],
+      ['aerospace', 2.5],
+    ]);
+    const ctx = context({ similarTo: { vid: 'x', tags: ['robotics', 'expo'], author_openid: 'someone' }, exclude: new Set(['x']), tagIdf: (t) => idf.get(t) ?? 3 });
     const ranked = rankCandidates(
       [
         candidate('x', { tags: ['robotics'] }),
-        candidate('unrelated-hot', { tags: ['aerospace'], trend: initialTrend(NOW, 10_000), colike: 50 }),
-        candidate('one-tag', { tags: ['expo', 'logistics'] }),
-        candidate('two-tags', { tags: ['robotics', 'expo'] }),
+        candidate('unrelated-hot', { tags: ['aerospace'], trend: initialTrend(NOW, 10_000) }),
+        candidate('generic-only', { tags: ['expo', 'aerospace'] }),
+        candidate('same-topic', { tags: ['robotics'] }),
       ],
       ctx,
-      true,
+      'similar',
     );
-    expect(order(ranked)).toEqual(['two-tags', 'one-tag', 'unrelated-hot']);
-    expect(ranked.map((s) => s.related)).toEqual([true, true, false]);
+    expect(order(ranked)[0]).toBe('same-topic');
+    expect(ranked[0]!.relevance).toBeCloseTo(6.25 / 6.34, 9);
+    // Sharing only the generic tag is next to nothing: the trend of a hot unrelated video weighs more.
+    expect(ranked.find((s) => s.candidate.vid === 'generic-only')!.relevance).toBeCloseTo(0.09 / 6.34, 9);
   });
 });
 
-describe('picking a list', () => {
-  const byAuthor = (vid: string, author: string, tier: 0 | 1 | 2 = 0) => ({ candidate: candidate(vid, { author_openid: author }), score: 0, tier, related: false });
+describe('composing a page', () => {
+  const scored = (vid: string, author: string, fields: Partial<Scored> = {}, at = NOW - 10 * DAY): Scored => ({
+    candidate: candidate(vid, { author_openid: author, created_at: new Date(at).toISOString() }),
+    score: 0,
+    relevance: 0,
+    tier: 0,
+    trend: 0,
+    ...fields,
+  });
+  const rules = { nowMs: NOW, seed: 'seed' };
 
-  it('takes at most two videos per author while others are available, keeping the ranked order', () => {
-    const ranked = [byAuthor('a1', 'A'), byAuthor('a2', 'A'), byAuthor('a3', 'A'), byAuthor('b1', 'B'), byAuthor('a4', 'A'), byAuthor('c1', 'C')];
-    expect(order(selectList(ranked, 4))).toEqual(['a1', 'a2', 'b1', 'c1']);
+  it('takes at most two videos per author while others are available, best first', () => {
+    const ranked = [scored('a1', 'A', { score: 6 }), scored('a2', 'A', { score: 5 }), scored('a3', 'A', { score: 4 }), scored('b1', 'B', { score: 3 }), scored('a4', 'A', { score: 2 }), scored('c1', 'C', { score: 1 })];
+    expect(order(composePage(ranked, { ...rules, count: 4 }).picked)).toEqual(['a1', 'a2', 'b1', 'c1']);
   });
 
-  it('takes more of one author when nobody else is left', () => {
-    const ranked = [byAuthor('a1', 'A'), byAuthor('a2', 'A'), byAuthor('a3', 'A'), byAuthor('b1', 'B')];
-    expect(order(selectList(ranked, 4))).toEqual(['a1', 'a2', 'a3', 'b1']);
+  it('takes more of one author when nobody else unseen is left, and a third unseen video before any seen one', () => {
+    const ranked = [scored('a1', 'A', { score: 3 }), scored('a2', 'A', { score: 2 }), scored('a3', 'A', { score: 1 }), scored('b1', 'B', { tier: 1 }), scored('s1', 'S', { tier: 2, score: 9 })];
+    expect(order(composePage(ranked, { ...rules, count: 4 }).picked)).toEqual(['a1', 'a2', 'b1', 'a3']);
+    expect(order(composePage(ranked, { ...rules, count: 5 }).picked)).toEqual(['a1', 'a2', 'b1', 'a3', 's1']);
   });
 
-  it('takes a third unseen video of an author before any seen video', () => {
-    const ranked = [byAuthor('a1', 'A'), byAuthor('a2', 'A'), byAuthor('a3', 'A'), byAuthor('s1', 'S', 2)];
-    expect(order(selectList(ranked, 3))).toEqual(['a1', 'a2', 'a3']);
-    expect(order(selectList(ranked, 4))).toEqual(['a1', 'a2', 'a3', 's1']);
+  it('counts the authors of videos placed before the page (the shared video)', () => {
+    const ranked = [scored('a1', 'A', { score: 2 }), scored('a2', 'A', { score: 1 }), scored('b1', 'B')];
+    expect(order(composePage(ranked, { ...rules, count: 2, preCounted: ['A'] }).picked)).toEqual(['a1', 'b1']);
   });
 
-  it('counts the authors of videos placed before the list (the shared video)', () => {
-    const ranked = [byAuthor('a1', 'A'), byAuthor('a2', 'A'), byAuthor('b1', 'B')];
-    expect(order(selectList(ranked, 2, ['A']))).toEqual(['a1', 'b1']);
+  it('gives new videos of followed authors the first places, newest first, an author\'s new video before its older ones', () => {
+    const ranked = [
+      scored('old-f1', 'F', { score: 9, relevance: 9 }),
+      scored('old-f2', 'F', { score: 8, relevance: 8 }),
+      scored('x', 'X', { score: 7 }),
+      scored('new-f', 'F', { score: 0 }, NOW - DAY),
+      scored('new-g', 'G', { score: 0 }, NOW - 1000),
+      scored('new-h', 'H', { score: 0 }, NOW - 2 * DAY),
+      scored('new-k', 'K', { score: 0 }, NOW - 3 * DAY),
+      ...['y1', 'y2', 'y3', 'y4', 'y5'].map((vid) => scored(vid, vid, { score: 1 })),
+    ];
+    const page = composePage(ranked, { ...rules, count: 10, followNew: new Set(['new-f', 'new-g', 'new-h', 'new-k']) });
+    expect(followPlaces(10)).toBe(3);
+    expect(order(page.picked).slice(0, 4)).toEqual(['new-g', 'new-f', 'new-h', 'old-f1']);
+    expect(order(page.picked)).not.toContain('old-f2');
+    expect(order(page.followLeft)).toEqual(['new-k']);
+  });
+
+  it('reserves exploration places for unseen candidates the taste does not explain, placed after the relevant ones', () => {
+    const ranked = [scored('r1', 'A', { score: 2, relevance: 2 }), scored('r2', 'B', { score: 1.9, relevance: 1.9 }), scored('r3', 'C', { score: 1.8, relevance: 1.8 }), scored('hot-other', 'D', { score: 0.2, trend: 1 }), scored('cold-other', 'E', { score: 0.1 })];
+    expect(order(composePage(ranked, { ...rules, count: 3, explore: 1 }).picked)).toEqual(['r1', 'r2', 'hot-other']);
+    expect(order(composePage(ranked, { ...rules, count: 3, explore: 0 }).picked)).toEqual(['r1', 'r2', 'r3']);
+  });
+
+  it('explores a share of the page: a fraction of a place on that share of the calls', () => {
+    expect(PAGE.exploreShare).toBe(0.05);
+    const counts = Array.from({ length: 2000 }, (_, i) => explorePlaces(10, `seed${i}`));
+    expect(new Set(counts)).toEqual(new Set([0, 1]));
+    expect(counts.filter((c) => c === 1).length / counts.length).toBeGreaterThan(0.45);
+    expect(counts.filter((c) => c === 1).length / counts.length).toBeLessThan(0.55);
+    expect(explorePlaces(20, 'any')).toBe(1);
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lib/errors.js';
 import { demoVideos } from '../../lib/hub/demo-catalog.js';
 import { decodeCursor, encodeCursor } from '../../lib/recommend/cursor.js';
-import { epochDay, feedStateUpdate, mergeCoLiked, parseFeedState, SEEN_DAYS, tagAttribute, tasteUnit, topTags } from '../../lib/recommend/feed-state.js';
+import { addTaste, epochDay, feedStateUpdate, mergeCoLiked, parseFeedState, SEEN_DAYS, tagAttribute, TASTE, tasteUnit } from '../../lib/recommend/feed-state.js';
+import { UpdateBuilder } from '../../lib/db/update-builder.js';
 import { bestGram, matchesTerm, normalizeSearchText, searchGrams, videoSearchText } from '../../lib/catalog/search-index.js';
 
 const NOW = Date.UTC(2026, 10, 21, 12);
@@ -59,6 +60,9 @@ describe('feed state', () => {
     [tagAttribute('物流')]: 2 * tasteUnit(NOW - 14 * 86_400_000),
     disliked: new Set(['v9']),
     served: new Set(['v5']),
+    tw: 9 * tasteUnit(NOW),
+    fs: '2026-11-20T00:00:00.000Z',
+    fq: [{ vid: 'f1', a: 'author', t: ['机器人'], c: '2026-11-20T10:00:00.000Z', tr: 0 }],
     lr: Array.from({ length: 23 }, (_, i) => ({ vid: `l${i}`, author_openid: 'a', tags: [], created_at: '2026-11-01T00:00:00Z' })),
   };
 
@@ -67,7 +71,9 @@ describe('feed state', () => {
     expect(state.seen).toEqual(new Set(['v1', 'v2']));
     expect(state.tags.get('机器人')).toBeCloseTo(6, 9);
     expect(state.tags.get('物流')).toBeCloseTo(1, 9);
-    expect(topTags(state, 1)).toEqual([['机器人', expect.any(Number)]]);
+    expect(state.tasteTotal).toBeCloseTo(9, 9);
+    expect(state.followSince).toBe('2026-11-20T00:00:00.000Z');
+    expect(state.followQueue.map((e) => e.vid)).toEqual(['f1']);
     expect(state.disliked).toEqual(new Set(['v9']));
   });
 
@@ -82,6 +88,35 @@ describe('feed state', () => {
     expect(UpdateExpression).toMatch(/REMOVE .*\[0\].*\[1\].*\[2\]/);
     expect(Object.values(ExpressionAttributeValues ?? {})).toContainEqual(new Set(['v8']));
     expect(UpdateExpression).toMatch(/SET .*= :v\d+/);
+  });
+
+  it('counts every positive event in the taste total (a like 3, a view 0.5 whatever its tags), never a dislike', () => {
+    const u = new UpdateBuilder();
+    addTaste(u, ['a', 'b'], TASTE.like, NOW);
+    addTaste(u, ['a'], TASTE.dislike, NOW);
+    const { UpdateExpression, ExpressionAttributeNames, ExpressionAttributeValues } = u.params();
+    const added = (attribute: string) =>
+      Object.entries(ExpressionAttributeNames)
+        .filter(([, name]) => name === attribute)
+        .map(([placeholder]) => ExpressionAttributeValues![UpdateExpression.match(new RegExp(`${placeholder} (:v\\d+)`))![1]!] as number);
+    expect(added('tw')).toEqual([TASTE.like * tasteUnit(NOW)]);
+    expect(added(tagAttribute('a'))).toEqual([TASTE.like * tasteUnit(NOW), TASTE.dislike * tasteUnit(NOW)]);
+
+    const views = feedStateUpdate(parseFeedState(undefined, NOW), { viewed: [{ vid: 'v1', tags: ['x', 'y'] }, { vid: 'v2', tags: [] }], served: [], refresh: false }, NOW).params();
+    const twPlaceholder = Object.entries(views.ExpressionAttributeNames).find(([, n]) => n === 'tw')![0];
+    const value = views.UpdateExpression.match(new RegExp(`${twPlaceholder} (:v\\d+)`))![1]!;
+    expect(views.ExpressionAttributeValues![value]).toBeCloseTo(2 * TASTE.view * tasteUnit(NOW), 12);
+  });
+
+  it('records the rec call\'s time and the reserved follows left over, dropping the queue once empty', () => {
+    const state = parseFeedState(item, NOW);
+    const entry = { vid: 'f2', a: 'author', t: [], c: '2026-11-21T00:00:00.000Z', tr: 0 };
+    const kept = feedStateUpdate(state, { viewed: [], served: [], refresh: false, follow: { since: '2026-11-21T00:00:00.000Z', queue: [entry] } }, NOW).params();
+    expect(Object.values(kept.ExpressionAttributeValues ?? {})).toContainEqual([entry]);
+    expect(Object.values(kept.ExpressionAttributeValues ?? {})).toContain('2026-11-21T00:00:00.000Z');
+    const emptied = feedStateUpdate(state, { viewed: [], served: [], refresh: false, follow: { since: '2026-11-21T00:00:00.000Z', queue: [] } }, NOW).params();
+    expect(emptied.UpdateExpression).toMatch(/REMOVE .*#a\d+/);
+    expect(Object.values(emptied.ExpressionAttributeNames)).toContain('fq');
   });
 
   it('merges co-liked videos by count, leaving out liked ones', () => {
