@@ -37,6 +37,7 @@ export function renderMarkdown(result: EvalResult, firstGeneration?: EvalResult)
     const extra: Cell[][] = [
       ['follow freshness (a followed author\'s new video in the next 10)', `${r2(w.followFreshness.rate)} (${w.followFreshness.hits}/${w.followFreshness.pairs})`, gen1 ? `${r2(gen1.followFreshness.rate)} (${gen1.followFreshness.hits}/${gen1.followFreshness.pairs})` : ''],
       ['"more like this": topic precision@10', r2(w.moreLikeThis.topicPrecision), gen1 ? r2(gen1.moreLikeThis.topicPrecision) : ''],
+      ['"more like this": oracle (most-liked of the topic, at most 2 per author)', r2(w.moreLikeThis.oracleCapped ?? NaN), ''],
       ['DynamoDB requests per feed call: max / mean', `${w.requests.max} / ${r2(w.requests.mean)}`, gen1 ? `${gen1.requests.max} / ${r2(gen1.requests.mean)}` : ''],
     ];
     parts.push(formatTable(['measure', 'feed', 'first generation'], extra));

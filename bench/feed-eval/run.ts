@@ -21,23 +21,27 @@ const ROOT = resolve(import.meta.dirname, '../..');
 function parseArgs(argv: string[]) {
   let quick = false;
   let docs = true;
+  let seedOffset = 0;
   let out: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--quick') quick = true;
     else if (arg === '--no-docs') docs = false;
+    else if (arg === '--seed-offset' || arg.startsWith('--seed-offset=')) seedOffset = Number(arg.includes('=') ? arg.slice(14) : argv[++i]);
     else if (arg === '--out' || arg.startsWith('--out=')) out = arg.includes('=') ? arg.slice(6) : argv[++i];
     else if (arg === '--help' || arg === '-h') {
-      console.log('usage: npm run eval:feed -- [--quick] [--out file.json] [--no-docs]');
+      console.log('usage: npm run eval:feed -- [--quick] [--seed-offset n] [--out file.json] [--no-docs]');
       process.exit(0);
     } else throw new Error(`unknown argument ${arg} (try --help)`);
   }
-  const defaultOut = !quick && out === undefined;
-  out ??= quick ? join(tmpdir(), 'expohub-feed-eval-quick.json') : join(ROOT, 'bench', 'feed-eval.json');
-  return { quick, out: resolve(out), docs: docs && defaultOut };
+  if (!Number.isInteger(seedOffset)) throw new Error('--seed-offset takes an integer');
+  // Only the committed worlds write the committed figures: other seeds (validation worlds) and quick runs go elsewhere.
+  const defaultOut = !quick && seedOffset === 0 && out === undefined;
+  out ??= defaultOut ? join(ROOT, 'bench', 'feed-eval.json') : join(tmpdir(), `expohub-feed-eval-${quick ? 'quick' : `seeds+${seedOffset}`}.json`);
+  return { quick, seedOffset, out: resolve(out), docs: docs && defaultOut };
 }
 
-const { quick, out, docs } = parseArgs(process.argv.slice(2));
+const { quick, seedOffset, out, docs } = parseArgs(process.argv.slice(2));
 const started = performance.now();
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const dynamo = await startDynamoDbLocal();
@@ -65,7 +69,7 @@ async function child(name: string, world: string): Promise<unknown> {
 
 let failed = false;
 try {
-  const specs = quick ? QUICK_WORLDS : WORLDS;
+  const specs = (quick ? QUICK_WORLDS : WORLDS).map((w) => ({ ...w, seed: w.seed + seedOffset }));
   // Worlds are independent (own process, own tables): two at a time on this 2-core machine.
   const jobs: [string, string][] = [...specs.map((s): [string, string] => [s.name, JSON.stringify(s)]), ['controlled', 'controlled']];
   const results = new Map<string, unknown>();
@@ -82,7 +86,7 @@ try {
   const worlds = specs.map((s) => results.get(s.name) as WorldResult);
   const controlled = results.get('controlled') as ControlledResult;
   const result: EvalResult = {
-    meta: { date: new Date().toISOString(), quick, seconds: 0 },
+    meta: { date: new Date().toISOString(), quick, seedOffset, seconds: 0 },
     worlds,
     controlled,
     randomCheck: checkRandom(worlds),

@@ -8,7 +8,7 @@ export interface WorldResult {
   stats: Record<string, unknown>;
   systems: Record<'feed' | 'popularity' | 'newest' | 'random' | 'oracle' | 'oracleCapped', SystemMetrics>;
   randomExpected: { hr: number; recall: number; ndcg: number; topicPrecision: number };
-  moreLikeThis: { calls: number; topicPrecision: number };
+  moreLikeThis: { calls: number; topicPrecision: number; oracleCapped?: number };
   followFreshness: { pairs: number; hits: number; rate: number; missesWithAuthorCapFull: number };
   requests: { max: number; mean: number };
 }
@@ -30,7 +30,7 @@ export interface Target {
 }
 
 export interface EvalResult {
-  meta: { date: string; quick: boolean; seconds: number };
+  meta: { date: string; quick: boolean; seedOffset?: number; seconds: number };
   worlds: WorldResult[];
   controlled: ControlledResult;
   randomCheck: { ok: boolean; tolerance: number; rows: { world: string; metric: string; measured: number; expected: number; ok: boolean }[] };
