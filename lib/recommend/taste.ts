@@ -50,6 +50,8 @@ export function tasteProfile(raw: ReadonlyMap<string, number>, total: number, st
   for (const [tag, t] of raw) {
     let v: number;
     if (stats.total <= 0) v = t;
+    // A tag whose count was not read (beyond the strongest MAX_TAGS_PER_READ) is left out, not taken for a rare one.
+    else if (!stats.df.has(tag)) continue;
     else {
       const m = TASTE_MODEL.priorWeight * catalogShare(stats, tag);
       v = t > 0 ? Math.max(0, Math.log((t + m) / (W + TASTE_MODEL.priorWeight) / catalogShare(stats, tag))) * (t / (t + TASTE_MODEL.priorWeight)) : Math.log(m / (m - t));

@@ -68,6 +68,11 @@ describe('taste profile', () => {
     expect(distinctiveTags(profile, 5)).toEqual(['robotics']);
   });
 
+  it('leaves out a tag whose count was not read, rather than taking it for a rare one', () => {
+    const profile = tasteProfile(new Map([['robotics', 24], ['unread', 3]]), 27, catalog(300, { robotics: 25 }));
+    expect([...profile.keys()]).toEqual(['robotics']);
+  });
+
   it('without catalog counters, the raw weights scaled to the strongest', () => {
     const profile = tasteProfile(new Map([['a', 6], ['b', 3]]), 9, catalog(0, {}));
     expect(profile).toEqual(
