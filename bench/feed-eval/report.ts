@@ -23,7 +23,10 @@ function systemRow(label: string, m: SystemMetrics): Cell[] {
 
 export function renderMarkdown(result: EvalResult, firstGeneration?: EvalResult): string {
   const parts: string[] = [];
-  parts.push(`Run of ${result.meta.date.slice(0, 10)}${result.meta.quick ? ' (quick)' : ''}, ${result.meta.seconds} s. First page (\`watch_count=10\`, after \`cmd=refresh\`), averaged over the world's users.`);
+  parts.push(
+    `Run of ${result.meta.date.slice(0, 10)} on commit ${result.meta.commit ?? '?'}${result.meta.quick ? ' (quick)' : ''}, ${result.meta.seconds} s` +
+      `${firstGeneration ? `; first generation: commit ${firstGeneration.meta.commit ?? 'f9d0800'}` : ''}. First page (\`watch_count=10\`, after \`cmd=refresh\`), averaged over the world's users.`,
+  );
   for (const w of result.worlds) {
     const s = w.spec;
     parts.push(

@@ -5,7 +5,7 @@
  * generated section of docs/feed.md. Exits 1 when the metric code fails its check against the random
  * baseline's analytic expectation; missed targets are reported, not hidden.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -67,6 +67,13 @@ async function child(name: string, world: string): Promise<unknown> {
   return JSON.parse(readFileSync(resultFile, 'utf8'));
 }
 
+/** The commit measured, marked when the work tree differs from it: figures must be traceable to code. */
+function commitOf(): string {
+  const git = (...args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() ?? '';
+  const head = git('rev-parse', '--short', 'HEAD') || 'unknown';
+  return git('status', '--porcelain', '--', 'lib', 'bench/feed-eval') ? `${head}+changes` : head;
+}
+
 let failed = false;
 try {
   const specs = (quick ? QUICK_WORLDS : WORLDS).map((w) => ({ ...w, seed: w.seed + seedOffset }));
@@ -86,7 +93,7 @@ try {
   const worlds = specs.map((s) => results.get(s.name) as WorldResult);
   const controlled = results.get('controlled') as ControlledResult;
   const result: EvalResult = {
-    meta: { date: new Date().toISOString(), quick, seedOffset, seconds: 0 },
+    meta: { date: new Date().toISOString(), commit: commitOf(), quick, seedOffset, seconds: 0 },
     worlds,
     controlled,
     randomCheck: checkRandom(worlds),

@@ -30,7 +30,7 @@ export interface Target {
 }
 
 export interface EvalResult {
-  meta: { date: string; quick: boolean; seedOffset?: number; seconds: number };
+  meta: { date: string; commit?: string; quick: boolean; seedOffset?: number; seconds: number };
   worlds: WorldResult[];
   controlled: ControlledResult;
   randomCheck: { ok: boolean; tolerance: number; rows: { world: string; metric: string; measured: number; expected: number; ok: boolean }[] };
