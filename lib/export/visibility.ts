@@ -58,7 +58,8 @@ export interface AccountRow {
   signature: string;
   city: string;
   phone: string;
-  roles: string[];
+  /** Only for an admin or the row's owner: roles tell who the administrators are. */
+  roles?: string[];
   created_at: string;
   follow_count: number;
   follower_count: number;
@@ -68,16 +69,19 @@ export interface AccountRow {
 export type CommentRow = CommentView;
 
 
-/** The phone in full only for an admin or the row's owner; masked (`+86 138****8000`) otherwise. */
+/**
+ * The phone in full only for an admin or the row's owner, masked (`+86 138****8000`) otherwise; the
+ * roles only for an admin or the row's owner, left out otherwise (CONTRACT §5).
+ */
 export function accountRow(viewer: ExportViewer, account: Account): AccountRow {
-  const fullPhone = viewer.admin || viewer.openid === account.openid;
+  const privileged = viewer.admin || viewer.openid === account.openid;
   return {
     openid: account.openid,
     nickname: account.nickname ?? '',
     signature: account.signature ?? '',
     city: account.city ?? '',
-    phone: account.phone ? (fullPhone ? account.phone : maskPhone(account.phone)) : '',
-    roles: account.roles ?? [],
+    phone: account.phone ? (privileged ? account.phone : maskPhone(account.phone)) : '',
+    ...(privileged ? { roles: account.roles ?? [] } : {}),
     created_at: account.created_at,
     follow_count: storedCount(account.follow_count),
     follower_count: storedCount(account.follower_count),

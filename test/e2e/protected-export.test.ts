@@ -19,6 +19,8 @@ let admin: SignedUp;
 let alice: SignedUp;
 let bob: SignedUp;
 let carol: SignedUp;
+/** Follows the admin: must not learn the admin's roles. */
+let dave: SignedUp;
 const keys = new Map<string, string>();
 const commentsBy = new Map<string, CommentRow[]>();
 
@@ -86,6 +88,8 @@ beforeAll(async () => {
   await comment(admin, vids[0]!, 'admin note');
   await follow(alice, bob);
   await follow(carol, alice);
+  dave = await signUp(api);
+  await follow(dave, admin);
 });
 afterAll(async () => stack?.stop());
 
@@ -155,7 +159,16 @@ describe('GET /api/v1/export/accounts: rows and the phone column by stored role'
       });
       expect(rows[1]).toMatchObject({ openid: bob.openid, phone: masked(bob), follower_count: 1 });
       expect(rows[1]!.phone).toMatch(/^\+86 138\*+\d{4}$/);
+      expect(rows[1]).not.toHaveProperty('roles');
     }
+  });
+
+  it("a non-admin who follows an admin does not learn the admin's roles", async () => {
+    const rows = (await exportAll<AccountRow>('accounts', dave.token)).rows;
+    expect(rows.map((r) => r.openid)).toEqual([dave.openid, admin.openid]);
+    expect(rows[0]!.roles).toEqual([]);
+    expect(rows[1]).not.toHaveProperty('roles');
+    expect(JSON.stringify(rows)).not.toContain('admin"');
   });
 
   it('someone who follows nobody sees only their own account; a follower does not see their followers', async () => {
@@ -172,14 +185,14 @@ describe('GET /api/v1/export/accounts: rows and the phone column by stored role'
     for (const token of [admin.token, keys.get(admin.openid)!]) {
       const { rows } = await exportAll<AccountRow>('accounts', token);
       const phones = new Map(rows.map((r) => [r.openid, r.phone]));
-      expect(phones).toEqual(new Map([admin, alice, bob, carol].map((w) => [w.openid, w.phone])));
+      expect(phones).toEqual(new Map([admin, alice, bob, carol, dave].map((w) => [w.openid, w.phone])));
       expect(rows.find((r) => r.openid === admin.openid)?.roles).toEqual(['admin']);
     }
   });
 
   it.each([1, 2, 3])('cursor paging with limit=%i returns every row once (admin and non-admin)', async (limit) => {
     const all = await exportAll<AccountRow>('accounts', admin.token, limit);
-    expect(all.rows.map((r) => r.openid).sort()).toEqual([admin, alice, bob, carol].map((w) => w.openid).sort());
+    expect(all.rows.map((r) => r.openid).sort()).toEqual([admin, alice, bob, carol, dave].map((w) => w.openid).sort());
     const own = await exportAll<AccountRow>('accounts', keys.get(alice.openid)!, limit);
     expect(own.rows.map((r) => r.openid)).toEqual([alice.openid, bob.openid]);
   });
