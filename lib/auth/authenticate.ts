@@ -26,3 +26,14 @@ export async function authenticateCredential(credential: string | undefined): Pr
   const claims = await verifyToken(credential);
   return { user_id: claims.sub, auth_type: 'jwt', scopes: [], roles: claims.roles };
 }
+
+/**
+ * The hub's `token` query parameter: a login JWT only (CONTRACT §3). A long-lived access key there
+ * would end up in URLs, browser histories and access logs, so it is refused (401) before any lookup.
+ */
+export async function authenticateUrlToken(token: string): Promise<Principal> {
+  if (looksLikeAccessKey(token)) {
+    throw new AuthError('Access keys are accepted in the Authorization header only, never in the URL: send Authorization: Bearer <key>');
+  }
+  return authenticateCredential(token);
+}

@@ -1,4 +1,4 @@
-import { authenticateCredential, bearerCredential } from '../auth/authenticate.js';
+import { authenticateCredential, authenticateUrlToken, bearerCredential } from '../auth/authenticate.js';
 import { enforceScope } from '../auth/scope-gate.js';
 import { AuthError, ValidationError } from '../errors.js';
 import type { HttpResult } from '../http/envelope.js';
@@ -22,8 +22,10 @@ export async function dispatchHub(request: HttpRequest): Promise<HttpResult> {
 
   let principal;
   if (operation.auth !== 'none') {
-    const credential = (request.query.token ?? '').trim() || bearerCredential(request.headers);
-    if (credential) principal = await authenticateCredential(credential);
+    const urlToken = (request.query.token ?? '').trim();
+    const header = bearerCredential(request.headers);
+    if (urlToken) principal = await authenticateUrlToken(urlToken);
+    else if (header) principal = await authenticateCredential(header);
     else if (operation.auth === 'required') throw new AuthError('Missing token: send token=<JWT> or Authorization: Bearer <JWT or access key>');
     if (principal && typeof input.openid === 'string' && input.openid !== principal.user_id) {
       throw new AuthError('The token does not belong to this openid');

@@ -467,4 +467,25 @@ describe('an access key on the hub', () => {
     expect(res.status).toBe(200);
     expect(res.data).toMatchObject({ total: expect.any(Number) });
   });
+
+  it('is refused in the token query parameter (401, without a lookup), where a JWT is accepted', async () => {
+    const created = await api.post<{ api_key: string }>('/api/v1/api-keys', { token: await tokenFor(carol.openid), body: { name: 'url script' } });
+    expect(created.status).toBe(201);
+    const key = created.data.api_key;
+    for (const [op, params] of [
+      ['get_follower', { watch_list: '', offset: 0 }],
+      ['get_next_list', {}],
+      ['change_city', { city: 'Hangzhou' }],
+    ] as const) {
+      const res = await hub(api, op, { openid: carol.openid, token: key, ...params });
+      expect(res.status, op).toBe(401);
+      expect(res.body).toEqual({ code: 'AUTH_ERROR', error: expect.stringContaining('Authorization header') });
+      expect(JSON.stringify(res.body)).not.toContain(key);
+    }
+    // Even alongside a valid Authorization header: what the URL carries decides.
+    const both = await hub(api, 'get_follower', { openid: carol.openid, token: key, watch_list: '', offset: 0 }, { authorization: `Bearer ${key}` });
+    expect(both.status).toBe(401);
+    const jwt = await hub(api, 'get_follower', { openid: carol.openid, token: await tokenFor(carol.openid), watch_list: '', offset: 0 });
+    expect(jwt.status).toBe(200);
+  });
 });
