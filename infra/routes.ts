@@ -9,7 +9,7 @@ export interface FunctionSpec {
   entry: string;
   description: string;
   tables: { apiKeys?: TableAccess; hub?: TableAccess };
-  /** Needs the JWT signing secret (issues or verifies login tokens). */
+  /** Needs the signing secret (issues or verifies login tokens, signs cursors). */
   jwtSecret?: boolean;
   /** Sends SMS through Amazon SNS. */
   sms?: boolean;
@@ -40,8 +40,9 @@ export const FUNCTIONS = {
   me: { entry: 'functions/me.ts', description: 'Who the credential is', tables: {} },
   setRoles: { entry: 'functions/set-roles.ts', description: "Set an account's stored roles (admin JWT only)", tables: { hub: 'readWrite' } },
   publishVideo: { entry: 'functions/publish-video.ts', description: 'Publish a video (stored role editor or admin)', tables: { hub: 'readWrite' } },
-  exportComments: { entry: 'functions/export-comments.ts', description: 'Export comments, paged (row rules by stored role)', tables: { hub: 'read' } },
-  exportAccounts: { entry: 'functions/export-accounts.ts', description: 'Export accounts, paged (row and column rules by stored role)', tables: { hub: 'read' } },
+  // The exports sign their cursors with a key derived from the signing secret.
+  exportComments: { entry: 'functions/export-comments.ts', description: 'Export comments, paged (row rules by stored role)', tables: { hub: 'read' }, jwtSecret: true },
+  exportAccounts: { entry: 'functions/export-accounts.ts', description: 'Export accounts, paged (row and column rules by stored role)', tables: { hub: 'read' }, jwtSecret: true },
 } satisfies Record<string, FunctionSpec>;
 
 export type FunctionName = keyof typeof FUNCTIONS;

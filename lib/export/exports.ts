@@ -2,7 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import { hubItems } from '../db/hub-items.js';
 import { getAccounts, type Account } from '../hub/accounts.js';
 import { commentViews, type StoredComment } from '../hub/comments.js';
-import { encodeCursor, expectKey, parsePageQuery, queryPage, type PageKey } from './paging.js';
+import { encodeCursor, expectKey, parsePageQuery, queryPage, type ExportList, type PageKey } from './paging.js';
 import { accountRow, accountRows, commentRows, exportViewer, type AccountRow, type CommentRow } from './visibility.js';
 
 export interface ExportPage<T> {
@@ -11,16 +11,16 @@ export interface ExportPage<T> {
   next_cursor: string | null;
 }
 
-const page = <T>(items: T[], next: PageKey | undefined): ExportPage<T> => ({ items, next_cursor: next ? encodeCursor(next) : null });
+const page = async <T>(list: ExportList, items: T[], next: PageKey | undefined): Promise<ExportPage<T>> => ({ items, next_cursor: next ? await encodeCursor(list, next) : null });
 
 /** `GET /api/v1/export/comments`: oldest first, one Query per page plus one BatchGet of the authors' nicknames. */
 export async function exportComments(principal: Principal, query: Record<string, string>): Promise<ExportPage<CommentRow>> {
-  const request = parsePageQuery(query);
+  const request = await parsePageQuery(query, 'export:comments');
   const viewer = await exportViewer(principal);
   const index = commentRows(viewer);
   const after = request.after && expectKey(request.after, index);
   const { rows, next } = await queryPage<StoredComment & Record<string, unknown>>(index, request.limit, after);
-  return page(await commentViews(rows), next);
+  return page('export:comments', await commentViews(rows), next);
 }
 
 /**
@@ -28,7 +28,7 @@ export async function exportComments(principal: Principal, query: Record<string,
  * own account as the first row (its cursor is the account's key), then the accounts they follow.
  */
 export async function exportAccounts(principal: Principal, query: Record<string, string>): Promise<ExportPage<AccountRow>> {
-  const request = parsePageQuery(query);
+  const request = await parsePageQuery(query, 'export:accounts');
   const viewer = await exportViewer(principal);
   const rows = accountRows(viewer);
 
@@ -36,6 +36,7 @@ export async function exportAccounts(principal: Principal, query: Record<string,
     const after = request.after && expectKey(request.after, rows.index);
     const result = await queryPage<Account & Record<string, unknown>>(rows.index, request.limit, after);
     return page(
+      'export:accounts',
       result.rows.map((a) => accountRow(viewer, a)),
       result.next,
     );
@@ -48,7 +49,7 @@ export async function exportAccounts(principal: Principal, query: Record<string,
   if (!request.after) {
     if (viewer.account) items.push(accountRow(viewer, viewer.account));
     limit -= 1;
-    if (limit === 0) return page(items, ownKey);
+    if (limit === 0) return page('export:accounts', items, ownKey);
   } else if (request.after.pk === ownKey.pk && request.after.sk === ownKey.sk && Object.keys(request.after).length === 2) {
     followingAfter = undefined; // the page after the own account: followed accounts from the start
   } else {
@@ -60,5 +61,5 @@ export async function exportAccounts(principal: Principal, query: Record<string,
     const account = followed.get(relation.followee);
     if (account) items.push(accountRow(viewer, account));
   }
-  return page(items, relations.next);
+  return page('export:accounts', items, relations.next);
 }

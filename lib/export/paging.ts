@@ -1,11 +1,11 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
+import { MAX_CURSOR_LENGTH, openCursor, signCursor } from '../auth/signed-cursor.js';
 import { db, tableNames } from '../db/client.js';
 import { ValidationError } from '../errors.js';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 500;
-const MAX_CURSOR_LENGTH = 1024;
 
 /** A DynamoDB key as a cursor carries it: attribute name -> string value. */
 export type PageKey = Record<string, string>;
@@ -28,23 +28,24 @@ export interface PageRequest {
   after: PageKey | undefined;
 }
 
-export const encodeCursor = (key: PageKey) => Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
+/** Which list a cursor continues: a cursor of one export cannot continue the other. */
+export type ExportList = 'export:comments' | 'export:accounts';
+
+/** The opaque cursor of the row key `key`: signed (lib/auth/signed-cursor.ts), bound to its list. */
+export const encodeCursor = (list: ExportList, key: PageKey): Promise<string> => signCursor(list, key);
 
 const BAD_CURSOR = 'Invalid parameter "cursor": not a cursor from a previous page of this export';
 
-/** `?cursor=&limit=`: the cursor is opaque to clients, base64url of the last row's key (JSON). */
-export function parsePageQuery(query: Record<string, string>): PageRequest {
+/**
+ * `?cursor=&limit=`: a cursor the server did not sign for this list, or an altered one, is 400
+ * naming `cursor` before anything is read; what it holds must still be a key of strings.
+ */
+export async function parsePageQuery(query: Record<string, string>, list: ExportList): Promise<PageRequest> {
   const { limit, cursor } = querySchema.parse(query);
   if (!cursor) return { limit, after: undefined };
-  let decoded: unknown;
-  try {
-    if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('not base64url');
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw new ValidationError(BAD_CURSOR);
-  }
+  const decoded = await openCursor(list, cursor);
   const values = typeof decoded === 'object' && decoded !== null && !Array.isArray(decoded) ? Object.values(decoded) : [];
-  if (values.length === 0 || !values.every((v) => typeof v === 'string')) throw new ValidationError(BAD_CURSOR);
+  if (values.length === 0 || !values.every((v) => typeof v === 'string' && v.length > 0 && v.length <= 1024)) throw new ValidationError(BAD_CURSOR);
   return { limit, after: decoded as PageKey };
 }
 

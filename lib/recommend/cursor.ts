@@ -1,13 +1,23 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
+import { openCursor, signCursor } from '../auth/signed-cursor.js';
 import { ValidationError } from '../errors.js';
 
 /**
- * `fav_index`: an opaque, self-contained cursor (base64url JSON). Positions are index positions
- * (never raw DynamoDB keys): the keys are rebuilt from them, so a forged cursor can only move within
- * the list it names. Phase 1 walks the list skipping videos seen in the last 7 days; phase 2 serves
- * those skipped ones (docs/feed.md "Cursors").
+ * `fav_index`: an opaque, self-contained cursor, signed (lib/auth/signed-cursor.ts): a cursor the
+ * server did not issue, or an altered one, is 400. Positions are index positions (never raw
+ * DynamoDB keys): the keys are rebuilt from them. Every field is checked too, so that even a cursor
+ * signed by an older version of the code cannot put an out-of-range value into a request. Phase 1
+ * walks the list skipping videos seen in the last 7 days; phase 2 serves those skipped ones
+ * (docs/feed.md "Cursors").
  */
+const PURPOSE = 'fav_index';
+
+/** What DynamoDB stores as a number: 0, or a magnitude within 1e-130..9.99e125. */
+const dynamoNumber = z.number().refine((n) => n === 0 || (Math.abs(n) >= 1e-130 && Math.abs(n) < 1e126));
+/** Positions are made of vids, ISO timestamps and months: printable ASCII. */
+const position = z.string().regex(/^[\x21-\x7e]{1,200}$/);
+
 const cursorSchema = z.discriminatedUnion('o', [
   z.object({ o: z.literal('rec') }),
   z.object({
@@ -15,35 +25,27 @@ const cursorSchema = z.discriminatedUnion('o', [
     w: z.string().regex(/^[A-Za-z0-9]{1,16}$/),
     ph: z.union([z.literal(1), z.literal(2)]),
     /** new and q: `created_at#vid` (or a month for q); hot: the vid. */
-    p: z.string().max(200).optional(),
+    p: position.optional(),
     /** hot: the trend score at the position. */
-    t: z.number().finite().optional(),
+    t: dynamoNumber.optional(),
     /** phase 2: index into the walk's skipped list. */
     i: z.number().int().min(0).max(1_000_000).optional(),
     /** q: hash of the normalized term, so a cursor cannot continue another search. */
-    h: z.string().max(32).optional(),
+    h: z.string().regex(/^[0-9a-f]{16}$/).optional(),
   }),
 ]);
 
 export type Cursor = z.infer<typeof cursorSchema>;
 export type WalkCursor = Extract<Cursor, { o: 'new' | 'hot' | 'q' }>;
 
-export function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
-}
+export const encodeCursor = (cursor: Cursor): Promise<string> => signCursor(PURPOSE, cursor);
 
-export function decodeCursor(raw: string): Cursor | undefined {
+/** The cursor `raw` stands for (undefined when empty); 400 naming fav_index when the server did not issue it. */
+export async function decodeCursor(raw: string): Promise<Cursor | undefined> {
   if (!raw) return undefined;
-  const invalid = () => new ValidationError('Invalid parameter "fav_index": not a cursor returned by get_next_list');
-  if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw invalid();
-  let json: unknown;
-  try {
-    json = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  const parsed = cursorSchema.safeParse(json);
-  if (!parsed.success) throw invalid();
+  const value = await openCursor(PURPOSE, raw);
+  const parsed = value === undefined ? undefined : cursorSchema.safeParse(value);
+  if (!parsed?.success) throw new ValidationError('Invalid parameter "fav_index": not a cursor returned by get_next_list; start the list again without it');
   return parsed.data;
 }
 

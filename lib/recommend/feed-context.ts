@@ -1,4 +1,5 @@
 import type { VideoItem } from '../catalog/video-items.js';
+import type { Cursor } from './cursor.js';
 import type { FeedState, FeedStateChange } from './feed-state.js';
 
 /**
@@ -59,6 +60,8 @@ export interface Context {
   /** Seen in the last 7 days, viewed as reported by this call, or liked recently. */
   seen: Set<string>;
   sharedVid?: string;
+  /** The caller's `fav_index`, authenticated and decoded (undefined when empty). */
+  cursor?: Cursor;
   /** Requests made so far in this call, authentication included. */
   used: number;
 }

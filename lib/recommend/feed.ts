@@ -7,6 +7,7 @@ import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
 import { transactWrite, type TransactItem } from '../db/transact.js';
 import { randomBase62 } from '../ids.js';
+import { decodeCursor } from './cursor.js';
 import { LIMITS, type Context, type FeedRequest, type Found, type Key, type Outcome } from './feed-context.js';
 import { feedStateUpdate, parseFeedState, type FeedStateChange } from './feed-state.js';
 import { moreLikeThis, recommend } from './rec.js';
@@ -33,6 +34,8 @@ const TABLE = () => tableNames.hub;
  */
 export async function nextList(req: FeedRequest): Promise<FeedAnswer> {
   const nowMs = clock.now();
+  // Checked in every mode, before any read: a cursor the server did not issue is 400 even where it is not used.
+  const cursor = await decodeCursor(req.cursor);
   const stateKey = req.viewer ? hubItems.feedState(req.viewer) : req.device ? hubItems.deviceFeedState(req.device) : undefined;
   const personalRec = !!req.viewer && !req.q && !req.similarTo && req.order === 'rec';
   let used = req.authRequests;
@@ -53,7 +56,7 @@ export async function nextList(req: FeedRequest): Promise<FeedAnswer> {
   const seen = new Set([...state.seen, ...req.viewed, ...state.likedRecent.map((e) => e.vid)]);
   const share = req.shareid ? (found.get(itemId(hubItems.share(req.shareid))) as { vid?: string } | undefined) : undefined;
   const sharedVid = typeof share?.vid === 'string' && !state.disliked.has(share.vid) ? share.vid : undefined;
-  const ctx: Context = { req, nowMs, seed: randomBase62(8), stateKey, state, found, followees: withFollows?.followees ?? [], seen, sharedVid, used };
+  const ctx: Context = { req, nowMs, seed: randomBase62(8), stateKey, state, found, followees: withFollows?.followees ?? [], seen, sharedVid, cursor, used };
 
   let outcome: Outcome;
   if (req.q) outcome = await walk(ctx, 'q');

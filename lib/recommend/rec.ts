@@ -211,7 +211,7 @@ export async function recommend(ctx: Context): Promise<Outcome> {
   const videos = [...(shared ? [shared] : []), ...rankedVideos(page.picked, g)];
   return {
     videos,
-    fav_index: videos.length > 0 ? encodeCursor({ o: 'rec' }) : '',
+    fav_index: videos.length > 0 ? await encodeCursor({ o: 'rec' }) : '',
     change: {
       served: videos.map((v) => v.vid),
       explore,
@@ -264,5 +264,5 @@ export async function moreLikeThis(ctx: Context): Promise<Outcome> {
   const ranked = rankCandidates(g.pool.values(), rankContext(ctx, served, frequencies.current(), [shared, similar], similar), mode);
   const page = composePage(ranked, { count: req.count - (shared ? 1 : 0), preCounted: shared ? [shared.author_openid] : [], nowMs: ctx.nowMs, seed: ctx.seed });
   const videos = [...(shared ? [shared] : []), ...rankedVideos(page.picked, g)];
-  return { videos, fav_index: videos.length > 0 ? encodeCursor({ o: 'rec' }) : '', change: { served: videos.map((v) => v.vid) } };
+  return { videos, fav_index: videos.length > 0 ? await encodeCursor({ o: 'rec' }) : '', change: { served: videos.map((v) => v.vid) } };
 }

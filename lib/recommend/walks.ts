@@ -4,7 +4,7 @@ import { batchGetHubItems, itemId } from '../db/batch.js';
 import { hubItems } from '../db/hub-items.js';
 import { ValidationError } from '../errors.js';
 import { randomBase62 } from '../ids.js';
-import { decodeCursor, encodeCursor, termHash, type WalkCursor } from './cursor.js';
+import { encodeCursor, termHash, type WalkCursor } from './cursor.js';
 import { LIMITS, spare, type Context, type Found, type Outcome } from './feed-context.js';
 import type { WalkOrder } from './feed-state.js';
 import { newestPage, trendingPage } from './sources.js';
@@ -21,7 +21,7 @@ export async function walk(ctx: Context, order: WalkOrder): Promise<Outcome> {
   const { req, state } = ctx;
   const term = order === 'q' ? normalizeSearchText(req.q) : '';
   const hash = order === 'q' ? termHash(term) : undefined;
-  let cursor = req.refresh ? undefined : decodeCursor(req.cursor);
+  let cursor = req.refresh ? undefined : ctx.cursor;
   if (cursor?.o === 'rec') cursor = undefined;
   if (cursor && (cursor.o !== order || cursor.h !== hash)) {
     throw new ValidationError(`Invalid parameter "fav_index": this cursor continues another list (${cursor.o === 'q' ? 'another search' : `order=${cursor.o}`})`);
@@ -106,7 +106,7 @@ export async function walk(ctx: Context, order: WalkOrder): Promise<Outcome> {
       : { o: order, w: walkId, ph: 2, i: index, ...(hash ? { h: hash } : {}) };
   return {
     videos: [...(sharedVideo ? [sharedVideo] : []), ...list],
-    fav_index: next ? encodeCursor(next) : '',
+    fav_index: next ? await encodeCursor(next) : '',
     change: { served: [], walk: { order, id: walkId, skipped: skippedNow, fresh } },
   };
 }

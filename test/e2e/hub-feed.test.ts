@@ -105,6 +105,32 @@ describe('answer shape and parameters', () => {
     expect((res.body as { error: string }).error).toContain(`"${param}"`);
   });
 
+  it.each([
+    // The finding of issue 10: {"o":"hot","w":"abc","ph":1,"p":"x","t":1e+308}, unsigned.
+    ['an extreme number, unsigned', 'eyJvIjoiaG90IiwidyI6ImFiYyIsInBoIjoxLCJwIjoieCIsInQiOjFlKzMwOH0'],
+    ['the smallest double, unsigned', Buffer.from(JSON.stringify({ o: 'hot', w: 'abc', ph: 1, p: 'x', t: 5e-324 })).toString('base64url')],
+  ])('refuses a forged cursor (%s) with 400 in every order, signed in or not', async (_label, forged) => {
+    const user = newUser();
+    for (const order of ['rec', 'hot', 'new']) {
+      for (const who of [undefined, user]) {
+        const res = await feed({ order, fav_index: forged }, who);
+        expect(res.status, order).toBe(400);
+        expect(res.body).toEqual({ code: 'VALIDATION_ERROR', error: expect.stringContaining('"fav_index"') });
+      }
+    }
+  });
+
+  it('refuses a real cursor with one character changed', async () => {
+    const first = await feed({ order: 'hot', watch_count: 3 });
+    const cursor = first.data.fav_index;
+    for (const i of [0, Math.floor(cursor.length / 2), cursor.length - 1]) {
+      const altered = cursor.slice(0, i) + (cursor[i] === 'A' ? 'B' : 'A') + cursor.slice(i + 1);
+      const res = await feed({ order: 'hot', fav_index: altered });
+      expect(res.status).toBe(400);
+    }
+    expect((await feed({ order: 'hot', fav_index: cursor })).status).toBe(200);
+  });
+
   it('refuses a cursor of another list', async () => {
     const first = await feed({ order: 'new', watch_count: 5 });
     const res = await feed({ order: 'hot', fav_index: first.data.fav_index });

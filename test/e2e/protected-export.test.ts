@@ -227,6 +227,23 @@ describe('export errors', () => {
     expect((await exportPage('accounts', alice.token, `?cursor=${bobAccounts.data.next_cursor}`)).status).toBe(400);
   });
 
+  it('a real cursor altered by one character, or used on the other export, is 400 (it never reaches DynamoDB)', async () => {
+    const first = await exportPage<CommentRow>('comments', admin.token, '?limit=1');
+    const cursor = first.data.next_cursor!;
+    const bad = (c: string) => `?cursor=${encodeURIComponent(c)}`;
+    for (const i of [0, Math.floor(cursor.length / 2), cursor.length - 1]) {
+      const altered = cursor.slice(0, i) + (cursor[i] === 'A' ? 'B' : 'A') + cursor.slice(i + 1);
+      const res = await exportPage('comments', admin.token, bad(altered));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ code: 'VALIDATION_ERROR', error: expect.stringContaining('"cursor"') });
+    }
+    expect((await exportPage('accounts', admin.token, bad(cursor))).status).toBe(400);
+    expect((await exportPage('comments', admin.token, bad(cursor))).status).toBe(200);
+    // A key DynamoDB would reject as a start key (the finding of issue 10), unsigned: 400, not 500.
+    const forged = cursorOf({ pk: 'VIDEO#x', sk: 'COMMENT#000000000001', gsi2pk: 'COMMENTS', gsi2sk: 'x'.repeat(2000) });
+    expect((await exportPage('comments', admin.token, bad(forged))).status).toBe(400);
+  });
+
   it.each(['0', '501', 'abc', '-1', '1.5', ''])('limit=%s is 400 naming limit', async (limit) => {
     const res = await exportPage('comments', alice.token, `?limit=${limit}`);
     expect(res.status).toBe(400);
