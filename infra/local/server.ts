@@ -41,6 +41,17 @@ interface CompiledRoute {
   literalSegments: number;
 }
 
+/** A path whose percent-encoding does not decode (`%ZZ`, a cut UTF-8 sequence): 400, not a crash. */
+class MalformedPathError extends Error {}
+
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new MalformedPathError('malformed percent-encoding');
+  }
+}
+
 function compileRoute(spec: RouteSpec): CompiledRoute {
   const paramNames: string[] = [];
   const source = spec.path
@@ -129,7 +140,7 @@ const MIME: Record<string, string> = {
 };
 
 async function serveStatic(staticDir: string, pathname: string, res: ServerResponse): Promise<boolean> {
-  const relative = normalize(decodeURIComponent(pathname)).replace(/^(\.\.[/\\])+/, '');
+  const relative = normalize(decodePathSegment(pathname)).replace(/^(\.\.[/\\])+/, '');
   let file = join(staticDir, relative === '/' ? 'index.html' : relative);
   if (!file.startsWith(staticDir)) return false;
   const info = await stat(file).catch(() => undefined);
@@ -161,7 +172,7 @@ export function matchRoute(method: string, pathname: string): { route: RouteSpec
   const route = COMPILED.find((r) => r.spec.method === method && r.pattern.test(pathname));
   if (!route) return undefined;
   const values = route.pattern.exec(pathname)!.slice(1);
-  return { route: route.spec, pathParameters: Object.fromEntries(route.paramNames.map((n, i) => [n, decodeURIComponent(values[i]!)])) };
+  return { route: route.spec, pathParameters: Object.fromEntries(route.paramNames.map((n, i) => [n, decodePathSegment(values[i]!)])) };
 }
 
 function buildFunctionEvent(route: RouteSpec, request: GatewayRequest) {
@@ -169,7 +180,7 @@ function buildFunctionEvent(route: RouteSpec, request: GatewayRequest) {
   const compiled = COMPILED_BY_SPEC.get(route) ?? compileRoute(route);
   const values = compiled.pattern.exec(url.pathname)?.slice(1) ?? [];
   const { paramNames } = compiled;
-  const pathParameters = Object.fromEntries(paramNames.map((n, i) => [n, decodeURIComponent(values[i] ?? '')]));
+  const pathParameters = Object.fromEntries(paramNames.map((n, i) => [n, decodePathSegment(values[i] ?? '')]));
   const routeKey = `${route.method} ${route.path}`;
   const now = new Date();
   const requestContext = {
@@ -296,16 +307,32 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       res.end(result.isBase64Encoded && result.body ? Buffer.from(result.body, 'base64') : (result.body ?? ''));
     } catch (error) {
       const tooLarge = (error as { status?: number }).status === 413;
-      if (!tooLarge) console.error(`[local] request ${requestId} failed:`, error);
+      const malformed = error instanceof MalformedPathError;
+      if (!tooLarge && !malformed) console.error(`[local] request ${requestId} failed:`, error);
       if (!res.headersSent) {
         sendJson(
           res,
-          tooLarge ? 400 : 500,
-          tooLarge ? { code: 'VALIDATION_ERROR', error: 'Request body too large (1 MiB at most)' } : { code: 'INTERNAL_ERROR', error: `Internal error; request id ${requestId}` },
+          tooLarge || malformed ? 400 : 500,
+          tooLarge
+            ? { code: 'VALIDATION_ERROR', error: 'Request body too large (1 MiB at most)' }
+            : malformed
+              ? { code: 'VALIDATION_ERROR', error: 'Invalid path: malformed percent-encoding (encode each path segment as UTF-8)' }
+              : { code: 'INTERNAL_ERROR', error: `Internal error; request id ${requestId}` },
           requestId,
         );
       } else res.end();
     }
+  });
+  // A request Node cannot parse (e.g. a URL or headers past its 16 KB limit) gets the envelope and a
+  // request id too, where the connection still allows an answer.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) return socket.destroy();
+    const requestId = randomUUID();
+    const message = error.code === 'HPE_HEADER_OVERFLOW' ? 'Request too large: the URL and headers must stay under 16 KB' : 'Malformed HTTP request';
+    const body = JSON.stringify({ code: 'VALIDATION_ERROR', error: message });
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\nx-request-id: ${requestId}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolveListen, reject) => {
