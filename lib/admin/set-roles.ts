@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import { ROLES, type Principal } from '../auth/principal.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
+import { checkedText } from '../text.js';
 import { setAccountRoles } from '../hub/accounts.js';
 
-const openidSchema = z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters');
+const openidSchema = checkedText(z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters'));
 
 const bodySchema = z.object({
   roles: z

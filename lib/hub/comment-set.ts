@@ -13,7 +13,8 @@ import { newCommentId } from '../ids.js';
 import { getAccount } from './accounts.js';
 import { commentItem, commentViews, type CommentView, type StoredComment } from './comments.js';
 import { defineOperation } from './operation.js';
-import { hasControlCharacters, identifier } from './params.js';
+import { textIssues } from '../text.js';
+import { identifier } from './params.js';
 import { charLength } from './profile-edit.js';
 import { rateLimitedError, rateLimitItem, type RateLimit } from './rate-limit.js';
 
@@ -29,7 +30,7 @@ const query = z.object({
     .transform((v) => v.replace(/\r\n?/g, '\n').trim())
     .refine((v) => v.length > 0, 'must not be empty')
     .refine((v) => charLength(v) <= MAX_CONTENT, `must be at most ${MAX_CONTENT} characters`)
-    .refine((v) => !hasControlCharacters(v, true), 'must not contain control characters other than newlines'),
+    .superRefine(textIssues(true)),
 });
 
 interface DedupItem {

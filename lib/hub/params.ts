@@ -1,21 +1,22 @@
 import * as z from 'zod';
+import { checkedText } from '../text.js';
 
 /**
- * Query-parameter schemas shared by the hub operations (CONTRACT §3): strings are trimmed;
- * identifiers must be non-empty; integers are decimal, non-negative and bounded.
+ * Query-parameter schemas shared by the hub operations (CONTRACT §3): strings are trimmed and are
+ * text (lib/text.ts: well-formed, no control characters); identifiers must be non-empty; integers
+ * are decimal, non-negative and bounded.
  */
 export const identifier = (max = 128) =>
-  z
-    .string({ error: 'is required' })
-    .trim()
-    .min(1, 'must not be empty')
-    .max(max, `must be at most ${max} characters`);
+  checkedText(
+    z
+      .string({ error: 'is required' })
+      .trim()
+      .min(1, 'must not be empty')
+      .max(max, `must be at most ${max} characters`),
+  );
 
 export const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `must be at most ${max} characters`)
+  checkedText(z.string().trim().max(max, `must be at most ${max} characters`))
     .optional()
     .transform((v) => v ?? '');
 
@@ -31,14 +32,11 @@ export const boundedInt = (max: number) =>
 /** `d`: the client's device id, at most 64 characters, may be empty. */
 export const deviceId = optionalText(64);
 
-/** Control characters other than newline (and carriage return/tab kept out too). */
-export const hasControlCharacters = (s: string, allowNewlines: boolean) =>
-  // eslint-disable-next-line no-control-regex
-  (allowNewlines ? /[\u0000-\u0009\u000b-\u001f\u007f]/ : /[\u0000-\u001f\u007f]/).test(s);
-
 /** A parameter the seed marks required that may be empty (`watch_list`, `view`, `q`, `d`, `locale`, `country`). */
 export const presentText = (max: number) =>
-  z
-    .string({ error: 'is required (it may be empty)' })
-    .trim()
-    .max(max, `must be at most ${max} characters`);
+  checkedText(
+    z
+      .string({ error: 'is required (it may be empty)' })
+      .trim()
+      .max(max, `must be at most ${max} characters`),
+  );

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { ownProfile, setProfileField } from './accounts.js';
 import { defineOperation } from './operation.js';
-import { hasControlCharacters, identifier } from './params.js';
+import { textIssues } from '../text.js';
+import { identifier } from './params.js';
 
 /** Length in characters as a person counts them (code points: one CJK character or emoji is one). */
 export const charLength = (s: string) => [...s].length;
@@ -13,7 +14,7 @@ export function profileText(min: number, max: number) {
     .trim()
     .refine((v) => charLength(v) >= min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`)
     .refine((v) => charLength(v) <= max, `must be at most ${max} characters`)
-    .refine((v) => !hasControlCharacters(v, false), 'must not contain control characters');
+    .superRefine(textIssues());
 }
 
 /** change_nickname / change_signature / change_city: sets one field, answers `data: {profile}`. */

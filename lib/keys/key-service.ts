@@ -3,6 +3,7 @@ import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { AuthError, NotFoundError, ValidationError } from '../errors.js';
 import { logger } from '../logger.js';
+import { checkedText } from '../text.js';
 import { KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedKey } from './key-material.js';
 import { keyStatus, toPublicKey, type PublicKey, type StoredKey } from './key-record.js';
 import { findKeyByHash, getKeyOfUser, insertKey, listKeysOfUser, markRevoked, nextKeyId, removeKey, touchLastUsed } from './key-store.js';
@@ -16,13 +17,15 @@ const NOT_VERIFIED = 'Invalid, revoked or expired API key';
 
 export const createKeySchema = z
   .object({
-    name: z
-      .string({ error: 'must be a string' })
-      .trim()
-      .min(1, 'must not be empty')
-      .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`),
+    name: checkedText(
+      z
+        .string({ error: 'must be a string' })
+        .trim()
+        .min(1, 'must not be empty')
+        .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`),
+    ),
     scopes: z
-      .array(z.string({ error: 'every scope must be a string' }), { error: 'must be an array of strings' })
+      .array(checkedText(z.string({ error: 'every scope must be a string' })), { error: 'must be an array of strings' })
       .optional()
       .transform((items) => [...new Set((items ?? []).map((s) => s.trim()).filter(Boolean))])
       .pipe(

@@ -3,24 +3,23 @@ import type { Principal } from '../auth/principal.js';
 import { videoViews, type VideoView } from '../catalog/video-view.js';
 import { putVideo } from '../catalog/videos.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
+import { checkedText, textIssues } from '../text.js';
 import { getAccount } from '../hub/accounts.js';
-import { hasControlCharacters } from '../hub/params.js';
 
 /** The roles that may publish, read from the account item at request time (CONTRACT §5). */
 const PUBLISHER_ROLES = ['editor', 'admin'];
 
 const line = (max: number, min = 0) =>
-  z
-    .string({ error: 'must be a string' })
-    .trim()
-    .min(min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`)
-    .max(max, `must be at most ${max} characters`)
-    .refine((s) => !hasControlCharacters(s, false), 'must not contain control characters');
+  checkedText(
+    z
+      .string({ error: 'must be a string' })
+      .trim()
+      .min(min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`)
+      .max(max, `must be at most ${max} characters`),
+  );
 
-const httpsUrl = z
-  .string({ error: 'must be a string' })
-  .trim()
-  .max(2048, 'must be at most 2048 characters')
+// The text check first: the URL parser would silently percent-encode a NUL or a lone surrogate.
+const httpsUrl = checkedText(z.string({ error: 'must be a string' }).trim().max(2048, 'must be at most 2048 characters'))
   .refine((s) => {
     try {
       const url = new URL(s);
@@ -36,7 +35,7 @@ export const publishVideoSchema = z.object({
     .string({ error: 'must be a string' })
     .trim()
     .max(2000, 'must be at most 2000 characters')
-    .refine((s) => !hasControlCharacters(s, true), 'must not contain control characters other than newlines')
+    .superRefine(textIssues(true))
     .optional()
     .transform((s) => s ?? ''),
   video_url: httpsUrl,

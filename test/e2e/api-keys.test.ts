@@ -135,6 +135,10 @@ describe('bad input is refused with the contract envelope and changes nothing', 
     ['a 65-character scope', { name: 'k', scopes: ['s'.repeat(65)] }, 'scopes'],
     ['an invalid expires_at', { name: 'k', expires_at: 'next tuesday' }, 'expires_at'],
     ['a past expires_at', { name: 'k', expires_at: '2020-01-01T00:00:00Z' }, 'expires_at'],
+    ['a name with a lone surrogate', { name: 'key \ud800' }, 'name'],
+    ['a name with a control character', { name: 'key\u0000' }, 'name'],
+    ['a scope with a lone surrogate', { name: 'k', scopes: ['ok', '\udc00x'] }, 'scopes'],
+    ['a scope with a control character', { name: 'k', scopes: ['hub:\u0007read'] }, 'scopes'],
   ])('%s', async (_label, body, field) => {
     const before = await api.get<KeyRecord[]>('/api/v1/api-keys', { token: alice });
     const res = await createKey(alice, body);

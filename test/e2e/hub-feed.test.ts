@@ -98,6 +98,9 @@ describe('answer shape and parameters', () => {
     ['view_list', { view_list: 'ok,bad vid' }],
     ['view', { view: 'a/b' }],
     ['openid', { openid: '' }],
+    ['q', { q: 'robot\u0000arm' }],
+    ['d', { d: 'phone\u0007' }],
+    ['shareid', { shareid: 'abc\u0085' }],
   ])('refuses a bad %s with 400 naming it', async (param, params) => {
     const res = await feed(params);
     expect(res.status).toBe(400);
