@@ -31,7 +31,7 @@ let outbox: ((phone: string) => { code: string }[]) | undefined;
  * The local SMS channel without the console line per message (loops sign up hundreds of accounts):
  * the same outbox `/_dev/sms` reads, filled by a sender that only records.
  */
-async function quietSms(): Promise<(phone: string) => { code: string }[]> {
+export async function quietSms(): Promise<(phone: string) => { code: string }[]> {
   if (!outbox) {
     const { setSmsSender } = await import('../lib/hub/sms.js');
     const { recordOutboxMessage, outboxMessagesFor } = await import('../lib/hub/sms-outbox.js');
