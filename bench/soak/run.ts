@@ -60,7 +60,7 @@ let failed = true;
 try {
   console.log(
     `soak: ${options.users} users, ${options.seconds} s, ${options.videos} videos by ${options.authors} authors, think time 0-${2 * options['think-ms']} ms; ` +
-      `server ${server.url} in this process, DynamoDB Local in memory; SMS and comment rate limits raised (bench/environment.ts)`,
+      `server ${server.url} in this process, DynamoDB Local in memory; SMS (but the per-phone interval) and comment rate limits raised (bench/environment.ts)`,
   );
   const setup = new SoakRecorder();
   const client = new SoakClient(server.url, setup);
