@@ -2,8 +2,12 @@ import { db } from '../../lib/db/client.js';
 
 export interface RecordedRequest {
   command: string;
+  /** What was sent (TableName, Key, TransactItems, ...), as the document client took it. */
+  input: Record<string, unknown>;
   consumedRead: number;
   consumedWrite: number;
+  /** DynamoDB refused it (e.g. a condition failed): left out unless asked for. */
+  failed: boolean;
 }
 
 const recorded: RecordedRequest[] = [];
@@ -18,7 +22,7 @@ function capacity(output: unknown): { read: number; write: number } {
   };
 }
 
-/** Counts every request the shared DynamoDB client sends (and the capacity DynamoDB reports). */
+/** Records every request the shared DynamoDB client sends, in the order sent (and the capacity DynamoDB reports). */
 export function installRequestRecorder(): void {
   if (installed) return;
   installed = true;
@@ -26,19 +30,31 @@ export function installRequestRecorder(): void {
     (next, context) => async (args) => {
       const input = args.input as Record<string, unknown>;
       input.ReturnConsumedCapacity ??= 'TOTAL';
-      const result = await next(args);
+      // Recorded in the order sent (parallel requests complete in any order), capacity filled in on return.
+      const request: RecordedRequest = { command: context.commandName ?? 'unknown', input, consumedRead: 0, consumedWrite: 0, failed: false };
+      recorded.push(request);
+      const result = await next(args).catch((error: unknown) => {
+        request.failed = true;
+        throw error;
+      });
       const { read, write } = capacity(result.output);
-      recorded.push({ command: context.commandName ?? 'unknown', consumedRead: read, consumedWrite: write });
+      request.consumedRead = read;
+      request.consumedWrite = write;
       return result;
     },
     { step: 'initialize', name: 'expohubRequestRecorder' },
   );
 }
 
-/** Runs `fn` and returns what it sent to DynamoDB (requests made concurrently by others are included). */
-export async function recordRequests<T>(fn: () => Promise<T>): Promise<{ result: T; requests: RecordedRequest[] }> {
+/**
+ * Runs `fn` and returns what it sent to DynamoDB (requests made concurrently by others are included):
+ * the requests that succeeded, or with `includeFailed` every request sent (a write refused by its
+ * condition included), which is what positions of fault injection count.
+ */
+export async function recordRequests<T>(fn: () => Promise<T>, options: { includeFailed?: boolean } = {}): Promise<{ result: T; requests: RecordedRequest[] }> {
   installRequestRecorder();
   const start = recorded.length;
   const result = await fn();
-  return { result, requests: recorded.slice(start) };
+  const requests = recorded.slice(start);
+  return { result, requests: options.includeFailed ? requests : requests.filter((r) => !r.failed) };
 }
