@@ -160,6 +160,8 @@ export class SignInGuardFailed extends Error {
 export interface SignInOptions {
   /** A transaction item that must succeed with the sign-in (spending the SMS code). */
   guard: TransactItem;
+  /** More items written in the same transaction (ending the device's previous session). */
+  also?: TransactItem[];
   /** An existing account's openid to record as the inviter of a NEW account. */
   inviter?: string;
 }
@@ -201,9 +203,10 @@ function newAccount(phone: string, nowIso: string): Account {
 }
 
 /**
- * Create-or-get by phone. A new account, its phone item (the uniqueness guard), the invite record
- * and the guard are written in ONE transaction: a phone never points to a missing account, and the
- * same phone always reaches the same account. An existing account is signed in by the guard alone.
+ * Create-or-get by phone. A new account, its phone item (the uniqueness guard), the invite record,
+ * the guard and the `also` items are written in ONE transaction: a phone never points to a missing
+ * account, the same phone always reaches the same account, and a failure leaves the code unspent.
+ * An existing account is signed in by the guard and the `also` items alone.
  */
 export async function signInByPhone(phone: string, options: SignInOptions): Promise<{ account: Account; created: boolean }> {
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -213,7 +216,7 @@ export async function signInByPhone(phone: string, options: SignInOptions): Prom
       const account = await getAccount(existingId, true);
       if (!account) throw new Error('phone item points to a missing account');
       try {
-        await transactWrite([options.guard]);
+        await transactWrite([options.guard, ...(options.also ?? [])]);
       } catch (error) {
         if (cancellationCode(error, 0) === 'ConditionalCheckFailed') throw new SignInGuardFailed();
         throw error;
@@ -251,6 +254,7 @@ export async function signInByPhone(phone: string, options: SignInOptions): Prom
         },
       });
     }
+    items.push(...(options.also ?? []));
     try {
       await transactWrite(items);
       return { account, created: true };

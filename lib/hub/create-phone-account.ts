@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { decodeVerifiedToken, issueToken } from '../auth/jwt.js';
-import { endSession } from '../auth/sessions.js';
+import { endSessionItem } from '../auth/sessions.js';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
+import type { TransactItem } from '../db/transact.js';
 import { AuthError, RateLimitedError } from '../errors.js';
 import { getAccount, SignInGuardFailed, signInByPhone } from './accounts.js';
 import { defineOperation } from './operation.js';
@@ -34,11 +35,17 @@ async function refusal(phone: string, now: number): Promise<Error> {
   return new AuthError(WRONG_OR_EXPIRED);
 }
 
-/** Ends the device's previous session when openid0/token0 form a valid one; anything else is ignored. */
-async function endPreviousSession(openid0: string, token0: string): Promise<void> {
-  if (!openid0 || !token0) return;
-  const claims = await decodeVerifiedToken(token0).catch(() => undefined);
-  if (claims && claims.sub === openid0) await endSession(claims.jti, claims.exp);
+/**
+ * The transaction item ending the device's previous session when openid0/token0 form a valid one;
+ * an invalid pair is ignored (a dependency failure is not: it is the request's 503).
+ */
+async function endPreviousSession(openid0: string, token0: string): Promise<TransactItem[]> {
+  if (!openid0 || !token0) return [];
+  const claims = await decodeVerifiedToken(token0).catch((error: unknown) => {
+    if (error instanceof AuthError) return undefined;
+    throw error;
+  });
+  return claims && claims.sub === openid0 ? [endSessionItem(claims.jti, claims.exp)] : [];
 }
 
 /**
@@ -63,15 +70,17 @@ export const createPhoneAccount = defineOperation({
     }
 
     const inviter = invite_uid && (await getAccount(invite_uid)) ? invite_uid : undefined;
+    // One transaction spends the code, creates or signs in to the account and ends the previous
+    // session: a failure anywhere leaves the code unspent for the retry. Only signing follows.
+    const also = await endPreviousSession(openid0, token0);
     let signedIn;
     try {
-      signedIn = await signInByPhone(phone, { guard: consumeCodeItem(phone, stored.code_hash, now), inviter });
+      signedIn = await signInByPhone(phone, { guard: consumeCodeItem(phone, stored.code_hash, now), inviter, also });
     } catch (error) {
       if (error instanceof SignInGuardFailed) throw await refusal(phone, now);
       throw error;
     }
 
-    await endPreviousSession(openid0, token0);
     const issued = await issueToken(signedIn.account.openid, signedIn.account.roles ?? []);
     return { openid: signedIn.account.openid, token: issued.token, new_account: signedIn.created, expires_at: issued.expires_at };
   },
