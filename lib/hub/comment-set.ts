@@ -11,7 +11,7 @@ import { cancellationCode, transactWrite, type TransactItem } from '../db/transa
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { newCommentId } from '../ids.js';
 import { getAccount } from './accounts.js';
-import { commentItem, commentViews, type CommentView, type StoredComment } from './comments.js';
+import { commentItem, commentViews, toCommentView, type CommentView, type StoredComment } from './comments.js';
 import { defineOperation } from './operation.js';
 import { textIssues } from '../text.js';
 import { identifier } from './params.js';
@@ -133,8 +133,8 @@ export const commentSet = defineOperation({
         }
         throw error;
       }
-      const [view] = await commentViews([comment]);
-      return { comment: view!, comment_count: seq };
+      // The author was read just before: no request after the commit, which could only fail it.
+      return { comment: toCommentView(comment), comment_count: seq };
     }
     throw new UnavailableError('Too many comments are being written on this video; retry shortly');
   },

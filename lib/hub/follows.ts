@@ -3,15 +3,17 @@ import { clock } from '../clock.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { hubItems, pad } from '../db/hub-items.js';
+import { afterCommit, retryTransient, wasRefused } from '../db/failures.js';
 import { cancellationCode, retryOnConflict, transactWrite } from '../db/transact.js';
 import { NotFoundError, ValidationError } from '../errors.js';
+import { logger } from '../logger.js';
 import { publicUser, requireAccount, type Account, type PublicUser } from './accounts.js';
 
 /**
  * Follow relations. Each relation is stored twice (follower side, followee side) and both
  * accounts' counters change in the same transaction. Each side is numbered: the follower's account
- * hands out `follow_seq`, the followee's `follower_seq` (atomic ADD; a number whose follow then
- * fails is simply skipped). The lists sort by that number, newest first, so `offset` maps to a
+ * hands out `follow_seq`, the followee's `follower_seq` (atomic ADD; a number whose follow is then
+ * refused is given back when no later follow took the next one, else skipped). The lists sort by that number, newest first, so `offset` maps to a
  * key bound and any page costs one Query.
  */
 export const FOLLOW_PAGE_SIZE = 20;
@@ -44,6 +46,11 @@ async function followerCount(openid: string): Promise<number> {
   return account.follower_count ?? 0;
 }
 
+/** The followee's follower_count after a follow (+1) or unfollow (-1) committed: read again, or counted from the read before. */
+function countAfterCommit(followee: Account, delta: 1 | -1): Promise<number> {
+  return afterCommit('follower_count', () => followerCount(followee.openid), () => Math.max(0, (followee.follower_count ?? 0) + delta));
+}
+
 async function nextNumber(openid: string, counter: 'follow_seq' | 'follower_seq'): Promise<number> {
   try {
     const out = await retryOnConflict(() =>
@@ -64,6 +71,28 @@ async function nextNumber(openid: string, counter: 'follow_seq' | 'follower_seq'
     if (isConditionalCheckFailed(error)) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
     throw error;
   }
+}
+
+/**
+ * Gives back relation number `n` taken for a follow that was not written, unless a later follow
+ * took the next one (then the number stays skipped: numbers must never repeat). Retried, as it runs
+ * right after a failure; if it still fails the number stays skipped too.
+ */
+async function releaseNumber(openid: string, counter: 'follow_seq' | 'follower_seq', n: number): Promise<void> {
+  await retryTransient(() =>
+    db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: hubItems.account(openid),
+        UpdateExpression: 'ADD #c :minus',
+        ConditionExpression: '#c = :n',
+        ExpressionAttributeNames: { '#c': counter },
+        ExpressionAttributeValues: { ':minus': -1, ':n': n },
+      }),
+    ),
+  ).catch((error: Error) => {
+    if (!isConditionalCheckFailed(error)) logger.warn('relation number not given back', { counter, errorName: error.name });
+  });
 }
 
 const counterUpdate = (openid: string, counter: 'follow_count' | 'follower_count', delta: 1 | -1) => ({
@@ -89,50 +118,64 @@ export function relationItems(follower: string, followee: string, at: string, mi
   ] as const;
 }
 
-/** follow_user: idempotent; self 400; unknown followee 404. */
+/**
+ * follow_user: idempotent; self 400; unknown followee 404. The two relation numbers are taken
+ * first (atomic ADDs, so hot accounts never contend inside the transaction); when the relation is
+ * then not written, numbers DynamoDB refused to use are given back (releaseNumber), so a 503 leaves
+ * nothing behind. After a timeout nobody knows whether the write was applied: its numbers stay
+ * skipped (a gap, never a repeat).
+ */
 export async function follow(follower: string, followee: string): Promise<FollowResult> {
   notSelf(follower, followee);
-  await requireAccount(followee);
-  if (!(await isFollowing(follower, followee))) {
-    const [mine, theirs] = await Promise.all([nextNumber(follower, 'follow_seq'), nextNumber(followee, 'follower_seq')]);
-    const at = clock.nowIso();
-    const [followsItem, followedByItem] = relationItems(follower, followee, at, mine, theirs);
-    try {
-      await transactWrite([
-        {
-          Put: {
-            TableName: TABLE(),
-            Item: followsItem,
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-        {
-          Put: {
-            TableName: TABLE(),
-            Item: followedByItem,
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-        counterUpdate(follower, 'follow_count', 1),
-        counterUpdate(followee, 'follower_count', 1),
-      ]);
-    } catch (error) {
-      // A parallel identical request won: the relation exists, which is what was asked.
-      const lost = cancellationCode(error, 0) === 'ConditionalCheckFailed' || cancellationCode(error, 1) === 'ConditionalCheckFailed';
-      if (!lost) {
-        if (cancellationCode(error, 2) === 'ConditionalCheckFailed') throw new NotFoundError('Your account does not exist');
-        if (cancellationCode(error, 3) === 'ConditionalCheckFailed') throw new NotFoundError(`User "${followee.slice(0, 64)}" does not exist`);
-        throw error;
-      }
-    }
+  const target = await requireAccount(followee);
+  if (await isFollowing(follower, followee)) return { follow_user: followee, following: true, follower_count: await followerCount(followee) };
+
+  const [taken, given] = await Promise.allSettled([nextNumber(follower, 'follow_seq'), nextNumber(followee, 'follower_seq')]);
+  if (taken.status === 'rejected' || given.status === 'rejected') {
+    await Promise.all([
+      taken.status === 'fulfilled' ? releaseNumber(follower, 'follow_seq', taken.value) : undefined,
+      given.status === 'fulfilled' ? releaseNumber(followee, 'follower_seq', given.value) : undefined,
+    ]);
+    throw taken.status === 'rejected' ? taken.reason : (given as PromiseRejectedResult).reason;
   }
-  return { follow_user: followee, following: true, follower_count: await followerCount(followee) };
+  const [mine, theirs] = [taken.value, given.value];
+  const at = clock.nowIso();
+  const [followsItem, followedByItem] = relationItems(follower, followee, at, mine, theirs);
+  try {
+    await transactWrite([
+      {
+        Put: {
+          TableName: TABLE(),
+          Item: followsItem,
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          TableName: TABLE(),
+          Item: followedByItem,
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      counterUpdate(follower, 'follow_count', 1),
+      counterUpdate(followee, 'follower_count', 1),
+    ]);
+  } catch (error) {
+    if (wasRefused(error)) await Promise.all([releaseNumber(follower, 'follow_seq', mine), releaseNumber(followee, 'follower_seq', theirs)]);
+    // A parallel identical request won: the relation exists, which is what was asked.
+    const lost = cancellationCode(error, 0) === 'ConditionalCheckFailed' || cancellationCode(error, 1) === 'ConditionalCheckFailed';
+    if (lost) return { follow_user: followee, following: true, follower_count: await followerCount(followee) };
+    if (cancellationCode(error, 2) === 'ConditionalCheckFailed') throw new NotFoundError('Your account does not exist');
+    if (cancellationCode(error, 3) === 'ConditionalCheckFailed') throw new NotFoundError(`User "${followee.slice(0, 64)}" does not exist`);
+    throw error;
+  }
+  return { follow_user: followee, following: true, follower_count: await countAfterCommit(target, 1) };
 }
 
 /** unfollow_user: idempotent; self 400; unknown followee 404. */
 export async function unfollow(follower: string, followee: string): Promise<FollowResult> {
   notSelf(follower, followee);
-  await requireAccount(followee);
+  const target = await requireAccount(followee);
   try {
     await transactWrite([
       { Delete: { TableName: TABLE(), Key: hubItems.follows(follower, followee), ConditionExpression: 'attribute_exists(pk)' } },
@@ -143,8 +186,9 @@ export async function unfollow(follower: string, followee: string): Promise<Foll
   } catch (error) {
     // Not following (any more): nothing to undo.
     if (cancellationCode(error, 0) !== 'ConditionalCheckFailed') throw error;
+    return { follow_user: followee, following: false, follower_count: await followerCount(followee) };
   }
-  return { follow_user: followee, following: false, follower_count: await followerCount(followee) };
+  return { follow_user: followee, following: false, follower_count: await countAfterCommit(target, -1) };
 }
 
 /** followed_by_me / follows_me of `others` as seen by `viewer`, with one BatchGet. */

@@ -1,8 +1,10 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
+import { retryTransient, wasRefused } from '../db/failures.js';
 import { API_KEYS_TABLE } from '../db/tables.js';
-import { cancellationCode } from '../db/transact.js';
+import { cancellationCode, transactWrite } from '../db/transact.js';
 import { LimitExceededError } from '../errors.js';
+import { logger } from '../logger.js';
 import type { StoredKey } from './key-record.js';
 import { keyItems } from './keys-table.js';
 
@@ -34,50 +36,73 @@ export async function nextKeyId(): Promise<number> {
 }
 
 /**
+ * Gives back id `id` when the create that took it was refused, unless a later create took the next
+ * one: ids never repeat, and a refused create leaves no gap. (After a timeout the create may have
+ * been applied: its id is never given back, it stays skipped.)
+ */
+async function releaseKeyId(id: number): Promise<void> {
+  const condition = { ConditionExpression: 'n = :id', ExpressionAttributeValues: { ':id': id } };
+  await retryTransient(() =>
+    // The first id came from a counter that did not exist: remove it again rather than leave a 0.
+    id === 1
+      ? db.send(new DeleteCommand({ TableName: TABLE(), Key: keyItems.idCounter, ...condition }))
+      : db.send(
+          new UpdateCommand({
+            TableName: TABLE(),
+            Key: keyItems.idCounter,
+            UpdateExpression: 'ADD n :minus',
+            ...condition,
+            ExpressionAttributeValues: { ...condition.ExpressionAttributeValues, ':minus': -1 },
+          }),
+        ),
+  ).catch((error: Error) => {
+    if (!isConditionalCheckFailed(error)) logger.warn('key id not given back', { errorName: error.name });
+  });
+}
+
+/**
  * Writes the record, its hash guard and the user's quota counter in one transaction: either the key
- * exists completely or not at all, and the quota cannot be exceeded by concurrent creates.
+ * exists completely or not at all, and the quota cannot be exceeded by concurrent creates. A refused
+ * create gives its id back (releaseKeyId).
  */
 export async function insertKey(key: StoredKey, maxKeysPerUser: number): Promise<void> {
   const { key_hash, ...mirror } = key;
   try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: TABLE(),
-              Item: { ...keyItems.record(key.user_id, key.id), entity: 'api_key', ...key },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
+    await transactWrite([
+      {
+        Put: {
+          TableName: TABLE(),
+          Item: { ...keyItems.record(key.user_id, key.id), entity: 'api_key', ...key },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          TableName: TABLE(),
+          Item: {
+            ...keyItems.hashGuard(key_hash),
+            entity: 'api_key_hash',
+            id: mirror.id,
+            user_id: mirror.user_id,
+            scopes: mirror.scopes,
+            expires_at: mirror.expires_at,
+            is_active: mirror.is_active,
           },
-          {
-            Put: {
-              TableName: TABLE(),
-              Item: {
-                ...keyItems.hashGuard(key_hash),
-                entity: 'api_key_hash',
-                id: mirror.id,
-                user_id: mirror.user_id,
-                scopes: mirror.scopes,
-                expires_at: mirror.expires_at,
-                is_active: mirror.is_active,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Update: {
-              TableName: TABLE(),
-              Key: keyItems.quota(key.user_id),
-              UpdateExpression: 'ADD n :one',
-              ConditionExpression: 'attribute_not_exists(n) OR n < :max',
-              ExpressionAttributeValues: { ':one': 1, ':max': maxKeysPerUser },
-            },
-          },
-        ],
-      }),
-    );
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Update: {
+          TableName: TABLE(),
+          Key: keyItems.quota(key.user_id),
+          UpdateExpression: 'ADD n :one',
+          ConditionExpression: 'attribute_not_exists(n) OR n < :max',
+          ExpressionAttributeValues: { ':one': 1, ':max': maxKeysPerUser },
+        },
+      },
+    ]);
   } catch (error) {
+    if (wasRefused(error)) await releaseKeyId(key.id);
     if (cancellationCode(error, 2) === 'ConditionalCheckFailed') {
       throw new LimitExceededError(`You already have ${maxKeysPerUser} API keys; delete one before creating another`);
     }
@@ -113,30 +138,26 @@ export async function getKeyOfUser(userId: string, id: number): Promise<StoredKe
 /** Marks the record and its guard inactive together. Returns false when the key is gone. */
 export async function markRevoked(key: StoredKey, nowIso: string): Promise<boolean> {
   try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: TABLE(),
-              Key: keyItems.record(key.user_id, key.id),
-              UpdateExpression: 'SET is_active = :false, updated_at = :now',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':false': false, ':now': nowIso },
-            },
-          },
-          {
-            Update: {
-              TableName: TABLE(),
-              Key: keyItems.hashGuard(key.key_hash),
-              UpdateExpression: 'SET is_active = :false',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':false': false },
-            },
-          },
-        ],
-      }),
-    );
+    await transactWrite([
+      {
+        Update: {
+          TableName: TABLE(),
+          Key: keyItems.record(key.user_id, key.id),
+          UpdateExpression: 'SET is_active = :false, updated_at = :now',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':false': false, ':now': nowIso },
+        },
+      },
+      {
+        Update: {
+          TableName: TABLE(),
+          Key: keyItems.hashGuard(key.key_hash),
+          UpdateExpression: 'SET is_active = :false',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':false': false },
+        },
+      },
+    ]);
     return true;
   } catch (error) {
     if (cancellationCode(error, 0) === 'ConditionalCheckFailed' || cancellationCode(error, 1) === 'ConditionalCheckFailed') return false;
@@ -147,22 +168,18 @@ export async function markRevoked(key: StoredKey, nowIso: string): Promise<boole
 /** Removes the record, its guard and one unit of quota together. Returns false when already gone. */
 export async function removeKey(key: StoredKey): Promise<boolean> {
   try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Delete: { TableName: TABLE(), Key: keyItems.record(key.user_id, key.id), ConditionExpression: 'attribute_exists(pk)' } },
-          { Delete: { TableName: TABLE(), Key: keyItems.hashGuard(key.key_hash) } },
-          {
-            Update: {
-              TableName: TABLE(),
-              Key: keyItems.quota(key.user_id),
-              UpdateExpression: 'ADD n :minusOne',
-              ExpressionAttributeValues: { ':minusOne': -1 },
-            },
-          },
-        ],
-      }),
-    );
+    await transactWrite([
+      { Delete: { TableName: TABLE(), Key: keyItems.record(key.user_id, key.id), ConditionExpression: 'attribute_exists(pk)' } },
+      { Delete: { TableName: TABLE(), Key: keyItems.hashGuard(key.key_hash) } },
+      {
+        Update: {
+          TableName: TABLE(),
+          Key: keyItems.quota(key.user_id),
+          UpdateExpression: 'ADD n :minusOne',
+          ExpressionAttributeValues: { ':minusOne': -1 },
+        },
+      },
+    ]);
     return true;
   } catch (error) {
     if (cancellationCode(error, 0) === 'ConditionalCheckFailed') return false;

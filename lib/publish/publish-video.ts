@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import type { Principal } from '../auth/principal.js';
-import { videoViews, type VideoView } from '../catalog/video-view.js';
+import { toVideoView, videoViews, type VideoView } from '../catalog/video-view.js';
 import { putVideo } from '../catalog/videos.js';
+import { afterCommit } from '../db/failures.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { checkedText, textIssues } from '../text.js';
 import { getAccount } from '../hub/accounts.js';
@@ -70,6 +71,8 @@ export async function publishVideo(principal: Principal, body: unknown): Promise
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
   const input = publishVideoSchema.parse(body);
   const { video, created } = await putVideo({ author_openid: account.openid, ...input });
-  const [view] = await videoViews([video], principal.user_id);
+  // Published: should the read for the answer fail, answer with the names read before (the
+  // publisher's own marks as unknown, i.e. false) rather than a 503 for a video that exists.
+  const [view] = await afterCommit('video view', () => videoViews([video], principal.user_id), () => [toVideoView(video, account.nickname, { liked: false, disliked: false })]);
   return { video: view!, created };
 }

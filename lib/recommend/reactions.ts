@@ -4,6 +4,7 @@ import { COLIKES_CAP, type VideoItem } from '../catalog/video-items.js';
 import { getVideo } from '../catalog/videos.js';
 import { clock } from '../clock.js';
 import { db, tableNames } from '../db/client.js';
+import { afterCommit } from '../db/failures.js';
 import { hubItems } from '../db/hub-items.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { UpdateBuilder } from '../db/update-builder.js';
@@ -17,7 +18,9 @@ import { coLikeCandidates } from './sources.js';
  * and trend, the trend on its tag ranking items, the liker's like_count, the author's liked_count,
  * the liker's taste and dislike set) change in ONE transaction whose first item is conditional on
  * the reaction not existing yet: a retry or a parallel duplicate changes nothing, parallel likes from
- * different accounts all count (transactions cancelled by a conflict are retried).
+ * different accounts all count (transactions cancelled by a conflict are retried). A failure before
+ * the commit is a 503 with nothing written; after it (co-likes, the count read for the answer) the
+ * reaction stands and the answer is success.
  */
 const TABLE = () => tableNames.hub;
 const ATTEMPTS = 4;
@@ -193,7 +196,8 @@ export async function likeVideo(openid: string, vid: string): Promise<LikeResult
       }
     }
     await recordCoLikes(video, recent);
-    return { vid, liked: true, like_count: await currentLikeCount(vid) };
+    const counted = Math.max(0, video.like_count ?? 0) + 1;
+    return { vid, liked: true, like_count: await afterCommit('like_count', () => currentLikeCount(vid), () => counted) };
   }
   throw new UnavailableError('The video is changing; retry shortly');
 }
@@ -234,13 +238,15 @@ export async function dislikeVideo(openid: string, vid: string): Promise<Dislike
     } catch (error) {
       try {
         explainCancellation(error, items, openid, video.author_openid); // 'exists': already disliked, nothing to change
+        return { vid, disliked: true, like_count: await currentLikeCount(vid) };
       } catch (reason) {
         if (reason instanceof AuthorMissing) withAuthor = false;
         if (reason instanceof Retry || reason instanceof AuthorMissing) continue;
         throw reason;
       }
     }
-    return { vid, disliked: true, like_count: await currentLikeCount(vid) };
+    const counted = Math.max(0, (video.like_count ?? 0) - (likeItem ? 1 : 0));
+    return { vid, disliked: true, like_count: await afterCommit('like_count', () => currentLikeCount(vid), () => counted) };
   }
   throw new UnavailableError('The video is changing; retry shortly');
 }
