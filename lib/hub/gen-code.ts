@@ -61,7 +61,8 @@ export const genCode = defineOperation({
     try {
       await smsSender().send(phone, `Your expohub code is ${code}. It is valid for ${Math.round(config.SMS_CODE_TTL_SECONDS / 60)} minutes.`, code);
     } catch (error) {
-      // Leave nothing behind: the unsent code cannot be used and does not block a new request.
+      // Leave nothing behind: the unsent code cannot be used and does not block a new request, and
+      // the send is not counted against the caller's limits (both retried; the answer stays the 503).
       await Promise.all([deleteUnsentCode(phone, stored.code_hash), refundRateLimits(limits, now)]);
       throw error;
     }

@@ -1,8 +1,10 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableNames } from '../db/client.js';
+import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
+import { retryTransient } from '../db/failures.js';
 import { hubItems } from '../db/hub-items.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { RateLimitedError } from '../errors.js';
+import { logger } from '../logger.js';
 
 /**
  * A fixed-window limit: at most `max` events per `windowSeconds` for one subject (a phone, an IP,
@@ -66,19 +68,27 @@ export async function consumeRateLimits(limits: RateLimit[], nowMs: number): Pro
   }
 }
 
-/** Gives back an event counted at `nowMs` (its guarded action did not happen, e.g. the SMS failed). */
+/**
+ * Gives back an event counted at `nowMs` (its guarded action did not happen, e.g. the SMS failed).
+ * It runs right after a failure: transient errors are retried, and a refund that still fails is
+ * logged and left (the caller's answer stays the original failure).
+ */
 export async function refundRateLimits(limits: RateLimit[], nowMs: number): Promise<void> {
   await Promise.all(
     limits.map((limit) =>
-      db.send(
-        new UpdateCommand({
-          TableName: tableNames.hub,
-          Key: windowKey(limit, nowMs),
-          UpdateExpression: 'ADD n :minus',
-          ConditionExpression: 'n > :zero',
-          ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
-        }),
-      ).catch(() => undefined),
+      retryTransient(() =>
+        db.send(
+          new UpdateCommand({
+            TableName: tableNames.hub,
+            Key: windowKey(limit, nowMs),
+            UpdateExpression: 'ADD n :minus',
+            ConditionExpression: 'n > :zero',
+            ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+          }),
+        ),
+      ).catch((error: Error) => {
+        if (!isConditionalCheckFailed(error)) logger.warn('rate limit refund failed', { limit: limit.name, errorName: error.name });
+      }),
     ),
   );
 }

@@ -2,8 +2,10 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getJwtSecret } from '../auth/jwt-secret.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
+import { retryTransient } from '../db/failures.js';
 import { hubItems } from '../db/hub-items.js';
 import { retryOnConflict, type TransactItem } from '../db/transact.js';
+import { logger } from '../logger.js';
 
 /** Wrong tries a code survives: the 5th wrong try ends it. */
 export const MAX_CODE_ATTEMPTS = 5;
@@ -64,20 +66,24 @@ export async function getCode(phone: string): Promise<StoredCode | undefined> {
   return out.Item as StoredCode | undefined;
 }
 
-/** Removes a code whose SMS could not be sent (only that code: a newer one is left alone). */
+/**
+ * Removes a code whose SMS could not be sent (only that code: a newer one is left alone). It runs
+ * right after a failure, so transient errors are retried; one that still fails is logged and left
+ * (the code was never sent, it cannot be used; it blocks a new one for the resend interval).
+ */
 export async function deleteUnsentCode(phone: string, codeHash: string): Promise<void> {
-  await db
-    .send(
+  await retryTransient(() =>
+    db.send(
       new DeleteCommand({
         TableName: TABLE(),
         Key: hubItems.smsCode(phone),
         ConditionExpression: 'code_hash = :h',
         ExpressionAttributeValues: { ':h': codeHash },
       }),
-    )
-    .catch((error) => {
-      if (!isConditionalCheckFailed(error)) throw error;
-    });
+    ),
+  ).catch((error: Error) => {
+    if (!isConditionalCheckFailed(error)) logger.warn('unsent code not removed', { errorName: error.name });
+  });
 }
 
 /**
