@@ -1,6 +1,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetHubItems, batchPutHubItems, inParallel, itemId } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
+import { retryTransient } from '../db/failures.js';
 import { hubItems, hubPartitions } from '../db/hub-items.js';
 
 /**
@@ -128,18 +129,22 @@ export function postingBuckets(videos: { vid: string; created_at: string; grams:
 
 /**
  * Adds entries to (or deletes them from) their buckets, one UpdateItem per bucket. Outside the
- * transaction of putVideo: a retry rewrites them, and ADD/DELETE are idempotent.
+ * transaction of putVideo (a video has more grams than a transaction has items): ADD and DELETE are
+ * idempotent, so a failed update is retried here, and a publish that still fails is completed by
+ * its retry (see putVideo).
  */
 export async function changePostings(action: 'ADD' | 'DELETE', buckets: Map<string, string[]>): Promise<void> {
   const tasks = [...buckets.entries()];
   await inParallel(tasks, 16, ([bucket, entries]) =>
-    db.send(
-      new UpdateCommand({
-        TableName: TABLE(),
-        Key: bucketKey(bucket),
-        UpdateExpression: action === 'ADD' ? 'ADD e :entries SET entity = :entity' : 'DELETE e :entries',
-        ExpressionAttributeValues: action === 'ADD' ? { ':entries': new Set(entries), ':entity': 'search_postings' } : { ':entries': new Set(entries) },
-      }),
+    retryTransient(() =>
+      db.send(
+        new UpdateCommand({
+          TableName: TABLE(),
+          Key: bucketKey(bucket),
+          UpdateExpression: action === 'ADD' ? 'ADD e :entries SET entity = :entity' : 'DELETE e :entries',
+          ExpressionAttributeValues: action === 'ADD' ? { ':entries': new Set(entries), ':entity': 'search_postings' } : { ':entries': new Set(entries) },
+        }),
+      ),
     ),
   );
 }

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.js';
 import { backoff } from '../db/backoff.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
+import { afterCommit } from '../db/failures.js';
 import { hubItems } from '../db/hub-items.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
@@ -35,7 +37,38 @@ export async function getVideos(vids: string[]): Promise<VideoItem[]> {
 
 class RetryPut extends Error {}
 
-async function createVideo(input: VideoInput, fields: VideoFields): Promise<VideoItem> {
+/**
+ * How long a publish without external_id that repeats the same author and content is the same
+ * video: the retry of a publish that failed (or whose answer was lost) after its transaction.
+ */
+export const PUBLISH_RETRY_WINDOW_MS = 10 * 60_000;
+
+/** The content of a publish, as a digest: title, description, URLs, duration and tags. */
+const contentDigest = (fields: VideoFields) => createHash('sha256').update(JSON.stringify(fields)).digest('hex');
+
+/** The retry guard of a publish without vid or external_id (those name the video themselves). */
+function publishGuardKey(input: VideoInput, fields: VideoFields) {
+  return input.vid || input.external_id ? undefined : hubItems.publishGuard(input.author_openid, contentDigest(fields));
+}
+
+/** The video a recent identical publish created, if its guard is still live. */
+async function guardedVideo(guardKey: { pk: string; sk: string }): Promise<VideoItem | undefined> {
+  const guard = (await db.send(new GetCommand({ TableName: TABLE(), Key: guardKey, ConsistentRead: true }))).Item as { vid?: string; expires_at?: number } | undefined;
+  if (!guard?.vid || (guard.expires_at ?? 0) <= clock.now()) return undefined;
+  return getVideo(guard.vid, true);
+}
+
+/** Found by its retry guard: the video is committed; its search postings are written again (idempotent ADDs), in case the first publish failed before them. */
+class AlreadyPublished extends Error {
+  constructor(readonly guardKey: { pk: string; sk: string }) {
+    super('already published');
+  }
+}
+
+/** The search postings of a created video: what the feed's `q` reads. */
+const indexVideo = (video: VideoItem) => changePostings('ADD', postingBuckets([{ vid: video.vid, created_at: video.created_at, grams: searchGrams(videoSearchText(video)) }]));
+
+async function createVideo(input: VideoInput, fields: VideoFields, guardKey: { pk: string; sk: string } | undefined): Promise<VideoItem> {
   const nowIso = clock.nowIso();
   const video: VideoItem = {
     vid: input.vid ?? newVid(),
@@ -76,18 +109,31 @@ async function createVideo(input: VideoInput, fields: VideoFields): Promise<Vide
   if (video.external_id) {
     items.push({ Put: { TableName: TABLE(), Item: externalIdItem(video, video.external_id), ConditionExpression: 'attribute_not_exists(pk)' } });
   }
+  const now = clock.now();
+  if (guardKey) {
+    const expires = now + PUBLISH_RETRY_WINDOW_MS;
+    items.push({
+      Put: {
+        TableName: TABLE(),
+        Item: { ...guardKey, entity: 'publish_guard', vid: video.vid, expires_at: expires, ttl: Math.ceil(expires / 1000) + 60 },
+        ConditionExpression: 'attribute_not_exists(pk) OR expires_at <= :now',
+        ExpressionAttributeValues: { ':now': now },
+      },
+    });
+  }
   try {
     await transactWrite(items);
   } catch (error) {
     if (cancellationCode(error, 1) === 'ConditionalCheckFailed') throw new NotFoundError(`The author account "${video.author_openid.slice(0, 64)}" does not exist`);
+    // The same content was published moments ago (a retry, or a parallel duplicate): that video.
+    if (guardKey && cancellationCode(error, items.length - 1) === 'ConditionalCheckFailed') throw new AlreadyPublished(guardKey);
     // The vid, the external id or the author's latest list changed under us: look again.
     if (items.some((_, i) => i !== 1 && cancellationCode(error, i) === 'ConditionalCheckFailed')) throw new RetryPut();
     throw error;
   }
-  await Promise.all([
-    changePostings('ADD', postingBuckets([{ vid: video.vid, created_at: video.created_at, grams: searchGrams(videoSearchText(video)) }])),
-    countTags(tagDeltas([], video.tags), 1),
-  ]);
+  // After the commit: postings (retried; should they still fail, the 503 asks for the retry, which
+  // completes them through the guard or the external_id) and the tag counters (best effort).
+  await Promise.all([indexVideo(video), countTags(tagDeltas([], video.tags), 1)]);
   return video;
 }
 
@@ -140,7 +186,8 @@ async function updateVideo(existing: VideoItem, input: VideoInput, fields: Video
     changePostings('ADD', postingBuckets([{ vid: video.vid, created_at: video.created_at, grams: [...after] }])),
     countTags(tagDeltas(existing.tags ?? [], video.tags), 0),
   ]);
-  const fresh = await getVideo(video.vid, true);
+  // The counters may have moved since the read: read them again, or answer with the ones read before.
+  const fresh = await afterCommit('video after update', () => getVideo(video.vid, true), () => video);
   return fresh ?? video;
 }
 
@@ -157,16 +204,28 @@ async function findExisting(input: VideoInput): Promise<VideoItem | undefined> {
  * change, counters, trend, author and creation time are kept. A published video is in the `new`
  * list, the trending and tag rankings, the author's latest list and the search index when this
  * returns. The author's account must exist (404 otherwise).
+ *
+ * Without `vid` or `external_id`, the same author publishing the same content within
+ * PUBLISH_RETRY_WINDOW_MS is a retry: it gets the video of the first publish back (created: true,
+ * as the first answer said or would have said), with its search postings completed, never a second
+ * video.
  */
 export async function putVideo(input: VideoInput): Promise<{ video: VideoItem; created: boolean }> {
   const fields = cleanFields(input);
+  const guardKey = publishGuardKey(input, fields);
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       const existing = await findExisting(input);
       if (existing) return { video: await updateVideo(existing, input, fields), created: false };
-      return { video: await createVideo(input, fields), created: true };
+      return { video: await createVideo(input, fields, guardKey), created: true };
     } catch (error) {
-      if (!(error instanceof RetryPut)) throw error;
+      if (error instanceof AlreadyPublished) {
+        const video = await guardedVideo(error.guardKey);
+        if (video) {
+          await indexVideo(video);
+          return { video, created: true };
+        }
+      } else if (!(error instanceof RetryPut)) throw error;
       // Another publish of the same video won the race: back off with jitter before re-reading it.
       await backoff(attempt + 1, { firstMs: 25 });
     }

@@ -28,6 +28,8 @@ export const hubItems = {
   authorIndex: (openid: string, createdAt: string, vid: string) => ({ gsi2pk: `AUTHOR#${openid}`, gsi2sk: timeKey(createdAt, vid) }),
   /** (author, external_id) -> vid: makes publishing idempotent per account. */
   externalId: (openid: string, externalId: string) => ({ pk: `ACCOUNT#${openid}`, sk: `EXTERNAL#${externalId}` }),
+  /** Retry guard of publishing without external_id: (author, content digest) -> vid for a short window, with a TTL. */
+  publishGuard: (openid: string, digest: string) => ({ pk: `ACCOUNT#${openid}`, sk: `PUBLISHED#${digest}` }),
 
   // Reactions --------------------------------------------------------------------------------------
   /** openid liked vid. gsi1: LIKES#openid / liked_at#vid (my likes, newest first); gsi2: LIKERS#vid / liked_at#openid. */
