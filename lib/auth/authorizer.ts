@@ -2,15 +2,18 @@ import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWith
 import { toAppError } from '../error-mapper.js';
 import { logger } from '../logger.js';
 import { authenticateCredential, bearerCredential } from './authenticate.js';
-import { contextFromPrincipal, type AuthorizerContext } from './authorizer-context.js';
+import { contextFromPrincipal, unavailableContext, type AuthorizerContext } from './authorizer-context.js';
 
 export type AuthorizerResult = APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>;
 
 /**
  * The authorizer's decision (REQUEST type, payload 2.0, simple response). It never caches. It lets
  * the request through with `authenticated: false` and the reason when the credential fails, so the
- * function answers 401 in the contract's envelope (see authorizer-context.ts); a dependency failure
- * is thrown, which API Gateway turns into a 500 rather than a wrong decision.
+ * function answers 401 in the contract's envelope (see authorizer-context.ts). A dependency failure
+ * (DynamoDB throttled or timing out, Secrets Manager down) is a verdict too, `unavailable`, which
+ * the function answers with the contract's 503 and Retry-After: never a 401, which would tell a
+ * client its valid credential is bad, and never a throw, which API Gateway turns into its own bare
+ * 500 without Retry-After. Only a bug throws (API Gateway's 500).
  */
 export async function authorizeRequest(event: APIGatewayRequestAuthorizerEventV2): Promise<AuthorizerResult> {
   try {
@@ -19,6 +22,10 @@ export async function authorizeRequest(event: APIGatewayRequestAuthorizerEventV2
   } catch (error) {
     const appError = toAppError(error);
     if (appError?.status === 401) return { isAuthorized: true, context: { authenticated: false, failure: appError.message } };
+    if (appError?.status === 503) {
+      logger.warn('authorizer: dependency unavailable', { requestId: event.requestContext?.requestId, errorName: (error as Error)?.name });
+      return { isAuthorized: true, context: unavailableContext(appError.message, Number(appError.headers['retry-after']) || 1) };
+    }
     logger.error('authorizer failed', { requestId: event.requestContext?.requestId, errorName: (error as Error)?.name });
     throw error;
   }

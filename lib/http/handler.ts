@@ -5,7 +5,7 @@ import { config } from '../config.js';
 import { logger } from '../logger.js';
 import { principalFromAuthorizer } from '../auth/authorizer-context.js';
 import { enforceScope, type Scope } from '../auth/scope-gate.js';
-import { AuthError, InternalError } from '../errors.js';
+import { AuthError, InternalError, UnavailableError } from '../errors.js';
 import { errorResponse, successResponse, type HttpResult } from './envelope.js';
 import { toAppError } from '../error-mapper.js';
 import { lowerCaseHeaders, queryParameters, type ApiEvent, type HttpRequest } from './request.js';
@@ -28,8 +28,10 @@ export interface HandlerOptions {
 
 export type UseCaseHandler = (request: HttpRequest) => Promise<HttpResult>;
 
-function requireAuth(principal: HttpRequest['principal'], requirement: AuthRequirement, failure: string | undefined) {
+function requireAuth(verdict: ReturnType<typeof principalFromAuthorizer>, requirement: AuthRequirement) {
+  const { principal, failure, unavailable } = verdict;
   if (requirement === 'none') return;
+  if (unavailable) throw new UnavailableError(failure, unavailable.retryAfter);
   if (!principal) throw new AuthError(failure);
   if (requirement === 'jwt' && principal.auth_type !== 'jwt') {
     throw new AuthError('This endpoint needs a login token (JWT); access keys are not accepted here');
@@ -38,7 +40,7 @@ function requireAuth(principal: HttpRequest['principal'], requirement: AuthRequi
 
 /**
  * The shared middleware chain of every HTTP function: one error mapping into the contract's envelope,
- * the authorizer's verdict and, when enabled, the scope gate (both before the body is even parsed),
+ * the authorizer's verdict (401 when the credential failed, 503 when it could not be checked) and, when enabled, the scope gate (both before the body is even parsed),
  * an optional JSON body, then the use case.
  */
 export function httpHandler(useCase: UseCaseHandler, options: HandlerOptions) {
@@ -58,8 +60,7 @@ export function httpHandler(useCase: UseCaseHandler, options: HandlerOptions) {
     })
     .use({
       before: async (request) => {
-        const { principal, failure } = principalFromAuthorizer(request.event.requestContext.authorizer?.lambda);
-        requireAuth(principal, options.auth, failure);
+        requireAuth(principalFromAuthorizer(request.event.requestContext.authorizer?.lambda), options.auth);
       },
     });
   // Seed 001 §5: the scope gate "exists and is not mounted by default": it joins the chain only
