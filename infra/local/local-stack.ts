@@ -62,7 +62,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       EXPOHUB_RUNTIME: 'local',
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
       DYNAMODB_ENDPOINT: dynamoEndpoint,
-      JWT_SECRET: process.env.JWT_SECRET ?? localJwtSecret(dataDir),
+      // A JWT_SECRET_ARN in the environment (tests against a Secrets Manager stand-in) is read as deployed.
+      ...(process.env.JWT_SECRET_ARN ? {} : { JWT_SECRET: process.env.JWT_SECRET ?? localJwtSecret(dataDir) }),
       SMS_SENDER: 'console',
       ADMIN_PHONES: process.env.ADMIN_PHONES ?? LOCAL_DEFAULTS.ADMIN_PHONES,
       ...tableNames,
