@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * Local stand-ins for the AWS services the functions call besides DynamoDB, speaking each service's
+ * wire protocol, so that the real SDK clients of lib/ talk to them through their endpoint setting
+ * (`AWS_ENDPOINT_URL_SNS`, `AWS_ENDPOINT_URL_SECRETS_MANAGER`). Each answers the way the service
+ * does when it works, fails (5xx), throttles, or is not there at all.
+ */
+export type StandInMode = 'ok' | 'internal-error' | 'throttled' | 'down';
+
+export interface StandIn<Req> {
+  /** The endpoint URL to give the SDK. */
+  url: string;
+  /** Every request received, parsed, in order (failed ones included). */
+  received: Req[];
+  mode: StandInMode;
+  /** `down` closes the port (connection refused); any other mode listens again on the same port. */
+  setMode(mode: StandInMode): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function startStandIn<Req>(parse: (req: IncomingMessage, body: string) => Req, respond: (mode: StandInMode, req: Req, res: ServerResponse) => void): Promise<StandIn<Req>> {
+  const received: Req[] = [];
+  let server: Server | undefined;
+  let port = 0;
+  const listen = async () => {
+    server = createServer(async (req, res) => {
+      const parsed = parse(req, await readBody(req));
+      received.push(parsed);
+      respond(standIn.mode, parsed, res);
+    });
+    server.keepAliveTimeout = 1;
+    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  };
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (!server) return resolve();
+      server.closeAllConnections();
+      server.close(() => resolve());
+      server = undefined;
+    });
+  await listen();
+  const standIn: StandIn<Req> = {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    mode: 'ok',
+    async setMode(mode) {
+      if (mode === 'down' && server) await stop();
+      if (mode !== 'down' && !server) await listen();
+      standIn.mode = mode;
+    },
+    close: stop,
+  };
+  return standIn;
+}
+
+// Amazon SNS: the query protocol (form-encoded POST, XML answers), action Publish --------------------
+
+export interface SnsPublish {
+  action: string | null;
+  phoneNumber: string | null;
+  message: string | null;
+  /** MessageAttributes.entry.N: name -> string value. */
+  attributes: Record<string, string>;
+  /** The SigV4 Authorization header's service, as the SDK signed it. */
+  signedFor: string | undefined;
+}
+
+const SNS_NS = 'http://sns.amazonaws.com/doc/2010-03-31/';
+
+export function startSnsStandIn(): Promise<StandIn<SnsPublish>> {
+  return startStandIn(
+    (req, body) => {
+      const form = new URLSearchParams(body);
+      const attributes: Record<string, string> = {};
+      for (let i = 1; form.has(`MessageAttributes.entry.${i}.Name`); i++) {
+        attributes[form.get(`MessageAttributes.entry.${i}.Name`)!] = form.get(`MessageAttributes.entry.${i}.Value.StringValue`) ?? '';
+      }
+      const credential = /Credential=[^/]+\/[^/]+\/[^/]+\/([^/]+)\//.exec(String(req.headers.authorization ?? ''));
+      return { action: form.get('Action'), phoneNumber: form.get('PhoneNumber'), message: form.get('Message'), attributes, signedFor: credential?.[1] };
+    },
+    (mode, _req, res) => {
+      const requestId = randomUUID();
+      const error = (status: number, type: string, code: string, message: string) => {
+        res.writeHead(status, { 'content-type': 'text/xml', 'x-amzn-requestid': requestId });
+        res.end(`<ErrorResponse xmlns="${SNS_NS}"><Error><Type>${type}</Type><Code>${code}</Code><Message>${message}</Message></Error><RequestId>${requestId}</RequestId></ErrorResponse>`);
+      };
+      if (mode === 'internal-error') return error(500, 'Receiver', 'InternalError', 'Internal Error');
+      if (mode === 'throttled') return error(429, 'Sender', 'Throttled', 'Rate exceeded');
+      res.writeHead(200, { 'content-type': 'text/xml', 'x-amzn-requestid': requestId });
+      res.end(
+        `<PublishResponse xmlns="${SNS_NS}"><PublishResult><MessageId>${randomUUID()}</MessageId></PublishResult><ResponseMetadata><RequestId>${requestId}</RequestId></ResponseMetadata></PublishResponse>`,
+      );
+    },
+  );
+}
+
+// AWS Secrets Manager: the JSON 1.1 protocol (X-Amz-Target), action GetSecretValue -------------------
+
+export interface SecretsManagerCall {
+  target: string | undefined;
+  secretId: string | undefined;
+}
+
+export function startSecretsManagerStandIn(secrets: Record<string, string>): Promise<StandIn<SecretsManagerCall>> {
+  return startStandIn(
+    (req, body) => ({ target: req.headers['x-amz-target'] as string | undefined, secretId: (JSON.parse(body || '{}') as { SecretId?: string }).SecretId }),
+    (mode, call, res) => {
+      const json = (status: number, payload: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': randomUUID() });
+        res.end(JSON.stringify(payload));
+      };
+      if (mode === 'internal-error') return json(500, { __type: 'InternalServiceError', Message: 'An error occurred on the server side.' });
+      if (mode === 'throttled') return json(400, { __type: 'ThrottlingException', message: 'Rate exceeded' });
+      const secret = call.secretId === undefined ? undefined : secrets[call.secretId];
+      if (call.target !== 'secretsmanager.GetSecretValue' || secret === undefined) {
+        return json(400, { __type: 'ResourceNotFoundException', Message: "Secrets Manager can't find the specified secret." });
+      }
+      json(200, { ARN: call.secretId, Name: 'expohub-jwt', SecretString: secret, VersionId: randomUUID(), VersionStages: ['AWSCURRENT'], CreatedDate: Date.now() / 1000 });
+    },
+  );
+}
