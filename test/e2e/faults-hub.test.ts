@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { importVideos } from '../../lib/catalog/import.js';
 import type { VideoItem } from '../../lib/catalog/video-items.js';
 import { clock } from '../../lib/clock.js';
@@ -11,22 +11,14 @@ import { parseFeedState, TASTE } from '../../lib/recommend/feed-state.js';
 import { retryAfterLostAnswer, storeSnapshot, sweepFaults, type FaultSweep, type PlannedFault } from '../support/fault-sweep.js';
 import type { RecordedRequest } from '../support/db-requests.js';
 import { getHubItem, hub, latestCode, newNonce, newPhone, putTestAccounts } from '../support/hub-fixtures.js';
-import { apiClient, startTestStack, type ApiResponse } from '../support/stack.js';
+import { useTestStack, type ApiResponse } from '../support/stack.js';
 
 /**
  * Every hub operation that writes, with each of its DynamoDB requests failing in turn (see
  * test/support/fault-sweep.ts for the plan of faults and what each case checks). Each case runs on
  * empty tables with its own fixtures, so that "nothing half-written" compares the whole store.
  */
-let stack: Awaited<ReturnType<typeof startTestStack>>;
-let api: ReturnType<typeof apiClient>;
-
-beforeAll(async () => {
-  stack = await startTestStack();
-  api = apiClient(stack.url);
-});
-afterAll(async () => stack?.stop());
-afterEach(() => clock.reset());
+const api = useTestStack();
 
 type User = { openid: string; token: string };
 const users = async (count: number): Promise<User[]> => putTestAccounts(count);

@@ -1,5 +1,5 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { postingEntry, postingMonth, searchGrams, videoSearchText } from '../../lib/catalog/search-index.js';
 import type { VideoItem } from '../../lib/catalog/video-items.js';
 import { PUBLISH_RETRY_WINDOW_MS } from '../../lib/catalog/videos.js';
@@ -13,25 +13,15 @@ import { expectUnavailable, snapshotDiff, storeSnapshot, sweepFaults, wipeStore,
 import { clearFaults, failAt, failWhere, FAULT_KINDS } from '../support/faults.js';
 import type { RecordedRequest } from '../support/db-requests.js';
 import { getHubItem, newPhone } from '../support/hub-fixtures.js';
-import { apiClient, startTestStack } from '../support/stack.js';
+import { useTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
 
 /**
  * The access-key service, publishing, role administration and the Lambda authorizer under DynamoDB
  * faults (see test/support/fault-sweep.ts for the plan of faults and what each case checks).
  */
-let stack: Awaited<ReturnType<typeof startTestStack>>;
-let api: ReturnType<typeof apiClient>;
-
-beforeAll(async () => {
-  stack = await startTestStack();
-  api = apiClient(stack.url);
-});
-afterAll(async () => stack?.stop());
-afterEach(() => {
-  clearFaults();
-  clock.reset();
-});
+const api = useTestStack();
+afterEach(clearFaults);
 
 let seq = 0;
 const newUserId = () => `u_faults${++seq}`;

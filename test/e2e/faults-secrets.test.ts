@@ -15,27 +15,22 @@ const SECRET_ARN = vi.hoisted(() => {
 import { startSecretsManagerStandIn, type SecretsManagerCall, type StandIn } from '../support/aws-stand-ins.js';
 import { expectUnavailable } from '../support/fault-sweep.js';
 import { hub, newNonce, newPhone, signUp } from '../support/hub-fixtures.js';
-import { apiClient, startTestStack } from '../support/stack.js';
+import { useTestStack } from '../support/stack.js';
 
 const SIGNING_SECRET = 'stand-in-signing-secret-0123456789abcdefghijklmnop';
 /** A well-formed JWT that cannot be checked without the signing key. */
 const UNCHECKED_JWT = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1X3NvbWVvbmUifQ.c2lnbmF0dXJl';
 
 let sm: StandIn<SecretsManagerCall>;
-let stack: Awaited<ReturnType<typeof startTestStack>>;
-let api: ReturnType<typeof apiClient>;
-
 beforeAll(async () => {
   sm = await startSecretsManagerStandIn({ [SECRET_ARN]: SIGNING_SECRET });
   process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = sm.url;
-  stack = await startTestStack();
-  api = apiClient(stack.url);
 });
 afterAll(async () => {
-  await stack?.stop();
   await sm?.close();
   delete process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER;
 });
+const api = useTestStack();
 
 describe('the signing secret from Secrets Manager (a local stand-in of its JSON API)', () => {
   it('at a cold start while Secrets Manager fails: 503 on every path that needs the secret, no failure kept, and the first request after recovery works', async () => {

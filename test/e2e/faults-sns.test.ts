@@ -13,26 +13,20 @@ import { startSnsStandIn, type SnsPublish, type StandIn } from '../support/aws-s
 import { expectUnavailable } from '../support/fault-sweep.js';
 import { clearFaults, failAt } from '../support/faults.js';
 import { getHubItem, hub, newNonce, newPhone } from '../support/hub-fixtures.js';
-import { apiClient, startTestStack } from '../support/stack.js';
+import { useTestStack } from '../support/stack.js';
 
 let sns: StandIn<SnsPublish>;
-let stack: Awaited<ReturnType<typeof startTestStack>>;
-let api: ReturnType<typeof apiClient>;
-
 beforeAll(async () => {
   sns = await startSnsStandIn();
   process.env.AWS_ENDPOINT_URL_SNS = sns.url;
-  stack = await startTestStack({ env: { SMS_SENDER: 'sns', RATE_SMS_PHONE_HOURLY: '1' } });
-  api = apiClient(stack.url);
 });
 afterAll(async () => {
-  await stack?.stop();
   await sns?.close();
   delete process.env.AWS_ENDPOINT_URL_SNS;
 });
+const api = useTestStack({ env: { SMS_SENDER: 'sns', RATE_SMS_PHONE_HOURLY: '1' } });
 afterEach(async () => {
   clearFaults();
-  clock.reset();
   await sns.setMode('ok');
 });
 

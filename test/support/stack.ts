@@ -1,4 +1,5 @@
-import { inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
+import { clock } from '../../lib/clock.js';
 import { createTables } from '../../infra/local/create-tables.js';
 import { startLocalStack, type LocalStackOptions } from '../../infra/local/local-stack.js';
 
@@ -37,9 +38,17 @@ export interface ApiResponse<T = unknown> {
   data: T;
 }
 
+/** What a call may carry besides its path. */
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
 /** A small fetch wrapper: JSON in, status, headers and the parsed envelope out. */
 export function apiClient(baseUrl: string) {
-  async function call<T = unknown>(method: string, path: string, options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> {
+  async function call<T = unknown>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | undefined = options.rawBody;
@@ -55,5 +64,30 @@ export function apiClient(baseUrl: string) {
     get: <T = unknown>(path: string, o?: Parameters<typeof call>[2]) => call<T>('GET', path, o),
     post: <T = unknown>(path: string, o?: Parameters<typeof call>[2]) => call<T>('POST', path, o),
     delete: <T = unknown>(path: string, o?: Parameters<typeof call>[2]) => call<T>('DELETE', path, o),
+  };
+}
+
+/**
+ * The local server for this test file: started before its tests (after the hooks registered earlier,
+ * e.g. a stand-in whose URL goes into the environment), stopped after them; the clock is reset after
+ * each test. Returns the API client, usable once the tests run.
+ */
+export function useTestStack(options: Parameters<typeof startTestStack>[0] = {}): ReturnType<typeof apiClient> {
+  let stack: Awaited<ReturnType<typeof startTestStack>> | undefined;
+  let client: ReturnType<typeof apiClient> | undefined;
+  beforeAll(async () => {
+    stack = await startTestStack(options);
+    client = apiClient(stack.url);
+  });
+  afterAll(async () => stack?.stop());
+  afterEach(() => clock.reset());
+  const started = () => {
+    if (!client) throw new Error('useTestStack: the stack is not started yet (use the client inside tests and hooks)');
+    return client;
+  };
+  return {
+    get: <T = unknown>(path: string, o?: CallOptions) => started().get<T>(path, o),
+    post: <T = unknown>(path: string, o?: CallOptions) => started().post<T>(path, o),
+    delete: <T = unknown>(path: string, o?: CallOptions) => started().delete<T>(path, o),
   };
 }
