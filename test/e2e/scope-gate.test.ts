@@ -6,6 +6,7 @@ vi.hoisted(() => {
 });
 
 import { config } from '../../lib/config.js';
+import { HUB_OPERATIONS } from '../../lib/hub/operations.js';
 import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { apiClient, startTestStack } from '../support/stack.js';
@@ -130,5 +131,72 @@ describe('scope gate on (ENFORCE_KEY_SCOPES=true)', () => {
     expect(after).toEqual(Object.fromEntries(Object.keys(after).map((k) => [k, 401])));
     const admin401 = await api.post(`/api/v1/admin/users/${editor.openid}/roles`, { token: api_key, body: { roles: ['editor'] } });
     expect(admin401.status).toBe(401);
+  });
+});
+
+/**
+ * CONTRACT §5, written out here rather than read from lib/hub/operations.ts (a test reading the
+ * product's own table would agree with any mistake in it): hub:read = get_* and comment_get,
+ * hub:write = every other hub operation that takes a credential.
+ */
+const CONTRACT_HUB_SCOPES: Record<string, 'hub:read' | 'hub:write'> = {
+  get_next_list: 'hub:read',
+  get_fav: 'hub:read',
+  get_follow: 'hub:read',
+  get_follower: 'hub:read',
+  comment_get: 'hub:read',
+  like: 'hub:write',
+  dislike: 'hub:write',
+  comment_set: 'hub:write',
+  follow_user: 'hub:write',
+  unfollow_user: 'hub:write',
+  change_nickname: 'hub:write',
+  change_signature: 'hub:write',
+  change_city: 'hub:write',
+};
+
+describe('the scope of every authenticated hub operation (CONTRACT §5)', () => {
+  let readKey: string;
+  let writeKey: string;
+  let commentNumber = 0;
+  /** Parameters that pass each operation's validation, so that the only thing left to refuse is the scope. */
+  const validParams = (op: string): Record<string, string | number> =>
+    ({
+      get_next_list: { order: 'new', d: 'gate' },
+      get_fav: { next_id: 0, fav_index: 0, watch_list: '', view: '', q: '' },
+      get_follow: { watch_list: '', offset: 0 },
+      get_follower: { watch_list: '', offset: 0 },
+      comment_get: { vid, page: 1, d: '' },
+      like: { vid },
+      dislike: { vid, action: 'dislike' },
+      comment_set: { vid, content: `scope table ${++commentNumber}` },
+      follow_user: { follow_user: admin.openid },
+      unfollow_user: { follow_user: admin.openid },
+      change_nickname: { nickname: 'Gatekeeper' },
+      change_signature: { signature: 'checks scopes' },
+      change_city: { city: 'Ningbo' },
+    })[op]!;
+  const call = (op: string, key: string) => hub(api, op, { openid: editor.openid, ...validParams(op) }, { authorization: `Bearer ${key}` });
+
+  beforeAll(async () => {
+    readKey = (await keyOf(editor, ['hub:read'])).api_key;
+    writeKey = (await keyOf(editor, ['hub:write'])).api_key;
+  });
+
+  it('the table covers exactly the hub operations that take a credential', () => {
+    const authenticated = Object.entries(HUB_OPERATIONS)
+      .filter(([, operation]) => operation.auth !== 'none')
+      .map(([name]) => name);
+    expect(authenticated.sort()).toEqual(Object.keys(CONTRACT_HUB_SCOPES).sort());
+  });
+
+  it.each(Object.entries(CONTRACT_HUB_SCOPES))('%s: a key with only the other hub scope gets 403, a key with %s gets 200', async (op, scope) => {
+    const [own, other] = scope === 'hub:read' ? [readKey, writeKey] : [writeKey, readKey];
+    const refused = await call(op, other);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ code: 'FORBIDDEN', error: expect.stringContaining(`"${scope}"`) });
+    const allowed = await call(op, own);
+    expect(allowed.body).toMatchObject({ code: 0 });
+    expect(allowed.status).toBe(200);
   });
 });
