@@ -43,6 +43,8 @@ export async function issueToken(subject: string, roles: readonly string[], ttlS
   return { token, jti, expires_at: new Date(exp * 1000).toISOString() };
 }
 
+const isNonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+
 /** Signature, issuer, algorithm and lifetime only: no database read. */
 export async function decodeVerifiedToken(token: string): Promise<TokenClaims> {
   try {
@@ -51,7 +53,8 @@ export async function decodeVerifiedToken(token: string): Promise<TokenClaims> {
       issuer: config.JWT_ISSUER,
       currentDate: new Date(clock.now()),
     });
-    if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') {
+    // An empty sub would authenticate as no one in particular, an empty jti could not be ended alone.
+    if (!isNonEmptyString(payload.sub) || !isNonEmptyString(payload.jti) || typeof payload.exp !== 'number') {
       throw new AuthError('Invalid token');
     }
     const roles = Array.isArray(payload.roles) ? payload.roles.filter((r): r is string => typeof r === 'string') : [];
