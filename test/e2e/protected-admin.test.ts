@@ -85,9 +85,37 @@ describe('POST /api/v1/admin/users/{openid}/roles', () => {
     expect(await storedRoles(admin.openid)).toEqual(['admin']);
   });
 
-  it('authorizes by the request-context roles: a JWT whose roles claim holds admin is enough', async () => {
-    const res = await setRoles(await tokenFor(admin.openid, ['admin']), user.openid, { roles: ['editor'] });
-    expect(res.status).toBe(200);
+  it('authorizes by the request-context roles: an account whose stored roles hold admin, with a JWT whose roles claim does not, is 403', async () => {
+    const promoted = await signUp(api);
+    expect((await setRoles(admin.token, promoted.openid, { roles: ['admin'] })).status).toBe(200);
+    expect(await storedRoles(promoted.openid)).toEqual(['admin']);
+    // promoted.token was issued at sign-up, before the promotion: its roles claim is empty.
+    const res = await setRoles(promoted.token, user.openid, { roles: ['admin'] });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ code: 'FORBIDDEN', error: expect.stringContaining('admin role') });
+    expect(await storedRoles(user.openid)).not.toContain('admin');
+  });
+
+  it('authorizes by the request-context roles: a JWT whose roles claim holds admin is allowed after the stored admin role was withdrawn', async () => {
+    const former = await signUp(api);
+    expect((await setRoles(admin.token, former.openid, { roles: ['admin'] })).status).toBe(200);
+    clock.advance(61_000); // one SMS code per phone per minute
+    try {
+      const signedInAsAdmin = await signUp(api, former.phone);
+      expect((await api.get('/api/v1/me', { token: signedInAsAdmin.token })).data).toMatchObject({ roles: ['admin'] });
+      expect((await setRoles(admin.token, former.openid, { roles: [] })).status).toBe(200);
+      expect(await storedRoles(former.openid)).toEqual([]);
+
+      const res = await setRoles(signedInAsAdmin.token, user.openid, { roles: ['editor'] });
+      expect(res.status).toBe(200);
+      expect(await storedRoles(user.openid)).toEqual(['editor']);
+      // A token minted for the account with the claim alone (no stored role at all) is the same request context.
+      const minted = await setRoles(await tokenFor(former.openid, ['admin']), user.openid, { roles: [] });
+      expect(minted.status).toBe(200);
+      expect(await storedRoles(user.openid)).toEqual([]);
+    } finally {
+      clock.reset();
+    }
   });
 
   it('answers 401 without a credential or with a revoked key', async () => {
