@@ -182,11 +182,14 @@ describe('expohub publish: retries', () => {
   let proxyUrl: string;
   let plan: { status: number; retryAfter: string }[] = [];
   let seen = 0;
+  /** When each request reached the proxy (ms, monotonic). */
+  let arrivals: number[] = [];
 
   beforeAll(async () => {
     // Answers from `plan` first (like a throttled gateway would), then forwards to the real server.
     proxy = createServer((req, res) => {
       seen += 1;
+      arrivals.push(performance.now());
       const next = plan.shift();
       if (next) {
         res.writeHead(next.status, { 'content-type': 'application/json', 'retry-after': next.retryAfter });
@@ -208,15 +211,20 @@ describe('expohub publish: retries', () => {
   it('retries 503 and 429 honouring Retry-After, then succeeds', async () => {
     plan = [
       { status: 503, retryAfter: '0' },
-      { status: 429, retryAfter: '1' },
+      { status: 429, retryAfter: '2' },
     ];
     seen = 0;
-    const started = Date.now();
+    arrivals = [];
     const run = await cli(['publish', writeLines('retry.jsonl', [good({ external_id: 'retry-1' })])], envFor(editorKey, proxyUrl));
     expect(run.code).toBe(0);
     expect(seen).toBe(3);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1000); // the Retry-After: 1 was waited out
     expect(run.stderr).toContain('published 1 of 1 lines');
+    // The CLI's own backoff is at most 0.5 s after a first attempt and 1 s after a second: the gaps
+    // tell whether it followed the server. A fixed delay cannot be both under 1.5 s and at least 2 s.
+    const [afterZero, afterTwo] = [arrivals[1]! - arrivals[0]!, arrivals[2]! - arrivals[1]!];
+    expect(afterZero).toBeLessThan(1500); // Retry-After: 0 is not waited long
+    expect(afterTwo).toBeGreaterThanOrEqual(2000); // Retry-After: 2 was waited out
+    expect(afterTwo).toBeLessThan(4000);
   });
 
   it('gives up after --max-attempts and reports the line', async () => {
