@@ -2,7 +2,15 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
+// lib/config.ts is read once, at the first import (below): a small key quota lets a test reach the
+// server's real 409 with a few keys.
+const MAX_KEYS = vi.hoisted(() => {
+  process.env.MAX_KEYS_PER_USER = '4';
+  return 4;
+});
+
 import { endSession } from '../../lib/auth/sessions.js';
 import { decodeVerifiedToken } from '../../lib/auth/jwt.js';
 import { buildWeb } from '../../web/build.js';
@@ -35,7 +43,7 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   buildDir = await mkdtemp(join(tmpdir(), 'expohub-web-'));
-  stack = await startTestStack({ staticDir: await buildWeb(buildDir) });
+  stack = await startTestStack({ staticDir: await buildWeb(buildDir), env: { MAX_KEYS_PER_USER: String(MAX_KEYS) } });
   api = apiClient(stack.url);
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -136,6 +144,30 @@ describe('sign-in', () => {
     const claims = await decodeVerifiedToken(token!);
     expect(claims.sub).toBe(username);
     expect((await api.get('/api/v1/api-keys', { token: token! })).status).toBe(200);
+  });
+
+  it("shows the server's 429 for a second code within a minute, with its Retry-After in words", async () => {
+    const phone = '+8613912340000';
+    expect((await api.get(`/api/v1?do=gen_code&phonenumber=${encodeURIComponent(phone)}&nonce=first-request-1`)).status).toBe(200);
+    const page = await openPage();
+    const answers: { status: number; retryAfter: string | null }[] = [];
+    page.on('response', (r) => {
+      if (new URL(r.url()).searchParams.get('do') === 'gen_code') answers.push({ status: r.status(), retryAfter: r.headers()['retry-after'] ?? null });
+    });
+    await page.goto('/');
+    await page.getByLabel('Phone number').fill(phone);
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await expect.poll(() => answers.length).toBe(1);
+    const [{ status, retryAfter }] = answers as [{ status: number; retryAfter: string }];
+    expect(status).toBe(429);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.getByRole('status').textContent())
+      .toBe(`Error: A code was sent to this phone number less than 60 seconds ago. Try again in ${retryAfter} second${retryAfter === '1' ? '' : 's'}.×`);
+    // Still on the phone step, ready to try again.
+    expect(await page.getByLabel('Phone number').inputValue()).toBe(phone);
+    expect(await page.getByRole('button', { name: 'Send code' }).isEnabled()).toBe(true);
+    expect(await page.getByLabel('Verification code').count()).toBe(0);
   });
 
   it('an empty phone number is refused before any request', async () => {
@@ -267,19 +299,18 @@ describe('keys view', () => {
     expect(await listKeys(token)).toEqual([]);
   });
 
-  it('shows the envelope error of a failed create in words', async () => {
-    const { page, token } = await openSignedIn('web-frank');
-    await page.getByText('No keys yet').waitFor();
-    await page.route('**/api/v1/api-keys', (route) =>
-      route.request().method() === 'POST'
-        ? route.fulfill({ status: 429, headers: { 'content-type': 'application/json', 'retry-after': '7' }, body: JSON.stringify({ code: 'RATE_LIMITED', error: 'Too many keys created just now.' }) })
-        : route.continue(),
-    );
-    await createThroughForm(page, { name: 'limited' });
-    await expect.poll(() => page.getByRole('status').textContent()).toBe('Error: Too many keys created just now. Try again in 7 seconds.×');
+  it("shows the server's refusal of a create past the key quota (409 LIMIT_EXCEEDED) in words", async () => {
+    // Key creation has no rate limit (no 429 there); the per-user quota is its real refusal.
+    const token = await tokenFor('web-frank');
+    for (let i = 1; i <= MAX_KEYS; i++) expect((await api.post('/api/v1/api-keys', { token, body: { name: `key ${i}` } })).status).toBe(201);
+    const { page } = await openSignedIn('web-frank');
+    await page.locator('tr[data-key-id]').nth(MAX_KEYS - 1).waitFor();
+    await createThroughForm(page, { name: 'one too many' });
+    await expect.poll(() => page.getByRole('status').textContent()).toBe(`Error: You already have ${MAX_KEYS} API keys; delete one before creating another×`);
     expect(await page.locator('.new-key').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Create key' }).isEnabled()).toBe(true);
-    expect(await listKeys(token)).toEqual([]);
+    expect((await listKeys(token)).map((k) => k.name)).not.toContain('one too many');
+    expect(await listKeys(token)).toHaveLength(MAX_KEYS);
   });
 
   it('gives up on a request after 30 seconds with a clear message', async () => {

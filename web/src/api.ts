@@ -85,6 +85,8 @@ export async function api<T>(path: string, options: { method?: string; body?: un
   let message = failure?.error ?? fallbackMessage(response.status);
   const retryAfter = Number(response.headers.get('retry-after'));
   if ((response.status === 429 || response.status === 503) && retryAfter > 0) {
+    // The server's messages have no final stop: end that sentence before adding another.
+    if (!/[.!?。！？]$/.test(message)) message += '.';
     message += ` Try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`;
   }
   throw new ApiError(response.status, failure ? String(failure.code) : `HTTP_${response.status}`, message);
