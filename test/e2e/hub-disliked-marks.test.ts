@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VideoView } from '../../lib/catalog/video-view.js';
 import { ADMIN_PHONE } from '../support/constants.js';
-import { hub, putTestAccounts, putTestVideo, signUp, type SignedUp } from '../support/hub-fixtures.js';
+import { hub, putTestAccounts, type TestAccount, putTestVideo, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 
 /**
@@ -11,7 +11,8 @@ import { apiClient, startTestStack } from '../support/stack.js';
  */
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;
-type User = { openid: string; token: string };
+type User = TestAccount;
+type Caller = Pick<User, "openid" | "token">;
 let viewer: User;
 let owner: User;
 let author: User;
@@ -23,10 +24,10 @@ beforeAll(async () => {
 });
 afterAll(async () => stack?.stop());
 
-const as = (user: User) => ({ openid: user.openid, token: user.token });
+const as = (user: Caller) => ({ openid: user.openid, token: user.token });
 const ok = async (res: Promise<{ status: number; body: unknown }>) => expect((await res).status).toBe(200);
-const dislike = (user: User, vid: string) => ok(hub(api, 'dislike', { ...as(user), vid, action: 'dislike' }));
-const like = (user: User, vid: string) => ok(hub(api, 'like', { ...as(user), vid }));
+const dislike = (user: Caller, vid: string) => ok(hub(api, 'dislike', { ...as(user), vid, action: 'dislike' }));
+const like = (user: Caller, vid: string) => ok(hub(api, 'like', { ...as(user), vid }));
 const fav = async (user: User, params: Record<string, string>) => {
   const res = await hub<{ list: VideoView[] }>(api, 'get_fav', { ...as(user), next_id: 0, fav_index: 0, watch_list: '', view: '', q: '', ...params });
   expect(res.status).toBe(200);

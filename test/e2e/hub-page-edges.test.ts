@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
-import { hub, putTestAccounts, putTestLike, putTestVideo } from '../support/hub-fixtures.js';
+import { hub, putTestAccounts, type TestAccount, putTestLike, putTestVideo } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 
 /**
@@ -10,7 +10,7 @@ import { apiClient, startTestStack } from '../support/stack.js';
  */
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;
-let reader: { openid: string; token: string };
+let reader: TestAccount;
 
 beforeAll(async () => {
   stack = await startTestStack();

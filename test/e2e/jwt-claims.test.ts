@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeVerifiedToken } from '../../lib/auth/jwt.js';
 import { config } from '../../lib/config.js';
 import { AuthError } from '../../lib/errors.js';
-import { hub, putTestAccounts } from '../support/hub-fixtures.js';
+import { hub, putTestAccounts, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack, type ApiResponse } from '../support/stack.js';
 
 /**
@@ -13,7 +13,7 @@ import { apiClient, startTestStack, type ApiResponse } from '../support/stack.js
  */
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;
-let user: { openid: string; token: string };
+let user: TestAccount;
 
 beforeAll(async () => {
   stack = await startTestStack();

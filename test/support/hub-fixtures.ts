@@ -95,7 +95,10 @@ export async function putTestVideo(author: string, fields: Partial<Omit<TestVide
 }
 
 /** Accounts written straight into the store (no SMS), with a login JWT each: for tests needing many users. */
-export async function putTestAccounts(count: number): Promise<{ openid: string; token: string; nickname: string }[]> {
+/** An account written straight into the table, with a valid session token. */
+export type TestAccount = { openid: string; token: string; nickname: string };
+
+export async function putTestAccounts(count: number): Promise<TestAccount[]> {
   return Promise.all(
     Array.from({ length: count }, async (_, i) => {
       const openid = `u_test${randomBytes(8).toString('hex')}`;
