@@ -1,24 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { hub, putTestAccounts, type TestAccount, putTestLike, putTestVideo } from '../support/hub-fixtures.js';
-import { apiClient, startTestStack } from '../support/stack.js';
+import { useTestStack } from '../support/stack.js';
 
 /**
  * The last page of every paged hub list when the list holds exactly a multiple of the page size:
  * it must say that nothing follows (has_more false, next_id -1, next_offset -1) rather than promise
  * a page that turns out empty.
  */
-let stack: Awaited<ReturnType<typeof startTestStack>>;
-let api: ReturnType<typeof apiClient>;
+const api = useTestStack();
 let reader: TestAccount;
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  api = apiClient(stack.url);
   [reader] = (await putTestAccounts(1)) as [typeof reader];
 });
-afterAll(async () => stack?.stop());
-afterEach(() => clock.reset());
 
 const as = (user: { openid: string; token: string }) => ({ openid: user.openid, token: user.token });
 

@@ -1,26 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, UnsecuredJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeVerifiedToken } from '../../lib/auth/jwt.js';
 import { config } from '../../lib/config.js';
 import { AuthError } from '../../lib/errors.js';
 import { hub, putTestAccounts, type TestAccount } from '../support/hub-fixtures.js';
-import { apiClient, startTestStack, type ApiResponse } from '../support/stack.js';
+import { useTestStack, type ApiResponse } from '../support/stack.js';
 
 /**
  * Tokens signed with this file's real secret (setup-env.ts) but wrong in one claim or in the
  * algorithm: each must be 401 wherever a JWT is accepted, like a token with a bad signature.
  */
-let stack: Awaited<ReturnType<typeof startTestStack>>;
-let api: ReturnType<typeof apiClient>;
+const api = useTestStack();
 let user: TestAccount;
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  api = apiClient(stack.url);
   [user] = (await putTestAccounts(1)) as [typeof user];
 });
-afterAll(async () => stack?.stop());
 
 interface Claims {
   alg: 'HS256' | 'HS384' | 'HS512' | 'none';
