@@ -240,7 +240,8 @@ describe('every hub do, generated query strings', () => {
         const answer = await send('GET', `/api/v1?${new URLSearchParams({ do: 'get_next_list', openid: 'x', order, fav_index: cursor })}`);
         await expectUnchangedAfter4xx(answer);
         expectEnvelope(answer);
-        if (cursor === feedCursor) expect([200, 400]).toContain(answer.status);
+        // Hub parameters are trimmed: the real cursor with trailing blanks is the real cursor.
+        if (cursor.trim() === feedCursor) expect([200, 400]).toContain(answer.status);
         else {
           expect(answer.status, cursor).toBe(400);
           expect((answer.body as { error: string }).error).toContain('fav_index');
