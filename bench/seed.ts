@@ -7,6 +7,7 @@ import { commentItem, type StoredComment } from '../lib/hub/comments.js';
 import { relationItems } from '../lib/hub/follows.js';
 import { KEY_PREFIX } from '../lib/keys/key-material.js';
 import type { StoredKey } from '../lib/keys/key-record.js';
+import { hashGuardItem, keyRecordItem } from '../lib/keys/key-store.js';
 import { keyItems } from '../lib/keys/keys-table.js';
 
 /**
@@ -114,16 +115,7 @@ export async function seedKeys(users: number, perUser: number, firstId: number):
         updated_at: nowIso,
         key_hash: randomBytes(32).toString('hex'),
       };
-      items.push({ ...keyItems.record(userId, id), entity: 'api_key', ...key });
-      items.push({
-        ...keyItems.hashGuard(key.key_hash),
-        entity: 'api_key_hash',
-        id,
-        user_id: userId,
-        scopes: key.scopes,
-        expires_at: key.expires_at,
-        is_active: key.is_active,
-      });
+      items.push(keyRecordItem(key), hashGuardItem(key));
     }
     items.push({ ...keyItems.quota(userId), n: perUser });
   }

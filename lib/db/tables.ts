@@ -29,8 +29,10 @@ export const API_KEYS_TABLE: TableDefinition = {
   partitionKey: { name: 'pk', type: 'S' },
   sortKey: { name: 'sk', type: 'S' },
   globalIndexes: [
-    // Sparse: only key records carry key_hash. KEYS_ONLY, because verify re-reads the record with a
-    // strongly consistent GetItem (a revoke must bite on the very next request).
+    // Sparse: only key records carry key_hash. Not read on any request path: verification reads the
+    // hash guard (KEYHASH#<hash>) strongly consistent, which the index could not be. It stays for
+    // lookups that may lag, e.g. an administrator finding the owner of a leaked key's hash; KEYS_ONLY,
+    // as such a lookup reads the record by its key afterwards.
     { indexName: 'key_hash-index', partitionKey: { name: 'key_hash', type: 'S' }, projection: 'KEYS_ONLY' },
   ],
 };

@@ -104,19 +104,20 @@ export async function deleteKey(userId: string, id: number): Promise<{ deleted: 
 /**
  * The checks of seed 001 §4 rule 4, in order, shared by the verify endpoint and the authorizer:
  * trim, prefix (and shape), hash lookup, active, not expired, then last_used_at (best effort).
- * Every failure gives the same 401 so the endpoint tells an enumerator nothing.
+ * Every failure gives the same 401 so the endpoint tells an enumerator nothing. Cost: one consistent
+ * read by hash, plus one transaction when last_used_at is due (key-store.ts).
  */
 export async function verifyAccessKey(rawKey: string | undefined): Promise<{ user_id: string; scopes: string[] }> {
   const key = (rawKey ?? '').trim();
   if (!isWellFormedKey(key)) throw new AuthError(NOT_VERIFIED);
-  const found = await findKeyByHash(hashApiKey(key));
+  const keyHash = hashApiKey(key);
+  const binding = await findKeyByHash(keyHash);
   const now = clock.now();
-  if (!found || keyStatus(found.binding, now) !== 'valid') throw new AuthError(NOT_VERIFIED);
-  const { binding } = found;
+  if (!binding || keyStatus(binding, now) !== 'valid') throw new AuthError(NOT_VERIFIED);
   const lastUsed = binding.last_used_at === null ? 0 : Date.parse(binding.last_used_at);
-  if (found.fromGuard || now - lastUsed >= LAST_USED_INTERVAL_MS) {
+  if (now - lastUsed >= LAST_USED_INTERVAL_MS) {
     try {
-      await touchLastUsed(binding.user_id, binding.id, new Date(now).toISOString(), new Date(now - LAST_USED_INTERVAL_MS).toISOString());
+      await touchLastUsed(keyHash, binding, new Date(now).toISOString(), new Date(now - LAST_USED_INTERVAL_MS).toISOString());
     } catch (error) {
       // Seed 001: a failed last_used_at update must not block the result.
       logger.warn('last_used_at update failed', { keyId: binding.id, errorName: (error as Error).name });

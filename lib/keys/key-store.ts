@@ -1,7 +1,6 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { retryTransient, wasRefused } from '../db/failures.js';
-import { API_KEYS_TABLE } from '../db/tables.js';
 import { cancellationCode, transactWrite } from '../db/transact.js';
 import { LimitExceededError } from '../errors.js';
 import { logger } from '../logger.js';
@@ -9,16 +8,27 @@ import type { StoredKey } from './key-record.js';
 import { keyItems } from './keys-table.js';
 
 const TABLE = () => tableNames.apiKeys;
-const HASH_INDEX = API_KEYS_TABLE.globalIndexes[0]!.indexName;
 
-/** What verification needs of a key, read either from the record or from its hash guard. */
-export interface KeyBinding {
-  id: number;
-  user_id: string;
-  scopes: string[];
-  expires_at: string | null;
-  is_active: boolean;
-  last_used_at: string | null;
+/**
+ * What verification needs of a key: the hash guard mirrors it, so one consistent read by hash
+ * answers (a guard written before the guard mirrored last_used_at is completed from the record).
+ */
+export type KeyBinding = Pick<StoredKey, 'id' | 'user_id' | 'scopes' | 'expires_at' | 'is_active' | 'last_used_at'>;
+const BINDING_ATTRIBUTES = 'id, user_id, scopes, expires_at, is_active, last_used_at';
+
+/** The key record as stored under its user's partition. */
+export function keyRecordItem(key: StoredKey): Record<string, unknown> {
+  return { ...keyItems.record(key.user_id, key.id), entity: 'api_key', ...key };
+}
+
+/**
+ * The hash guard of a key: unique per hash (its Put's condition), and a mirror of the record's
+ * KeyBinding, kept equal by every write of those attributes (create, revoke, touchLastUsed: one
+ * transaction each), so verification reads it alone.
+ */
+export function hashGuardItem(key: StoredKey): Record<string, unknown> {
+  const { id, user_id, scopes, expires_at, is_active, last_used_at } = key;
+  return { ...keyItems.hashGuard(key.key_hash), entity: 'api_key_hash', id, user_id, scopes, expires_at, is_active, last_used_at };
 }
 
 /** Allocates the next id of the global sequence: unique and increasing across all users. */
@@ -66,31 +76,10 @@ async function releaseKeyId(id: number): Promise<void> {
  * create gives its id back (releaseKeyId).
  */
 export async function insertKey(key: StoredKey, maxKeysPerUser: number): Promise<void> {
-  const { key_hash, ...mirror } = key;
   try {
     await transactWrite([
-      {
-        Put: {
-          TableName: TABLE(),
-          Item: { ...keyItems.record(key.user_id, key.id), entity: 'api_key', ...key },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      {
-        Put: {
-          TableName: TABLE(),
-          Item: {
-            ...keyItems.hashGuard(key_hash),
-            entity: 'api_key_hash',
-            id: mirror.id,
-            user_id: mirror.user_id,
-            scopes: mirror.scopes,
-            expires_at: mirror.expires_at,
-            is_active: mirror.is_active,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
+      { Put: { TableName: TABLE(), Item: keyRecordItem(key), ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: TABLE(), Item: hashGuardItem(key), ConditionExpression: 'attribute_not_exists(pk)' } },
       {
         Update: {
           TableName: TABLE(),
@@ -188,57 +177,59 @@ export async function removeKey(key: StoredKey): Promise<boolean> {
 }
 
 /**
- * Finds a key by hash with at most two requests. The GSI answers for every key except one created in
- * the last moments (GSIs are eventually consistent in AWS); then the hash guard, written in the
- * create transaction and read strongly consistently, answers instead. Either way the active flag
- * comes from a consistent read, so a revoke bites on the next request.
+ * Reads what verification needs of the key with hash `keyHash`: one strongly consistent GetItem of
+ * its hash guard, written in the create transaction (so a new key is found on the first try) and
+ * updated or removed in the same transaction as the record by revoke and delete (so a revoke bites on
+ * the next request). The key_hash GSI is not read: it is eventually consistent. A guard written
+ * before guards mirrored last_used_at lacks it: the record is read too (a second consistent GetItem),
+ * until touchLastUsed writes it on the guard.
  */
-export async function findKeyByHash(keyHash: string): Promise<{ binding: KeyBinding; fromGuard: boolean } | undefined> {
-  const indexed = await db.send(
-    new QueryCommand({
-      TableName: TABLE(),
-      IndexName: HASH_INDEX,
-      KeyConditionExpression: 'key_hash = :h',
-      ExpressionAttributeValues: { ':h': keyHash },
-      Limit: 1,
-    }),
+export async function findKeyByHash(keyHash: string): Promise<KeyBinding | undefined> {
+  const guard = await db.send(new GetCommand({ TableName: TABLE(), Key: keyItems.hashGuard(keyHash), ConsistentRead: true, ProjectionExpression: BINDING_ATTRIBUTES }));
+  const binding = guard.Item as Partial<KeyBinding> | undefined;
+  if (!binding || binding.last_used_at !== undefined) return binding as KeyBinding | undefined;
+  const record = await db.send(
+    new GetCommand({ TableName: TABLE(), Key: keyItems.record(binding.user_id!, binding.id!), ConsistentRead: true, ProjectionExpression: BINDING_ATTRIBUTES }),
   );
-  const hit = indexed.Items?.[0];
-  if (hit) {
-    const out = await db.send(
-      new GetCommand({
-        TableName: TABLE(),
-        Key: { pk: hit.pk, sk: hit.sk },
-        ConsistentRead: true,
-        ProjectionExpression: 'id, user_id, scopes, expires_at, is_active, last_used_at',
-      }),
-    );
-    return out.Item ? { binding: out.Item as KeyBinding, fromGuard: false } : undefined;
-  }
-  const guard = await db.send(new GetCommand({ TableName: TABLE(), Key: keyItems.hashGuard(keyHash), ConsistentRead: true }));
-  if (!guard.Item) return undefined;
-  return { binding: { ...(guard.Item as Omit<KeyBinding, 'last_used_at'>), last_used_at: null }, fromGuard: true };
+  return record.Item as KeyBinding | undefined;
 }
 
 /**
- * Records a use, at most once per minute per key: the condition makes concurrent verifications
- * write once. Returns false when another request already wrote it (or the key vanished).
+ * Records a use on the record (which the key list shows) and on the guard (which verification reads)
+ * in one transaction, at most once per minute per key: the guard's condition (last_used_at absent,
+ * null or not after `notAfterIso`) makes concurrent verifications write once. Returns false when
+ * another request wrote it first, is writing the key right now (a conflict, not retried: the other
+ * write records the use, or revokes or deletes the key), or the key is gone.
  */
-export async function touchLastUsed(userId: string, id: number, nowIso: string, notAfterIso: string): Promise<boolean> {
+export async function touchLastUsed(keyHash: string, key: Pick<KeyBinding, 'user_id' | 'id'>, nowIso: string, notAfterIso: string): Promise<boolean> {
   try {
-    await db.send(
-      new UpdateCommand({
-        TableName: TABLE(),
-        Key: keyItems.record(userId, id),
-        UpdateExpression: 'SET last_used_at = :now',
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_type(last_used_at, :nullType) OR last_used_at <= :cutoff)',
-        ExpressionAttributeValues: { ':now': nowIso, ':cutoff': notAfterIso, ':nullType': 'NULL' },
-      }),
+    await transactWrite(
+      [
+        {
+          Update: {
+            TableName: TABLE(),
+            Key: keyItems.hashGuard(keyHash),
+            UpdateExpression: 'SET last_used_at = :now',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR attribute_type(last_used_at, :nullType) OR last_used_at <= :cutoff)',
+            ExpressionAttributeValues: { ':now': nowIso, ':cutoff': notAfterIso, ':nullType': 'NULL' },
+          },
+        },
+        {
+          Update: {
+            TableName: TABLE(),
+            Key: keyItems.record(key.user_id, key.id),
+            UpdateExpression: 'SET last_used_at = :now',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':now': nowIso },
+          },
+        },
+      ],
+      1,
     );
     return true;
   } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
+    const reasons = [0, 1].map((i) => cancellationCode(error, i));
+    if (reasons.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return false;
     throw error;
   }
 }
-

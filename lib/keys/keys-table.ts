@@ -5,7 +5,7 @@ export const keyItems = {
   record: (userId: string, id: number) => ({ pk: `USER#${userId}`, sk: `KEY#${pad(id)}` }),
   recordPrefix: 'KEY#',
   userPartition: (userId: string) => `USER#${userId}`,
-  /** One per key hash: makes key_hash unique (a GSI cannot) and answers verify while the GSI catches up. */
+  /** One per key hash: makes key_hash unique (a GSI cannot) and answers every verification (one consistent GetItem). */
   hashGuard: (keyHash: string) => ({ pk: `KEYHASH#${keyHash}`, sk: 'KEYHASH' }),
   /** The global id sequence. */
   idCounter: { pk: 'COUNTER', sk: 'api_key_id' },

@@ -1,6 +1,11 @@
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
+import { tableNames } from '../../lib/db/client.js';
+import { hashApiKey } from '../../lib/keys/key-material.js';
+import { keyItems } from '../../lib/keys/keys-table.js';
+import { recordRequests, type RecordedRequest } from '../support/db-requests.js';
+import { hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
 
@@ -242,5 +247,78 @@ describe('order of checks', () => {
     const res = await api.post('/api/v1/api-keys', { rawBody: '{not json', headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ code: 'AUTH_ERROR' });
+  });
+});
+
+/** The tables a request touches: TableName, each transaction item's, each batch's. */
+function tablesOf(request: RecordedRequest): string[] {
+  const { TableName, TransactItems, RequestItems } = request.input as { TableName?: string; TransactItems?: Record<string, { TableName: string }>[]; RequestItems?: object };
+  return [...(TableName ? [TableName] : []), ...(TransactItems ?? []).flatMap((item) => Object.values(item).map((op) => op.TableName)), ...Object.keys(RequestItems ?? {})];
+}
+const keyRequests = (requests: RecordedRequest[]) => requests.filter((r) => tablesOf(r).includes(tableNames.apiKeys));
+const commands = (requests: RecordedRequest[]) => requests.map((r) => r.command);
+
+describe('what a key costs, counted at the DynamoDB client', () => {
+  // The stack runs in this process: every request of the authorizer and the functions is recorded.
+  // Time stands still but for advance, so the minute of last_used_at has an exact edge.
+  beforeEach(() => clock.set(Date.now()));
+  afterEach(() => clock.reset());
+
+  /** One consistent GetItem of the key's hash guard, and nothing else on the keys table. */
+  const expectOneGuardRead = (requests: RecordedRequest[], apiKey: string) => {
+    expect(commands(keyRequests(requests))).toEqual(['GetItemCommand']);
+    expect(keyRequests(requests)[0]!.input).toMatchObject({ Key: keyItems.hashGuard(hashApiKey(apiKey)), ConsistentRead: true });
+  };
+
+  it.each([
+    ['verify', (key: string) => api.get(`/api/v1/api-keys/verify?key=${key}`)],
+    ['the authorizer (GET /me)', (key: string) => api.get('/api/v1/me', { token: key })],
+  ])('%s: 1 request, 2 when last_used_at is due; a new key verifies at once, a revoked one on the next request no more', async (_label, call) => {
+    const created = await createKey(alice, { name: 'counted' });
+    const key = created.data.api_key;
+    // Right after create, never used: valid, and due.
+    const first = await recordRequests(() => call(key));
+    expect(first.result.status).toBe(200);
+    expect(commands(first.requests)).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    const used = await recordRequests(() => call(key));
+    expect(used.result.status).toBe(200);
+    expect(used.requests).toHaveLength(1);
+    expectOneGuardRead(used.requests, key);
+    clock.advance(59_999);
+    expect((await recordRequests(() => call(key))).requests).toHaveLength(1);
+    clock.advance(1);
+    const due = await recordRequests(() => call(key));
+    expect(commands(due.requests)).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    const listed = await api.get<KeyRecord[]>('/api/v1/api-keys', { token: alice });
+    expect(listed.data.find((k) => k.id === created.data.key.id)?.last_used_at).toBe(clock.nowIso());
+
+    expect((await api.post(`/api/v1/api-keys/${created.data.key.id}/revoke`, { token: alice })).status).toBe(200);
+    const revoked = await recordRequests(() => call(key));
+    expect(revoked.result.status).toBe(401);
+    expect(revoked.result.body).toMatchObject({ code: 'AUTH_ERROR' });
+    expect(revoked.requests).toHaveLength(1);
+    expectOneGuardRead(revoked.requests, key);
+  });
+
+  it('the hub with Authorization: Bearer <key>: 1 request on the keys table, 2 when due, as many in all as with a JWT', async () => {
+    const [owner] = await putTestAccounts(1);
+    const created = await createKey(owner!.token, { name: 'hub script' });
+    const key = created.data.api_key;
+    const getFollower = (headers: Record<string, string>) => hub(api, 'get_follower', { openid: owner!.openid, watch_list: '', offset: 0 }, headers);
+    const first = await recordRequests(() => getFollower({ authorization: `Bearer ${key}` }));
+    expect(first.result.status).toBe(200);
+    expect(commands(keyRequests(first.requests))).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    const used = await recordRequests(() => getFollower({ authorization: `Bearer ${key}` }));
+    expect(used.result.status).toBe(200);
+    expectOneGuardRead(used.requests, key);
+    // A JWT costs one request too (the ended-session check): the same total.
+    const withJwt = await recordRequests(() => getFollower({ authorization: `Bearer ${owner!.token}` }));
+    expect(withJwt.result.data).toEqual(used.result.data);
+    expect(keyRequests(withJwt.requests)).toEqual([]);
+    expect(used.requests).toHaveLength(withJwt.requests.length);
+    clock.advance(60_000);
+    const due = await recordRequests(() => getFollower({ authorization: `Bearer ${key}` }));
+    expect(commands(keyRequests(due.requests))).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(due.requests).toHaveLength(withJwt.requests.length + 1);
   });
 });

@@ -110,11 +110,13 @@ describe('access keys under DynamoDB faults', () => {
       async once({ user }, res) {
         expect(res.data).toEqual({ user_id: user, scopes: [], valid: true });
       },
-      tolerates: (fault) => (fault.request.command === 'UpdateItemCommand' ? 'seed 001: a failed last_used_at update must not block the result' : undefined),
+      tolerates: (fault) => (fault.request.command === 'TransactWriteItemsCommand' ? 'seed 001: a failed last_used_at update must not block the result' : undefined),
     };
     const report = await sweepFaults(sweep);
-    expect(report.requests).toEqual(['QueryCommand', 'GetItemCommand', 'UpdateItemCommand']);
-    expect(report.tolerated).toHaveLength(3);
+    // The hash guard (a new key is due at once), then last_used_at on guard and record together.
+    expect(report.requests).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    // Every fault planned at the transaction: throughput, throttling, timeout, tx-throttled, tx-conflict.
+    expect(report.tolerated).toHaveLength(5);
   });
 });
 
@@ -133,18 +135,12 @@ describe('the Lambda authorizer under DynamoDB faults', () => {
   it('an access key whose lookup fails is 503 through the authorizer; its last_used_at write failing is not', async () => {
     const user = newUserId();
     const { api_key } = await createKey(user, { name: 'script' });
-    for (const [n, command] of [
-      [1, 'QueryCommand'],
-      [2, 'GetItemCommand'],
-    ] as const) {
-      const fault = failAt(n, 'throughput');
-      const res = await api.get('/api/v1/me', { token: api_key });
-      expect(fault.fired).toBe(command);
-      expectUnavailable(res, `throughput at ${command}`);
-    }
-    const fault = failAt(3, 'timeout');
+    const lookup = failAt(1, 'throughput');
+    expectUnavailable(await api.get('/api/v1/me', { token: api_key }), 'throughput at the hash guard read');
+    expect(lookup.fired).toBe('GetItemCommand');
+    const fault = failAt(2, 'timeout');
     const res = await api.get('/api/v1/me', { token: api_key });
-    expect(fault.fired).toBe('UpdateItemCommand');
+    expect(fault.fired).toBe('TransactWriteItemsCommand');
     expect(res.status).toBe(200);
     expect(res.data).toEqual({ user_id: user, auth_type: 'api_key', scopes: [], roles: [] });
   });

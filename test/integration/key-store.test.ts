@@ -67,60 +67,135 @@ describe('key store on DynamoDB Local', () => {
     expect(await listKeys('hoarder')).toHaveLength(100);
   });
 
-  it('verifies a key whose GSI entry has not propagated yet, through the hash guard', async () => {
+  it('verifies a key the key_hash GSI does not hold: verification never reads the index', async () => {
     const { api_key, key } = await createKey('fresh', { name: 'fresh', scopes: ['hub:read'] });
-    // Simulate AWS's GSI lag: drop key_hash from the record, so the sparse index does not hold it.
+    // As AWS's GSI lag would: drop key_hash from the record, so the sparse index does not hold it.
     await db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyItems.record('fresh', key.id), UpdateExpression: 'REMOVE key_hash' }));
     const { result, requests } = await recordRequests(() => verifyAccessKey(api_key));
     expect(result).toEqual({ user_id: 'fresh', scopes: ['hub:read'] });
-    expect(requests.map((r) => r.command)).toEqual(['QueryCommand', 'GetItemCommand', 'UpdateItemCommand']);
-    // and a revoke bites on that path too
-    await db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyItems.record('fresh', key.id), UpdateExpression: 'SET key_hash = :h', ExpressionAttributeValues: { ':h': hashApiKey(api_key) } }));
-    await revokeKey('fresh', key.id);
-    await db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyItems.record('fresh', key.id), UpdateExpression: 'REMOVE key_hash' }));
-    await expect(verifyAccessKey(api_key)).rejects.toMatchObject({ status: 401 });
+    expect(requests.map((r) => r.command)).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(requests.some((r) => 'IndexName' in r.input)).toBe(false);
   });
 });
 
+const guardOf = async (apiKey: string) =>
+  (await db.send(new GetCommand({ TableName: tableNames.apiKeys, Key: keyItems.hashGuard(hashApiKey(apiKey)), ConsistentRead: true }))).Item!;
+const recordOf = async (userId: string, id: number) =>
+  (await db.send(new GetCommand({ TableName: tableNames.apiKeys, Key: keyItems.record(userId, id), ConsistentRead: true }))).Item!;
+
 describe('verification cost', () => {
-  it('takes 2 requests when last_used_at is not due and 3 when it is', async () => {
-    const { api_key } = await createKey('counted', { name: 'counted' });
+  it('reads the hash guard once, strongly consistent, and adds one transaction when last_used_at is due', async () => {
+    clock.set(Date.now()); // time stands still but for advance: the minute's edge is exact
+    const { api_key, key } = await createKey('counted', { name: 'counted' });
+    // Never used: due at once. The guard first, then one transaction writing guard and record.
     const first = await recordRequests(() => verifyAccessKey(api_key));
-    expect(first.requests.map((r) => r.command)).toEqual(['QueryCommand', 'GetItemCommand', 'UpdateItemCommand']);
-    const second = await recordRequests(() => verifyAccessKey(api_key));
-    expect(second.requests.map((r) => r.command)).toEqual(['QueryCommand', 'GetItemCommand']);
-    clock.advance(61_000);
+    expect(first.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(first.requests[0]!.input).toMatchObject({ Key: keyItems.hashGuard(hashApiKey(api_key)), ConsistentRead: true });
+    const written = (first.requests[1]!.input.TransactItems as { Update: { Key: unknown } }[]).map((i) => i.Update.Key);
+    expect(written).toEqual([keyItems.hashGuard(hashApiKey(api_key)), keyItems.record('counted', key.id)]);
+
     try {
+      const second = await recordRequests(() => verifyAccessKey(api_key));
+      expect(second.requests.map((r) => r.command)).toEqual(['GetItemCommand']);
+      expect(second.requests[0]!.input).toMatchObject({ Key: keyItems.hashGuard(hashApiKey(api_key)), ConsistentRead: true });
+      clock.advance(59_999);
+      expect((await recordRequests(() => verifyAccessKey(api_key))).requests).toHaveLength(1);
+      clock.advance(1);
       const due = await recordRequests(() => verifyAccessKey(api_key));
-      expect(due.requests).toHaveLength(3);
+      expect(due.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+      expect((await guardOf(api_key)).last_used_at).toBe(clock.nowIso());
+      expect((await listKeys('counted'))[0]!.last_used_at).toBe(clock.nowIso());
     } finally {
       clock.reset();
     }
   });
 
-  it('refuses an unknown key with 2 requests and a malformed one with none', async () => {
+  it('refuses an unknown key with 1 request and a malformed one with none', async () => {
     const unknown = await recordRequests(() => verifyAccessKey(`ak_${'Z'.repeat(32)}`).catch((e) => e));
     expect(unknown.result).toMatchObject({ status: 401 });
-    expect(unknown.requests).toHaveLength(2);
+    expect(unknown.requests.map((r) => r.command)).toEqual(['GetItemCommand']);
     const malformed = await recordRequests(() => verifyAccessKey('ak_short').catch((e) => e));
     expect(malformed.requests).toHaveLength(0);
   });
 
-  it('writes last_used_at once when many verifications race', async () => {
-    const { api_key, key } = await createKey('racer', { name: 'racer' });
+  it('refuses a key on the request right after its revoke or delete, with 1 request', async () => {
+    const revoked = await createKey('ender', { name: 'revoked' });
+    const deleted = await createKey('ender', { name: 'deleted' });
+    await verifyAccessKey(revoked.api_key);
+    await verifyAccessKey(deleted.api_key);
+    await revokeKey('ender', revoked.key.id);
+    await deleteKey('ender', deleted.key.id);
+    for (const apiKey of [revoked.api_key, deleted.api_key]) {
+      const { result, requests } = await recordRequests(() => verifyAccessKey(apiKey).catch((e) => e));
+      expect(result).toMatchObject({ status: 401, code: 'AUTH_ERROR' });
+      expect(requests.map((r) => r.command)).toEqual(['GetItemCommand']);
+    }
+  });
+
+  it('refuses an expired key from the guard alone', async () => {
+    const { api_key } = await createKey('expiring', { name: 'e', expires_at: new Date(clock.now() + 60_000).toISOString() });
     await verifyAccessKey(api_key);
-    const before = (await listKeys('racer')).find((k) => k.id === key.id)!.last_used_at;
-    clock.advance(61_000);
+    clock.advance(60_000);
     try {
-      // The recorder keeps only requests that succeeded: a write refused by its condition throws.
-      const { requests } = await recordRequests(() => Promise.all(Array.from({ length: 10 }, () => verifyAccessKey(api_key))));
-      expect(requests.filter((r) => r.command === 'UpdateItemCommand')).toHaveLength(1);
-      const after = (await listKeys('racer')).find((k) => k.id === key.id)!.last_used_at;
-      expect(after).not.toBe(before);
-      expect(Date.parse(after!)).toBeGreaterThan(Date.parse(before!));
+      const { result, requests } = await recordRequests(() => verifyAccessKey(api_key).catch((e) => e));
+      expect(result).toMatchObject({ status: 401 });
+      expect(requests).toHaveLength(1);
     } finally {
       clock.reset();
     }
+  });
+
+  it('writes last_used_at once, on guard and record, when 20 verifications race', async () => {
+    const { api_key, key } = await createKey('racer', { name: 'racer' });
+    await verifyAccessKey(api_key);
+    const before = (await listKeys('racer')).find((k) => k.id === key.id)!.last_used_at;
+    clock.set(Date.now() + 61_000);
+    try {
+      // The recorder keeps only requests that succeeded: a write refused by its condition throws.
+      const { requests } = await recordRequests(() => Promise.all(Array.from({ length: 20 }, () => verifyAccessKey(api_key))));
+      expect(requests.filter((r) => r.command === 'TransactWriteItemsCommand')).toHaveLength(1);
+      const after = (await listKeys('racer')).find((k) => k.id === key.id)!.last_used_at;
+      expect(after).toBe(clock.nowIso());
+      expect(Date.parse(after!)).toBeGreaterThan(Date.parse(before!));
+      expect((await guardOf(api_key)).last_used_at).toBe(after);
+    } finally {
+      clock.reset();
+    }
+  });
+
+  describe('a key whose guard predates the last_used_at mirror', () => {
+    const strip = (apiKey: string) =>
+      db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyItems.hashGuard(hashApiKey(apiKey)), UpdateExpression: 'REMOVE last_used_at' }));
+
+    it('reads the record too, then writes the mirror when last_used_at is due', async () => {
+      const { api_key, key } = await createKey('legacy', { name: 'old', scopes: ['export:read'] });
+      await verifyAccessKey(api_key);
+      await strip(api_key);
+      // Used less than a minute ago (the record says so): two reads, no write.
+      const recent = await recordRequests(() => verifyAccessKey(api_key));
+      expect(recent.result).toEqual({ user_id: 'legacy', scopes: ['export:read'] });
+      expect(recent.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'GetItemCommand']);
+      expect(recent.requests[1]!.input).toMatchObject({ Key: keyItems.record('legacy', key.id), ConsistentRead: true });
+      clock.set(Date.now() + 61_000);
+      try {
+        const due = await recordRequests(() => verifyAccessKey(api_key));
+        expect(due.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+        expect((await guardOf(api_key)).last_used_at).toBe(clock.nowIso());
+        expect((await recordOf('legacy', key.id)).last_used_at).toBe(clock.nowIso());
+        // Completed: one read from now on.
+        expect((await recordRequests(() => verifyAccessKey(api_key))).requests.map((r) => r.command)).toEqual(['GetItemCommand']);
+      } finally {
+        clock.reset();
+      }
+    });
+
+    it('still refuses it once revoked', async () => {
+      const { api_key, key } = await createKey('legacy', { name: 'old, revoked' });
+      await strip(api_key);
+      await revokeKey('legacy', key.id);
+      await expect(verifyAccessKey(api_key)).rejects.toMatchObject({ status: 401 });
+      expect((await guardOf(api_key)).last_used_at).toBeUndefined();
+    });
   });
 });
 
@@ -132,7 +207,11 @@ describe('authorizer decision', () => {
       isAuthorized: true,
       context: { authenticated: true, user_id: 'auth-user', auth_type: 'api_key', scopes: ['export:read'], roles: [] },
     });
-    expect(requests.length).toBeLessThanOrEqual(3);
+    expect(requests.map((r) => r.command)).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    const again = await recordRequests(() => authorizeRequest(authorizerEvent(`Bearer ${api_key}`)));
+    expect(again.result).toEqual(result);
+    expect(again.requests.map((r) => r.command)).toEqual(['GetItemCommand']);
+    expect(again.requests[0]!.input).toMatchObject({ Key: keyItems.hashGuard(hashApiKey(api_key)), ConsistentRead: true });
   });
 
   it('yields a JWT\'s subject and roles with one request (the ended-session check)', async () => {
