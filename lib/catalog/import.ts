@@ -1,8 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetHubItems, batchPutHubItems, inParallel, itemId } from '../db/batch.js';
+import { batchGetHubItems, batchWriteHubItems, inParallel, itemId } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
-import { mergePostings, postingBuckets, searchGrams, videoSearchText } from './search-index.js';
+import { postingWrites } from './search-index.js';
 import { countTags } from './tag-stats.js';
 import { initialTrend } from './trend.js';
 import { authorLatestItem, cleanFields, coLikesItem, externalIdItem, latestEntry, tagItem, videoItem, type ImportedVideo, type StoredLatest, type VideoItem } from './video-items.js';
@@ -11,11 +11,11 @@ const TABLE = () => tableNames.hub;
 
 /**
  * Bulk import of NEW videos with a given history (creation time, like count): the same items as
- * putVideo, written with BatchWrite and aggregated per author and per postings bucket (read, merged,
- * rewritten) so that a few hundred videos take seconds. Only for seeding a catalog nobody else is
- * writing to at the same time; the authors' accounts must exist.
+ * putVideo, search postings included, written with BatchWrite and aggregated per author, so that a
+ * few hundred videos take seconds. Only for seeding a catalog nobody else is writing to at the same
+ * time; the authors' accounts must exist.
  */
-export async function importVideos(inputs: ImportedVideo[], options: { emptyCatalog?: boolean } = {}): Promise<VideoItem[]> {
+export async function importVideos(inputs: ImportedVideo[]): Promise<VideoItem[]> {
   const videos: VideoItem[] = inputs.map((input) => {
     const likes = input.like_count ?? 0;
     return {
@@ -29,6 +29,7 @@ export async function importVideos(inputs: ImportedVideo[], options: { emptyCata
       share_count: 0,
       ...(input.external_id ? { external_id: input.external_id } : {}),
       gsi3sk: initialTrend(Date.parse(input.created_at), likes),
+      postings: 'items',
     };
   });
   const authors = [...new Set(videos.map((v) => v.author_openid))];
@@ -42,10 +43,9 @@ export async function importVideos(inputs: ImportedVideo[], options: { emptyCata
     const mine = videos.filter((v) => v.author_openid === author).map(latestEntry);
     puts.push(authorLatestItem(author, latest.get(itemId(hubItems.authorLatest(author))), mine));
   }
-  const buckets = postingBuckets(videos.map((v) => ({ vid: v.vid, created_at: v.created_at, grams: searchGrams(videoSearchText(v)) })));
   const tagCounts = new Map<string, number>();
   for (const video of videos) for (const tag of video.tags) tagCounts.set(tag, (tagCounts.get(tag) ?? 0) + 1);
-  await Promise.all([batchPutHubItems(puts), mergePostings(buckets, options.emptyCatalog ?? false), countTags(tagCounts, videos.length)]);
+  await Promise.all([batchWriteHubItems([...puts.map((put) => ({ put })), ...videos.flatMap((v) => postingWrites(v))]), countTags(tagCounts, videos.length)]);
   await inParallel(authors, 8, (author) =>
     db.send(
       new UpdateCommand({

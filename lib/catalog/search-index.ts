@@ -1,5 +1,5 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetHubItems, batchPutHubItems, inParallel, itemId } from '../db/batch.js';
+import { inParallel, type BatchWrite } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
 import { retryTransient } from '../db/failures.js';
 import { hubItems, hubPartitions } from '../db/hub-items.js';
@@ -12,9 +12,12 @@ import { hubItems, hubPartitions } from '../db/hub-items.js';
  * postings list holds every match (and some near-misses, removed by checking the whole term).
  * Shorter terms have no gram and are answered by walking the catalog (bounded per call).
  *
- * The postings of a gram are items `hubItems.searchGram(gram, month)`, one per month of creation,
- * each a string set `e` of entries `created_at#vid`: written by putVideo (changePostings) and the
- * bulk import (mergePostings), read by the `q` walk of the feed (postingsPage).
+ * The postings of a gram are small items `hubItems.searchPosting(gram, created_at, vid)`, one per
+ * video whose text holds the gram (docs/data-model.md, "Search postings"): no item grows with the
+ * catalog, however common the gram. putVideo writes them (postingWrites, in the video's own
+ * transaction as far as they fit), the bulk import too; the `q` walk of the feed reads them
+ * newest first (postingsPage). Videos indexed by earlier code keep their month buckets
+ * (`hubItems.legacySearchMonth`), which postingsPage reads too.
  */
 
 /** NFKC (full-width to ASCII, compatibility forms) and lower case: the form matching runs on. */
@@ -97,97 +100,114 @@ export function bestGram(normalizedTerm: string): string | undefined {
   return best;
 }
 
-/** Postings are bucketed by the month of creation: `2026-03`. */
-export const postingMonth = (createdAt: string) => createdAt.slice(0, 7);
-/** An entry of a postings bucket: sorts by creation time, newest last. */
-export const postingEntry = (createdAt: string, vid: string) => `${createdAt}#${vid}`;
+/** A posting's sort key: orders a gram's postings by creation time. */
+export const postingEntry = (createdAt: string, vid: string) => hubItems.searchPosting('', createdAt, vid).sk;
 
-// Postings: writes and reads -----------------------------------------------------------------------
+/** The item of one posting: the key says it all. */
+export const postingItem = (gram: string, createdAt: string, vid: string) => ({ ...hubItems.searchPosting(gram, createdAt, vid), entity: 'search_posting' });
+
+/**
+ * The largest a posting item can be, in DynamoDB's item size (attribute names and values in UTF-8):
+ * a gram is at most 3 code points of at most 4 bytes, `created_at` an ISO time of 24 characters, a
+ * vid at most 64 ASCII characters, so the worst case is 130 bytes (computed in
+ * test/integration/search-postings.test.ts): one write unit, far from the 400 KB item limit, whatever
+ * the catalog size.
+ */
+export const POSTING_ITEM_MAX_BYTES = 130;
+
+/** The parts of a video the index reads. */
+export interface IndexedVideo {
+  vid: string;
+  created_at: string;
+  title: string;
+  description?: string;
+  tags?: string[];
+}
+
+const gramsOf = (video: IndexedVideo) => searchGrams(videoSearchText(video));
+
+/**
+ * The index writes for `video`, whose text was `before`'s (undefined for a new video): a put of the
+ * posting of every gram of its text, in the text's order (title first), then a delete of the
+ * posting of every gram only the old text had. Every gram is put, not only the new ones: puts are
+ * idempotent, and so any write of a video completes the postings a failed earlier one left out.
+ */
+export function postingWrites(video: IndexedVideo, before?: IndexedVideo): BatchWrite[] {
+  const grams = gramsOf(video);
+  const kept = new Set(grams);
+  const removed = before ? gramsOf(before).filter((g) => !kept.has(g)) : [];
+  return [
+    ...grams.map((gram) => ({ put: postingItem(gram, video.created_at, video.vid) })),
+    ...removed.map((gram) => ({ delete: hubItems.searchPosting(gram, video.created_at, video.vid) })),
+  ];
+}
+
+// Reads ---------------------------------------------------------------------------------------------
 
 const TABLE = () => tableNames.hub;
 
-/** The key of a bucket named by postingBuckets. */
-function bucketKey(bucket: string) {
-  const [gram, month] = JSON.parse(bucket) as [string, string];
-  return hubItems.searchGram(gram, month);
-}
-
-/** The postings entries of `videos`, grouped by bucket (gram and month, JSON-encoded). */
-export function postingBuckets(videos: { vid: string; created_at: string; grams: string[] }[]): Map<string, string[]> {
-  const buckets = new Map<string, string[]>();
-  for (const v of videos) {
-    const entry = postingEntry(v.created_at, v.vid);
-    for (const gram of v.grams) {
-      const key = JSON.stringify([gram, postingMonth(v.created_at)]);
-      const list = buckets.get(key);
-      if (list) list.push(entry);
-      else buckets.set(key, [entry]);
-    }
-  }
-  return buckets;
-}
-
-/**
- * Adds entries to (or deletes them from) their buckets, one UpdateItem per bucket. Outside the
- * transaction of putVideo (a video has more grams than a transaction has items): ADD and DELETE are
- * idempotent, so a failed update is retried here, and a publish that still fails is completed by
- * its retry (see putVideo).
- */
-export async function changePostings(action: 'ADD' | 'DELETE', buckets: Map<string, string[]>): Promise<void> {
-  const tasks = [...buckets.entries()];
-  await inParallel(tasks, 16, ([bucket, entries]) =>
-    retryTransient(() =>
-      db.send(
-        new UpdateCommand({
-          TableName: TABLE(),
-          Key: bucketKey(bucket),
-          UpdateExpression: action === 'ADD' ? 'ADD e :entries SET entity = :entity' : 'DELETE e :entries',
-          ExpressionAttributeValues: action === 'ADD' ? { ':entries': new Set(entries), ':entity': 'search_postings' } : { ':entries': new Set(entries) },
-        }),
-      ),
-    ),
-  );
-}
-
-/**
- * Bulk import: the buckets are read, merged with `buckets` and rewritten whole with BatchWrite, a few
- * hundred requests instead of thousands of updates. Into an empty catalog (the demo seed) there is
- * nothing to read and merge with.
- */
-export async function mergePostings(buckets: Map<string, string[]>, emptyCatalog: boolean): Promise<void> {
-  const bucketKeys = [...buckets.keys()].map((bucket) => ({ bucket, key: bucketKey(bucket) }));
-  const existing = emptyCatalog ? new Map<string, { e?: Set<string> }>() : await batchGetHubItems<{ e?: Set<string> }>(bucketKeys.map((k) => k.key));
-  await batchPutHubItems(
-    bucketKeys.map(({ bucket, key }) => ({
-      ...key,
-      entity: 'search_postings',
-      e: new Set([...(existing.get(itemId(key))?.e ?? []), ...buckets.get(bucket)!]),
-    })),
-  );
-}
+/** The sort key of a month bucket of earlier code: `2026-03`. */
+const LEGACY_MONTH = /^\d{4}-\d{2}$/;
 
 /**
  * Search postings of `gram`, newest first, strictly before position `after` (an entry
- * `created_at#vid`, or a month `YYYY-MM` meaning "older than that month"): at most `limit` entries
- * from at most 6 month buckets, in one Query. `next` continues after the page; undefined at the end.
+ * `created_at#vid`, or a month `YYYY-MM` meaning "older than that month"): at most `limit`
+ * entries, in one Query of at most `limit` items. `next` continues after the page; undefined at the
+ * end.
+ *
+ * A month bucket of earlier code sorts below the posting items of its month (`2026-03` <
+ * `2026-03-...`) and holds only videos published before this code, i.e. older than every posting
+ * item of its month (the bulk import aside, docs/data-model.md): reading the partition in sort-key
+ * order and merging each bucket's entries into the page keeps the order newest first, and a
+ * position below an entry filters the bucket of that entry's month.
  */
 export async function postingsPage(gram: string, after: string | undefined, limit: number): Promise<{ entries: string[]; next?: string }> {
   const out = await db.send(
     new QueryCommand({
       TableName: TABLE(),
-      KeyConditionExpression: after ? 'pk = :p AND sk <= :month' : 'pk = :p',
-      ExpressionAttributeValues: { ':p': hubPartitions.gram(gram), ...(after ? { ':month': after.slice(0, 7) } : {}) },
+      KeyConditionExpression: after ? 'pk = :p AND sk < :after' : 'pk = :p',
+      ExpressionAttributeValues: { ':p': hubPartitions.gram(gram), ...(after ? { ':after': after } : {}) },
       ScanIndexForward: false,
-      Limit: 6,
+      Limit: limit,
     }),
   );
   const items = (out.Items ?? []) as Record<string, unknown>[];
   const entries = items
-    .flatMap((i) => (i.e instanceof Set ? [...i.e].map(String) : []))
-    .filter((e) => after === undefined || e < after)
+    .flatMap((item) => {
+      const sk = String(item.sk);
+      if (!LEGACY_MONTH.test(sk)) return [sk];
+      return item.e instanceof Set ? [...item.e].map(String).filter((e) => after === undefined || e < after) : [];
+    })
     .sort((a, b) => (a < b ? 1 : -1));
   if (entries.length > limit) return { entries: entries.slice(0, limit), next: entries[limit - 1] };
-  // Every entry of the buckets read is in this page: continue below the oldest bucket read.
-  const oldestMonth = items.length > 0 ? String(items[items.length - 1]!.sk) : undefined;
-  return { entries, next: out.LastEvaluatedKey ? oldestMonth : undefined };
+  // Every entry of the items read is in this page: continue below the last item read.
+  return { entries, next: out.LastEvaluatedKey ? String(items[items.length - 1]!.sk) : undefined };
+}
+
+// Month buckets of earlier code ----------------------------------------------------------------------
+
+/** The month bucket of a posting of earlier code: `2026-03`. */
+export const postingMonth = (createdAt: string) => createdAt.slice(0, 7);
+
+/**
+ * The index writes of earlier code, kept for the videos it indexed (no `postings` marker on the
+ * video item): their entries stay in their month buckets, so that a bucket holds only videos
+ * older than the posting items of its month (see postingsPage). One UpdateItem per gram: ADD and
+ * DELETE are idempotent, so a failed update is retried here, and a publish that still fails is
+ * completed by its retry. These buckets only change for that closed set of videos.
+ */
+export async function changeLegacyPostings(action: 'ADD' | 'DELETE', video: { vid: string; created_at: string }, grams: string[]): Promise<void> {
+  const entries = new Set([postingEntry(video.created_at, video.vid)]);
+  await inParallel(grams, 16, (gram) =>
+    retryTransient(() =>
+      db.send(
+        new UpdateCommand({
+          TableName: TABLE(),
+          Key: hubItems.legacySearchMonth(gram, postingMonth(video.created_at)),
+          UpdateExpression: action === 'ADD' ? 'ADD e :entries SET entity = :entity' : 'DELETE e :entries',
+          ExpressionAttributeValues: action === 'ADD' ? { ':entries': entries, ':entity': 'search_postings' } : { ':entries': entries },
+        }),
+      ),
+    ),
+  );
 }

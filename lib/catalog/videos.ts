@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.js';
 import { backoff } from '../db/backoff.js';
-import { batchGetHubItems, itemId } from '../db/batch.js';
+import { batchGetHubItems, batchWriteHubItems, itemId, type BatchWrite } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
 import { afterCommit } from '../db/failures.js';
 import { hubItems } from '../db/hub-items.js';
-import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
+import { cancellationCode, MAX_TRANSACTION_ITEMS, transactItemOf, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { newVid } from '../ids.js';
-import { changePostings, postingBuckets, searchGrams, videoSearchText } from './search-index.js';
+import { changeLegacyPostings, postingWrites, searchGrams, videoSearchText } from './search-index.js';
 import { countTags, tagDeltas } from './tag-stats.js';
 import { initialTrend } from './trend.js';
 import { authorLatestItem, cleanFields, coLikesItem, externalIdItem, latestEntry, tagItem, videoItem, type StoredLatest, type VideoFields, type VideoInput, type VideoItem } from './video-items.js';
@@ -17,8 +17,9 @@ import { authorLatestItem, cleanFields, coLikesItem, externalIdItem, latestEntry
 /**
  * The video store: the only way a video enters or changes in the catalog. Besides the video item
  * it keeps, in the same transaction, what the feed reads instead of scanning the catalog: the
- * per-tag ranking items, the co-likes item, the author's latest-videos list and the author's
- * video_count; and, right after, the search postings of `q` and the tag counters (docs/feed.md).
+ * per-tag ranking items, the co-likes item, the author's latest-videos list, the author's
+ * video_count and the search postings of `q` (those that do not fit follow right after the commit);
+ * and, right after, the tag counters (docs/feed.md).
  */
 const TABLE = () => tableNames.hub;
 
@@ -58,15 +59,27 @@ async function guardedVideo(guardKey: { pk: string; sk: string }): Promise<Video
   return getVideo(guard.vid, true);
 }
 
-/** Found by its retry guard: the video is committed; its search postings are written again (idempotent ADDs), in case the first publish failed before them. */
+/** Found by its retry guard: the video is committed; its search postings are written again (idempotent puts), in case the first publish failed before them. */
 class AlreadyPublished extends Error {
   constructor(readonly guardKey: { pk: string; sk: string }) {
     super('already published');
   }
 }
 
-/** The search postings of a created video: what the feed's `q` reads. */
-const indexVideo = (video: VideoItem) => changePostings('ADD', postingBuckets([{ vid: video.vid, created_at: video.created_at, grams: searchGrams(videoSearchText(video)) }]));
+/** Every search posting of a stored video (what the feed's `q` reads), in the format the video was indexed in. */
+const indexVideo = (video: VideoItem) =>
+  video.postings === 'items' ? batchWriteHubItems(postingWrites(video)) : changeLegacyPostings('ADD', video, searchGrams(videoSearchText(video)));
+
+/**
+ * The search postings that fit go into the transaction `items` (so that a video is found by `q`
+ * the moment it exists, and a changed text is searched as changed); returns the rest, written
+ * right after the commit. Texts of up to about 80 grams fit whole.
+ */
+function postingsInTransaction(items: TransactItem[], postings: BatchWrite[]): BatchWrite[] {
+  const room = Math.max(0, MAX_TRANSACTION_ITEMS - items.length);
+  items.push(...postings.slice(0, room).map((write) => transactItemOf(TABLE(), write)));
+  return postings.slice(room);
+}
 
 async function createVideo(input: VideoInput, fields: VideoFields, guardKey: { pk: string; sk: string } | undefined): Promise<VideoItem> {
   const nowIso = clock.nowIso();
@@ -81,6 +94,7 @@ async function createVideo(input: VideoInput, fields: VideoFields, guardKey: { p
     share_count: 0,
     ...(input.external_id ? { external_id: input.external_id } : {}),
     gsi3sk: initialTrend(clock.now()),
+    postings: 'items',
   };
   const latestKey = hubItems.authorLatest(video.author_openid);
   const latest = (await db.send(new GetCommand({ TableName: TABLE(), Key: latestKey, ConsistentRead: true }))).Item as StoredLatest | undefined;
@@ -110,6 +124,7 @@ async function createVideo(input: VideoInput, fields: VideoFields, guardKey: { p
     items.push({ Put: { TableName: TABLE(), Item: externalIdItem(video, video.external_id), ConditionExpression: 'attribute_not_exists(pk)' } });
   }
   const now = clock.now();
+  const guardIndex = guardKey ? items.length : -1;
   if (guardKey) {
     const expires = now + PUBLISH_RETRY_WINDOW_MS;
     items.push({
@@ -121,19 +136,21 @@ async function createVideo(input: VideoInput, fields: VideoFields, guardKey: { p
       },
     });
   }
+  const laterPostings = postingsInTransaction(items, postingWrites(video));
   try {
     await transactWrite(items);
   } catch (error) {
     if (cancellationCode(error, 1) === 'ConditionalCheckFailed') throw new NotFoundError(`The author account "${video.author_openid.slice(0, 64)}" does not exist`);
     // The same content was published moments ago (a retry, or a parallel duplicate): that video.
-    if (guardKey && cancellationCode(error, items.length - 1) === 'ConditionalCheckFailed') throw new AlreadyPublished(guardKey);
+    if (guardKey && cancellationCode(error, guardIndex) === 'ConditionalCheckFailed') throw new AlreadyPublished(guardKey);
     // The vid, the external id or the author's latest list changed under us: look again.
     if (items.some((_, i) => i !== 1 && cancellationCode(error, i) === 'ConditionalCheckFailed')) throw new RetryPut();
     throw error;
   }
-  // After the commit: postings (retried; should they still fail, the 503 asks for the retry, which
-  // completes them through the guard or the external_id) and the tag counters (best effort).
-  await Promise.all([indexVideo(video), countTags(tagDeltas([], video.tags), 1)]);
+  // After the commit: the postings that did not fit (retried; should they still fail, the 503 asks
+  // for the retry, which completes them through the guard or the external_id) and the tag counters
+  // (best effort).
+  await Promise.all([batchWriteHubItems(laterPostings), countTags(tagDeltas([], video.tags), 1)]);
   return video;
 }
 
@@ -173,22 +190,25 @@ async function updateVideo(existing: VideoItem, input: VideoInput, fields: Video
         Update: { TableName: TABLE(), Key: hubItems.videoTag(video.vid, tag), UpdateExpression: 'SET tags = :tags', ExpressionAttributeValues: { ':tags': video.tags } },
       })),
   ];
+  // Videos indexed by earlier code keep their month buckets (see changeLegacyPostings).
+  const laterPostings = video.postings === 'items' ? postingsInTransaction(items, postingWrites(video, existing)) : [];
   try {
     await transactWrite(items);
   } catch (error) {
     if (cancellationCode(error, 0) === 'ConditionalCheckFailed') throw new RetryPut();
     throw error;
   }
-  const before = new Set(searchGrams(videoSearchText(existing)));
-  const after = new Set(searchGrams(videoSearchText(video)));
-  await Promise.all([
-    changePostings('DELETE', postingBuckets([{ vid: video.vid, created_at: video.created_at, grams: [...before].filter((g) => !after.has(g)) }])),
-    changePostings('ADD', postingBuckets([{ vid: video.vid, created_at: video.created_at, grams: [...after] }])),
-    countTags(tagDeltas(existing.tags ?? [], video.tags), 0),
-  ]);
+  await Promise.all([video.postings === 'items' ? batchWriteHubItems(laterPostings) : changeLegacyIndex(existing, video), countTags(tagDeltas(existing.tags ?? [], video.tags), 0)]);
   // The counters may have moved since the read: read them again, or answer with the ones read before.
   const fresh = await afterCommit('video after update', () => getVideo(video.vid, true), () => video);
   return fresh ?? video;
+}
+
+/** The month buckets of a video indexed by earlier code: its removed grams out, every gram of its text in. */
+async function changeLegacyIndex(existing: VideoItem, video: VideoItem): Promise<void> {
+  const after = searchGrams(videoSearchText(video));
+  const removed = searchGrams(videoSearchText(existing)).filter((g) => !after.includes(g));
+  await Promise.all([changeLegacyPostings('DELETE', video, removed), changeLegacyPostings('ADD', video, after)]);
 }
 
 async function findExisting(input: VideoInput): Promise<VideoItem | undefined> {

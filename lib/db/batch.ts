@@ -2,6 +2,7 @@ import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { UnavailableError } from '../errors.js';
 import { backoff, type Backoff } from './backoff.js';
 import { db, tableNames } from './client.js';
+import { retryTransient } from './failures.js';
 
 type Key = { pk: string; sk: string };
 
@@ -40,20 +41,29 @@ export async function inParallel<T>(tasks: T[], limit: number, run: (task: T) =>
   );
 }
 
+/** One request of a BatchWriteItem: an item to put, or the key of an item to delete. */
+export type BatchWrite = { put: Record<string, unknown> } | { delete: Key };
+
 /**
- * BatchWriteItem puts on the hub table for any number of items (chunks of 25, 8 requests in flight,
- * unprocessed items retried with backoff; 503 when they keep coming back).
+ * BatchWriteItem on the hub table for any number of puts and deletes (chunks of 25, 8 requests in
+ * flight; a request that fails transiently is sent again, puts and deletes being idempotent;
+ * unprocessed items retried with backoff; 503 when they keep coming back). A key must not appear
+ * twice (DynamoDB refuses a batch that writes one item twice).
  */
-export async function batchPutHubItems(items: Record<string, unknown>[]): Promise<void> {
-  const chunks: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
+export async function batchWriteHubItems(writes: BatchWrite[]): Promise<void> {
+  const chunks: BatchWrite[][] = [];
+  for (let i = 0; i < writes.length; i += 25) chunks.push(writes.slice(i, i + 25));
   await inParallel(chunks, 8, async (chunk) => {
-    let pending = chunk.map((Item) => ({ PutRequest: { Item } }));
+    let pending: Record<string, unknown>[] = chunk.map((w) => ('put' in w ? { PutRequest: { Item: w.put } } : { DeleteRequest: { Key: w.delete } }));
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 8) throw new UnavailableError();
       if (attempt > 0) await backoff(attempt, LEFTOVER_BACKOFF);
-      const out = await db.send(new BatchWriteCommand({ RequestItems: { [tableNames.hub]: pending } }));
-      pending = (out.UnprocessedItems?.[tableNames.hub] ?? []) as typeof pending;
+      const requests = pending;
+      const out = await retryTransient(() => db.send(new BatchWriteCommand({ RequestItems: { [tableNames.hub]: requests } })));
+      pending = (out.UnprocessedItems?.[tableNames.hub] ?? []) as Record<string, unknown>[];
     }
   });
 }
+
+/** BatchWriteItem puts on the hub table for any number of items (see batchWriteHubItems). */
+export const batchPutHubItems = (items: Record<string, unknown>[]): Promise<void> => batchWriteHubItems(items.map((put) => ({ put })));

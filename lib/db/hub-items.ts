@@ -91,8 +91,17 @@ export const hubItems = {
    */
   feedState: (openid: string) => ({ pk: `ACCOUNT#${openid}`, sk: 'FOLLOWS!FEED' }),
   deviceFeedState: (deviceId: string) => ({ pk: `DEVICE#${deviceId}`, sk: 'FEED' }),
-  /** Search postings: the videos created in `month` (YYYY-MM) whose text holds `gram`. */
-  searchGram: (gram: string, month: string) => ({ pk: `GRAM#${gram}`, sk: month }),
+  /**
+   * A search posting: the video `vid`, created at `createdAt`, has `gram` in its text. One small item
+   * per (gram, video), so that no item grows with the catalog; the sort key orders a gram's
+   * postings by creation time (docs/data-model.md, "Search postings").
+   */
+  searchPosting: (gram: string, createdAt: string, vid: string) => ({ pk: `GRAM#${gram}`, sk: timeKey(createdAt, vid) }),
+  /**
+   * The month bucket earlier code wrote instead (a string set `e` of `created_at#vid`, one item per
+   * gram and month, unbounded): still read by `q`, and still written for the videos indexed that way.
+   */
+  legacySearchMonth: (gram: string, month: string) => ({ pk: `GRAM#${gram}`, sk: month }),
   /** How many videos carry a tag (`n`), and how many videos the catalog holds (`videos`): the feed's tag weights (idf). */
   tagStats: (tag: string) => ({ pk: `TAG#${tag}`, sk: 'STATS' }),
   catalogStats: () => ({ pk: 'CATALOG', sk: 'STATS' }),
@@ -105,7 +114,7 @@ export const hubPartitions = {
   tag: (tag: string) => hubItems.tagIndex(tag, 0).gsi3pk,
   author: (openid: string) => hubItems.authorIndex(openid, '', '').gsi2pk,
   following: (openid: string) => hubItems.followingIndex(openid, '', '').gsi1pk,
-  gram: (gram: string) => hubItems.searchGram(gram, '').pk,
+  gram: (gram: string) => hubItems.searchPosting(gram, '', '').pk,
 };
 
 /** Sort-key range of an account's feed state followed by its FOLLOWS# items (see feedState). */

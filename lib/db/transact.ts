@@ -1,8 +1,16 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { backoff, type Backoff } from './backoff.js';
+import type { BatchWrite } from './batch.js';
 import { db } from './client.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** The most items one TransactWriteItems may hold (DynamoDB's limit). */
+export const MAX_TRANSACTION_ITEMS = 100;
+
+/** A put or delete of a batch (lib/db/batch.ts) as an item of a transaction on `table`. */
+export const transactItemOf = (table: string, write: BatchWrite): TransactItem =>
+  'put' in write ? { Put: { TableName: table, Item: write.put } } : { Delete: { TableName: table, Key: write.delete } };
 
 /** Conflicts clear within milliseconds: up to 40, 80, 160, 320 ms before the retries. */
 const CONFLICT_BACKOFF: Backoff = { firstMs: 40 };

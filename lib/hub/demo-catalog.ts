@@ -158,6 +158,6 @@ export async function seedDemoCatalog(count: number): Promise<number> {
   if (count <= 0 || !(await catalogIsEmpty())) return 0;
   const nowMs = clock.now();
   await ensureDemoAuthors(new Date(nowMs).toISOString());
-  const videos = await importVideos(demoVideos(count, nowMs), { emptyCatalog: true });
+  const videos = await importVideos(demoVideos(count, nowMs));
   return videos.length;
 }

@@ -40,8 +40,6 @@ async function videos(author: string, count: number): Promise<VideoItem[]> {
       tags: ['expo', i % 2 ? 'robotics' : 'energy'],
       created_at: new Date(at + i * 1000).toISOString(),
     })),
-    // Each case starts from empty tables.
-    { emptyCatalog: true },
   );
 }
 

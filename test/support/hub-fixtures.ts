@@ -98,7 +98,7 @@ export async function putTestVideo(author: string, fields: Partial<Omit<TestVide
 /** An account written straight into the table, with a valid session token. */
 export type TestAccount = { openid: string; token: string; nickname: string };
 
-export async function putTestAccounts(count: number): Promise<TestAccount[]> {
+export async function putTestAccounts(count: number, roles: ('admin' | 'editor')[] = []): Promise<TestAccount[]> {
   return Promise.all(
     Array.from({ length: count }, async (_, i) => {
       const openid = `u_test${randomBytes(8).toString('hex')}`;
@@ -107,10 +107,10 @@ export async function putTestAccounts(count: number): Promise<TestAccount[]> {
       await db.send(
         new PutCommand({
           TableName: TABLE(),
-          Item: accountItem(accountRecord({ openid, phone: newPhone(), nickname, created_at: now })),
+          Item: accountItem(accountRecord({ openid, phone: newPhone(), nickname, created_at: now, roles })),
         }),
       );
-      return { openid, token: await tokenFor(openid), nickname };
+      return { openid, token: await tokenFor(openid, roles), nickname };
     }),
   );
 }
