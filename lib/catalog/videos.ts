@@ -227,10 +227,10 @@ async function findExisting(input: VideoInput): Promise<VideoItem | undefined> {
  *
  * Without `vid` or `external_id`, the same author publishing the same content within
  * PUBLISH_RETRY_WINDOW_MS is a retry: it gets the video of the first publish back (created: true,
- * as the first answer said or would have said), with its search postings completed, never a second
- * video.
+ * as the first answer said or would have said; `replayed: true`), with its search postings
+ * completed, never a second video.
  */
-export async function putVideo(input: VideoInput): Promise<{ video: VideoItem; created: boolean }> {
+export async function putVideo(input: VideoInput): Promise<{ video: VideoItem; created: boolean; replayed?: true }> {
   const fields = cleanFields(input);
   const guardKey = publishGuardKey(input, fields);
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -243,7 +243,7 @@ export async function putVideo(input: VideoInput): Promise<{ video: VideoItem; c
         const video = await guardedVideo(error.guardKey);
         if (video) {
           await indexVideo(video);
-          return { video, created: true };
+          return { video, created: true, replayed: true };
         }
       } else if (!(error instanceof RetryPut)) throw error;
       // Another publish of the same video won the race: back off with jitter before re-reading it.

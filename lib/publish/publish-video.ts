@@ -70,9 +70,13 @@ export async function publishVideo(principal: Principal, body: unknown): Promise
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
   const input = publishVideoSchema.parse(body);
-  const { video, created } = await putVideo({ author_openid: account.openid, ...input });
+  const { video, created, replayed } = await putVideo({ author_openid: account.openid, ...input });
+  const fromWhatWasRead = () => toVideoView(video, account.nickname, { liked: false, disliked: false });
+  // Created by this very request: the author's name was read above, and nobody can have marked the
+  // video yet, so the answer needs no read.
+  if (created && !replayed) return { video: fromWhatWasRead(), created };
   // Published: should the read for the answer fail, answer with the names read before (the
   // publisher's own marks as unknown, i.e. false) rather than a 503 for a video that exists.
-  const [view] = await afterCommit('video view', () => videoViews([video], principal.user_id), () => [toVideoView(video, account.nickname, { liked: false, disliked: false })]);
+  const [view] = await afterCommit('video view', () => videoViews([video], principal.user_id), () => [fromWhatWasRead()]);
   return { video: view!, created };
 }
