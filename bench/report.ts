@@ -9,6 +9,7 @@ import type { ColdStartResult } from './sections/coldstart.js';
 import type { CostResult } from './sections/cost.js';
 import type { LatencyRow } from './sections/latency.js';
 import type { LoadRow } from './sections/load.js';
+import { postingsTable, type PostingsResult } from './sections/postings.js';
 import type { ScalingResult, ScalingRow } from './sections/scaling.js';
 import type { TargetCheck } from './targets.js';
 
@@ -21,6 +22,7 @@ const r = JSON.parse(readFileSync(file, 'utf8')) as {
   load?: { rows: LoadRow[] };
   coldstart?: ColdStartResult;
   scaling?: ScalingResult;
+  postings?: PostingsResult;
   targets?: TargetCheck[];
 };
 
@@ -91,5 +93,9 @@ if (r.scaling) {
   scalingTable('Scaling: comment_get by page', r.scaling.commentPages);
   scalingTable('Scaling: get_next_list by catalog size and history', r.scaling.feed);
   if (r.scaling.seedSeconds) out.push(`Seeding times (s): ${Object.entries(r.scaling.seedSeconds).map(([k, v]) => `${k} ${v}`).join(', ')}.\n`);
+}
+if (r.postings) {
+  const t = postingsTable(r.postings);
+  table(t.title, t.headers, t.rows);
 }
 console.log(out.join('\n'));
