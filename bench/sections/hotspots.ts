@@ -1,0 +1,262 @@
+import { importCatalog } from '../catalog.js';
+import { jwtFor, mustSucceed, signUpMany } from '../fixtures.js';
+import { bearer, hubRequest, invoke, type BenchRequest } from '../invoke.js';
+import { newLedger, prepareKeyRecorder, recordKeys, type KeyLedger } from '../key-recorder.js';
+import { printTable } from '../format.js';
+import { round } from '../stats.js';
+import { seededRandom } from '../../lib/seeded-random.js';
+
+/**
+ * A scaling model: the load on the busiest DynamoDB item and partition key for a stated traffic mix
+ * at 100x today's expected traffic. The mix is sampled for real, through the deployed handlers on
+ * DynamoDB Local, with every request's capacity attributed to the keys it touched (per table and per
+ * index, bench/key-recorder.ts); each sampled call of an operation stands for `rate / sampled` calls a
+ * second, so a key's rate is its sampled units times that factor. Keys that many calls share (the
+ * author who owns half the catalog, the trending video, the index partitions) come out as they would
+ * at that rate; keys of one caller (their account, feed state) are overstated, because the sample's
+ * 200 callers stand for a far larger population.
+ */
+
+export const PARTITION_LIMITS = { wcu: 1000, rcu: 3000 } as const;
+
+interface MixEntry {
+  operation: string;
+  /** Calls a second at 100x. */
+  rate: number;
+  /** Calls sampled. */
+  sampled: number;
+  description: string;
+}
+
+export interface HotspotRow {
+  key: string;
+  wcuPerSecond: number;
+  rcuPerSecond: number;
+  requestsPerSecond: number;
+}
+
+export interface HotspotsResult {
+  mix: (MixEntry & { requestsPerCall: number; rcuPerCall: number; wcuPerCall: number; failures: number })[];
+  world: { videos: number; editorVideos: number; authors: number; callers: number };
+  busiestWritePartitions: HotspotRow[];
+  busiestReadPartitions: HotspotRow[];
+  busiestItems: HotspotRow[];
+  limits: typeof PARTITION_LIMITS;
+  worstPartitionWcu: HotspotRow;
+  worstPartitionRcu: HotspotRow;
+  worstItemWcu: HotspotRow;
+  withinLimits: boolean;
+  /** Requests of the stream processor (derived counters) recorded with the mix, if it runs. */
+  note: string;
+}
+
+const CATALOG = 1000;
+const OTHER_AUTHORS = 50;
+const CALLERS = 200;
+/** Calls a second one person makes at most (a feed page, a like or a comment every second). */
+const CALLER_RATE = 1;
+/** Calls a second each sampled call of the stream processor's ledger stands for. */
+const factors = new Map<string, number>();
+
+export async function hotspotsSection(options: { quick: boolean; settings: Record<string, string>; settle?: () => Promise<void> }): Promise<HotspotsResult> {
+  const scale = options.quick ? 0.02 : 0.1;
+  const mix: MixEntry[] = [
+    { operation: 'like', rate: 2000, sampled: Math.round(2000 * scale), description: 'uniform over the catalog: half of it owned by one author' },
+    { operation: 'comment_set', rate: 500, sampled: Math.round(500 * scale), description: 'all on one trending video (owned by that author)' },
+    { operation: 'get_next_list', rate: 5000, sampled: Math.round(5000 * scale), description: 'signed in; every other call reports the previous page as view_list' },
+    { operation: 'POST /videos', rate: 50, sampled: Math.max(1, Math.round(50 * scale)), description: 'the editor account (the pipeline) publishing' },
+  ];
+  const settings = options.settings;
+  await prepareKeyRecorder(settings.DYNAMODB_ENDPOINT!, [settings.HUB_TABLE!, settings.API_KEYS_TABLE!].filter(Boolean));
+
+  // The world: one editor owning half the catalog, 50 other authors, 200 callers.
+  const [editor, ...others] = await signUpMany(1 + OTHER_AUTHORS);
+  const { setAccountRoles } = await import('../../lib/hub/accounts.js');
+  await setAccountRoles(editor!.openid, ['editor']);
+  const editorToken = await jwtFor(editor!.openid, ['editor']);
+  const authors = others.map((a) => a.openid);
+  const editorVids = await importCatalog(editor!.openid, 0, CATALOG / 2, { prefix: 'he' });
+  const otherVids = await importCatalog(authors, 0, CATALOG / 2, { prefix: 'ho' });
+  const catalog = [...editorVids, ...otherVids];
+  const trending = editorVids[0]!;
+  const callers = await signUpMany(CALLERS);
+  // Every caller has a feed state already (an ordinary caller, not a first call).
+  const lastPage = new Map<string, string[]>();
+  for (const c of callers) {
+    const page = await mustSucceed(hubRequest('get_next_list', { openid: c.openid, token: c.token }));
+    lastPage.set(c.openid, ((page.list as { vid: string }[] | undefined) ?? []).map((v) => v.vid));
+  }
+
+  // The sampled calls, interleaved in a seeded order.
+  const random = seededRandom(20261122);
+  const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
+  const queue: { op: string; build: () => BenchRequest; expect: number }[] = [];
+  const liked = new Set<string>();
+  let commentNo = 0;
+  let publishNo = 0;
+  for (const m of mix) {
+    for (let i = 0; i < m.sampled; i++) {
+      if (m.operation === 'like') {
+        queue.push({
+          op: m.operation,
+          expect: 200,
+          build: () => {
+            let who = pick(callers);
+            let vid = pick(catalog);
+            while (liked.has(`${who.openid} ${vid}`)) [who, vid] = [pick(callers), pick(catalog)];
+            liked.add(`${who.openid} ${vid}`);
+            return hubRequest('like', { openid: who.openid, token: who.token, vid });
+          },
+        });
+      } else if (m.operation === 'comment_set') {
+        queue.push({
+          op: m.operation,
+          expect: 200,
+          build: () => {
+            const who = pick(callers);
+            return hubRequest('comment_set', { openid: who.openid, token: who.token, vid: trending, content: `hotspots comment ${commentNo++}` });
+          },
+        });
+      } else if (m.operation === 'get_next_list') {
+        queue.push({
+          op: m.operation,
+          expect: 200,
+          build: () => {
+            const who = pick(callers);
+            const report = random() < 0.5 ? lastPage.get(who.openid) : undefined;
+            return hubRequest('get_next_list', { openid: who.openid, token: who.token, view_list: report?.length ? report.join(',') : undefined });
+          },
+        });
+      } else {
+        queue.push({
+          op: m.operation,
+          expect: 201,
+          build: () => ({
+            method: 'POST',
+            path: '/api/v1/videos',
+            headers: bearer(editorToken),
+            body: { title: `Hotspots publish ${publishNo}`, description: 'Published by the hotspots bench', video_url: `https://cdn.example.com/h/${publishNo}.mp4`, cover_url: `https://cdn.example.com/h/${publishNo++}.jpg`, duration_s: 60, tags: ['expo', 'bench'] },
+          }),
+        });
+      }
+    }
+  }
+  for (let i = queue.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [queue[i], queue[j]] = [queue[j]!, queue[i]!];
+  }
+
+  const callsBy = new Map<string, number>();
+  const ledgers = new Map<string, KeyLedger>(mix.map((m) => [m.operation, newLedger()]));
+  const perCall = new Map<string, { requests: number; rcu: number; wcu: number; failures: number }>(mix.map((m) => [m.operation, { requests: 0, rcu: 0, wcu: 0, failures: 0 }]));
+  for (const call of queue) {
+    const ledger = ledgers.get(call.op)!;
+    const before = totals(ledger);
+    const request = call.build();
+    const caller = new URLSearchParams(request.path.split('?')[1] ?? '').get('openid');
+    if (caller) callsBy.set(caller, (callsBy.get(caller) ?? 0) + 1);
+    const response = await recordKeys(ledger, () => invoke(request));
+    if (response.status !== call.expect) perCall.get(call.op)!.failures += 1;
+    if (call.op === 'get_next_list' && response.status === 200) {
+      lastPage.set(caller!, (((response.body.data as { list?: { vid: string }[] } | undefined)?.list) ?? []).map((v) => v.vid));
+    }
+    const after = totals(ledger);
+    const f = perCall.get(call.op)!;
+    f.requests += after.requests - before.requests;
+    f.rcu += after.rcu - before.rcu;
+    f.wcu += after.wcu - before.wcu;
+  }
+  // Derived counters that converge after the call (a stream processor) are part of the load: their
+  // requests are recorded with the mix (attributed to the likes and comments that caused them).
+  let note = 'no asynchronous writers recorded';
+  if (options.settle) {
+    const settleLedger = newLedger();
+    await recordKeys(settleLedger, options.settle);
+    const likeAndComment = mix.filter((m) => m.operation === 'like' || m.operation === 'comment_set');
+    const factor = likeAndComment.reduce((s, m) => s + m.rate, 0) / likeAndComment.reduce((s, m) => s + m.sampled, 0);
+    ledgers.set('stream', settleLedger);
+    mix.push({ operation: 'stream processor', rate: 0, sampled: 0, description: 'derived counters, applied after the calls' });
+    perCall.set('stream processor', { requests: settleLedger.requests, rcu: 0, wcu: 0, failures: 0 });
+    factors.set('stream', factor);
+    note = `stream processor: ${settleLedger.requests} requests for the sampled likes and comments, scaled like them`;
+  }
+
+  // Rates: a shared key carries every op's sampled units times (rate / sampled). A key of one caller
+  // (their account, feed state, likes) carries what that caller's sampled calls put on it, at
+  // CALLER_RATE calls a second: the sample's 200 callers stand for a far larger population, so
+  // scaling their keys with the whole mix would make each of them as busy as 1/200 of all traffic.
+  const callerIds = callers.map((c) => c.openid);
+  const ownerOf = (key: string) => callerIds.find((id) => key.includes(id));
+  const factorOf = new Map<string, number>(mix.map((m) => [m.operation, m.sampled > 0 ? m.rate / m.sampled : 0]));
+  if (ledgers.has('stream')) factorOf.set('stream', factors.get('stream')!);
+  const partitions = new Map<string, HotspotRow>();
+  const items = new Map<string, HotspotRow>();
+  for (const [name, ledger] of ledgers) {
+    const factor = factorOf.get(name) ?? 0;
+    const rate = (key: string) => {
+      const owner = ownerOf(key);
+      return owner ? CALLER_RATE / (callsBy.get(owner) ?? 1) : factor;
+    };
+    for (const p of ledger.partitions.values()) addRates(partitions, p.partition, p.wcu, p.rcu, p.requests, rate(p.partition));
+    for (const p of ledger.items.values()) addRates(items, p.item, p.wcu, p.rcu, 0, rate(p.item));
+  }
+
+  const names = new Map<string, string>([[editor!.openid, '<editor>'], [trending, '<trending vid>']]);
+  for (const c of callers) names.set(c.openid, '<caller>');
+  for (const a of authors) names.set(a, '<author>');
+  const label = (key: string) => {
+    let out = key.replace(/^\S*?(hub|api_keys)(\/\S+)? /, (_, t: string, i: string | undefined) => `${t}${i ?? ''} `);
+    for (const [id, name] of names) out = out.split(id).join(name);
+    return out.replace(/VIDEO#(he|ho)[0-9a-z]{6}/g, 'VIDEO#<vid>');
+  };
+  const rows = (map: Map<string, HotspotRow>, by: 'wcuPerSecond' | 'rcuPerSecond', n: number) =>
+    [...map.values()].sort((a, b) => b[by] - a[by]).slice(0, n).map((r) => ({ ...r, key: label(r.key), wcuPerSecond: round(r.wcuPerSecond, 1), rcuPerSecond: round(r.rcuPerSecond, 1), requestsPerSecond: round(r.requestsPerSecond, 1) }));
+  const busiestWritePartitions = rows(partitions, 'wcuPerSecond', 10);
+  const busiestReadPartitions = rows(partitions, 'rcuPerSecond', 10);
+  const busiestItems = rows(items, 'wcuPerSecond', 6);
+  const worstPartitionWcu = busiestWritePartitions[0]!;
+  const worstPartitionRcu = busiestReadPartitions[0]!;
+  const worstItemWcu = busiestItems[0]!;
+
+  const mixRows = mix.map((m) => {
+    const f = perCall.get(m.operation)!;
+    const n = Math.max(1, m.sampled);
+    return { ...m, requestsPerCall: round(f.requests / n, 2), rcuPerCall: round(f.rcu / n, 2), wcuPerCall: round(f.wcu / n, 2), failures: f.failures };
+  });
+  printTable('Traffic mix at 100x (sampled calls through the handlers)', ['operation', 'calls/s', 'sampled', 'requests/call', 'RCU/call', 'WCU/call', 'not as expected', 'what'], mixRows.map((m) => [m.operation, m.rate, m.sampled, m.requestsPerCall, m.rcuPerCall, m.wcuPerCall, m.failures, m.description]));
+  const table = (title: string, list: HotspotRow[]) => printTable(title, ['key', 'WCU/s', 'RCU/s', 'requests/s'], list.map((r) => [r.key, r.wcuPerSecond, r.rcuPerSecond, r.requestsPerSecond]));
+  table('Busiest partition keys by writes (table or index partition)', busiestWritePartitions);
+  table('Busiest partition keys by reads', busiestReadPartitions);
+  table('Busiest items by writes', busiestItems);
+  const withinLimits = worstPartitionWcu.wcuPerSecond <= PARTITION_LIMITS.wcu && worstPartitionRcu.rcuPerSecond <= PARTITION_LIMITS.rcu;
+  console.log(`per-partition limits ${PARTITION_LIMITS.wcu} WCU/s, ${PARTITION_LIMITS.rcu} RCU/s: ${withinLimits ? 'within' : 'EXCEEDED'}; ${note}`);
+  return {
+    mix: mixRows,
+    world: { videos: CATALOG, editorVideos: editorVids.length, authors: 1 + OTHER_AUTHORS, callers: CALLERS },
+    busiestWritePartitions,
+    busiestReadPartitions,
+    busiestItems,
+    limits: PARTITION_LIMITS,
+    worstPartitionWcu,
+    worstPartitionRcu,
+    worstItemWcu,
+    withinLimits,
+    note,
+  };
+}
+
+function totals(ledger: KeyLedger) {
+  // Table and index partitions together: every unit DynamoDB reported for the calls.
+  let rcu = 0;
+  let wcu = 0;
+  for (const p of ledger.partitions.values()) [rcu, wcu] = [rcu + p.rcu, wcu + p.wcu];
+  return { requests: ledger.requests, rcu, wcu };
+}
+
+function addRates(into: Map<string, HotspotRow>, key: string, wcu: number, rcu: number, requests: number, factor: number): void {
+  const row = into.get(key) ?? { key, wcuPerSecond: 0, rcuPerSecond: 0, requestsPerSecond: 0 };
+  row.wcuPerSecond += wcu * factor;
+  row.rcuPerSecond += rcu * factor;
+  row.requestsPerSecond += requests * factor;
+  into.set(key, row);
+}
