@@ -2,6 +2,7 @@ import { formatTable } from './format.js';
 import type { ColdStartResult } from './sections/coldstart.js';
 import type { CostResult } from './sections/cost.js';
 import type { LatencyRow } from './sections/latency.js';
+import type { HotspotsResult } from './sections/hotspots.js';
 import type { PostingsResult } from './sections/postings.js';
 import type { ScalingResult } from './sections/scaling.js';
 
@@ -112,6 +113,7 @@ export function evaluateTargets(results: Record<string, unknown>): TargetCheck[]
     });
   }
   checks.push(...postingsTargets(postings));
+  checks.push(hotspotsTarget(results.hotspots as HotspotsResult | undefined));
   return checks;
 }
 
@@ -141,6 +143,18 @@ function postingsTargets(p: PostingsResult | undefined): TargetCheck[] {
       status: p.search.requestsPerCallMax <= 8 && p.search.exactlyOnce && p.search.newestFirst ? 'met' : 'missed',
     },
   ];
+}
+
+/** The scaling model (the hotspots section): the busiest partition key at 100x within DynamoDB's per-partition limits. */
+function hotspotsTarget(h: HotspotsResult | undefined): TargetCheck {
+  const target = 'traffic mix at 100x: no item or partition key above 1,000 WCU/s or 3,000 RCU/s';
+  if (!h) return { target, measured: 'hotspots section not run', status: 'not measured' };
+  const failures = h.mix.reduce((s, m) => s + m.failures, 0);
+  return {
+    target,
+    measured: `busiest by writes ${h.worstPartitionWcu.key} ${h.worstPartitionWcu.wcuPerSecond} WCU/s; by reads ${h.worstPartitionRcu.key} ${h.worstPartitionRcu.rcuPerSecond} RCU/s; busiest item ${h.worstItemWcu.key} ${h.worstItemWcu.wcuPerSecond} WCU/s${failures ? `; ${failures} sampled calls not as expected` : ''}`,
+    status: h.withinLimits && failures === 0 ? 'met' : 'missed',
+  };
 }
 
 export function printTargets(checks: TargetCheck[]): void {
