@@ -28,10 +28,9 @@ export interface ExpohubFunctionProps {
 /**
  * Every Lambda function of the stack, with the defaults fixed in one place: Node.js 22 on arm64,
  * X-Ray tracing, a log group with one month retention, and a local esbuild bundle (no Docker) as
- * minified ESM with source maps. The AWS SDK v3 is taken from the nodejs22.x runtime rather than
- * bundled: it is already on the Lambda image (no download, warm in the page cache), and bundling it
- * adds about 350 KB per function, which would put every bundle over the 400 KB cold-start budget
- * (docs/performance.md). The SDK APIs used here (DynamoDB, SNS, Secrets Manager) are stable v3 APIs.
+ * minified ESM with source maps (infra/constructs/lambda-bundle.ts). The AWS SDK v3 is bundled
+ * rather than taken from the nodejs22.x runtime: the bundled SDK imports in about half the time
+ * (docs/performance.md, "Cold starts"), and the version deployed is the one locked and tested here.
  *
  * The role is created here with write access to its own log group only, instead of the managed
  * AWSLambdaBasicExecutionRole (which allows writing to every log group of the account).
@@ -68,7 +67,7 @@ export class ExpohubFunction extends Construct {
       tracing: Tracing.ACTIVE,
       logGroup: this.logGroup,
       role: this.role,
-      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      environment: { ...props.environment, NODE_OPTIONS: LAMBDA_BUNDLE.nodeOptions },
       bundling: {
         forceDockerBundling: false,
         format: OutputFormat.ESM,
@@ -78,9 +77,10 @@ export class ExpohubFunction extends Construct {
         banner: LAMBDA_BUNDLE.banner,
         minify: LAMBDA_BUNDLE.minify,
         sourceMap: LAMBDA_BUNDLE.sourceMap,
-        sourcesContent: false,
+        sourcesContent: LAMBDA_BUNDLE.sourcesContent,
         logLevel: LogLevel.WARNING,
-        // The runtime provides the AWS SDK v3 (see the class comment); everything else is bundled.
+        // Everything is bundled, the AWS SDK v3 included (see the class comment).
+        bundleAwsSDK: true,
         externalModules: [...LAMBDA_BUNDLE.externalModules],
       },
     });

@@ -1,3 +1,5 @@
+import type { BuildOptions } from 'esbuild';
+
 /**
  * How every Lambda is bundled (esbuild, through NodejsFunction): read by the function construct and
  * by the benchmark's cold-start section, so what is measured is what is deployed.
@@ -14,14 +16,42 @@ export const ESM_REQUIRE_SHIM = [
   'const __dirname = __expohubDirname(__filename);',
 ].join(' ');
 
+/**
+ * The AWS SDK v3 is bundled (the locked version, tested here) rather than taken from the nodejs22.x
+ * runtime: one minified file imports in about half the time of the runtime's SDK, which Node loads
+ * as dozens of separate packages (docs/performance.md, "Cold starts"; `npm run bench -- --only
+ * coldstart` measures both).
+ */
 export const LAMBDA_BUNDLE = {
-  format: 'esm',
+  format: 'esm' as const,
   target: 'node22',
-  platform: 'node',
+  platform: 'node' as const,
   mainFields: ['module', 'main'],
   banner: ESM_REQUIRE_SHIM,
   minify: true,
   sourceMap: true,
-  /** The nodejs22.x runtime provides the AWS SDK v3; everything else is bundled. */
-  externalModules: ['@aws-sdk/*'],
-} as const;
+  sourcesContent: false,
+  /** Nothing is left to the runtime: the AWS SDK v3 is in the bundle too. */
+  externalModules: [] as string[],
+  /** The functions' NODE_OPTIONS (stack traces through the source maps). */
+  nodeOptions: '--enable-source-maps',
+};
+
+/** The same settings as esbuild's own build options, for the benchmark (`bundle: true` as NodejsFunction passes it). */
+export function esbuildOptions(entryPoint: string, outfile: string): BuildOptions {
+  return {
+    entryPoints: [entryPoint],
+    outfile,
+    bundle: true,
+    format: LAMBDA_BUNDLE.format,
+    target: LAMBDA_BUNDLE.target,
+    platform: LAMBDA_BUNDLE.platform,
+    mainFields: [...LAMBDA_BUNDLE.mainFields],
+    banner: { js: LAMBDA_BUNDLE.banner },
+    minify: LAMBDA_BUNDLE.minify,
+    sourcemap: LAMBDA_BUNDLE.sourceMap,
+    sourcesContent: LAMBDA_BUNDLE.sourcesContent,
+    external: [...LAMBDA_BUNDLE.externalModules],
+    logLevel: 'error',
+  };
+}
