@@ -65,22 +65,21 @@ if (r.load) {
   table('Through the local server under autocannon', ['target', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'], r.load.rows.map((l) => [l.target, l.connections, l.rps, l.p50, l.p99, l.non2xx, l.errors]));
 }
 if (r.coldstart) {
+  const c = r.coldstart;
+  const parts = (row: (typeof c.rows)[number]) =>
+    row.composition
+      .slice(0, 4)
+      .map((p) => `${p.origin} ${Math.round(p.bytes / 1024)}`)
+      .join(', ');
   table(
-    `Cold-start proxy (bundle as deployed; import in a fresh Node ${r.coldstart.nodeForImport} process, median of ${r.coldstart.runs})`,
-    ['function', 'bundle KB', 'gzip KB', 'import ms', 'import ms, --enable-source-maps', 'SDK bundled: KB', 'SDK bundled: import ms', 'largest parts (KB)'],
-    r.coldstart.rows.map((c) => [
-      c.function,
-      kb(c.bytes),
-      kb(c.gzipBytes),
-      c.importMsMedian,
-      c.importMsWithSourceMapsMedian,
-      kb(c.bytesSdkBundled),
-      c.importMsSdkBundledMedian,
-      c.composition
-        .slice(0, 4)
-        .map((p) => `${p.origin} ${Math.round(p.bytes / 1024)}`)
-        .join(', '),
-    ]),
+    `Cold-start proxy (bundle as deployed, AWS SDK bundled; import in a fresh Node ${c.nodeForImport} process with NODE_OPTIONS=${c.nodeOptions}, median of ${c.runs})`,
+    ['function', 'bundle KB', 'gzip KB', 'import ms', 'import ms p90', 'import CPU ms', 'largest parts (KB)'],
+    c.rows.map((row) => [row.function, kb(row.bytes), kb(row.gzipBytes), row.importMsMedian, row.importMsP90, row.importCpuMsMedian, parts(row)]),
+  );
+  table(
+    `AWS SDK bundled (deployed) against the runtime's SDK (\`@aws-sdk/*\` external, loaded from node_modules), median of ${c.runs} imports each`,
+    ['function', 'bundled: KB', 'bundled: import ms', 'bundled: CPU ms', 'runtime SDK: KB', 'runtime SDK: import ms', 'runtime SDK: CPU ms'],
+    c.rows.map((row) => [row.function, kb(row.bytes), row.importMsMedian, row.importCpuMsMedian, kb(row.runtimeSdk.bytes), row.runtimeSdk.msMedian, row.runtimeSdk.cpuMsMedian]),
   );
 }
 const scalingTable = (title: string, rows: ScalingRow[] | undefined) => {

@@ -12,6 +12,10 @@ export interface TargetCheck {
   status: 'met' | 'missed' | 'not measured';
 }
 
+/** Cold starts (issue 11): the import of every function's bundle, and its size. */
+const COLD_IMPORT_MS = 100;
+const COLD_BUNDLE_BYTES = 1024 * 1024;
+
 const fmt = (n: number) => (Number.isFinite(n) ? String(n) : 'n/a');
 
 /** The performance targets of the project, checked against the figures of this run. */
@@ -89,16 +93,24 @@ export function evaluateTargets(results: Record<string, unknown>): TargetCheck[]
     });
   }
 
+  const coldTarget = `every function importing in at most ${COLD_IMPORT_MS} ms (median of 10 fresh imports, bundled as deployed), bundle at most 1 MB`;
   if (!cold) {
-    checks.push({ target: 'every function bundle at most 400 KB minified, importing in at most 150 ms', measured: 'coldstart section not run', status: 'not measured' });
+    checks.push({ target: coldTarget, measured: 'coldstart section not run', status: 'not measured' });
   } else {
     const biggest = [...cold.rows].sort((a, b) => b.bytes - a.bytes)[0];
     const slowest = [...cold.rows].sort((a, b) => b.importMsMedian - a.importMsMedian)[0];
-    const ok = cold.rows.every((r) => r.bytes <= 400 * 1024 && r.importMsMedian <= 150);
+    const over = cold.rows.filter((r) => r.importMsMedian > COLD_IMPORT_MS).map((r) => `${r.function} ${r.importMsMedian} ms`);
+    const ok = cold.rows.every((r) => r.bytes <= COLD_BUNDLE_BYTES && r.importMsMedian <= COLD_IMPORT_MS);
     checks.push({
-      target: 'every function bundle at most 400 KB minified, importing in at most 150 ms',
-      measured: `largest ${biggest?.function} ${fmt(Math.round((biggest?.bytes ?? NaN) / 1024))} KB; slowest import ${slowest?.function} ${fmt(slowest?.importMsMedian ?? NaN)} ms`,
-      status: ok ? 'met' : 'missed',
+      target: coldTarget,
+      measured: [
+        `largest ${biggest?.function} ${fmt(Math.round((biggest?.bytes ?? NaN) / 1024))} KB; slowest import ${slowest?.function} ${fmt(slowest?.importMsMedian ?? NaN)} ms (CPU ${fmt(slowest?.importCpuMsMedian ?? NaN)} ms)`,
+        over.length ? `over ${COLD_IMPORT_MS} ms: ${over.join(', ')}` : '',
+        `median of ${cold.runs}${cold.runs < 10 ? ' (quick run)' : ''}`,
+      ]
+        .filter(Boolean)
+        .join('; '),
+      status: ok && cold.runs >= 10 ? 'met' : ok ? 'not measured' : 'missed',
     });
   }
 

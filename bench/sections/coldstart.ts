@@ -4,68 +4,66 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
-import { LAMBDA_BUNDLE } from '../../infra/constructs/lambda-bundle.js';
+import { esbuildOptions, LAMBDA_BUNDLE } from '../../infra/constructs/lambda-bundle.js';
 import { FUNCTIONS } from '../../infra/routes.js';
 import { printTable } from '../format.js';
 import { median, percentile, round } from '../stats.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
+/** Import time of one bundle: the median of `runs` fresh Node processes, each timing `await import(bundle)`. */
+export interface ImportTimes {
+  bytes: number;
+  msMedian: number;
+  msP90: number;
+  /** CPU time (user + system) of the same imports: less sensitive than wall time to other load on the machine. */
+  cpuMsMedian: number;
+}
+
 export interface ColdStartRow {
   function: string;
   entry: string;
+  /** The bundle as the stack deploys it (infra/constructs/lambda-bundle.ts): the AWS SDK bundled in. */
   bytes: number;
   gzipBytes: number;
   mapBytes: number;
-  /** Median time of `await import(bundle)` in a fresh Node process (`runs` times; with --enable-source-maps, half as many). */
   importMsMedian: number;
   importMsP90: number;
-  importMsWithSourceMapsMedian: number;
-  /** The same bundle with the AWS SDK bundled in (what the stack did before), for comparison. */
-  bytesSdkBundled: number;
-  /** Median import time of that SDK-bundled variant (half as many runs). */
-  importMsSdkBundledMedian: number;
-  /** Minified bytes in the bundle by origin, largest first. */
+  importCpuMsMedian: number;
+  /** The alternative: the same bundle with `@aws-sdk/*` left to the nodejs22.x runtime (loaded from node_modules here). */
+  runtimeSdk: ImportTimes;
+  /** Minified bytes in the deployed bundle by origin, largest first. */
   composition: { origin: string; bytes: number }[];
 }
 
 export interface ColdStartResult {
   runs: number;
   nodeForImport: string;
+  /** NODE_OPTIONS of every import, as the stack sets it on the functions. */
+  nodeOptions: string;
   rows: ColdStartRow[];
 }
 
-function buildOptions(entry: string) {
-  return {
-    entryPoints: [join(ROOT, entry)],
-    bundle: true,
-    // The construct's own settings (infra/constructs/lambda-bundle.ts).
-    format: LAMBDA_BUNDLE.format,
-    target: LAMBDA_BUNDLE.target,
-    platform: LAMBDA_BUNDLE.platform,
-    mainFields: [...LAMBDA_BUNDLE.mainFields],
-    banner: { js: LAMBDA_BUNDLE.banner },
-    minify: LAMBDA_BUNDLE.minify,
-    sourcemap: LAMBDA_BUNDLE.sourceMap,
-    sourcesContent: false,
-    logLevel: 'error' as const,
-    external: [...LAMBDA_BUNDLE.externalModules],
-  };
-}
-
 // Measures the import only: the clock starts after the process is up.
-const IMPORT_PROBE = `const t0 = performance.now(); await import(process.argv[1]); process.stdout.write(String(performance.now() - t0));`;
+const IMPORT_PROBE = [
+  'const c0 = process.cpuUsage(); const t0 = performance.now();',
+  'await import(process.argv[1]);',
+  'const ms = performance.now() - t0; const c = process.cpuUsage(c0);',
+  'process.stdout.write(JSON.stringify({ ms, cpuMs: (c.user + c.system) / 1000 }));',
+].join(' ');
 
-function importTimes(bundle: string, runs: number, env: NodeJS.ProcessEnv, sourceMaps: boolean): number[] {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const args = [...(sourceMaps ? ['--enable-source-maps'] : []), '--input-type=module', '-e', IMPORT_PROBE, pathToFileURL(bundle).href];
-    const out = spawnSync(process.execPath, args, { env, encoding: 'utf8', timeout: 60_000 });
-    if (out.status !== 0) throw new Error(`importing ${bundle} failed: ${out.stderr.slice(0, 500)}`);
-    times.push(Number(out.stdout));
-  }
-  return times;
+function importOnce(bundle: string, env: NodeJS.ProcessEnv): { ms: number; cpuMs: number } {
+  const out = spawnSync(process.execPath, ['--input-type=module', '-e', IMPORT_PROBE, pathToFileURL(bundle).href], { env, encoding: 'utf8', timeout: 60_000 });
+  if (out.status !== 0) throw new Error(`importing ${bundle} failed: ${out.stderr.slice(0, 500)}`);
+  return JSON.parse(out.stdout) as { ms: number; cpuMs: number };
 }
+
+const summary = (bundle: string, samples: { ms: number; cpuMs: number }[]): ImportTimes => ({
+  bytes: statSync(bundle).size,
+  msMedian: round(median(samples.map((s) => s.ms)), 1),
+  msP90: round(percentile(samples.map((s) => s.ms), 90), 1),
+  cpuMsMedian: round(median(samples.map((s) => s.cpuMs)), 1),
+});
 
 /** Which package a bundled input file comes from; the SDK's many packages count as one. */
 function origin(path: string): string {
@@ -85,16 +83,24 @@ function composition(metafile: Metafile, outfile: string): { origin: string; byt
   return [...byOrigin].map(([o, bytes]) => ({ origin: o, bytes })).sort((a, b) => b.bytes - a.bytes);
 }
 
-/** Cold-start proxy per deployed function: bundle size as deployed and the time to import it. */
+/**
+ * Cold-start proxy per deployed function: the bundle exactly as the stack builds it, and the time to
+ * import it in a fresh Node process (median of 10), with the functions' NODE_OPTIONS. Beside it, the
+ * same bundle with the AWS SDK left to the runtime, imported the same way, so that the choice between
+ * the two rests on figures.
+ */
 export async function coldStartSection(options: { quick: boolean }): Promise<ColdStartResult> {
   const runs = options.quick ? 3 : 10;
-  // Inside node_modules (ignored by git), so the bundles resolve `@aws-sdk/*` from the project's
-  // node_modules as the runtime's SDK resolves on Lambda: the import time includes loading the SDK.
+  // Inside node_modules (ignored by git), so that the runtime-SDK variant resolves `@aws-sdk/*` from
+  // the project's node_modules, as an ESM handler on nodejs22.x resolves the runtime's SDK: Node loads
+  // the same CommonJS builds (`main`, one file per package) there and here. The runtime's SDK version
+  // is whatever Lambda ships, not the locked one; the bundled variant needs no resolution at all.
   mkdirSync(join(ROOT, 'node_modules', '.cache'), { recursive: true });
   const dir = mkdtempSync(join(ROOT, 'node_modules', '.cache', 'expohub-bench-'));
   // What config.ts needs at import, as the stack passes it (a secret ARN, not the secret).
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
+    NODE_OPTIONS: LAMBDA_BUNDLE.nodeOptions,
     API_KEYS_TABLE: 'bench-api-keys',
     HUB_TABLE: 'bench-hub',
     JWT_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:bench',
@@ -104,47 +110,61 @@ export async function coldStartSection(options: { quick: boolean }): Promise<Col
   const rows: ColdStartRow[] = [];
   try {
     for (const [name, spec] of Object.entries(FUNCTIONS)) {
-      const outfile = join(dir, name, 'index.mjs');
-      const built = await build({ ...buildOptions(spec.entry), outfile, metafile: true });
-      const sdkBundled = join(dir, name, 'sdk-bundled.mjs');
-      await build({ ...buildOptions(spec.entry), outfile: sdkBundled, sourcemap: false, external: [] });
-      const plain = importTimes(outfile, runs, env, false);
-      const mapped = importTimes(outfile, Math.ceil(runs / 2), env, true);
-      const bundledSdk = importTimes(sdkBundled, Math.ceil(runs / 2), env, false);
+      const deployed = join(dir, name, 'index.mjs');
+      const built = await build({ ...esbuildOptions(join(ROOT, spec.entry), deployed), metafile: true });
+      const runtimeSdk = join(dir, name, 'runtime-sdk', 'index.mjs');
+      await build({ ...esbuildOptions(join(ROOT, spec.entry), runtimeSdk), external: ['@aws-sdk/*'] });
+      // Alternating, so that a change of load on the machine touches both variants alike.
+      const samples: Record<'deployed' | 'runtimeSdk', { ms: number; cpuMs: number }[]> = { deployed: [], runtimeSdk: [] };
+      for (let i = 0; i < runs; i++) {
+        samples.deployed.push(importOnce(deployed, env));
+        samples.runtimeSdk.push(importOnce(runtimeSdk, env));
+      }
+      const asDeployed = summary(deployed, samples.deployed);
       rows.push({
         function: name,
         entry: spec.entry,
-        bytes: statSync(outfile).size,
-        gzipBytes: gzipSync(readFileSync(outfile)).length,
-        mapBytes: statSync(`${outfile}.map`).size,
-        importMsMedian: round(median(plain), 1),
-        importMsP90: round(percentile(plain, 90), 1),
-        importMsWithSourceMapsMedian: round(median(mapped), 1),
-        bytesSdkBundled: statSync(sdkBundled).size,
-        importMsSdkBundledMedian: round(median(bundledSdk), 1),
-        composition: composition(built.metafile, outfile),
+        bytes: asDeployed.bytes,
+        gzipBytes: gzipSync(readFileSync(deployed)).length,
+        mapBytes: statSync(`${deployed}.map`).size,
+        importMsMedian: asDeployed.msMedian,
+        importMsP90: asDeployed.msP90,
+        importCpuMsMedian: asDeployed.cpuMsMedian,
+        runtimeSdk: summary(runtimeSdk, samples.runtimeSdk),
+        composition: composition(built.metafile!, deployed),
       });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   printTable(
-    `Cold-start proxy per function: esbuild bundle as the stack deploys it (SDK from the runtime); import time in a fresh Node ${process.version} process, SDK loaded from node_modules (median of ${runs})`,
-    ['function', 'bundle KB', 'gzip KB', 'import ms', 'import ms p90', 'with --enable-source-maps', 'SDK bundled: KB', 'SDK bundled: import ms', 'largest parts (KB)'],
+    `Cold-start proxy per function: esbuild bundle as the stack deploys it (AWS SDK bundled); import in a fresh Node ${process.version} process with NODE_OPTIONS=${LAMBDA_BUNDLE.nodeOptions} (median of ${runs})`,
+    ['function', 'bundle KB', 'gzip KB', 'import ms', 'import ms p90', 'import CPU ms', 'largest parts (KB)'],
     rows.map((r) => [
       r.function,
       round(r.bytes / 1024, 1),
       round(r.gzipBytes / 1024, 1),
       r.importMsMedian,
       r.importMsP90,
-      r.importMsWithSourceMapsMedian,
-      round(r.bytesSdkBundled / 1024, 1),
-      r.importMsSdkBundledMedian,
+      r.importCpuMsMedian,
       r.composition
         .slice(0, 4)
         .map((c) => `${c.origin} ${Math.round(c.bytes / 1024)}`)
         .join(', '),
     ]),
   );
-  return { runs, nodeForImport: process.version, rows };
+  printTable(
+    `AWS SDK bundled (deployed) against the runtime's SDK (\`@aws-sdk/*\` external, loaded from node_modules), median of ${runs} imports each, alternated`,
+    ['function', 'bundled: KB', 'bundled: import ms', 'bundled: CPU ms', 'runtime SDK: KB', 'runtime SDK: import ms', 'runtime SDK: CPU ms'],
+    rows.map((r) => [
+      r.function,
+      round(r.bytes / 1024, 1),
+      r.importMsMedian,
+      r.importCpuMsMedian,
+      round(r.runtimeSdk.bytes / 1024, 1),
+      r.runtimeSdk.msMedian,
+      r.runtimeSdk.cpuMsMedian,
+    ]),
+  );
+  return { runs, nodeForImport: process.version, nodeOptions: LAMBDA_BUNDLE.nodeOptions, rows };
 }
