@@ -10,9 +10,15 @@ import { NotFoundError } from '../errors.js';
 import { defineOperation } from './operation.js';
 import { identifier, presentText } from './params.js';
 
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+// Made on first use: loading ICU's region names costs about 25 ms of CPU, which every cold start
+// of the hub would otherwise pay at import (docs/performance.md, "Cold starts").
+let regionNames: Intl.DisplayNames | undefined;
 /** ISO 3166-1 alpha-2 as ICU knows it: a known region has a name other than its code. */
-const isRegion = (code: string) => /^[A-Z]{2}$/.test(code) && ![code, 'Unknown Region'].includes(regionNames.of(code) ?? code);
+const isRegion = (code: string) => {
+  if (!/^[A-Z]{2}$/.test(code)) return false;
+  regionNames ??= new Intl.DisplayNames(['en'], { type: 'region' });
+  return ![code, 'Unknown Region'].includes(regionNames.of(code) ?? code);
+};
 
 const query = z.object({
   openid: identifier(),
