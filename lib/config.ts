@@ -1,19 +1,19 @@
-import * as z from 'zod';
+import * as z from './zod.js';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', ''])
-  .default('false')
-  .transform((v) => v === 'true' || v === '1');
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-const csv = z
-  .string()
-  .default('')
-  .transform((v) =>
+const bool = z.pipe(
+  z._default(z.enum(['true', 'false', '1', '0', '']), 'false'),
+  z.transform((v) => v === 'true' || v === '1'),
+);
+const positiveInt = (fallback: number) => z._default(z.coerce.number().check(z.int(), z.positive()), fallback);
+const csv = z.pipe(
+  z._default(z.string(), ''),
+  z.transform((v: string) =>
     v
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
-  );
+  ),
+);
 
 /**
  * Every setting the Lambda code reads, parsed once at cold start. A missing or malformed value fails
@@ -21,20 +21,20 @@ const csv = z
  */
 const configSchema = z
   .object({
-    EXPOHUB_RUNTIME: z.enum(['aws', 'local']).default('aws'),
-    AWS_REGION: z.string().default('us-east-1'),
-    DYNAMODB_ENDPOINT: z.url().optional(),
-    API_KEYS_TABLE: z.string().min(1),
-    HUB_TABLE: z.string().min(1),
-    JWT_SECRET: z.string().min(32).optional(),
-    JWT_SECRET_ARN: z.string().min(1).optional(),
-    JWT_ISSUER: z.string().min(1).default('expohub'),
+    EXPOHUB_RUNTIME: z._default(z.enum(['aws', 'local']), 'aws'),
+    AWS_REGION: z._default(z.string(), 'us-east-1'),
+    DYNAMODB_ENDPOINT: z.optional(z.url()),
+    API_KEYS_TABLE: z.string().check(z.minLength(1)),
+    HUB_TABLE: z.string().check(z.minLength(1)),
+    JWT_SECRET: z.optional(z.string().check(z.minLength(32))),
+    JWT_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
+    JWT_ISSUER: z._default(z.string().check(z.minLength(1)), 'expohub'),
     JWT_TTL_SECONDS: positiveInt(30 * 24 * 3600),
     ENFORCE_KEY_SCOPES: bool,
     ADMIN_PHONES: csv,
-    DEFAULT_PHONE_REGION: z.string().length(2).default('CN'),
-    SHARE_BASE_URL: z.url().default('https://expohub.example.com'),
-    SMS_SENDER: z.enum(['sns', 'console']).default('sns'),
+    DEFAULT_PHONE_REGION: z._default(z.string().check(z.length(2)), 'CN'),
+    SHARE_BASE_URL: z._default(z.url(), 'https://expohub.example.com'),
+    SMS_SENDER: z._default(z.enum(['sns', 'console']), 'sns'),
     SMS_CODE_TTL_SECONDS: positiveInt(300),
     RATE_SMS_PHONE_INTERVAL_S: positiveInt(60),
     RATE_SMS_PHONE_HOURLY: positiveInt(5),
@@ -43,10 +43,12 @@ const configSchema = z
     RATE_COMMENTS_PER_MINUTE: positiveInt(10),
     MAX_KEYS_PER_USER: positiveInt(100),
   })
-  .refine((c) => c.JWT_SECRET !== undefined || c.JWT_SECRET_ARN !== undefined, {
-    message: 'one of JWT_SECRET (local) or JWT_SECRET_ARN (deployed) must be set',
-    path: ['JWT_SECRET'],
-  });
+  .check(
+    z.refine((c) => c.JWT_SECRET !== undefined || c.JWT_SECRET_ARN !== undefined, {
+      message: 'one of JWT_SECRET (local) or JWT_SECRET_ARN (deployed) must be set',
+      path: ['JWT_SECRET'],
+    }),
+  );
 
 export type Config = z.infer<typeof configSchema>;
 

@@ -1,4 +1,4 @@
-import { ZodError } from 'zod';
+import * as z from './zod.js';
 import { AppError, UnavailableError, ValidationError } from './errors.js';
 
 /** DynamoDB and SDK error names that mean "try again later", not "bug". */
@@ -14,7 +14,7 @@ const TRANSIENT = new Set([
   'TimeoutError',
 ]);
 
-function zodMessage(error: ZodError): string {
+function zodMessage(error: z.core.$ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid request';
   const name = issue.path.length > 0 ? issue.path.join('.') : 'body';
@@ -27,7 +27,7 @@ function zodMessage(error: ZodError): string {
  */
 export function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
-  if (error instanceof ZodError) return new ValidationError(zodMessage(error));
+  if (error instanceof z.core.$ZodError) return new ValidationError(zodMessage(error));
   if (typeof error !== 'object' || error === null) return undefined;
   const e = error as { name?: string; statusCode?: number; cause?: { package?: string }; CancellationReasons?: { Code?: string }[] };
   // @middy/http-json-body-parser signals a missing, non-JSON or malformed body with a 415.

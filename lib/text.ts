@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import * as z from './zod.js';
 
 /**
  * The one check of every text a client sends, in a query string, a path or a JSON body: well-formed
@@ -20,15 +20,15 @@ export function textProblem(s: string, multiline = false): string | undefined {
   return undefined;
 }
 
-/** The text check as a zod refinement, for `.superRefine(...)` after a schema's own transforms. */
+/** The text check as a zod refinement, for `.check(z.superRefine(...))` after a schema's own transforms. */
 export const textIssues =
   (multiline = false) =>
-  (value: string, ctx: z.RefinementCtx): void => {
+  (value: string, ctx: z.core.$RefinementCtx<string>): void => {
     const problem = textProblem(value, multiline);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   };
 
 /** `schema` with the text check added (after its own trimming and lengths). */
-export function checkedText<T extends z.ZodType<string>>(schema: T, multiline = false): T {
-  return schema.superRefine(textIssues(multiline)) as unknown as T;
+export function checkedText<T extends z.ZodMiniType<string>>(schema: T, multiline = false): T {
+  return schema.check(z.superRefine(textIssues(multiline)));
 }

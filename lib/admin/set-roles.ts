@@ -1,15 +1,16 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { ROLES, type Principal } from '../auth/principal.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { checkedText } from '../text.js';
 import { setAccountRoles } from '../hub/accounts.js';
 
-const openidSchema = checkedText(z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters'));
+const openidSchema = checkedText(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters')));
 
 const bodySchema = z.object({
-  roles: z
-    .array(z.enum(ROLES, { error: `every role must be one of: ${ROLES.join(', ')}` }), { error: 'must be an array of role names' })
-    .transform((roles) => [...new Set(roles)]),
+  roles: z.pipe(
+    z.array(z.enum(ROLES, { error: `every role must be one of: ${ROLES.join(', ')}` }), { error: 'must be an array of role names' }),
+    z.transform((roles: (typeof ROLES)[number][]) => [...new Set(roles)]),
+  ),
 });
 
 export interface RolesResult {

@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { MAX_CURSOR_LENGTH, openCursor, signCursor } from '../auth/signed-cursor.js';
 import { db, tableNames } from '../db/client.js';
 import { ValidationError } from '../errors.js';
@@ -11,15 +11,16 @@ export const MAX_LIMIT = 500;
 export type PageKey = Record<string, string>;
 
 const querySchema = z.object({
-  limit: z
-    .string()
-    .trim()
-    .regex(/^\d{1,4}$/, 'must be an integer from 1 to 500')
-    .transform(Number)
-    .pipe(z.number().min(1, 'must be at least 1').max(MAX_LIMIT, `must be at most ${MAX_LIMIT}`))
-    .optional()
-    .transform((n) => n ?? DEFAULT_LIMIT),
-  cursor: z.string().trim().max(MAX_CURSOR_LENGTH, 'is not a cursor from a previous page').optional(),
+  limit: z.pipe(
+    z.optional(
+      z.pipe(
+        z.pipe(z.string().check(z.trim(), z.regex(/^\d{1,4}$/, 'must be an integer from 1 to 500')), z.transform(Number)),
+        z.number().check(z.minimum(1, 'must be at least 1'), z.maximum(MAX_LIMIT, `must be at most ${MAX_LIMIT}`)),
+      ),
+    ),
+    z.transform((n: number | undefined) => n ?? DEFAULT_LIMIT),
+  ),
+  cursor: z.optional(z.string().check(z.trim(), z.maxLength(MAX_CURSOR_LENGTH, 'is not a cursor from a previous page'))),
 });
 
 export interface PageRequest {

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { decodeVerifiedToken, issueToken } from '../auth/jwt.js';
 import { endSessionItem } from '../auth/sessions.js';
 import { clock } from '../clock.js';

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { cancellationCode, transactWrite } from '../db/transact.js';
@@ -12,10 +12,7 @@ import { smsSender } from './sms.js';
 
 const query = z.object({
   phonenumber: phoneParam('phonenumber'),
-  nonce: z
-    .string({ error: 'is required' })
-    .trim()
-    .regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8-64 characters of A-Z, a-z, 0-9, _ and -'),
+  nonce: z.string({ error: 'is required' }).check(z.trim(), z.regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8-64 characters of A-Z, a-z, 0-9, _ and -')),
 });
 
 function limitsFor(phone: string, sourceIp: string): RateLimit[] {

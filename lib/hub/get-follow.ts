@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { relationPage } from './follows.js';
 import { defineOperation } from './operation.js';
 import { boundedInt, deviceId, identifier, presentText } from './params.js';

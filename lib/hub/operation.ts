@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from '../zod.js';
 import type { Principal } from '../auth/principal.js';
 import type { Scope } from '../auth/scope-gate.js';
 
@@ -15,7 +15,7 @@ export interface HubContext {
  * - auth 'optional': the same when a credential is present (an invalid one is still 401).
  * - auth 'none': sign-up steps and sharetext.
  */
-export type HubOperation<S extends z.ZodType = z.ZodType> = {
+export type HubOperation<S extends z.ZodMiniType = z.ZodMiniType> = {
   query: S;
   run(input: z.output<S>, ctx: HubContext): Promise<unknown>;
 } & (
@@ -25,6 +25,6 @@ export type HubOperation<S extends z.ZodType = z.ZodType> = {
 );
 
 /** Keeps each operation's input type tied to its schema. */
-export function defineOperation<S extends z.ZodType>(operation: HubOperation<S>): HubOperation<S> {
+export function defineOperation<S extends z.ZodMiniType>(operation: HubOperation<S>): HubOperation<S> {
   return operation;
 }

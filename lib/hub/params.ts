@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { checkedText } from '../text.js';
 
 /**
@@ -7,36 +7,24 @@ import { checkedText } from '../text.js';
  * are decimal, non-negative and bounded.
  */
 export const identifier = (max = 128) =>
-  checkedText(
-    z
-      .string({ error: 'is required' })
-      .trim()
-      .min(1, 'must not be empty')
-      .max(max, `must be at most ${max} characters`),
-  );
+  checkedText(z.string({ error: 'is required' }).check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`)));
 
 export const optionalText = (max: number) =>
-  checkedText(z.string().trim().max(max, `must be at most ${max} characters`))
-    .optional()
-    .transform((v) => v ?? '');
+  z.pipe(
+    z.optional(checkedText(z.string().check(z.trim(), z.maxLength(max, `must be at most ${max} characters`)))),
+    z.transform((v: string | undefined) => v ?? ''),
+  );
 
 /** A required (or defaulted) non-negative decimal integer with an upper bound. */
 export const boundedInt = (max: number) =>
-  z
-    .string({ error: 'is required' })
-    .trim()
-    .regex(/^\d{1,9}$/, 'must be a non-negative decimal integer')
-    .transform(Number)
-    .pipe(z.number().max(max, `must be at most ${max}`));
+  z.pipe(
+    z.pipe(z.string({ error: 'is required' }).check(z.trim(), z.regex(/^\d{1,9}$/, 'must be a non-negative decimal integer')), z.transform(Number)),
+    z.number().check(z.maximum(max, `must be at most ${max}`)),
+  );
 
 /** `d`: the client's device id, at most 64 characters, may be empty. */
 export const deviceId = optionalText(64);
 
 /** A parameter the seed marks required that may be empty (`watch_list`, `view`, `q`, `d`, `locale`, `country`). */
 export const presentText = (max: number) =>
-  checkedText(
-    z
-      .string({ error: 'is required (it may be empty)' })
-      .trim()
-      .max(max, `must be at most ${max} characters`),
-  );
+  checkedText(z.string({ error: 'is required (it may be empty)' }).check(z.trim(), z.maxLength(max, `must be at most ${max} characters`)));

@@ -1,5 +1,5 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { config } from '../config.js';
 import { ValidationError } from '../errors.js';
 
@@ -19,10 +19,10 @@ export function normalizePhone(input: string, parameter: string): string {
 
 /** The query schema of a phone number parameter: required, normalized to E.164. */
 export const phoneParam = (parameter: string) =>
-  z
-    .string({ error: 'is required' })
-    .refine((v) => v.trim().length > 0, 'must not be empty')
-    .transform((v) => normalizePhone(v, parameter));
+  z.pipe(
+    z.string({ error: 'is required' }).check(z.refine((v) => v.trim().length > 0, 'must not be empty')),
+    z.transform((v: string) => normalizePhone(v, parameter)),
+  );
 
 /** E.164 without validation errors, for configuration lists (ADMIN_PHONES). */
 export function tryNormalizePhone(input: string): string | undefined {

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { ownProfile, setProfileField } from './accounts.js';
 import { defineOperation } from './operation.js';
 import { textIssues } from '../text.js';
@@ -11,10 +11,12 @@ export const charLength = (s: string) => [...s].length;
 export function profileText(min: number, max: number) {
   return z
     .string({ error: 'is required' })
-    .trim()
-    .refine((v) => charLength(v) >= min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`)
-    .refine((v) => charLength(v) <= max, `must be at most ${max} characters`)
-    .superRefine(textIssues());
+    .check(
+      z.trim(),
+      z.refine((v) => charLength(v) >= min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`),
+      z.refine((v) => charLength(v) <= max, `must be at most ${max} characters`),
+      z.superRefine(textIssues()),
+    );
 }
 
 /** change_nickname / change_signature / change_city: sets one field, answers `data: {profile}`. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { getVideo } from '../catalog/videos.js';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
@@ -24,17 +24,22 @@ const query = z.object({
   openid: identifier(),
   vid: identifier(),
   d: presentText(64),
-  locale: presentText(35).refine((v) => {
-    if (!v) return true;
-    try {
-      return Intl.getCanonicalLocales(v).length === 1;
-    } catch {
-      return false;
-    }
-  }, 'must be a BCP 47 language tag such as zh-CN or en-US'),
-  country: presentText(2)
-    .transform((v) => v.toUpperCase())
-    .refine((v) => v === '' || isRegion(v), 'must be an ISO 3166 alpha-2 country code such as CN, or empty'),
+  locale: presentText(35).check(
+    z.refine((v) => {
+      if (!v) return true;
+      try {
+        return Intl.getCanonicalLocales(v).length === 1;
+      } catch {
+        return false;
+      }
+    }, 'must be a BCP 47 language tag such as zh-CN or en-US'),
+  ),
+  country: z
+    .pipe(
+      presentText(2),
+      z.transform((v: string) => v.toUpperCase()),
+    )
+    .check(z.refine((v) => v === '' || isRegion(v), 'must be an ISO 3166 alpha-2 country code such as CN, or empty')),
 });
 
 /** A retry within the same minute (same openid, device and video) gets the same share back. */

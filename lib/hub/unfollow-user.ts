@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { defineOperation } from './operation.js';
 import { identifier } from './params.js';
 import { unfollow } from './follows.js';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { AuthError, NotFoundError, ValidationError } from '../errors.js';
@@ -15,39 +15,34 @@ const LAST_USED_INTERVAL_MS = 60_000;
 const NOT_YOURS = 'API key does not exist or does not belong to the current user';
 const NOT_VERIFIED = 'Invalid, revoked or expired API key';
 
-export const createKeySchema = z
-  .object({
-    name: checkedText(
-      z
-        .string({ error: 'must be a string' })
-        .trim()
-        .min(1, 'must not be empty')
-        .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`),
+export const createKeySchema = z.looseObject({
+  name: checkedText(
+    z
+      .string({ error: 'must be a string' })
+      .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`)),
+  ),
+  scopes: z.pipe(
+    z.pipe(
+      z.optional(z.array(checkedText(z.string({ error: 'every scope must be a string' })), { error: 'must be an array of strings' })),
+      z.transform((items: string[] | undefined) => [...new Set((items ?? []).map((s) => s.trim()).filter(Boolean))]),
     ),
-    scopes: z
-      .array(checkedText(z.string({ error: 'every scope must be a string' })), { error: 'must be an array of strings' })
-      .optional()
-      .transform((items) => [...new Set((items ?? []).map((s) => s.trim()).filter(Boolean))])
-      .pipe(
-        z
-          .array(z.string().max(MAX_SCOPE_LENGTH, `each scope must be at most ${MAX_SCOPE_LENGTH} characters`))
-          .max(MAX_SCOPES, `at most ${MAX_SCOPES} scopes`),
-      ),
-    expires_at: z
-      .union([z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp or null' }), z.null()], {
+    z
+      .array(z.string().check(z.maxLength(MAX_SCOPE_LENGTH, `each scope must be at most ${MAX_SCOPE_LENGTH} characters`)))
+      .check(z.maxLength(MAX_SCOPES, `at most ${MAX_SCOPES} scopes`)),
+  ),
+  expires_at: z.pipe(
+    z.optional(
+      z.union([z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp or null' }), z.null()], {
         error: 'must be an ISO 8601 timestamp or null',
-      })
-      .optional()
-      .transform((v) => (v == null ? null : new Date(v).toISOString())),
-  })
-  .loose();
+      }),
+    ),
+    z.transform((v: string | null | undefined) => (v == null ? null : new Date(v).toISOString())),
+  ),
+});
 
 export type CreateKeyInput = z.input<typeof createKeySchema>;
 
-export const keyIdSchema = z
-  .string()
-  .regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')
-  .transform(Number);
+export const keyIdSchema = z.pipe(z.string().check(z.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')), z.transform(Number));
 
 export function parseKeyId(raw: string | undefined): number {
   const parsed = keyIdSchema.safeParse(raw ?? '');

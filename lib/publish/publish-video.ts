@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import type { Principal } from '../auth/principal.js';
 import { toVideoView, videoViews, type VideoView } from '../catalog/video-view.js';
 import { putVideo } from '../catalog/videos.js';
@@ -14,44 +14,37 @@ const line = (max: number, min = 0) =>
   checkedText(
     z
       .string({ error: 'must be a string' })
-      .trim()
-      .min(min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`)
-      .max(max, `must be at most ${max} characters`),
+      .check(z.trim(), z.minLength(min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`), z.maxLength(max, `must be at most ${max} characters`)),
   );
 
 // The text check first: the URL parser would silently percent-encode a NUL or a lone surrogate.
-const httpsUrl = checkedText(z.string({ error: 'must be a string' }).trim().max(2048, 'must be at most 2048 characters'))
-  .refine((s) => {
+const httpsUrl = checkedText(z.string({ error: 'must be a string' }).check(z.trim(), z.maxLength(2048, 'must be at most 2048 characters'))).check(
+  z.refine((s) => {
     try {
       const url = new URL(s);
       return url.protocol === 'https:' && url.hostname.length > 0;
     } catch {
       return false;
     }
-  }, 'must be an https:// URL');
+  }, 'must be an https:// URL'),
+);
 
 export const publishVideoSchema = z.object({
   title: line(120, 1),
-  description: z
-    .string({ error: 'must be a string' })
-    .trim()
-    .max(2000, 'must be at most 2000 characters')
-    .superRefine(textIssues(true))
-    .optional()
-    .transform((s) => s ?? ''),
+  description: z.pipe(
+    z.optional(z.string({ error: 'must be a string' }).check(z.trim(), z.maxLength(2000, 'must be at most 2000 characters'), z.superRefine(textIssues(true)))),
+    z.transform((s: string | undefined) => s ?? ''),
+  ),
   video_url: httpsUrl,
   cover_url: httpsUrl,
   duration_s: z
     .number({ error: 'must be a number of seconds' })
-    .int('must be a whole number of seconds')
-    .min(1, 'must be at least 1')
-    .max(36000, 'must be at most 36000'),
-  tags: z
-    .array(line(30, 1), { error: 'must be an array of strings' })
-    .max(10, 'must hold at most 10 tags')
-    .optional()
-    .transform((tags) => [...new Set(tags ?? [])]),
-  external_id: line(128, 1).optional(),
+    .check(z.int('must be a whole number of seconds'), z.minimum(1, 'must be at least 1'), z.maximum(36000, 'must be at most 36000')),
+  tags: z.pipe(
+    z.optional(z.array(line(30, 1), { error: 'must be an array of strings' }).check(z.maxLength(10, 'must hold at most 10 tags'))),
+    z.transform((tags: string[] | undefined) => [...new Set(tags ?? [])]),
+  ),
+  external_id: z.optional(line(128, 1)),
 });
 
 export type PublishVideoInput = z.input<typeof publishVideoSchema>;
