@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { getVideo } from '../catalog/videos.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
@@ -11,7 +11,7 @@ import { boundedInt, identifier, presentText } from './params.js';
 const query = z.object({
   openid: identifier(),
   vid: identifier(),
-  page: boundedInt(999_999_999).refine((p) => p >= 1, 'must be 1 or more'),
+  page: boundedInt(999_999_999).check(z.refine((p) => p >= 1, 'must be 1 or more')),
   d: presentText(64),
 });
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { getVideo } from '../catalog/videos.js';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
@@ -26,11 +26,15 @@ const query = z.object({
   openid: identifier(),
   vid: identifier(),
   content: z
-    .string({ error: 'is required' })
-    .transform((v) => v.replace(/\r\n?/g, '\n').trim())
-    .refine((v) => v.length > 0, 'must not be empty')
-    .refine((v) => charLength(v) <= MAX_CONTENT, `must be at most ${MAX_CONTENT} characters`)
-    .superRefine(textIssues(true)),
+    .pipe(
+      z.string({ error: 'is required' }),
+      z.transform((v: string) => v.replace(/\r\n?/g, '\n').trim()),
+    )
+    .check(
+      z.refine((v) => v.length > 0, 'must not be empty'),
+      z.refine((v) => charLength(v) <= MAX_CONTENT, `must be at most ${MAX_CONTENT} characters`),
+      z.superRefine(textIssues(true)),
+    ),
 });
 
 interface DedupItem {

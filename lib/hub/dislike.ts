@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { dislikeVideo } from '../recommend/reactions.js';
 import { defineOperation } from './operation.js';
 import { identifier } from './params.js';
@@ -13,7 +13,10 @@ export const dislike = defineOperation({
   query: z.object({
     openid: identifier(),
     vid: identifier(64),
-    action: z.string({ error: 'is required and must be "dislike"' }).trim().refine((a) => a === 'dislike', 'must be "dislike"'),
+    action: z.string({ error: 'is required and must be "dislike"' }).check(
+      z.trim(),
+      z.refine((a) => a === 'dislike', 'must be "dislike"'),
+    ),
   }),
   run: ({ openid, vid }) => dislikeVideo(openid, vid),
 });

@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { videoViews, type StoredVideo, type VideoView } from '../catalog/video-view.js';
 import { getVideos } from '../catalog/videos.js';
 import { db, tableNames } from '../db/client.js';
@@ -24,7 +24,7 @@ const query = z.object({
   openid: identifier(),
   next_id: boundedInt(FAV_MAX_POSITION),
   fav_index: boundedInt(FAV_MAX_PAGE),
-  watch_list: presentText(16).refine((v) => v === '' || (LISTS as readonly string[]).includes(v), `must be one of ${LISTS.join(', ')} (empty = like)`),
+  watch_list: presentText(16).check(z.refine((v) => v === '' || (LISTS as readonly string[]).includes(v), `must be one of ${LISTS.join(', ')} (empty = like)`)),
   view: presentText(128),
   q: presentText(100),
   d: deviceId,

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { nextList } from '../recommend/feed.js';
 import { defineOperation } from './operation.js';
 import { deviceId, identifier, optionalText } from './params.js';
@@ -8,34 +8,53 @@ const VID = /^[A-Za-z0-9_-]{1,64}$/;
 export const MAX_VIEWED = 40;
 
 const optionalId = (max: number) =>
-  optionalText(max).refine((v) => v === '' || VID.test(v), 'must be letters, digits, _ or - (at most 64)');
+  optionalText(max).check(z.refine((v) => v === '' || VID.test(v), 'must be letters, digits, _ or - (at most 64)'));
 
 const query = z
   .object({
     openid: identifier(),
     d: deviceId,
     vid: optionalId(64),
-    watch_count: optionalText(3)
-      .refine((v) => v === '' || /^\d+$/.test(v), 'must be a decimal integer from 1 to 20')
-      .transform((v) => (v === '' ? 10 : Number(v)))
-      .pipe(z.number().min(1, 'must be at least 1').max(20, 'must be at most 20')),
-    order: optionalText(8)
-      .transform((v) => v || 'rec')
-      .pipe(z.enum(['rec', 'hot', 'new'], { error: 'must be rec, hot or new' })),
-    cmd: optionalText(16).refine((v) => v === '' || v === 'refresh', 'must be "refresh" or empty'),
-    view_list: optionalText(MAX_VIEWED * 65)
-      .transform((v) => v.split(/[,\uff0c]/).map((s) => s.trim()).filter(Boolean))
-      .refine((vids) => vids.every((vid) => VID.test(vid)), 'must be comma-separated vids')
-      .refine((vids) => new Set(vids).size <= MAX_VIEWED, `must hold at most ${MAX_VIEWED} vids`),
+    watch_count: z.pipe(
+      z.pipe(
+        optionalText(3).check(z.refine((v) => v === '' || /^\d+$/.test(v), 'must be a decimal integer from 1 to 20')),
+        z.transform((v: string) => (v === '' ? 10 : Number(v))),
+      ),
+      z.number().check(z.minimum(1, 'must be at least 1'), z.maximum(20, 'must be at most 20')),
+    ),
+    order: z.pipe(
+      z.pipe(
+        optionalText(8),
+        z.transform((v: string) => v || 'rec'),
+      ),
+      z.enum(['rec', 'hot', 'new'], { error: 'must be rec, hot or new' }),
+    ),
+    cmd: optionalText(16).check(z.refine((v) => v === '' || v === 'refresh', 'must be "refresh" or empty')),
+    view_list: z
+      .pipe(
+        optionalText(MAX_VIEWED * 65),
+        z.transform((v: string) =>
+          v
+            .split(/[,\uff0c]/)
+            .map((s) => s.trim())
+            .filter(Boolean),
+        ),
+      )
+      .check(
+        z.refine((vids) => vids.every((vid) => VID.test(vid)), 'must be comma-separated vids'),
+        z.refine((vids) => new Set(vids).size <= MAX_VIEWED, `must hold at most ${MAX_VIEWED} vids`),
+      ),
     view: optionalId(64),
     fav_index: optionalText(1024),
     shareid: optionalText(64),
     q: optionalText(100),
   })
-  .refine((p) => new Set([...p.view_list, ...(p.view ? [p.view] : [])]).size <= MAX_VIEWED, {
-    message: `view_list and view together must hold at most ${MAX_VIEWED} vids`,
-    path: ['view_list'],
-  });
+  .check(
+    z.refine((p) => new Set([...p.view_list, ...(p.view ? [p.view] : [])]).size <= MAX_VIEWED, {
+      message: `view_list and view together must hold at most ${MAX_VIEWED} vids`,
+      path: ['view_list'],
+    }),
+  );
 
 /**
  * get_next_list: the feed (docs/feed.md, docs/hub-feed-api.md). Anonymous without a token; a token

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { likeVideo } from '../recommend/reactions.js';
 import { defineOperation } from './operation.js';
 import { identifier } from './params.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { openCursor, signCursor } from '../auth/signed-cursor.js';
 import { ValidationError } from '../errors.js';
 
@@ -14,24 +14,24 @@ import { ValidationError } from '../errors.js';
 const PURPOSE = 'fav_index';
 
 /** What DynamoDB stores as a number: 0, or a magnitude within 1e-130..9.99e125. */
-const dynamoNumber = z.number().refine((n) => n === 0 || (Math.abs(n) >= 1e-130 && Math.abs(n) < 1e126));
+const dynamoNumber = z.number().check(z.refine((n) => n === 0 || (Math.abs(n) >= 1e-130 && Math.abs(n) < 1e126)));
 /** Positions are made of vids, ISO timestamps and months: printable ASCII. */
-const position = z.string().regex(/^[\x21-\x7e]{1,200}$/);
+const position = z.string().check(z.regex(/^[\x21-\x7e]{1,200}$/));
 
 const cursorSchema = z.discriminatedUnion('o', [
   z.object({ o: z.literal('rec') }),
   z.object({
     o: z.enum(['new', 'hot', 'q']),
-    w: z.string().regex(/^[A-Za-z0-9]{1,16}$/),
+    w: z.string().check(z.regex(/^[A-Za-z0-9]{1,16}$/)),
     ph: z.union([z.literal(1), z.literal(2)]),
     /** new and q: `created_at#vid` (or a month for q); hot: the vid. */
-    p: position.optional(),
+    p: z.optional(position),
     /** hot: the trend score at the position. */
-    t: dynamoNumber.optional(),
+    t: z.optional(dynamoNumber),
     /** phase 2: index into the walk's skipped list. */
-    i: z.number().int().min(0).max(1_000_000).optional(),
+    i: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(1_000_000))),
     /** q: hash of the normalized term, so a cursor cannot continue another search. */
-    h: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+    h: z.optional(z.string().check(z.regex(/^[0-9a-f]{16}$/))),
   }),
 ]);
 
