@@ -14,7 +14,7 @@ const TRANSIENT = new Set([
   'TimeoutError',
 ]);
 
-function zodMessage(error: z.core.$ZodError): string {
+function zodMessage(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid request';
   const name = issue.path.length > 0 ? issue.path.join('.') : 'body';
@@ -27,7 +27,7 @@ function zodMessage(error: z.core.$ZodError): string {
  */
 export function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
-  if (error instanceof z.core.$ZodError) return new ValidationError(zodMessage(error));
+  if (error instanceof z.ZodError) return new ValidationError(zodMessage(error));
   if (typeof error !== 'object' || error === null) return undefined;
   const e = error as { name?: string; statusCode?: number; cause?: { package?: string }; CancellationReasons?: { Code?: string }[] };
   // @middy/http-json-body-parser signals a missing, non-JSON or malformed body with a 415.

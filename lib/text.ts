@@ -23,7 +23,7 @@ export function textProblem(s: string, multiline = false): string | undefined {
 /** The text check as a zod refinement, for `.check(z.superRefine(...))` after a schema's own transforms. */
 export const textIssues =
   (multiline = false) =>
-  (value: string, ctx: z.core.$RefinementCtx<string>): void => {
+  (value: string, ctx: z.RefinementCtx<string>): void => {
     const problem = textProblem(value, multiline);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   };

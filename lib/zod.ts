@@ -4,10 +4,45 @@
  * which imports in a fraction of classic zod's time (docs/performance.md, "Cold starts"). Classic
  * zod's English messages are configured here, before any schema parses, so that every message a
  * client can see is the same as with classic zod. Import `* as z from` this module, not from zod.
+ *
+ * The exports are named one by one: `export *` would defeat esbuild's tree shaking and bundle all
+ * of zod, every locale included (about 400 KB).
  */
 import { config } from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 
 config(en());
 
-export * from 'zod/mini';
+export {
+  _default,
+  array,
+  coerce,
+  discriminatedUnion,
+  enum,
+  int,
+  iso,
+  literal,
+  looseObject,
+  maxLength,
+  maximum,
+  minLength,
+  minimum,
+  length,
+  null,
+  number,
+  object,
+  optional,
+  pipe,
+  positive,
+  refine,
+  regex,
+  string,
+  superRefine,
+  transform,
+  trim,
+  union,
+  url,
+} from 'zod/mini';
+export type { infer, input, output, ZodMiniType } from 'zod/mini';
+export { $ZodError as ZodError } from 'zod/v4/core';
+export type { $RefinementCtx as RefinementCtx } from 'zod/v4/core';
