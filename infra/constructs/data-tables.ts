@@ -11,6 +11,7 @@ const ATTRIBUTE_TYPES: Record<AttributeType, dynamodb.AttributeType> = {
 const PROJECTIONS = {
   ALL: dynamodb.ProjectionType.ALL,
   KEYS_ONLY: dynamodb.ProjectionType.KEYS_ONLY,
+  INCLUDE: dynamodb.ProjectionType.INCLUDE,
 } as const;
 
 const attribute = (a: { name: string; type: AttributeType }): dynamodb.Attribute => ({ name: a.name, type: ATTRIBUTE_TYPES[a.type] });
@@ -43,6 +44,7 @@ export class DataTables extends Construct {
           partitionKey: attribute(index.partitionKey),
           sortKey: index.sortKey ? attribute(index.sortKey) : undefined,
           projectionType: PROJECTIONS[index.projection],
+          nonKeyAttributes: index.nonKeyAttributes,
         });
       }
       this.byEnvVar.set(definition.envVar, table);

@@ -41,7 +41,7 @@ export async function createTables(endpoint: string, prefix = ''): Promise<Recor
                 { AttributeName: i.partitionKey.name, KeyType: 'HASH' },
                 ...(i.sortKey ? [{ AttributeName: i.sortKey.name, KeyType: 'RANGE' as const }] : []),
               ],
-              Projection: { ProjectionType: i.projection },
+              Projection: { ProjectionType: i.projection, ...(i.nonKeyAttributes ? { NonKeyAttributes: i.nonKeyAttributes } : {}) },
             })),
           }),
         );

@@ -82,7 +82,7 @@ export function videoItem(video: VideoItem) {
     ...hubItems.videosIndex(video.created_at, video.vid),
     ...hubItems.authorIndex(video.author_openid, video.created_at, video.vid),
     ...video,
-    ...hubItems.trendingIndex(video.gsi3sk),
+    ...hubItems.trendingIndex(video.vid, video.gsi3sk),
     entity: 'video',
   };
 }

@@ -9,11 +9,34 @@
 export const pad = (n: number, width = 12) => String(n).padStart(width, '0');
 export const timeKey = (iso: string, id: string) => `${iso}#${id}`;
 
+/**
+ * Write-sharded index partitions (docs/data-model.md, "Sharded index partitions"): an item of one of
+ * these lists goes to partition `<NAME>#<k>`, k = shardOf(its id, count), so the list's writes spread
+ * over `count` partitions; readers Query every shard in parallel and merge by sort key
+ * (lib/db/shard-merge.ts). The counts follow the writes at the 100x traffic mix and the requests a
+ * reader may spend: a feed walk reads every shard of VIDEOS or TRENDING on each page within the
+ * get_next_list budget of 8 requests.
+ */
+export const SHARDS = { videos: 2, trending: 2, accounts: 2, comments: 4 } as const;
+
+/** k of an item id: FNV-1a (32 bits) of its UTF-16 code units, mod `count`. Stable across processes and versions. */
+export function shardOf(id: string, count: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    h ^= id.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % count;
+}
+
+const shardKey = (name: string, id: string, count: number) => `${name}#${shardOf(id, count)}`;
+const allShards = (name: string, count: number) => Array.from({ length: count }, (_, k) => `${name}#${k}`);
+
 export const hubItems = {
   // Accounts ---------------------------------------------------------------------------------------
-  /** The profile and its counters. gsi1: ACCOUNTS / created_at#openid (export of all accounts). */
+  /** The profile and its counters. gsi1: ACCOUNTS#k / created_at#openid (export of all accounts; k from the openid). */
   account: (openid: string) => ({ pk: `ACCOUNT#${openid}`, sk: 'PROFILE' }),
-  accountsIndex: (createdAt: string, openid: string) => ({ gsi1pk: 'ACCOUNTS', gsi1sk: timeKey(createdAt, openid) }),
+  accountsIndex: (createdAt: string, openid: string) => ({ gsi1pk: shardKey('ACCOUNTS', openid, SHARDS.accounts), gsi1sk: timeKey(createdAt, openid) }),
   /** phone (E.164) -> openid; written with the account in one transaction, so a phone has one account. */
   phone: (e164: string) => ({ pk: `PHONE#${e164}`, sk: 'ACCOUNT' }),
   /** The current SMS code of a phone (hash only), with a TTL. */
@@ -22,9 +45,9 @@ export const hubItems = {
   rateWindow: (limit: string, subject: string, window: string) => ({ pk: `RATE#${limit}#${subject}`, sk: window }),
 
   // Videos -----------------------------------------------------------------------------------------
-  /** The video and its counters. gsi1: VIDEOS / created_at#vid (order=new); gsi2: AUTHOR#openid / created_at#vid. */
+  /** The video and its counters. gsi1: VIDEOS#k / created_at#vid (order=new; k from the vid); gsi2: AUTHOR#openid / created_at#vid. */
   video: (vid: string) => ({ pk: `VIDEO#${vid}`, sk: 'VIDEO' }),
-  videosIndex: (createdAt: string, vid: string) => ({ gsi1pk: 'VIDEOS', gsi1sk: timeKey(createdAt, vid) }),
+  videosIndex: (createdAt: string, vid: string) => ({ gsi1pk: shardKey('VIDEOS', vid, SHARDS.videos), gsi1sk: timeKey(createdAt, vid) }),
   authorIndex: (openid: string, createdAt: string, vid: string) => ({ gsi2pk: `AUTHOR#${openid}`, gsi2sk: timeKey(createdAt, vid) }),
   /** (author, external_id) -> vid: makes publishing idempotent per account. */
   externalId: (openid: string, externalId: string) => ({ pk: `ACCOUNT#${openid}`, sk: `EXTERNAL#${externalId}` }),
@@ -43,11 +66,11 @@ export const hubItems = {
   /**
    * Comment number `seq` (1, 2, ...) of a video: page N is the seq range below the video's
    * comment_count, so every page costs one Query. gsi1: COMMENTS#openid / created_at#cid (my
-   * comments); gsi2: COMMENTS / created_at#cid (export of all comments).
+   * comments); gsi2: COMMENTS#k / created_at#cid (export of all comments; k from the cid).
    */
   comment: (vid: string, seq: number) => ({ pk: `VIDEO#${vid}`, sk: `COMMENT#${pad(seq)}` }),
   commentsByAuthorIndex: (openid: string, createdAt: string, cid: string) => ({ gsi1pk: `COMMENTS#${openid}`, gsi1sk: timeKey(createdAt, cid) }),
-  allCommentsIndex: (createdAt: string, cid: string) => ({ gsi2pk: 'COMMENTS', gsi2sk: timeKey(createdAt, cid) }),
+  allCommentsIndex: (createdAt: string, cid: string) => ({ gsi2pk: shardKey('COMMENTS', cid, SHARDS.comments), gsi2sk: timeKey(createdAt, cid) }),
   /** Retry guard of comment_set: (openid, vid, content) within 60 s, with a TTL. */
   commentDedup: (openid: string, digest: string) => ({ pk: `ACCOUNT#${openid}`, sk: `COMMENTDEDUP#${digest}` }),
   /** openid commented on vid (latest comment time): get_fav watch_list=comment lists each video once. gsi1: COMMENTED#openid / commented_at#vid. */
@@ -75,8 +98,8 @@ export const hubItems = {
   invite: (inviter: string, invitee: string) => ({ pk: `ACCOUNT#${inviter}`, sk: `INVITED#${invitee}` }),
 
   // Feed and recommendation (lib/recommend/, docs/feed.md) ------------------------------------------
-  /** A video's place in the trending ranking (on the video item). gsi3: TRENDING / trend score. */
-  trendingIndex: (trend: number) => ({ gsi3pk: 'TRENDING', gsi3sk: trend }),
+  /** A video's place in the trending ranking (on the video item). gsi3: TRENDING#k / trend score (k from the vid). */
+  trendingIndex: (vid: string, trend: number) => ({ gsi3pk: shardKey('TRENDING', vid, SHARDS.trending), gsi3sk: trend }),
   /** One tag of a video, ranked by the video's trend score. gsi3: TAG#tag / trend score. */
   videoTag: (vid: string, tag: string) => ({ pk: `VIDEO#${vid}`, sk: `TAG#${tag}` }),
   tagIndex: (tag: string, trend: number) => ({ gsi3pk: `TAG#${tag}`, gsi3sk: trend }),
@@ -109,13 +132,26 @@ export const hubItems = {
 
 /** Partition values for Queries, taken from the builders above so the strings live in one place. */
 export const hubPartitions = {
-  videos: hubItems.videosIndex('', '').gsi1pk,
-  trending: hubItems.trendingIndex(0).gsi3pk,
+  /** Every shard of a sharded list, in shard order: readers Query them all and merge. */
+  videos: allShards('VIDEOS', SHARDS.videos),
+  trending: allShards('TRENDING', SHARDS.trending),
+  accounts: allShards('ACCOUNTS', SHARDS.accounts),
+  comments: allShards('COMMENTS', SHARDS.comments),
+  /** The shard of an item in those lists. */
+  videoShard: (vid: string) => shardOf(vid, SHARDS.videos),
+  trendingShard: (vid: string) => shardOf(vid, SHARDS.trending),
   tag: (tag: string) => hubItems.tagIndex(tag, 0).gsi3pk,
   author: (openid: string) => hubItems.authorIndex(openid, '', '').gsi2pk,
   following: (openid: string) => hubItems.followingIndex(openid, '', '').gsi1pk,
   gram: (gram: string) => hubItems.searchPosting(gram, '', '').pk,
 };
+
+/**
+ * The single partitions of those lists before they were sharded: no longer written; items still
+ * there are moved to their shard by the one-off migration (lib/db/shard-migration.ts), and export
+ * cursors issued before it name them (their position still holds: sort keys are unique).
+ */
+export const unshardedPartitions = { videos: 'VIDEOS', trending: 'TRENDING', accounts: 'ACCOUNTS', comments: 'COMMENTS' } as const;
 
 /** Sort-key range of an account's feed state followed by its FOLLOWS# items (see feedState). */
 export const feedStateAndFollows = (openid: string) => ({

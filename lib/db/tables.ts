@@ -9,7 +9,9 @@ export interface IndexDefinition {
   indexName: string;
   partitionKey: { name: string; type: AttributeType };
   sortKey?: { name: string; type: AttributeType };
-  projection: 'ALL' | 'KEYS_ONLY';
+  projection: 'ALL' | 'KEYS_ONLY' | 'INCLUDE';
+  /** INCLUDE: the attributes besides the keys that the index holds. */
+  nonKeyAttributes?: string[];
 }
 
 export interface TableDefinition {
@@ -37,16 +39,30 @@ export const API_KEYS_TABLE: TableDefinition = {
   ],
 };
 
+/** What the feed ranks a video by (lib/recommend/sources.ts), on video items and tag ranking items. */
+const RANKING_ATTRIBUTES = ['vid', 'author_openid', 'tags', 'created_at'];
+/** A comment as exports show it (lib/hub/comments.ts, StoredComment): written once, never updated. */
+const COMMENT_ATTRIBUTES = ['cid', 'seq', 'openid', 'nickname', 'content'];
+/** gsi1: VIDEOS#k (ranking), COMMENTS#openid (comments), FOLLOWING#/FOLLOWERS# (the relation); ACCOUNTS#k, LIKES#, HISTORY#, COMMENTED# use the keys. */
+const GSI1_ATTRIBUTES = [...RANKING_ATTRIBUTES, ...COMMENT_ATTRIBUTES, 'followee', 'follower'];
+/** gsi2: AUTHOR# (ranking), COMMENTS#k (comments); LIKERS# uses the keys. */
+const GSI2_ATTRIBUTES = [...RANKING_ATTRIBUTES, ...COMMENT_ATTRIBUTES];
+
 export const HUB_TABLE: TableDefinition = {
   id: 'hub',
   envVar: 'HUB_TABLE',
   partitionKey: { name: 'pk', type: 'S' },
   sortKey: { name: 'sk', type: 'S' },
+  // Each index holds the keys and what its readers use, none of the counters (`like_count`,
+  // `comment_count`, `liked_count`, `follow_count`, ...): an update that changes only attributes an
+  // index does not hold writes nothing to it, so a like or a comment no longer rewrites the video's
+  // and the accounts' index entries. Readers that need more read the items after the Query.
+  // docs/data-model.md, "Index projections", lists every reader and what it takes.
   globalIndexes: [
-    { indexName: 'gsi1', partitionKey: { name: 'gsi1pk', type: 'S' }, sortKey: { name: 'gsi1sk', type: 'S' }, projection: 'ALL' },
-    { indexName: 'gsi2', partitionKey: { name: 'gsi2pk', type: 'S' }, sortKey: { name: 'gsi2sk', type: 'S' }, projection: 'ALL' },
+    { indexName: 'gsi1', partitionKey: { name: 'gsi1pk', type: 'S' }, sortKey: { name: 'gsi1sk', type: 'S' }, projection: 'INCLUDE', nonKeyAttributes: GSI1_ATTRIBUTES },
+    { indexName: 'gsi2', partitionKey: { name: 'gsi2pk', type: 'S' }, sortKey: { name: 'gsi2sk', type: 'S' }, projection: 'INCLUDE', nonKeyAttributes: GSI2_ATTRIBUTES },
     // Ranked by a numeric score (the feed's trending and per-tag lists): see lib/catalog/trend.ts.
-    { indexName: 'gsi3', partitionKey: { name: 'gsi3pk', type: 'S' }, sortKey: { name: 'gsi3sk', type: 'N' }, projection: 'ALL' },
+    { indexName: 'gsi3', partitionKey: { name: 'gsi3pk', type: 'S' }, sortKey: { name: 'gsi3sk', type: 'N' }, projection: 'INCLUDE', nonKeyAttributes: RANKING_ATTRIBUTES },
   ],
   ttlAttribute: 'ttl',
 };

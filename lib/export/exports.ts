@@ -13,7 +13,10 @@ export interface ExportPage<T> {
 
 const page = async <T>(list: ExportList, items: T[], next: PageKey | undefined): Promise<ExportPage<T>> => ({ items, next_cursor: next ? await encodeCursor(list, next) : null });
 
-/** `GET /api/v1/export/comments`: oldest first, one Query per page plus one BatchGet of the authors' nicknames. */
+/**
+ * `GET /api/v1/export/comments`: oldest first; a page is one Query (an admin's: one per shard of
+ * all comments, in parallel) plus one BatchGet of the authors' nicknames. The index holds the comments whole.
+ */
 export async function exportComments(principal: Principal, query: Record<string, string>): Promise<ExportPage<CommentRow>> {
   const request = await parsePageQuery(query, 'export:comments');
   const viewer = await exportViewer(principal);
@@ -24,8 +27,9 @@ export async function exportComments(principal: Principal, query: Record<string,
 }
 
 /**
- * `GET /api/v1/export/accounts`. An admin pages through the accounts index. Anyone else gets their
- * own account as the first row (its cursor is the account's key), then the accounts they follow.
+ * `GET /api/v1/export/accounts`. An admin pages through the accounts index (one Query per shard, in
+ * parallel) and reads the page's accounts with one BatchGet: the index holds no counters. Anyone else
+ * gets their own account as the first row (its cursor is the account's key), then the accounts they follow.
  */
 export async function exportAccounts(principal: Principal, query: Record<string, string>): Promise<ExportPage<AccountRow>> {
   const request = await parsePageQuery(query, 'export:accounts');
@@ -34,10 +38,12 @@ export async function exportAccounts(principal: Principal, query: Record<string,
 
   if (rows.kind === 'all') {
     const after = request.after && expectKey(request.after, rows.index);
-    const result = await queryPage<Account & Record<string, unknown>>(rows.index, request.limit, after);
+    const result = await queryPage<{ openid: string } & Record<string, unknown>>(rows.index, request.limit, after);
+    const accounts = await getAccounts(result.rows.map((r) => r.openid));
+    const found = result.rows.map((r) => accounts.get(r.openid)).filter((a): a is Account => !!a);
     return page(
       'export:accounts',
-      result.rows.map((a) => accountRow(viewer, a)),
+      found.map((a) => accountRow(viewer, a)),
       result.next,
     );
   }

@@ -2,6 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from '../zod.js';
 import { MAX_CURSOR_LENGTH, openCursor, signCursor } from '../auth/signed-cursor.js';
 import { db, tableNames } from '../db/client.js';
+import { mergeShardPages } from '../db/shard-merge.js';
 import { ValidationError } from '../errors.js';
 
 export const DEFAULT_LIMIT = 100;
@@ -57,7 +58,9 @@ export async function parsePageQuery(query: Record<string, string>, list: Export
 export function expectKey(after: PageKey, index: IndexSpec): PageKey {
   const names = Object.keys(after).sort();
   const expected = ['pk', 'sk', index.partitionName, index.sortName].sort();
-  if (names.length !== expected.length || names.some((n, i) => n !== expected[i]) || after[index.partitionName] !== index.partition) {
+  const partition = after[index.partitionName];
+  const known = partition !== undefined && (index.partitions.includes(partition) || partition === index.unsharded);
+  if (names.length !== expected.length || names.some((n, i) => n !== expected[i]) || !known) {
     throw new ValidationError(BAD_CURSOR);
   }
   return after;
@@ -67,22 +70,34 @@ export interface IndexSpec {
   indexName: 'gsi1' | 'gsi2';
   partitionName: 'gsi1pk' | 'gsi2pk';
   sortName: 'gsi1sk' | 'gsi2sk';
-  partition: string;
+  /** The list's partition, or every shard of a sharded list (lib/db/hub-items.ts, SHARDS). */
+  partitions: string[];
+  /** The partition a sharded list had before: cursors issued then name it, and their position still holds. */
+  unsharded?: string;
 }
 
 /**
- * One page of an index partition, oldest first, in ONE Query: it asks for one row more than the
- * page so that the last page says so (next is undefined) instead of handing out a cursor to an
- * empty page. Rows come from the projection (ALL), so no second read is needed.
+ * One page of a list, oldest first: ONE Query of its partition, or of a sharded list one Query per
+ * shard in parallel, merged. Rows carry what the index projects (lib/db/tables.ts): comments whole,
+ * accounts and relations only their keys and ids, so the caller reads what else it shows.
  */
 export async function queryPage<T extends Record<string, unknown>>(index: IndexSpec, limit: number, after: PageKey | undefined): Promise<{ rows: T[]; next: PageKey | undefined }> {
+  if (index.partitions.length > 1) return queryShardsPage<T>(index, limit, after);
+  return queryPartitionPage<T>(index, index.partitions[0]!, limit, after);
+}
+
+/**
+ * One partition in ONE Query: it asks for one row more than the page so that the last page says so
+ * (next is undefined) instead of handing out a cursor to an empty page.
+ */
+async function queryPartitionPage<T extends Record<string, unknown>>(index: IndexSpec, partition: string, limit: number, after: PageKey | undefined): Promise<{ rows: T[]; next: PageKey | undefined }> {
   const out = await db.send(
     new QueryCommand({
       TableName: tableNames.hub,
       IndexName: index.indexName,
       KeyConditionExpression: '#p = :p',
       ExpressionAttributeNames: { '#p': index.partitionName },
-      ExpressionAttributeValues: { ':p': index.partition },
+      ExpressionAttributeValues: { ':p': partition },
       ExclusiveStartKey: after,
       Limit: limit + 1,
     }),
@@ -94,6 +109,34 @@ export async function queryPage<T extends Record<string, unknown>>(index: IndexS
   }
   // Fewer rows than asked: the end, unless DynamoDB stopped at its 1 MB page size.
   return { rows: items, next: out.LastEvaluatedKey as PageKey | undefined };
+}
+
+/**
+ * Every shard from the cursor's position on (sort keys end in the row's id, so they are unique and
+ * one position holds for every shard), each asked for one row more than the page, merged: a page
+ * holds `limit` rows unless the list ends, and the last page says so.
+ */
+async function queryShardsPage<T extends Record<string, unknown>>(index: IndexSpec, limit: number, after: PageKey | undefined): Promise<{ rows: T[]; next: PageKey | undefined }> {
+  const position = after?.[index.sortName];
+  const pages = await Promise.all(
+    index.partitions.map(async (partition) => {
+      const out = await db.send(
+        new QueryCommand({
+          TableName: tableNames.hub,
+          IndexName: index.indexName,
+          KeyConditionExpression: position === undefined ? '#p = :p' : '#p = :p AND #s > :after',
+          ExpressionAttributeNames: { '#p': index.partitionName, ...(position === undefined ? {} : { '#s': index.sortName }) },
+          ExpressionAttributeValues: { ':p': partition, ...(position === undefined ? {} : { ':after': position }) },
+          Limit: limit + 1,
+        }),
+      );
+      return { items: (out.Items ?? []) as T[], done: !out.LastEvaluatedKey };
+    }),
+  );
+  const sortKey = (row: T) => String(row[index.sortName]);
+  const { items, done } = mergeShardPages(pages, (a, b) => sortKey(a) < sortKey(b), limit);
+  const last = items[items.length - 1];
+  return { rows: items, next: done || !last ? undefined : keyOf(last, index) };
 }
 
 export function keyOf(row: Record<string, unknown>, index: IndexSpec): PageKey {

@@ -137,16 +137,20 @@ async function ensureDemoAuthors(nowIso: string): Promise<void> {
 }
 
 export async function catalogIsEmpty(): Promise<boolean> {
-  const out = await db.send(
-    new QueryCommand({
-      TableName: tableNames.hub,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :p',
-      ExpressionAttributeValues: { ':p': hubPartitions.videos },
-      Limit: 1,
-    }),
+  const shards = await Promise.all(
+    hubPartitions.videos.map((partition) =>
+      db.send(
+        new QueryCommand({
+          TableName: tableNames.hub,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :p',
+          ExpressionAttributeValues: { ':p': partition },
+          Limit: 1,
+        }),
+      ),
+    ),
   );
-  return (out.Items ?? []).length === 0;
+  return shards.every((out) => (out.Items ?? []).length === 0);
 }
 
 /**

@@ -1,7 +1,9 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { LatestEntry, VideoItem } from '../catalog/video-items.js';
 import { db, tableNames } from '../db/client.js';
-import { feedStateAndFollows, hubItems, hubPartitions } from '../db/hub-items.js';
+import { feedStateAndFollows, hubItems, hubPartitions, timeKey } from '../db/hub-items.js';
+import { mergeShardPages } from '../db/shard-merge.js';
+import { initialTrend } from '../catalog/trend.js';
 import type { Candidate } from './scoring.js';
 
 /**
@@ -20,67 +22,123 @@ async function query(input: Omit<QueryCommandInput, 'TableName'>): Promise<{ ite
 /**
  * Candidate reads return only what ranking needs; the few videos an answer shows are read whole
  * afterwards. Smaller pages on the wire, and more candidates per request (a Query reads up to 1 MB).
+ * The indexes project just these attributes (lib/db/tables.ts); the trend score `gsi3sk` only in
+ * gsi3, where it is the sort key: it changes with every like, and projecting it elsewhere would make
+ * every like write gsi1 and gsi2 as well.
  */
 const RANKING_ATTRIBUTES = {
-  ProjectionExpression: '#vid, #author, #tags, #created, #trend',
-  ExpressionAttributeNames: { '#vid': 'vid', '#author': 'author_openid', '#tags': 'tags', '#created': 'created_at', '#trend': 'gsi3sk' },
+  ProjectionExpression: '#vid, #author, #tags, #created',
+  ExpressionAttributeNames: { '#vid': 'vid', '#author': 'author_openid', '#tags': 'tags', '#created': 'created_at' },
+};
+const RANKED_ATTRIBUTES = {
+  ProjectionExpression: `${RANKING_ATTRIBUTES.ProjectionExpression}, #trend`,
+  ExpressionAttributeNames: { ...RANKING_ATTRIBUTES.ExpressionAttributeNames, '#trend': 'gsi3sk' },
 };
 
+/**
+ * A candidate of a video. Read from gsi1 or gsi2 it has no trend score: it counts with the trend it
+ * was created with (lib/catalog/trend.ts), which its score can only have grown from; when trending
+ * lists it too, the candidate pool keeps the higher one.
+ */
 export const videoCandidate = (v: VideoItem): CandidateFields => ({
   vid: v.vid,
   author_openid: v.author_openid,
   tags: v.tags ?? [],
   created_at: v.created_at,
-  trend: typeof v.gsi3sk === 'number' ? v.gsi3sk : 0,
+  trend: typeof v.gsi3sk === 'number' ? v.gsi3sk : initialTrend(Date.parse(v.created_at) || 0),
 });
 
-/** The top of the trending ranking (ranking attributes only). */
+/**
+ * Which shard the next one-request read of a sharded list takes: reads that must stay ONE request
+ * (the rec sources, docs/feed.md "Request budget") take the shards in turn, call after call.
+ */
+const turns = { trending: 0, newest: 0 };
+const nextShard = (list: keyof typeof turns, count: number) => turns[list]++ % count;
+
+/** The top of the trending ranking (ranking attributes): one shard's top, the shards in turn across calls, ONE request. */
 export async function trendingVideos(limit: number): Promise<VideoItem[]> {
+  const partitions = hubPartitions.trending;
   const { items } = await query({
-    ...RANKING_ATTRIBUTES,
+    ...RANKED_ATTRIBUTES,
     IndexName: 'gsi3',
     KeyConditionExpression: 'gsi3pk = :p',
-    ExpressionAttributeValues: { ':p': hubPartitions.trending },
+    ExpressionAttributeValues: { ':p': partitions[nextShard('trending', partitions.length)] },
     ScanIndexForward: false,
     Limit: limit,
   });
   return items as unknown as VideoItem[];
 }
 
-/** A page of the trending ranking after position (trend, vid), for order=hot. */
+/** Trend descending; at equal trends the lower shard first (mergeShardPages), then the shard's own order. */
+const hotter = (a: VideoItem, b: VideoItem) => a.gsi3sk > b.gsi3sk;
+
+/**
+ * A page of the whole trending ranking after position (trend, vid), for order=hot: every shard
+ * queried in parallel (hubPartitions.trending.length requests), merged. The position is that of the
+ * last video served, in the merged order: in its own shard the page continues right after it; the
+ * lower shards, whose equal trends came first, continue below its trend, the higher ones at it.
+ */
 export async function trendingPage(after: { t: number; v: string } | undefined, limit: number): Promise<{ videos: VideoItem[]; done: boolean }> {
+  const partitions = hubPartitions.trending;
+  const at = after ? hubPartitions.trendingShard(after.v) : -1;
+  const pages = await Promise.all(
+    partitions.map(async (partition, shard) => {
+      const range = !after || shard === at ? '' : shard < at ? ' AND gsi3sk < :t' : ' AND gsi3sk <= :t';
+      const { items, lastKey } = await query({
+        ...RANKED_ATTRIBUTES,
+        IndexName: 'gsi3',
+        KeyConditionExpression: `gsi3pk = :p${range}`,
+        ExpressionAttributeValues: { ':p': partition, ...(range ? { ':t': after!.t } : {}) },
+        ScanIndexForward: false,
+        Limit: Math.ceil(limit / partitions.length),
+        ...(after && shard === at ? { ExclusiveStartKey: { ...hubItems.video(after.v), ...hubItems.trendingIndex(after.v, after.t) } } : {}),
+      });
+      return { items: items as unknown as VideoItem[], done: !lastKey };
+    }),
+  );
+  const { items, done } = mergeShardPages(pages, hotter);
+  return { videos: items, done };
+}
+
+const newestFirst = (a: VideoItem, b: VideoItem) => timeKey(a.created_at, a.vid) > timeKey(b.created_at, b.vid);
+
+/** One shard of the catalog, newest first, below position `created_at#vid` (ranking attributes). */
+async function newestOfShard(partition: string, after: string | undefined, limit: number): Promise<{ videos: VideoItem[]; done: boolean }> {
   const { items, lastKey } = await query({
     ...RANKING_ATTRIBUTES,
-    IndexName: 'gsi3',
-    KeyConditionExpression: 'gsi3pk = :p',
-    ExpressionAttributeValues: { ':p': hubPartitions.trending },
+    IndexName: 'gsi1',
+    KeyConditionExpression: after ? 'gsi1pk = :p AND gsi1sk < :after' : 'gsi1pk = :p',
+    ExpressionAttributeValues: { ':p': partition, ...(after ? { ':after': after } : {}) },
     ScanIndexForward: false,
     Limit: limit,
-    ...(after ? { ExclusiveStartKey: { ...hubItems.video(after.v), ...hubItems.trendingIndex(after.t) } } : {}),
   });
   return { videos: items as unknown as VideoItem[], done: !lastKey };
 }
 
 /**
- * A page of the catalog, newest first, after position `created_at#vid` (order=new, exploration):
- * ranking attributes only, or whole items when `whole` (a search must read the text).
+ * The exploration walk of rec: ONE request, one shard of the catalog newest first. After a position
+ * it continues in the shard of the position's video (so a walk covers its shard without gaps); a walk
+ * that starts over takes the shards in turn.
  */
-export async function newestPage(after: string | undefined, limit: number, whole = false): Promise<{ videos: VideoItem[]; done: boolean }> {
-  let start: Record<string, unknown> | undefined;
-  if (after) {
-    const vid = after.slice(after.lastIndexOf('#') + 1);
-    start = { ...hubItems.video(vid), gsi1pk: hubPartitions.videos, gsi1sk: after };
-  }
-  const { items, lastKey } = await query({
-    ...(whole ? {} : RANKING_ATTRIBUTES),
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :p',
-    ExpressionAttributeValues: { ':p': hubPartitions.videos },
-    ScanIndexForward: false,
-    Limit: limit,
-    ...(start ? { ExclusiveStartKey: start } : {}),
-  });
-  return { videos: items as unknown as VideoItem[], done: !lastKey };
+export async function newestPage(after: string | undefined, limit: number): Promise<{ videos: VideoItem[]; done: boolean }> {
+  const partitions = hubPartitions.videos;
+  const shard = after ? hubPartitions.videoShard(after.slice(after.lastIndexOf('#') + 1)) : nextShard('newest', partitions.length);
+  return newestOfShard(partitions[shard]!, after, limit);
+}
+
+/**
+ * A page of the whole catalog, newest first, after position `created_at#vid` (order=new, and q without
+ * an indexable gram): every shard queried in parallel (hubPartitions.videos.length requests), each
+ * for its share of `limit`, merged (sort keys are unique, so one position holds for every shard).
+ */
+export async function catalogPage(after: string | undefined, limit: number): Promise<{ videos: VideoItem[]; done: boolean }> {
+  const partitions = hubPartitions.videos;
+  const pages = await Promise.all(partitions.map((partition) => newestOfShard(partition, after, Math.ceil(limit / partitions.length))));
+  const { items, done } = mergeShardPages(
+    pages.map((p) => ({ items: p.videos, done: p.done })),
+    newestFirst,
+  );
+  return { videos: items, done };
 }
 
 /** The best-ranked videos of one tag (tag ranking items carry what scoring needs). */

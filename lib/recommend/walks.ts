@@ -1,13 +1,13 @@
 import { bestGram, matchesTerm, normalizeSearchText, postingsPage } from '../catalog/search-index.js';
 import type { VideoItem } from '../catalog/video-items.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
-import { hubItems } from '../db/hub-items.js';
+import { hubItems, hubPartitions } from '../db/hub-items.js';
 import { ValidationError } from '../errors.js';
 import { randomBase62 } from '../ids.js';
 import { encodeCursor, termHash, type WalkCursor } from './cursor.js';
 import { LIMITS, spare, type Context, type Found, type Outcome } from './feed-context.js';
 import type { WalkOrder } from './feed-state.js';
-import { newestPage, trendingPage } from './sources.js';
+import { catalogPage, trendingPage } from './sources.js';
 
 // new, hot, q: walks with a cursor -------------------------------------------------------------------
 
@@ -34,8 +34,10 @@ export async function walk(ctx: Context, order: WalkOrder): Promise<Outcome> {
 
   // The shared video leads the first page; its read takes one request of the walk's budget.
   const sharedVid = fresh ? ctx.sharedVid : undefined;
-  // Phase 2's read stays reserved, like the answer's read and the state write.
-  let budget = spare(ctx) - 1 - (sharedVid ? 1 : 0);
+  // Phase 1 pages first; phase 2's read, when phase 1 ends in this call, takes a request left over,
+  // or waits for the next call (a page of new or hot reads every shard of its list: a budget of 2,
+  // as an access key's call has, must still fit one).
+  let budget = spare(ctx) - (sharedVid ? 1 : 0);
   const sharedRead = sharedVid ? (batchGetHubItems([hubItems.video(sharedVid)]) as Promise<Found>) : Promise.resolve(new Map() as Found);
   const room = req.count - (sharedVid ? 1 : 0);
 
@@ -58,7 +60,7 @@ export async function walk(ctx: Context, order: WalkOrder): Promise<Outcome> {
   let phase: 1 | 2 = c?.ph ?? 1;
   let pos: { p?: string; t?: number } = { p: c?.p, t: c?.t };
   let index = c?.i ?? 0;
-  const pageCost = order === 'q' && gram ? 2 : 1;
+  const pageCost = pageRequests(order, gram);
   while (phase === 1 && list.length < room && budget >= pageCost) {
     budget -= pageCost;
     const { items, next } = await walkPage(order, gram, term, pos);
@@ -86,16 +88,18 @@ export async function walk(ctx: Context, order: WalkOrder): Promise<Outcome> {
     const all = [...prior, ...skippedNow];
     const window = all.slice(index, index + LIMITS.phase2Window);
     const needed = window.filter((vid) => !skippedVideos.has(vid));
-    const fetched = needed.length ? ((await batchGetHubItems(needed.map((vid) => hubItems.video(vid)))) as Found) : (new Map() as Found);
-    for (const vid of window) {
-      if (list.length >= room) break;
-      index++;
-      const video = skippedVideos.get(vid) ?? (fetched.get(itemId(hubItems.video(vid))) as VideoItem | undefined);
-      if (!video || state.disliked.has(vid) || inList.has(vid) || vid === sharedVid) continue;
-      list.push(video);
-      inList.add(vid);
+    if (needed.length === 0 || budget >= 1) {
+      const fetched = needed.length ? ((await batchGetHubItems(needed.map((vid) => hubItems.video(vid)))) as Found) : (new Map() as Found);
+      for (const vid of window) {
+        if (list.length >= room) break;
+        index++;
+        const video = skippedVideos.get(vid) ?? (fetched.get(itemId(hubItems.video(vid))) as VideoItem | undefined);
+        if (!video || state.disliked.has(vid) || inList.has(vid) || vid === sharedVid) continue;
+        list.push(video);
+        inList.add(vid);
+      }
+      done = index >= all.length;
     }
-    done = index >= all.length;
   }
 
   const sharedVideo = sharedVid ? ((await sharedRead).get(itemId(hubItems.video(sharedVid))) as VideoItem | undefined) : undefined;
@@ -109,6 +113,13 @@ export async function walk(ctx: Context, order: WalkOrder): Promise<Outcome> {
     fav_index: next ? await encodeCursor(next) : '',
     change: { served: [], walk: { order, id: walkId, skipped: skippedNow, fresh } },
   };
+}
+
+/** The requests of one phase 1 page: new and hot read every shard of their list; q its postings and their videos. */
+function pageRequests(order: WalkOrder, gram: string | undefined): number {
+  if (order === 'hot') return hubPartitions.trending.length;
+  if (order === 'new') return hubPartitions.videos.length;
+  return gram ? 2 : hubPartitions.videos.length + 1;
 }
 
 /** One page of a walk: ordered items with the position after each, and where the next page starts. */
@@ -129,8 +140,13 @@ async function walkPage(order: WalkOrder, gram: string | undefined, term: string
     });
     return { items, next: page.next !== undefined ? { p: page.next } : undefined };
   }
-  // new, and q for a term without an indexable gram: the catalog newest first.
-  const { videos, done } = await newestPage(pos.p, order === 'q' ? LIMITS.searchPage : LIMITS.walkPage, order === 'q');
-  const items = videos.map((v) => ({ pos: { p: `${v.created_at}#${v.vid}` }, video: order === 'q' && !matchesTerm(v, term) ? undefined : v }));
+  // new, and q for a term without an indexable gram: the catalog newest first (q reads the videos'
+  // text, which the index does not hold).
+  const { videos, done } = await catalogPage(pos.p, order === 'q' ? LIMITS.searchPage : LIMITS.walkPage);
+  const whole = order === 'q' && videos.length ? ((await batchGetHubItems(videos.map((v) => hubItems.video(v.vid)))) as Found) : undefined;
+  const items = videos.map((v) => {
+    const video = whole ? (whole.get(itemId(hubItems.video(v.vid))) as VideoItem | undefined) : v;
+    return { pos: { p: `${v.created_at}#${v.vid}` }, video: video && (order !== 'q' || matchesTerm(video, term)) ? video : undefined };
+  });
   return { items, next: done || items.length === 0 ? undefined : items[items.length - 1]!.pos };
 }

@@ -1,11 +1,10 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { searchGrams, videoSearchText } from '../../lib/catalog/search-index.js';
-import type { VideoItem } from '../../lib/catalog/video-items.js';
 import { PUBLISH_RETRY_WINDOW_MS } from '../../lib/catalog/videos.js';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
-import { hubItems, hubPartitions } from '../../lib/db/hub-items.js';
+import { hubItems } from '../../lib/db/hub-items.js';
 import { MAX_TRANSACTION_ITEMS } from '../../lib/db/transact.js';
 import { accountItem, accountRecord } from '../../lib/hub/accounts.js';
 import { createKey, verifyAccessKey } from '../../lib/keys/key-service.js';
@@ -13,7 +12,7 @@ import { keyItems } from '../../lib/keys/keys-table.js';
 import { expectUnavailable, snapshotDiff, storeSnapshot, sweepFaults, wipeStore, type FaultSweep, type PlannedFault } from '../support/fault-sweep.js';
 import { clearFaults, failAt, failWhere, FAULT_KINDS } from '../support/faults.js';
 import type { RecordedRequest } from '../support/db-requests.js';
-import { getHubItem, newPhone } from '../support/hub-fixtures.js';
+import { getHubItem, newPhone, storedVideosOfAuthor } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
 
@@ -184,12 +183,7 @@ describe('publishing under DynamoDB faults', () => {
   const publisher = async (extra: Record<string, unknown> = {}): Promise<Publisher> => ({ ...(await accountWithRoles(['editor'])), body: body(extra) });
   const publish = (p: Publisher) => api.post<{ video: { vid: string }; created: boolean }>('/api/v1/videos', { token: p.token, body: p.body });
 
-  async function videosOf(openid: string): Promise<VideoItem[]> {
-    const out = await db.send(
-      new QueryCommand({ TableName: tableNames.hub, IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': hubPartitions.author(openid) } }),
-    );
-    return (out.Items ?? []) as VideoItem[];
-  }
+  const videosOf = storedVideosOfAuthor;
   /** One video, counted once, in the `new` list and the search postings of every gram of its text. */
   async function publishedOnce(p: Publisher, vid: string) {
     const [only, ...others] = await videosOf(p.openid);

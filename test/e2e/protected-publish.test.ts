@@ -1,11 +1,8 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 
-import { db, tableNames } from '../../lib/db/client.js';
-import { hubPartitions } from '../../lib/db/hub-items.js';
 import { getAccount } from '../../lib/hub/accounts.js';
-import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
+import { hub, signUp, storedVideosOfAuthor, type SignedUp } from '../support/hub-fixtures.js';
 import type { VideoView } from '../../lib/catalog/video-view.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { apiClient, startTestStack } from '../support/stack.js';
@@ -40,18 +37,8 @@ const videoBody = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-/** The author's videos as stored (the author index), and their video_count. */
-async function storedVideosOf(openid: string) {
-  const out = await db.send(
-    new QueryCommand({
-      TableName: tableNames.hub,
-      IndexName: 'gsi2',
-      KeyConditionExpression: 'gsi2pk = :p',
-      ExpressionAttributeValues: { ':p': hubPartitions.author(openid) },
-    }),
-  );
-  return (out.Items ?? []) as { vid: string; title: string; external_id?: string; like_count: number }[];
-}
+/** The author's videos as stored (the author index, then the items), and their video_count. */
+const storedVideosOf = storedVideosOfAuthor;
 const videoCount = async (openid: string) => (await getAccount(openid, true))?.video_count ?? 0;
 
 beforeAll(async () => {

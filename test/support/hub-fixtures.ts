@@ -1,8 +1,9 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
-import { hubItems } from '../../lib/db/hub-items.js';
+import { batchGetHubItems, itemId } from '../../lib/db/batch.js';
+import { hubItems, hubPartitions } from '../../lib/db/hub-items.js';
 import { accountItem, accountRecord } from '../../lib/hub/accounts.js';
 import type { VideoItem } from '../../lib/catalog/video-items.js';
 import type { apiClient, ApiResponse } from './stack.js';
@@ -138,4 +139,17 @@ export async function putTestSeen(openid: string, vid: string, seenAt = clock.no
 /** One stored item, read strongly consistent. */
 export async function getHubItem<T = Record<string, unknown>>(key: { pk: string; sk: string }): Promise<T | undefined> {
   return (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item as T | undefined;
+}
+
+/**
+ * An author's videos as stored, newest first: the author index (gsi2) lists them, the items are read
+ * whole after it (the index holds only what the feed ranks by).
+ */
+export async function storedVideosOfAuthor(openid: string): Promise<VideoItem[]> {
+  const out = await db.send(
+    new QueryCommand({ TableName: TABLE(), IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': hubPartitions.author(openid) }, ScanIndexForward: false }),
+  );
+  const keys = (out.Items ?? []).map((i) => hubItems.video(String(i.vid)));
+  const items = await batchGetHubItems<VideoItem>(keys);
+  return keys.map((k) => items.get(itemId(k))).filter((v): v is VideoItem => !!v);
 }
