@@ -1,0 +1,193 @@
+import { BatchWriteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { videoItem, type VideoItem } from '../../lib/catalog/video-items.js';
+import { db, tableNames } from '../../lib/db/client.js';
+import { hubItems, hubPartitions, SHARDS, unshardedPartitions } from '../../lib/db/hub-items.js';
+import { migrateShardedPartitions } from '../../lib/db/shard-migration.js';
+import { commentItem, type StoredComment } from '../../lib/hub/comments.js';
+import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
+import { recordRequests, type RecordedRequest } from '../support/db-requests.js';
+import { ADMIN_PHONE } from '../support/constants.js';
+import { getHubItem, hub, putTestAccounts, signUp, type SignedUp, type TestAccount } from '../support/hub-fixtures.js';
+import { apiClient, startTestStack } from '../support/stack.js';
+
+/**
+ * The write-sharded index partitions (VIDEOS#k, TRENDING#k, ACCOUNTS#k, COMMENTS#k): the new and hot
+ * walks and the admin exports page through every item exactly once, in the list's order, reading
+ * every shard on each page within their request budgets; items indexed under the partitions of
+ * before the sharding are found again once the migration has moved them.
+ */
+let stack: Awaited<ReturnType<typeof startTestStack>>;
+let api: ReturnType<typeof apiClient>;
+let viewer: TestAccount;
+let admin: SignedUp;
+
+const VIDEOS = 45;
+const ACCOUNTS = 14;
+const COMMENTS = 23;
+/** Trend scores with ties, within and across shards. */
+const trendOf = (i: number) => 1 + (i % 4);
+const base = Date.parse('2026-05-01T00:00:00.000Z');
+const at = (i: number) => new Date(base + i * 60_000).toISOString();
+
+function video(i: number, vid = `shardtest${String(i).padStart(3, '0')}`): VideoItem {
+  return {
+    vid,
+    title: `Video ${i}`,
+    description: '',
+    cover_url: 'https://cdn.example.com/c.jpg',
+    video_url: 'https://cdn.example.com/v.mp4',
+    duration_s: 30,
+    tags: ['expo'],
+    author_openid: 'u_shard_author',
+    created_at: at(i),
+    updated_at: at(i),
+    like_count: 0,
+    comment_count: 0,
+    share_count: 0,
+    gsi3sk: trendOf(i),
+  };
+}
+const videos = Array.from({ length: VIDEOS }, (_, i) => video(i));
+
+function comment(i: number, cid = `c_shard${String(i).padStart(3, '0')}`): StoredComment {
+  return { cid, vid: videos[0]!.vid, seq: i + 1, openid: 'u_shard_author', nickname: 'author', content: `comment ${i}`, created_at: at(i) };
+}
+const comments = Array.from({ length: COMMENTS }, (_, i) => comment(i));
+
+async function batchPut(items: Record<string, unknown>[]) {
+  for (let i = 0; i < items.length; i += 25) {
+    const out = await db.send(new BatchWriteCommand({ RequestItems: { [tableNames.hub]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+    expect(out.UnprocessedItems?.[tableNames.hub] ?? []).toEqual([]);
+  }
+}
+
+beforeAll(async () => {
+  stack = await startTestStack({ env: { ENFORCE_KEY_SCOPES: 'false' } });
+  api = apiClient(stack.url);
+  await batchPut([...videos.map(videoItem), ...comments.map(commentItem)]);
+  viewer = (await putTestAccounts(1))[0]!;
+  await putTestAccounts(ACCOUNTS - 1);
+  admin = await signUp(api, ADMIN_PHONE);
+});
+afterAll(async () => stack?.stop());
+
+const queriesOf = (requests: RecordedRequest[]) => requests.filter((r) => r.command === 'QueryCommand').map((r) => r.input);
+const partitionOf = (input: Record<string, unknown>) => (input.ExpressionAttributeValues as Record<string, unknown>)[':p'];
+
+it('spreads each list over all its shards, with equal trends in different shards', () => {
+  for (const k of hubPartitions.videos.keys()) expect(videos.filter((v) => hubPartitions.videoShard(v.vid) === k).length).toBeGreaterThan(5);
+  for (const k of hubPartitions.trending.keys()) expect(videos.filter((v) => hubPartitions.trendingShard(v.vid) === k && v.gsi3sk === 1).length).toBeGreaterThan(0);
+  expect(new Set(comments.map((c) => hubItems.allCommentsIndex(c.created_at, c.cid).gsi2pk))).toEqual(new Set(hubPartitions.comments));
+});
+
+/** A whole walk through get_next_list, each call measured. */
+async function walkAll(order: 'new' | 'hot', count: number) {
+  const served: string[] = [];
+  let cursor = '';
+  for (let calls = 1; calls < 100; calls++) {
+    const { result, requests } = await recordRequests(() =>
+      hub<{ list: { vid: string }[]; fav_index: string }>(api, 'get_next_list', { openid: viewer.openid, token: viewer.token, order, watch_count: count, fav_index: cursor }),
+    );
+    expect(result.status).toBe(200);
+    expect(requests.length, requests.map((r) => r.command).join(', ')).toBeLessThanOrEqual(MAX_REQUESTS);
+    // Every page Queries every shard of its list; a call after the last page only says the walk ended.
+    const partitions = queriesOf(requests).map(partitionOf);
+    if (partitions.length > 0) expect(partitions.sort()).toEqual([...(order === 'new' ? hubPartitions.videos : hubPartitions.trending)].sort());
+    else expect(result.data).toEqual({ list: [], fav_index: '' });
+    served.push(...result.data.list.map((v) => v.vid));
+    cursor = result.data.fav_index;
+    if (!cursor) return served;
+  }
+  throw new Error('the walk did not end');
+}
+
+describe.each([1, 4, 7, 20])('walks of %i videos a call', (count) => {
+  const timeout = 120_000;
+  it('order=new serves every video once, newest first', { timeout }, async () => {
+    const expected = [...videos].sort((a, b) => (a.created_at < b.created_at ? 1 : -1)).map((v) => v.vid);
+    expect(await walkAll('new', count)).toEqual(expected);
+  });
+
+  it('order=hot serves every video once, hottest first', { timeout }, async () => {
+    const served = await walkAll('hot', count);
+    expect([...served].sort()).toEqual(videos.map((v) => v.vid).sort());
+    const trends = served.map((vid) => trendOf(videos.findIndex((v) => v.vid === vid)));
+    expect(trends).toEqual([...trends].sort((a, b) => b - a));
+  });
+});
+
+/** A whole export, each page measured. */
+async function exportAll<T>(kind: 'accounts' | 'comments', limit: number): Promise<T[]> {
+  const rows: T[] = [];
+  let cursor: string | null = null;
+  for (let pages = 1; pages < 100; pages++) {
+    const query: URLSearchParams = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
+    const { result, requests } = await recordRequests(() => api.get<{ items: T[]; next_cursor: string | null }>(`/api/v1/export/${kind}?${query.toString()}`, { token: admin.token }));
+    expect(result.status).toBe(200);
+    expect(result.data.items.length).toBeLessThanOrEqual(limit);
+    // One Query per shard, in parallel; accounts are read after the index (it holds no counters).
+    const partitions = queriesOf(requests).map(partitionOf);
+    expect(partitions.sort()).toEqual([...(kind === 'accounts' ? hubPartitions.accounts : hubPartitions.comments)].sort());
+    expect(requests.filter((r) => r.command === 'BatchGetCommand').length).toBeLessThanOrEqual(1);
+    rows.push(...result.data.items);
+    cursor = result.data.next_cursor;
+    if (!cursor) return rows;
+    expect(result.data.items).toHaveLength(limit);
+  }
+  throw new Error('the export did not end');
+}
+
+describe.each([1, 3, 5, 100])('admin exports, %i rows a page', (limit) => {
+  it('accounts: every account once, oldest first, with its counters', { timeout: 60_000 }, async () => {
+    const rows = await exportAll<{ openid: string; created_at: string; follow_count: number }>('accounts', limit);
+    expect(rows).toHaveLength(ACCOUNTS + 1);
+    expect(new Set(rows.map((r) => r.openid)).size).toBe(rows.length);
+    const keys = rows.map((r) => `${r.created_at}#${r.openid}`);
+    expect(keys).toEqual([...keys].sort());
+    expect(rows.every((r) => typeof r.follow_count === 'number')).toBe(true);
+  });
+
+  it('comments: every comment once, oldest first, whole', { timeout: 60_000 }, async () => {
+    const rows = await exportAll<{ cid: string; content: string; vid: string; openid: string }>('comments', limit);
+    expect(rows.map((r) => r.cid)).toEqual(comments.map((c) => c.cid));
+    expect(rows[3]).toMatchObject({ cid: comments[3]!.cid, content: 'comment 3', vid: videos[0]!.vid, openid: 'u_shard_author' });
+  });
+});
+
+it('indexes hold no counters: a counter update writes no index entry', async () => {
+  const vid = videos[0]!.vid;
+  const out = await db.send(
+    new UpdateCommand({ TableName: tableNames.hub, Key: hubItems.video(vid), UpdateExpression: 'ADD like_count :one, comment_count :one', ExpressionAttributeValues: { ':one': 1 }, ReturnConsumedCapacity: 'INDEXES' }),
+  );
+  expect(Object.keys(out.ConsumedCapacity?.GlobalSecondaryIndexes ?? {})).toEqual([]);
+  const trend = await db.send(
+    new UpdateCommand({ TableName: tableNames.hub, Key: hubItems.video(vid), UpdateExpression: 'ADD gsi3sk :d', ExpressionAttributeValues: { ':d': 0.5 }, ReturnConsumedCapacity: 'INDEXES' }),
+  );
+  expect(Object.keys(trend.ConsumedCapacity?.GlobalSecondaryIndexes ?? {})).toEqual(['gsi3']);
+});
+
+describe('items indexed before the sharding', () => {
+  it('are found again by every reader once the migration has moved them, and a second run moves nothing', { timeout: 120_000 }, async () => {
+    const legacy = { ...videoItem(video(VIDEOS, 'legacyvid001')), gsi1pk: unshardedPartitions.videos, gsi3pk: unshardedPartitions.trending, gsi3sk: 99 };
+    const legacyComment = { ...commentItem(comment(COMMENTS, 'c_legacy001')), gsi2pk: unshardedPartitions.comments };
+    const [account] = await putTestAccounts(1);
+    await db.send(new UpdateCommand({ TableName: tableNames.hub, Key: hubItems.account(account!.openid), UpdateExpression: 'SET gsi1pk = :p', ExpressionAttributeValues: { ':p': unshardedPartitions.accounts } }));
+    await db.send(new PutCommand({ TableName: tableNames.hub, Item: legacy }));
+    await db.send(new PutCommand({ TableName: tableNames.hub, Item: legacyComment }));
+
+    const seen = async () => ({
+      new: (await walkAll('new', 20)).includes(legacy.vid),
+      hot: (await walkAll('hot', 20)).includes(legacy.vid),
+      accounts: (await exportAll<{ openid: string }>('accounts', 100)).some((r) => r.openid === account!.openid),
+      comments: (await exportAll<{ cid: string }>('comments', 100)).some((r) => r.cid === legacyComment.cid),
+    });
+    expect(await seen()).toEqual({ new: false, hot: false, accounts: false, comments: false });
+
+    expect((await migrateShardedPartitions()).moved).toBe(4);
+    expect(await getHubItem(hubItems.video(legacy.vid))).toMatchObject({ ...hubItems.videosIndex(legacy.created_at, legacy.vid), ...hubItems.trendingIndex(legacy.vid, 99) });
+    expect(await seen()).toEqual({ new: true, hot: true, accounts: true, comments: true });
+    expect((await migrateShardedPartitions()).moved).toBe(0);
+    expect(SHARDS.videos).toBe(hubPartitions.videos.length);
+  });
+});
