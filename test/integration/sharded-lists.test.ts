@@ -1,5 +1,5 @@
 import { BatchWriteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { videoItem, type VideoItem } from '../../lib/catalog/video-items.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems, hubPartitions, SHARDS, unshardedPartitions } from '../../lib/db/hub-items.js';
@@ -7,6 +7,7 @@ import { migrateShardedPartitions } from '../../lib/db/shard-migration.js';
 import { commentItem, type StoredComment } from '../../lib/hub/comments.js';
 import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
 import { recordRequests, type RecordedRequest } from '../support/db-requests.js';
+import { clearFaults, failAt, type FaultKind } from '../support/faults.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { getHubItem, hub, putTestAccounts, signUp, type SignedUp, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
@@ -189,5 +190,38 @@ describe('items indexed before the sharding', () => {
     expect(await seen()).toEqual({ new: true, hot: true, accounts: true, comments: true });
     expect((await migrateShardedPartitions()).moved).toBe(0);
     expect(SHARDS.videos).toBe(hubPartitions.videos.length);
+  });
+});
+
+describe('the migration under faults', () => {
+  afterEach(clearFaults);
+
+  /** An item of each kind indexed under the partitions of before, unique to the run. */
+  async function putLegacyItems(run: string) {
+    const legacy = { ...videoItem(video(VIDEOS, `legacy${run}`)), gsi1pk: unshardedPartitions.videos, gsi3pk: unshardedPartitions.trending };
+    const legacyComment = { ...commentItem(comment(COMMENTS, `c_legacy${run}`)), gsi2pk: unshardedPartitions.comments };
+    await db.send(new PutCommand({ TableName: tableNames.hub, Item: legacy }));
+    await db.send(new PutCommand({ TableName: tableNames.hub, Item: legacyComment }));
+    return async () => {
+      expect(await getHubItem(hubItems.video(legacy.vid))).toMatchObject({ ...hubItems.videosIndex(legacy.created_at, legacy.vid), ...hubItems.trendingIndex(legacy.vid, legacy.gsi3sk) });
+      expect(await getHubItem(hubItems.comment(legacyComment.vid, legacyComment.seq))).toMatchObject(hubItems.allCommentsIndex(legacyComment.created_at, legacyComment.cid));
+    };
+  }
+
+  // Requests of a run over this store: one Scan page, then one Update per entry to move (3 here).
+  const plans: [number, FaultKind, boolean][] = [1, 2, 3, 4].flatMap((n) => [
+    [n, 'throttling', false],
+    [n, 'timeout', true],
+  ]);
+  it.each(plans)('a fault on request %i (%s, applied: %s) fails the run; running it again completes every move once', { timeout: 60_000 }, async (n, kind, applied) => {
+    const verify = await putLegacyItems(`${n}${kind}${applied}`.replace(/[^a-z0-9]/gi, ''));
+    const fault = failAt(n, kind, { applied });
+    await expect(migrateShardedPartitions()).rejects.toThrow();
+    expect(fault.fired).toBeDefined();
+    clearFaults();
+    // What the failed run moved before the fault (an applied timeout: the failed Update too) is not moved again.
+    expect((await migrateShardedPartitions()).moved).toBe(3 - Math.max(0, n - (applied ? 1 : 2)));
+    await verify();
+    expect((await migrateShardedPartitions()).moved).toBe(0);
   });
 });
