@@ -23,7 +23,7 @@ import { factOf, type ChangeRecord, type Fact, type LikeImage } from './facts.js
  */
 
 /** Its own client: the processor is a function of its own in AWS, and tests count the hub's requests apart from it. */
-const streamDb = createDocumentClient();
+export const streamDb = createDocumentClient();
 const TABLE = () => tableNames.hub;
 const MARKER_TTL_S = 3 * 86_400;
 
