@@ -59,6 +59,18 @@ export class StreamCounters extends Construct {
       }),
     );
 
+    NagSuppressions.addResourceSuppressions(
+      props.fn.role!,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: 'The event source mapping of the stream needs dynamodb:ListStreams, which has no resource-level permissions (it lists stream ARNs, no data); the stream read itself is granted on the table stream ARN only.',
+          appliesTo: ['Resource::*'],
+        },
+      ],
+      true,
+    );
+
     new cloudwatch.Alarm(this, 'FailedBatches', {
       alarmDescription: 'Stream records the counters could not apply (likes, comments): see docs/data-model.md, "Counters"',
       metric: this.failures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
