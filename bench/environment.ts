@@ -32,6 +32,8 @@ export function benchSettings(dynamoEndpoint: string, tables: Record<string, str
 export interface BenchEnvironment {
   dynamo: DynamoDbLocal;
   settings: Record<string, string>;
+  /** Waits until the stream processor has applied everything written so far (derived counters converged). */
+  settleStreams(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
     return {
       dynamo,
       settings,
+      settleStreams: () => streams.settle(),
       stop: async () => {
         await streams.stop();
         await dynamo.stop();

@@ -91,7 +91,28 @@ async function readLikeContext(openid: string, vid: string): Promise<{ recent: L
   return { recent, coLiked: mergeCoLiked(parsed.coLiked, added, new Set([vid, ...recent.map((e) => e.vid)])) };
 }
 
+/**
+ * The feed state's update in a like. The state's `disliked` set holds exactly the caller's dislike
+ * items (both change in the same transactions), so unless `clearDislike`, the like skips deleting a
+ * dislike item and instead requires the vid not to be in the set: a like of a video never disliked,
+ * the usual case, writes one item less.
+ */
+function likeFeedStateItem(openid: string, vid: string, update: UpdateBuilder, clearDislike: boolean): TransactItem {
+  const item = feedStateItem(openid, update);
+  if (clearDislike) return item;
+  const params = update.params();
+  return {
+    Update: {
+      ...item.Update!,
+      ConditionExpression: 'NOT contains(#disliked, :vid)',
+      ExpressionAttributeNames: { ...params.ExpressionAttributeNames, '#disliked': 'disliked' },
+      ExpressionAttributeValues: { ...params.ExpressionAttributeValues, ':vid': vid },
+    },
+  };
+}
+
 export async function likeVideo(openid: string, vid: string): Promise<LikeResult> {
+  let clearDislike = false;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const [video, { recent, coLiked }] = await Promise.all([requireVideo(vid), readLikeContext(openid, vid)]);
     const now = clock.now();
@@ -128,12 +149,18 @@ export async function likeVideo(openid: string, vid: string): Promise<LikeResult
         },
       },
       likerCountItem(openid, 1),
-      { Delete: { TableName: TABLE(), Key: hubItems.dislike(openid, vid) } },
-      feedStateItem(openid, feed),
+      ...(clearDislike ? [{ Delete: { TableName: TABLE(), Key: hubItems.dislike(openid, vid) } }] : []),
+      likeFeedStateItem(openid, vid, feed, clearDislike),
     ];
     try {
       await transactWrite(items);
     } catch (error) {
+      // The caller had disliked the video: like again, clearing the dislike.
+      if (!clearDislike && cancellationCode(error, items.length - 1) === 'ConditionalCheckFailed' && cancellationCode(error, 0) !== 'ConditionalCheckFailed') {
+        clearDislike = true;
+        attempt--;
+        continue;
+      }
       try {
         if (explainCancellation(error, items, openid) === 'exists') return { vid, liked: true, like_count: shownLikes(video) };
       } catch (reason) {
