@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
-import { hubItems } from '../../lib/db/hub-items.js';
 import { demoVideos, seedDemoCatalog } from '../../lib/hub/demo-catalog.js';
 import type { VideoView } from '../../lib/catalog/video-view.js';
 import { matchesTerm, normalizeSearchText } from '../../lib/catalog/search-index.js';
-import { getHubItem, hub, putTestAccounts } from '../support/hub-fixtures.js';
+import { parseFeedState } from '../../lib/recommend/feed-state.js';
+import { deviceFeedState } from '../../lib/recommend/sources.js';
+import { hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
 
@@ -185,8 +186,11 @@ describe('rec: never disliked, seen only when nothing unseen is left', () => {
     expect(third.data.list).toHaveLength(10);
     expectNoDuplicates(vids(third));
     expect(vids(third).every((vid) => allVids.has(vid))).toBe(true);
-    const history = await getHubItem(hubItems.seen(user.openid, unseen[0]!));
-    expect(history).toMatchObject({ vid: unseen[0], openid: user.openid });
+    // The history list holds every reported video once, the latest call's first.
+    const history = await hub<{ list: VideoView[]; next_id: number }>(api, 'get_fav', { openid: user.openid, token: user.token, watch_list: 'history', fav_index: 50, next_id: 0, view: '', q: '', d: 'dev' });
+    expect(history.status).toBe(200);
+    expect(new Set(history.data.list.slice(0, unseen.length).map((v) => v.vid))).toEqual(new Set(unseen));
+    expectNoDuplicates(history.data.list.map((v) => v.vid));
   });
 
   it('de-duplicates the anonymous feed per device d across calls, and cmd=refresh starts over', async () => {
@@ -197,8 +201,11 @@ describe('rec: never disliked, seen only when nothing unseen is left', () => {
     expectNoDuplicates(got);
     const refreshed = await feed({ d, cmd: 'refresh', watch_count: 10 });
     expect(refreshed.data.list).toHaveLength(10);
-    const state = await getHubItem<{ served: Set<string> }>(hubItems.deviceFeedState(d));
-    expect(state?.served).toEqual(new Set(vids(refreshed)));
+    const stored = await deviceFeedState(d);
+    expect(parseFeedState(stored.state, clock.now(), stored.chunks).served).toEqual(new Set(vids(refreshed)));
+    // One call record per call, nothing else: the device's state item is never written by the feed.
+    expect(stored.state).toBeUndefined();
+    expect(stored.chunks).toHaveLength(6);
     // Another device is not affected by this one's history.
     const other = await feed({ d: `${d}-other`, watch_count: 20 });
     expect(other.data.list).toHaveLength(20);
