@@ -36,13 +36,18 @@ export const TASTE_HALF_LIFE_DAYS = 14;
 export const SEEN_DAYS = 7;
 export const LIKED_RECENT_CAP = 20;
 export const COLIKED_CAP = 30;
-export const RESERVOIR_CAP = 20;
+export const RESERVOIR_CAP = 12;
 export const SERVED_CAP = 1000;
 /** Call records are kept this long (a day more than they count), then DynamoDB's TTL removes them. */
 export const CHUNK_TTL_DAYS = SEEN_DAYS + 2;
 /** At most this many call records are read (newest first): a caller past it forgets its oldest seen days. */
 export const CHUNK_READ_CAP = 400;
 export const WALK_SKIP_CAP = 2000;
+/**
+ * A walk page stops once it has deferred this many seen videos (the next call continues there), so
+ * that one call record stays small whatever the caller's history (about 1.3 KB of vids at most).
+ */
+export const WALK_SKIP_PER_CALL = 120;
 export const FOLLOW_QUEUE_CAP = 20;
 /** "New" from a followed author: since the previous rec call, and at most this old (a caller back after weeks is not owed weeks of it). */
 export const FOLLOW_NEW_MAX_AGE_MS = 3 * 86_400_000;
