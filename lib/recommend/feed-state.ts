@@ -17,10 +17,11 @@ import { UpdateBuilder } from '../db/update-builder.js';
  *   most often liked together with the account's likes (merged by like, top COLIKED_CAP).
  *
  * One call record per get_next_list call (`hubItems.feedChunk` / `deviceFeedChunk`), put once and
- * kept CHUNK_TTL_DAYS; those of the last SEEN_DAYS days (at most CHUNK_READ_CAP, newest first) are
- * read back with the state:
+ * kept CHUNK_TTL_DAYS; those of the last VIEW_TASTE_DAYS days (at most CHUNK_READ_CAP, newest
+ * first) are read back with the state:
  * - `v`: the vids the call reported as viewed (seen for SEEN_DAYS whole days), `vt`: how many of
- *   them carry each tag (+0.5 taste per view, decayed from the call's time, `vn`: their number).
+ *   them carry each tag (+0.5 taste per view, decayed from the call's time, for VIEW_TASTE_DAYS;
+ *   `vn`: their number).
  * - `sv`: the vids rec handed out; `rf`: the call was a `cmd=refresh` (served counts from there).
  * - `wo`/`wi`/`wk`: the new/hot/q walk (order, id) and the vids this call deferred as seen.
  * - rec's position, carried by every rec call's record (the newest one counts): `ex` where the
@@ -39,7 +40,9 @@ export const COLIKED_CAP = 30;
 export const RESERVOIR_CAP = 12;
 export const SERVED_CAP = 1000;
 /** Call records are kept this long (a day more than they count), then DynamoDB's TTL removes them. */
-export const CHUNK_TTL_DAYS = SEEN_DAYS + 2;
+export const CHUNK_TTL_DAYS = 16;
+/** A view counts in the taste while its call record is this recent (its seen mark: SEEN_DAYS). */
+export const VIEW_TASTE_DAYS = 14;
 /** At most this many call records are read (newest first): a caller past it forgets its oldest seen days. */
 export const CHUNK_READ_CAP = 400;
 export const WALK_SKIP_CAP = 2000;
@@ -135,7 +138,7 @@ const emptyState = (): FeedState => ({ exists: false, tags: new Map(), tasteTota
 
 /**
  * The state of a caller: the state item (`item`) and the call records read with it (`chunks`, any
- * order; those older than the seen window are ignored). Without call records in the window, the
+ * order; those older than VIEW_TASTE_DAYS are ignored). Without call records in the window, the
  * fields earlier code kept in the state item stand (a caller's first call since the change).
  */
 export function parseFeedState(item: Record<string, unknown> | undefined, nowMs: number, chunks: Record<string, unknown>[] = []): FeedState {
@@ -143,7 +146,7 @@ export function parseFeedState(item: Record<string, unknown> | undefined, nowMs:
   const unit = tasteUnit(nowMs);
   const oldestDay = epochDay(nowMs) - SEEN_DAYS;
   const records = chunks
-    .filter((c) => typeof c.at === 'number' && epochDay(c.at) >= oldestDay && c.at <= nowMs + DAY_MS)
+    .filter((c) => typeof c.at === 'number' && c.at >= nowMs - VIEW_TASTE_DAYS * DAY_MS && c.at <= nowMs + DAY_MS)
     .sort((a, b) => (b.at as number) - (a.at as number));
   state.exists = !!item || records.length > 0;
   state.records = records.length;
@@ -185,7 +188,7 @@ export function parseFeedState(item: Record<string, unknown> | undefined, nowMs:
   const walkParts: Partial<Record<WalkOrder, string[][]>> = {};
   let position: Record<string, unknown> | undefined;
   for (const r of records) {
-    for (const vid of asStrings(r.v)) state.seen.add(vid);
+    if (epochDay(r.at as number) >= oldestDay) for (const vid of asStrings(r.v)) state.seen.add(vid);
     const atUnit = tasteUnit(r.at as number) / unit;
     if (r.vt && typeof r.vt === 'object') {
       for (const [tag, n] of Object.entries(r.vt as Record<string, unknown>)) {

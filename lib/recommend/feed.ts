@@ -6,9 +6,10 @@ import { logger } from '../logger.js';
 import { batchGetHubItems, batchWriteHubItems, itemId, type BatchWrite } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
+import type { UpdateBuilder } from '../db/update-builder.js';
 import { randomBase62 } from '../ids.js';
 import { decodeCursor } from './cursor.js';
-import { LIMITS, MAX_REQUESTS, type Context, type FeedRequest, type Found, type Key, type Outcome } from './feed-context.js';
+import { LIMITS, writesState, type Context, type FeedRequest, type Found, type Key, type Outcome } from './feed-context.js';
 import { feedChunkAttributes, likedTrim, parseFeedState, type FeedStateChange } from './feed-state.js';
 import { moreLikeThis, recommend } from './rec.js';
 import { deviceFeedState, feedStateWithFollows } from './sources.js';
@@ -53,7 +54,7 @@ export async function nextList(req: FeedRequest): Promise<FeedAnswer> {
   const seen = new Set([...state.seen, ...req.viewed, ...state.likedRecent.map((e) => e.vid)]);
   const share = req.shareid ? (found.get(itemId(hubItems.share(req.shareid))) as { vid?: string } | undefined) : undefined;
   const sharedVid = typeof share?.vid === 'string' && !state.disliked.has(share.vid) ? share.vid : undefined;
-  const ctx: Context = { req, nowMs, seed: randomBase62(8), stateKey, state, found, followees: req.viewer && !req.q && !req.similarTo && req.order === 'rec' ? (stateRead?.followees ?? []) : [], seen, sharedVid, cursor, used };
+  const ctx: Context = { req, nowMs, seed: randomBase62(8), stateKey, state, found, followees: req.viewer && !req.q && !req.similarTo && req.order === 'rec' ? (stateRead?.followees ?? []) : [], seen, sharedVid, cursor, used, trim: req.viewer ? likedTrim(state) : undefined };
 
   let outcome: Outcome;
   if (req.q) outcome = await walk(ctx, 'q');
@@ -93,12 +94,16 @@ const HISTORY_KEY_BYTES = 900;
  * The last request: one BatchWrite of this call's record and, for a signed-in caller who reported
  * views, its history item(s): plain puts of new small items, none rewritten (docs/feed.md, "Feed
  * state"). Each stands alone: a record without its history item (or the reverse) is a consistent
- * state, and a put sent again writes the same item. When the budget has a request left and the
- * latest-likes list has grown past twice its cap, the state item is trimmed in parallel (best
+ * state, and a put sent again writes the same item. When the latest-likes list has grown past twice
+ * its cap, the state item is trimmed in parallel, with the request the budget kept for it (best
  * effort: a failed trim is done by a later call).
  */
 async function saveState(ctx: Context, change: FeedStateChange): Promise<void> {
   if (!ctx.stateKey) return;
+  if (!writesState(ctx)) {
+    if (ctx.trim) await trimLikes(ctx, ctx.trim);
+    return;
+  }
   const writes: BatchWrite[] = [];
   const attributes = feedChunkAttributes(ctx.state, change, ctx.nowMs);
   const viewer = ctx.req.viewer;
@@ -122,12 +127,16 @@ async function saveState(ctx: Context, change: FeedStateChange): Promise<void> {
       writes.push({ put: { ...hubItems.viewHistory(viewer, seenAt, `${ctx.seed}${i}`), ...hubItems.viewHistoryIndex(viewer, seenAt, vids), entity: 'history', openid: viewer, seen_at: seenAt } }),
     );
   }
-  // The answer's read is made by now; the write keeps its request.
-  const trim = viewer && MAX_REQUESTS - ctx.used - 1 - (writes.length ? 1 : 0) >= 1 ? likedTrim(ctx.state) : undefined;
+  // The trim's request was kept out of the candidates' budget (spare).
+  const trim = ctx.trim;
   await Promise.all([
     writes.length ? batchWriteHubItems(writes) : undefined,
-    trim
-      ? db.send(new UpdateCommand({ TableName: TABLE(), Key: ctx.stateKey, ...trim.params() })).catch((error: Error) => logger.warn('latest likes trim failed', { errorName: error.name }))
-      : undefined,
+    trim ? trimLikes(ctx, trim) : undefined,
   ]);
 }
+
+const trimLikes = (ctx: Context, trim: UpdateBuilder) =>
+  db.send(new UpdateCommand({ TableName: TABLE(), Key: ctx.stateKey, ...trim.params() })).then(
+    () => undefined,
+    (error: Error) => logger.warn('latest likes trim failed', { errorName: error.name }),
+  );

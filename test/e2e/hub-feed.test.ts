@@ -8,6 +8,8 @@ import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems } from '../../lib/db/hub-items.js';
 import { epochDay, LIKED_RECENT_CAP, parseFeedState } from '../../lib/recommend/feed-state.js';
 import { deviceFeedState, feedStateWithFollows } from '../../lib/recommend/sources.js';
+import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
+import { recordRequests } from '../support/db-requests.js';
 import { getHubItem, hub, putTestAccounts, putTestSeen } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
@@ -388,11 +390,14 @@ describe('feed state: call records, the history list, the earlier layout', () =>
     expect(state.seen.size).toBe(seenOld.length);
   });
 
-  it('trims the latest likes once they are more than twice their cap, when the call has a request to spare', async () => {
+  it('trims the latest likes once they are more than twice their cap, within the budget of 8 requests', async () => {
     const user = newUser();
     const lr = catalog.slice(0, 2 * LIKED_RECENT_CAP + 5).map((v) => ({ vid: v.vid, author_openid: v.author_openid, tags: v.tags ?? [], created_at: v.created_at }));
     await db.send(new PutCommand({ TableName: tableNames.hub, Item: { ...hubItems.feedState(user.openid), entity: 'feed_state', lr } }));
-    expect((await feed({ q: '机器人', watch_count: 5 }, user)).status).toBe(200);
+    const { result, requests } = await recordRequests(() => feed({ watch_count: 5 }, user));
+    expect(result.status).toBe(200);
+    expect(requests.length).toBeLessThanOrEqual(MAX_REQUESTS);
+    expect(requests.filter((r) => r.command === 'UpdateItemCommand')).toHaveLength(1);
     const stored = await getHubItem<{ lr: { vid: string }[] }>(hubItems.feedState(user.openid));
     expect(stored!.lr.map((e) => e.vid)).toEqual(lr.slice(-LIKED_RECENT_CAP).map((e) => e.vid));
   });

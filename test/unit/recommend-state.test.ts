@@ -3,7 +3,7 @@ import { ValidationError } from '../../lib/errors.js';
 import { demoVideos } from '../../lib/hub/demo-catalog.js';
 import { signCursor } from '../../lib/auth/signed-cursor.js';
 import { decodeCursor, encodeCursor } from '../../lib/recommend/cursor.js';
-import { addTaste, epochDay, feedChunkAttributes, fromStoredEntry, likedTrim, LIKED_RECENT_CAP, mergeCoLiked, parseFeedState, RESERVOIR_CAP, SEEN_DAYS, tagAttribute, TASTE, tasteUnit, toStoredEntry, WALK_SKIP_CAP } from '../../lib/recommend/feed-state.js';
+import { addTaste, epochDay, feedChunkAttributes, fromStoredEntry, likedTrim, LIKED_RECENT_CAP, mergeCoLiked, parseFeedState, RESERVOIR_CAP, SEEN_DAYS, tagAttribute, TASTE, tasteUnit, toStoredEntry, VIEW_TASTE_DAYS, WALK_SKIP_CAP } from '../../lib/recommend/feed-state.js';
 import { UpdateBuilder } from '../../lib/db/update-builder.js';
 import { bestGram, matchesTerm, normalizeSearchText, searchGrams, videoSearchText } from '../../lib/catalog/search-index.js';
 
@@ -115,7 +115,7 @@ describe('feed state', () => {
   const record = (atMs: number, attributes: Record<string, unknown>) => ({ at: atMs, ...attributes });
   const hour = 3_600_000;
 
-  it('adds the call records of the seen window: views with their taste, served since the refresh, walks, rec\'s newest position', () => {
+  it('adds the call records of the last 14 days: views with their taste (seen: the last 7 days), served since the refresh, walks, rec\'s newest position', () => {
     const chunks = [
       record(NOW - 1 * hour, { v: ['c1'], vt: { 机器人: 1 }, vn: 1, sv: ['p3'] }),
       record(NOW - 2 * hour, { sv: ['p2'], rf: true, ex: 'e2', rv: [toStoredEntry({ vid: 'r2', a: 'a', t: ['x', 'y'], c: '2026-11-20T00:00:00.000Z', tr: 1.23456 })], fs: '2026-11-21T10:00:00.000Z' }),
@@ -123,11 +123,14 @@ describe('feed state', () => {
       record(NOW - 4 * hour, { wo: 'new', wi: 'w2', wk: ['k1', 'k2'] }),
       record(NOW - 5 * hour, { wo: 'new', wi: 'w1', wk: ['old'] }),
       record(NOW - 14 * hour, { v: ['c2'], vt: { 机器人: 1, 物流: 1 }, vn: 1 }),
-      // Before the seen window: ignored (DynamoDB's TTL removes it later).
-      record(NOW - (SEEN_DAYS + 1) * 86_400_000, { v: ['gone'], vt: { gone: 1 }, vn: 1, ex: 'stale' }),
+      // Before the seen window: the views count in the taste (VIEW_TASTE_DAYS), not as seen.
+      record(NOW - (SEEN_DAYS + 1) * 86_400_000, { v: ['old'], vt: { old: 1 }, vn: 1, ex: 'stale' }),
+      // Before VIEW_TASTE_DAYS: ignored (DynamoDB's TTL removes it later).
+      record(NOW - (VIEW_TASTE_DAYS + 1) * 86_400_000, { v: ['gone'], vt: { gone: 1 }, vn: 1 }),
     ];
     const state = parseFeedState(item, NOW, [...chunks].reverse());
-    expect(state.records).toBe(6);
+    expect(state.records).toBe(7);
+    expect(state.tags.get('old')).toBeCloseTo(TASTE.view * (tasteUnit(NOW - (SEEN_DAYS + 1) * 86_400_000) / tasteUnit(NOW)), 9);
     expect(state.seen).toEqual(new Set(['v1', 'v2', 'c1', 'c2']));
     expect(state.served).toEqual(new Set(['p3', 'p2']));
     expect(state.explore).toBe('e2');
@@ -139,7 +142,7 @@ describe('feed state', () => {
     expect(state.tags.get('机器人')).toBeCloseTo(6 + TASTE.view * (decay(hour) + decay(14 * hour)), 9);
     expect(state.tags.get('物流')).toBeCloseTo(1 + TASTE.view * decay(14 * hour), 9);
     expect(state.tags.has('gone')).toBe(false);
-    expect(state.tasteTotal).toBeCloseTo(9 + TASTE.view * (decay(hour) + decay(14 * hour)), 9);
+    expect(state.tasteTotal).toBeCloseTo(9 + TASTE.view * (decay(hour) + decay(14 * hour) + decay((SEEN_DAYS + 1) * 86_400_000)), 9);
   });
 
   it('records one call: views with tag counts, served, a refresh, a walk\'s deferrals, rec\'s position; nothing when nothing changed', () => {
