@@ -39,7 +39,7 @@ export const LIKED_RECENT_CAP = 20;
 export const COLIKED_CAP = 30;
 export const RESERVOIR_CAP = 12;
 export const SERVED_CAP = 1000;
-/** Call records are kept this long (a day more than they count), then DynamoDB's TTL removes them. */
+/** Call records are kept this long (two days more than they count), then DynamoDB's TTL removes them. */
 export const CHUNK_TTL_DAYS = 16;
 /** A view counts in the taste while its call record is this recent (its seen mark: SEEN_DAYS). */
 export const VIEW_TASTE_DAYS = 14;
