@@ -100,8 +100,10 @@ export interface FeedState {
   /** Followed authors' videos created after this (ISO) are new to the caller. */
   followSince?: string;
   followQueue: ReservoirEntry[];
-  /** Call records read (in the seen window). */
+  /** Call records read (in the window). */
   records: number;
+  /** The highest `n` among them (feedChunkAttributes). */
+  seq: number;
   /** Entries `lr` holds (only the last LIKED_RECENT_CAP are in likedRecent). */
   likedStored?: number;
 }
@@ -134,7 +136,10 @@ export function fromStoredEntry(v: unknown): ReservoirEntry | undefined {
 }
 const entries = (v: unknown): ReservoirEntry[] => (Array.isArray(v) ? v.map(fromStoredEntry).filter((e): e is ReservoirEntry => !!e) : []);
 
-const emptyState = (): FeedState => ({ exists: false, tags: new Map(), tasteTotal: 0, disliked: new Set(), likedRecent: [], coLiked: [], reservoir: [], seen: new Set(), seenDays: [], served: new Set(), walks: {}, followQueue: [], records: 0 });
+/** A record's `n`: one more than the newest record its call had read, so that calls at the same time keep their order. */
+const seqOf = (r: Record<string, unknown>) => (typeof r.n === 'number' ? r.n : 0);
+
+const emptyState = (): FeedState => ({ exists: false, tags: new Map(), tasteTotal: 0, disliked: new Set(), likedRecent: [], coLiked: [], reservoir: [], seen: new Set(), seenDays: [], served: new Set(), walks: {}, followQueue: [], records: 0, seq: 0 });
 
 /**
  * The state of a caller: the state item (`item`) and the call records read with it (`chunks`, any
@@ -147,9 +152,11 @@ export function parseFeedState(item: Record<string, unknown> | undefined, nowMs:
   const oldestDay = epochDay(nowMs) - SEEN_DAYS;
   const records = chunks
     .filter((c) => typeof c.at === 'number' && c.at >= nowMs - VIEW_TASTE_DAYS * DAY_MS && c.at <= nowMs + DAY_MS)
-    .sort((a, b) => (b.at as number) - (a.at as number));
+    // Newest first; calls at the same millisecond (a pinned clock, a burst) in the order they were made.
+    .sort((a, b) => (b.at as number) - (a.at as number) || seqOf(b) - seqOf(a));
   state.exists = !!item || records.length > 0;
   state.records = records.length;
+  state.seq = Math.max(0, ...records.map(seqOf));
   if (item) {
     for (const [name, value] of Object.entries(item)) {
       if (name.startsWith(TAG_PREFIX) && typeof value === 'number') state.tags.set(name.slice(TAG_PREFIX.length), value / unit);
@@ -294,7 +301,7 @@ export function feedChunkAttributes(state: FeedState, change: FeedStateChange, n
     }
   }
   if (Object.keys(a).length === 0) return undefined;
-  return { ...a, entity: 'feed_chunk', at: nowMs, ttl: Math.floor(nowMs / 1000) + CHUNK_TTL_DAYS * 86_400 };
+  return { ...a, entity: 'feed_chunk', at: nowMs, n: state.seq + 1, ttl: Math.floor(nowMs / 1000) + CHUNK_TTL_DAYS * 86_400 };
 }
 
 /**

@@ -145,6 +145,15 @@ describe('feed state', () => {
     expect(state.tasteTotal).toBeCloseTo(9 + TASTE.view * (decay(hour) + decay(14 * hour) + decay((SEEN_DAYS + 1) * 86_400_000)), 9);
   });
 
+  it('orders records of the same millisecond by the order of their calls', () => {
+    let state = parseFeedState(undefined, NOW);
+    const refreshRec = feedChunkAttributes(state, { viewed: [], served: ['a'], refresh: true, explore: 'x' }, NOW)!;
+    state = parseFeedState(undefined, NOW, [refreshRec]);
+    const refreshWalk = feedChunkAttributes(state, { viewed: [], served: [], refresh: true, walk: { order: 'new', id: 'w', skipped: [], fresh: true } }, NOW)!;
+    // Whatever order the Query returns them in (their keys sort by a random seed at equal times).
+    for (const chunks of [[refreshRec, refreshWalk], [refreshWalk, refreshRec]]) expect(parseFeedState(undefined, NOW, chunks).served).toEqual(new Set());
+  });
+
   it('records one call: views with tag counts, served, a refresh, a walk\'s deferrals, rec\'s position; nothing when nothing changed', () => {
     const state = parseFeedState(item, NOW);
     const entry = { vid: 'f2', a: 'author', t: ['t'], c: '2026-11-21T00:00:00.000Z', tr: 0 };
