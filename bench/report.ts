@@ -9,6 +9,8 @@ import type { ColdStartResult } from './sections/coldstart.js';
 import type { CostResult } from './sections/cost.js';
 import type { LatencyRow } from './sections/latency.js';
 import type { LoadRow } from './sections/load.js';
+import type { HotItemsResult } from './sections/hot-items.js';
+import type { HotspotsResult, HotspotRow } from './sections/hotspots.js';
 import { postingsTable, type PostingsResult } from './sections/postings.js';
 import type { ScalingResult, ScalingRow } from './sections/scaling.js';
 import type { TargetCheck } from './targets.js';
@@ -23,6 +25,8 @@ const r = JSON.parse(readFileSync(file, 'utf8')) as {
   coldstart?: ColdStartResult;
   scaling?: ScalingResult;
   postings?: PostingsResult;
+  hotitems?: HotItemsResult;
+  hotspots?: HotspotsResult;
   targets?: TargetCheck[];
 };
 
@@ -96,5 +100,20 @@ if (r.scaling) {
 if (r.postings) {
   const t = postingsTable(r.postings);
   table(t.title, t.headers, t.rows);
+}
+if (r.hotitems) {
+  table('Hot items: concurrent calls on one video or one author', ['case', 'calls', 'answers', '503', 'exact once converged', 'converged after ms', 'wall ms', 'note'],
+    r.hotitems.cases.map((c) => [c.name, c.calls, Object.entries(c.statuses).map(([k, v]) => `${k}: ${v}`).join(', '), c.unavailable, c.exact ? 'yes' : 'no', c.convergenceMs, c.wallMs, c.note]));
+  out.push(`First like: ${r.hotitems.firstLike.requests} requests, ${r.hotitems.firstLike.wcu} WCU (${r.hotitems.firstLike.commands}).\n`);
+}
+if (r.hotspots) {
+  const h = r.hotspots;
+  table('Hotspots: the traffic mix at 100x', ['operation', 'calls/s', 'sampled', 'requests/call', 'RCU/call', 'WCU/call', 'not as expected', 'what'],
+    h.mix.map((m) => [m.operation, m.rate, m.sampled, m.requestsPerCall, m.rcuPerCall, m.wcuPerCall, m.failures, m.description]));
+  const keys = (title: string, rows: HotspotRow[]) => table(title, ['key', 'WCU/s', 'RCU/s', 'requests/s'], rows.map((k) => [k.key, k.wcuPerSecond, k.rcuPerSecond, k.requestsPerSecond]));
+  keys('Hotspots: busiest partition keys by writes', h.busiestWritePartitions);
+  keys('Hotspots: busiest partition keys by reads', h.busiestReadPartitions);
+  keys('Hotspots: busiest items by writes', h.busiestItems);
+  out.push(`Limits per partition: ${h.limits.wcu} WCU/s, ${h.limits.rcu} RCU/s: ${h.withinLimits ? 'within' : 'exceeded'}. ${h.note}.\n`);
 }
 console.log(out.join('\n'));
