@@ -19,6 +19,11 @@ import { changedItems, storeSnapshot } from '../support/store-digest.js';
  * `PROPERTY_RUNS` sets the cases per operation and route (default 200; e.g. 5000 for a long run).
  */
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 200);
+/**
+ * 200 cases of one operation take about 10 s on an idle 2-core machine: each case waits for the stream
+ * processor (derived counters) before it snapshots the store. The margin is for a loaded machine.
+ */
+const PROPERTY_TIMEOUT_MS = Math.max(120_000, RUNS * 600);
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let base: string;
@@ -232,7 +237,7 @@ describe('every hub do, generated query strings', () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
   it('get_next_list with mutated cursors: 400 naming fav_index, or the list when the cursor is intact', async () => {
     await fc.assert(
@@ -249,7 +254,7 @@ describe('every hub do, generated query strings', () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 });
 
 // The routes of infra/routes.ts ----------------------------------------------------------------------
@@ -352,5 +357,5 @@ describe('every route, generated bodies, path values, queries and credentials', 
       }),
       { numRuns: RUNS },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 });
