@@ -9,7 +9,6 @@ import type { ColdStartResult } from './sections/coldstart.js';
 import type { CostResult } from './sections/cost.js';
 import type { LatencyRow } from './sections/latency.js';
 import type { LoadRow } from './sections/load.js';
-import type { HotItemsResult } from './sections/hot-items.js';
 import type { HotspotsResult, HotspotRow } from './sections/hotspots.js';
 import { postingsTable, type PostingsResult } from './sections/postings.js';
 import type { ScalingResult, ScalingRow } from './sections/scaling.js';
@@ -25,7 +24,6 @@ const r = JSON.parse(readFileSync(file, 'utf8')) as {
   coldstart?: ColdStartResult;
   scaling?: ScalingResult;
   postings?: PostingsResult;
-  hotitems?: HotItemsResult;
   hotspots?: HotspotsResult;
   targets?: TargetCheck[];
 };
@@ -100,11 +98,6 @@ if (r.scaling) {
 if (r.postings) {
   const t = postingsTable(r.postings);
   table(t.title, t.headers, t.rows);
-}
-if (r.hotitems) {
-  table('Hot items: concurrent calls on one video or one author', ['case', 'calls', 'answers', '503', 'exact once converged', 'converged after ms', 'wall ms', 'note'],
-    r.hotitems.cases.map((c) => [c.name, c.calls, Object.entries(c.statuses).map(([k, v]) => `${k}: ${v}`).join(', '), c.unavailable, c.exact ? 'yes' : 'no', c.convergenceMs, c.wallMs, c.note]));
-  out.push(`First like: ${r.hotitems.firstLike.requests} requests, ${r.hotitems.firstLike.wcu} WCU (${r.hotitems.firstLike.commands}).\n`);
 }
 if (r.hotspots) {
   const h = r.hotspots;

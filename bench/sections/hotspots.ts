@@ -46,7 +46,7 @@ export interface HotspotsResult {
   worstPartitionRcu: HotspotRow;
   worstItemWcu: HotspotRow;
   withinLimits: boolean;
-  /** Whether the stream processor's writes are in the figures. */
+  /** Whether writes of asynchronously derived counters are in the figures. */
   note: string;
 }
 
@@ -153,8 +153,8 @@ export async function hotspotsSection(options: { quick: boolean; settings: Recor
     const request = call.build();
     const caller = new URLSearchParams(request.path.split('?')[1] ?? '').get('openid');
     if (caller) callsBy.set(caller, (callsBy.get(caller) ?? 0) + 1);
-    // The stream processor's writes for this call (like_count, trend, liked_count, comment_count)
-    // are part of its load: recorded with it, once the processor has applied them.
+    // Counters derived after the call (a stream processor, when there is one) are part of its load:
+    // recorded with it, once applied.
     const response = await recordKeys(ledger, async () => {
       const answer = await invoke(request);
       await options.settle?.();
@@ -171,8 +171,8 @@ export async function hotspotsSection(options: { quick: boolean; settings: Recor
     f.wcu += after.wcu - before.wcu;
   }
   const note = options.settle
-    ? 'the stream processor (derived counters) settled after every sampled call: its writes count with the call that caused them'
-    : 'no stream processor ran: derived counters not in the figures';
+    ? 'asynchronously derived counters settled after every sampled call: their writes count with the call that caused them'
+    : 'every counter is written by the call itself';
 
   // Rates: a shared key carries every op's sampled units times (rate / sampled). A key of one caller
   // (their account, feed state, likes) carries what that caller's sampled calls put on it, at
