@@ -20,8 +20,8 @@ import { changedItems, storeSnapshot } from '../support/store-digest.js';
  */
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 200);
 /**
- * 200 cases of one operation take about 10 s on an idle 2-core machine: each case waits for the stream
- * processor (derived counters) before it snapshots the store. The margin is for a loaded machine.
+ * 200 cases of one operation take about 10 s on an idle 2-core machine (each case snapshots the
+ * store before and after); the margin is for a loaded machine and a file running beside it.
  */
 const PROPERTY_TIMEOUT_MS = Math.max(120_000, RUNS * 600);
 
