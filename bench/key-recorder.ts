@@ -36,11 +36,17 @@ export interface KeyLedger {
   requests: number;
 }
 
+interface IndexShape {
+  hash: string;
+  range?: string;
+  /** Attributes the index holds besides the keys: 'ALL', or a list (KEYS_ONLY: empty). */
+  projected: 'ALL' | string[];
+}
+
 interface TableShape {
   hash: string;
   range?: string;
-  /** index name -> its partition key attribute */
-  indexes: Map<string, string>;
+  indexes: Map<string, IndexShape>;
 }
 
 const shapes = new Map<string, TableShape>();
@@ -63,7 +69,16 @@ export async function prepareKeyRecorder(endpoint: string, tables: string[]): Pr
     shapes.set(table, {
       hash: keyOf(Table?.KeySchema, 'HASH')!,
       range: keyOf(Table?.KeySchema, 'RANGE'),
-      indexes: new Map((Table?.GlobalSecondaryIndexes ?? []).map((g) => [g.IndexName!, keyOf(g.KeySchema, 'HASH')!])),
+      indexes: new Map(
+        (Table?.GlobalSecondaryIndexes ?? []).map((g) => [
+          g.IndexName!,
+          {
+            hash: keyOf(g.KeySchema, 'HASH')!,
+            range: keyOf(g.KeySchema, 'RANGE'),
+            projected: g.Projection?.ProjectionType === 'ALL' ? 'ALL' : (g.Projection?.NonKeyAttributes ?? []),
+          },
+        ]),
+      ),
     });
   }
 }
@@ -200,9 +215,14 @@ function attribute(ledger: KeyLedger, kind: 'read' | 'write', touches: Touch[], 
       bumpItem(ledger, table, t.key, kind === 'read' ? shares[i]! : 0, kind === 'write' ? shares[i]! : 0);
     });
     for (const [index, cap] of Object.entries(c?.GlobalSecondaryIndexes ?? {})) {
-      const attr = shape?.indexes.get(index);
-      if (!attr) continue;
-      const inIndex = list.map((t, i) => ({ t, w: weights[i]!, pk: (t.after ?? t.given ?? t.before)?.[attr] ?? t.before?.[attr] })).filter((x) => x.pk !== undefined);
+      const idx = shape?.indexes.get(index);
+      if (!idx) continue;
+      // DynamoDB reports an index's units per request, not per item: they belong to the items whose
+      // index entry the request wrote (an entry appears, goes, moves, or a projected attribute changes).
+      const carrying = list.map((t, i) => ({ t, w: weights[i]!, pk: (t.after ?? t.given ?? t.before)?.[idx.hash] ?? t.before?.[idx.hash] })).filter((x) => x.pk !== undefined);
+      const written = carrying.filter((x) => entryWritten(x.t, idx, shape!));
+      // Units with no entry seen to change (e.g. an item put again unchanged): shared by every carrier.
+      const inIndex = written.length > 0 ? written : carrying;
       const parts = share(cap.CapacityUnits ?? 0, inIndex.map((x) => x.w));
       const seenIndex = new Set<string>();
       inIndex.forEach((x, i) => {
@@ -214,12 +234,26 @@ function attribute(ledger: KeyLedger, kind: 'read' | 'write', touches: Touch[], 
   }
 }
 
+const same = (a: unknown, b: unknown) => JSON.stringify(a, (_, v: unknown) => (v instanceof Set ? [...v].sort() : v)) === JSON.stringify(b, (_, v: unknown) => (v instanceof Set ? [...v].sort() : v));
+
+function entryWritten(t: Touch, idx: IndexShape, table: TableShape): boolean {
+  const before = t.before;
+  const after = t.after ?? t.given;
+  const inBefore = before?.[idx.hash] !== undefined && (idx.range === undefined || before?.[idx.range] !== undefined);
+  const inAfter = after?.[idx.hash] !== undefined && (idx.range === undefined || after?.[idx.range] !== undefined);
+  if (inBefore !== inAfter) return true;
+  if (!inAfter) return false;
+  const keys = [idx.hash, idx.range, table.hash, table.range].filter((k): k is string => k !== undefined);
+  const attributes = idx.projected === 'ALL' ? [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])] : [...keys, ...idx.projected];
+  return attributes.some((a) => !same(before?.[a], after?.[a]));
+}
+
 /** The partition a Query reads: the value its key condition gives the table's or index's partition key. */
 function queryPartition(input: Item): string | undefined {
   const table = input.TableName as string;
   const index = input.IndexName as string | undefined;
   const shape = shapes.get(table);
-  const attr = index ? shape?.indexes.get(index) : shape?.hash;
+  const attr = index ? shape?.indexes.get(index)?.hash : shape?.hash;
   const names = (input.ExpressionAttributeNames as Record<string, string> | undefined) ?? {};
   const values = plain(input.ExpressionAttributeValues as Item | undefined) ?? {};
   for (const m of String(input.KeyConditionExpression ?? '').matchAll(/(#?[\w]+)\s*=\s*(:[\w]+)/g)) {
