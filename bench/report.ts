@@ -107,6 +107,6 @@ if (r.hotspots) {
   keys('Hotspots: busiest partition keys by writes', h.busiestWritePartitions);
   keys('Hotspots: busiest partition keys by reads', h.busiestReadPartitions);
   keys('Hotspots: busiest items by writes', h.busiestItems);
-  out.push(`Limits per partition: ${h.limits.wcu} WCU/s, ${h.limits.rcu} RCU/s: ${h.withinLimits ? 'within' : 'exceeded'}. ${h.note}.\n`);
+  out.push(`Limits per partition: ${h.limits.wcu} WCU/s, ${h.limits.rcu} RCU/s: ${h.withinLimits ? 'within' : 'exceeded'}.\n`);
 }
 console.log(out.join('\n'));
