@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createTables } from '../infra/local/create-tables.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../infra/local/dynamodb-local.js';
+import { startStreamPoller } from '../infra/local/stream-poller.js';
 
 /**
  * The settings every benchmark process uses. Rate limits are raised so that loops of sign-ups and
@@ -31,6 +32,8 @@ export function benchSettings(dynamoEndpoint: string, tables: Record<string, str
 export interface BenchEnvironment {
   dynamo: DynamoDbLocal;
   settings: Record<string, string>;
+  /** Waits until the stream processor has applied everything written so far (derived counters converged). */
+  settleStreams(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -47,7 +50,18 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
     const tables = await createTables(dynamo.endpoint, 'bench_');
     const settings = benchSettings(dynamo.endpoint, tables, randomBytes(48).toString('base64url'));
     Object.assign(process.env, settings);
-    return { dynamo, settings, stop: () => dynamo.stop() };
+    // The stream processor, as `npm start` runs it (imported now: lib/config.ts reads the environment at import).
+    const { applyChangeRecords } = await import('../lib/streams/counters.js');
+    const streams = await startStreamPoller({ endpoint: dynamo.endpoint, table: tables.HUB_TABLE, apply: applyChangeRecords });
+    return {
+      dynamo,
+      settings,
+      settleStreams: () => streams.settle(),
+      stop: async () => {
+        await streams.stop();
+        await dynamo.stop();
+      },
+    };
   } catch (error) {
     await dynamo.stop();
     throw error;

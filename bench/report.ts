@@ -9,6 +9,7 @@ import type { ColdStartResult } from './sections/coldstart.js';
 import type { CostResult } from './sections/cost.js';
 import type { LatencyRow } from './sections/latency.js';
 import type { LoadRow } from './sections/load.js';
+import type { HotItemsResult } from './sections/hot-items.js';
 import type { HotspotsResult, HotspotRow } from './sections/hotspots.js';
 import { postingsTable, type PostingsResult } from './sections/postings.js';
 import type { ScalingResult, ScalingRow } from './sections/scaling.js';
@@ -24,6 +25,7 @@ const r = JSON.parse(readFileSync(file, 'utf8')) as {
   coldstart?: ColdStartResult;
   scaling?: ScalingResult;
   postings?: PostingsResult;
+  hotitems?: HotItemsResult;
   hotspots?: HotspotsResult;
   targets?: TargetCheck[];
 };
@@ -99,6 +101,11 @@ if (r.postings) {
   const t = postingsTable(r.postings);
   table(t.title, t.headers, t.rows);
 }
+if (r.hotitems) {
+  table('Hot items: concurrent calls on one video or one author', ['case', 'calls', 'answers', '503', 'exact once converged', 'converged after ms', 'wall ms', 'note'],
+    r.hotitems.cases.map((c) => [c.name, c.calls, Object.entries(c.statuses).map(([k, v]) => `${k}: ${v}`).join(', '), c.unavailable, c.exact ? 'yes' : 'no', c.convergenceMs, c.wallMs, c.note]));
+  out.push(`First like: ${r.hotitems.firstLike.requests} requests, ${r.hotitems.firstLike.wcu} WCU (${r.hotitems.firstLike.commands}).\n`);
+}
 if (r.hotspots) {
   const h = r.hotspots;
   table('Hotspots: the traffic mix at 100x', ['operation', 'calls/s', 'sampled', 'requests/call', 'RCU/call', 'WCU/call', 'not as expected', 'what'],
@@ -107,6 +114,6 @@ if (r.hotspots) {
   keys('Hotspots: busiest partition keys by writes', h.busiestWritePartitions);
   keys('Hotspots: busiest partition keys by reads', h.busiestReadPartitions);
   keys('Hotspots: busiest items by writes', h.busiestItems);
-  out.push(`Limits per partition: ${h.limits.wcu} WCU/s, ${h.limits.rcu} RCU/s: ${h.withinLimits ? 'within' : 'exceeded'}.\n`);
+  out.push(`Limits per partition: ${h.limits.wcu} WCU/s, ${h.limits.rcu} RCU/s: ${h.withinLimits ? 'within' : 'exceeded'}. ${h.note}.\n`);
 }
 console.log(out.join('\n'));

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only cost,latency,load,coldstart,scaling,postings,hotspots] [-- --out file]`
+ * `npm run bench [-- --quick] [-- --only cost,latency,load,coldstart,scaling,postings,hotspots,hotitems] [-- --out file]`
  *
  * A benchmark, not a test: it prints tables and writes bench/results.json. It starts its own
  * DynamoDB Local (in memory), so it needs Java like `npm start`, and nothing else.
@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { startBenchEnvironment } from './environment.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const SECTIONS = ['cost', 'latency', 'load', 'coldstart', 'scaling', 'postings', 'hotspots'] as const;
+const SECTIONS = ['cost', 'latency', 'load', 'coldstart', 'scaling', 'postings', 'hotspots', 'hotitems'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: string[]) {
@@ -71,7 +71,8 @@ const runners: Record<Section, () => Promise<unknown>> = {
   coldstart: async () => (await import('./sections/coldstart.js')).coldStartSection({ quick }),
   scaling: async () => (await import('./sections/scaling.js')).scalingSection({ quick, settings: env.settings }),
   postings: async () => (await import('./sections/postings.js')).postingsSection({ quick, settings: env.settings }),
-  hotspots: async () => (await import('./sections/hotspots.js')).hotspotsSection({ quick, settings: env.settings }),
+  hotspots: async () => (await import('./sections/hotspots.js')).hotspotsSection({ quick, settings: env.settings, settle: env.settleStreams }),
+  hotitems: async () => (await import('./sections/hot-items.js')).hotItemsSection({ quick }),
 };
 
 let failed = false;

@@ -3,6 +3,7 @@ import type { ColdStartResult } from './sections/coldstart.js';
 import type { CostResult } from './sections/cost.js';
 import type { LatencyRow } from './sections/latency.js';
 import type { HotspotsResult } from './sections/hotspots.js';
+import type { HotItemsResult } from './sections/hot-items.js';
 import type { PostingsResult } from './sections/postings.js';
 import type { ScalingResult } from './sections/scaling.js';
 
@@ -25,6 +26,7 @@ export function evaluateTargets(results: Record<string, unknown>): TargetCheck[]
   const cold = results.coldstart as ColdStartResult | undefined;
   const scaling = results.scaling as ScalingResult | undefined;
   const postings = results.postings as PostingsResult | undefined;
+  const hot = results.hotitems as HotItemsResult | undefined;
   const checks: TargetCheck[] = [];
   const costRow = (name: string) => cost?.rows.find((r) => r.operation === name && !r.error);
   const limitCheck = (target: string, rows: { name: string; limit: number }[]) => {
@@ -126,6 +128,7 @@ export function evaluateTargets(results: Record<string, unknown>): TargetCheck[]
   }
   checks.push(...postingsTargets(postings));
   checks.push(hotspotsTarget(results.hotspots as HotspotsResult | undefined));
+  checks.push(...hotItemsTargets(hot, costRow('like (first like)')));
   return checks;
 }
 
@@ -167,6 +170,25 @@ function hotspotsTarget(h: HotspotsResult | undefined): TargetCheck {
     measured: `busiest by writes ${h.worstPartitionWcu.key} ${h.worstPartitionWcu.wcuPerSecond} WCU/s; by reads ${h.worstPartitionRcu.key} ${h.worstPartitionRcu.rcuPerSecond} RCU/s; busiest item ${h.worstItemWcu.key} ${h.worstItemWcu.wcuPerSecond} WCU/s${failures ? `; ${failures} sampled calls not as expected` : ''}`,
     status: h.withinLimits && failures === 0 ? 'met' : 'missed',
   };
+}
+
+/** Issue 11: hot items gone (no 503, exact counts once converged) and a cheap first like. */
+function hotItemsTargets(hot: HotItemsResult | undefined, firstLikeRow: { requestsMax: number; wcu: number } | undefined): TargetCheck[] {
+  const hotTarget = 'hot items: 50 comments on one video, 200 likes on one video, 200 likes over one author: no 503, counts exact once converged';
+  const likeTarget = 'a first like: at most 6 requests and 12 WCU';
+  const checks: TargetCheck[] = [];
+  if (!hot) checks.push({ target: hotTarget, measured: 'hotitems section not run', status: 'not measured' });
+  else {
+    checks.push({
+      target: hotTarget,
+      measured: hot.cases.map((c) => `${c.name}: ${c.unavailable} x 503, exact ${c.exact ? 'yes' : 'no'}, converged after ${c.convergenceMs} ms`).join('; '),
+      status: hot.cases.every((c) => c.unavailable === 0 && c.statuses['200'] === c.calls && c.exact) ? 'met' : 'missed',
+    });
+  }
+  const like = firstLikeRow ? { requests: firstLikeRow.requestsMax, wcu: firstLikeRow.wcu, from: 'cost' } : hot ? { ...hot.firstLike, from: 'hotitems' } : undefined;
+  if (!like) checks.push({ target: likeTarget, measured: 'cost and hotitems sections not run', status: 'not measured' });
+  else checks.push({ target: likeTarget, measured: `${like.requests} requests, ${like.wcu} WCU (${like.from} section)`, status: like.requests <= 6 && like.wcu <= 12 ? 'met' : 'missed' });
+  return checks;
 }
 
 export function printTargets(checks: TargetCheck[]): void {

@@ -43,6 +43,13 @@ export const FUNCTIONS = {
   // The exports sign their cursors with a key derived from the signing secret.
   exportComments: { entry: 'functions/export-comments.ts', description: 'Export comments, paged (row rules by stored role)', tables: { hub: 'read' }, jwtSecret: true },
   exportAccounts: { entry: 'functions/export-accounts.ts', description: 'Export accounts, paged (row and column rules by stored role)', tables: { hub: 'read' }, jwtSecret: true },
+  // No route: the hub table's stream invokes it (infra/constructs/stream-counters.ts).
+  streamCounters: {
+    entry: 'functions/stream-counters.ts',
+    description: "Derived counters from the hub table's stream: like and comment counts, trend, liked_count, co-likes",
+    tables: { hub: 'readWrite' },
+    timeoutSeconds: 60,
+  },
 } satisfies Record<string, FunctionSpec>;
 
 export type FunctionName = keyof typeof FUNCTIONS;

@@ -5,6 +5,7 @@ import type { Construct } from 'constructs';
 import { ApiFunctions } from './constructs/api-functions.js';
 import { DataTables } from './constructs/data-tables.js';
 import { ExpohubHttpApi } from './constructs/http-api.js';
+import { StreamCounters } from './constructs/stream-counters.js';
 import { WebHosting } from './constructs/web-hosting.js';
 
 /** Deployment settings, from CDK context (`-c name=value`, see docs/deploy.md). */
@@ -112,6 +113,7 @@ export class ExpohubStack extends Stack {
 
     const functions = new ApiFunctions(this, 'Functions', { tables, jwtSecret, environment: functionEnvironment(settings) });
     const http = new ExpohubHttpApi(this, 'Http', { functions, corsOrigins: settings.corsOrigins });
+    new StreamCounters(this, 'StreamCounters', { table: tables.table('HUB_TABLE'), fn: functions.get('streamCounters') });
     const web = new WebHosting(this, 'Web', { apiDomainName: http.domainName, assetsDir: props.webAssetsDir });
     if (!props.webAssetsDir) {
       Annotations.of(web).addWarningV2(

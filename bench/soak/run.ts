@@ -98,6 +98,8 @@ try {
 
   const check = new SoakRecorder();
   client.recorder = check;
+  // Likes and comments counts follow from the stream: checked once the processor has caught up.
+  await env.settleStreams();
   const result = await checkStore(client, ledger, accounts);
 
   const rows = opRows(load);

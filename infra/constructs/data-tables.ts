@@ -35,6 +35,7 @@ export class DataTables extends Construct {
         pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
         encryption: dynamodb.TableEncryption.AWS_MANAGED,
         timeToLiveAttribute: definition.ttlAttribute,
+        stream: definition.stream ? dynamodb.StreamViewType[definition.stream] : undefined,
         deletionProtection: true,
         removalPolicy: RemovalPolicy.RETAIN,
       });

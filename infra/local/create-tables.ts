@@ -3,6 +3,7 @@ import {
   DescribeTableCommand,
   DynamoDBClient,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   type AttributeDefinition,
 } from '@aws-sdk/client-dynamodb';
@@ -43,6 +44,7 @@ export async function createTables(endpoint: string, prefix = ''): Promise<Recor
               ],
               Projection: { ProjectionType: i.projection, ...(i.nonKeyAttributes ? { NonKeyAttributes: i.nonKeyAttributes } : {}) },
             })),
+            ...(def.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: def.stream } } : {}),
           }),
         );
         if (def.ttlAttribute) {
@@ -50,6 +52,11 @@ export async function createTables(endpoint: string, prefix = ''): Promise<Recor
         }
       } catch (error) {
         if (!(error instanceof ResourceInUseException)) throw error;
+        // A table kept from a run before it had a stream (npm start keeps .data): turn the stream on.
+        const { Table } = await client.send(new DescribeTableCommand({ TableName }));
+        if (def.stream && !Table?.StreamSpecification?.StreamEnabled) {
+          await client.send(new UpdateTableCommand({ TableName, StreamSpecification: { StreamEnabled: true, StreamViewType: def.stream } }));
+        }
       }
       for (;;) {
         const { Table } = await client.send(new DescribeTableCommand({ TableName }));

@@ -5,6 +5,7 @@ import { createTables } from './create-tables.js';
 import { DEV_ROUTES } from './dev-routes.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { startLocalServer, type DevRoute, type LocalServer } from './server.js';
+import { startStreamPoller, type StreamPoller } from './stream-poller.js';
 
 export interface LocalStackOptions {
   port?: number;
@@ -24,6 +25,8 @@ export interface LocalStack {
   url: string;
   dynamoEndpoint: string;
   server: LocalServer;
+  /** The hub table's stream processor (derived counters), as the deployed stream Lambda. */
+  streams: StreamPoller;
   stop(): Promise<void>;
 }
 
@@ -74,12 +77,17 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       staticDir: options.staticDir,
       devRoutes: options.devRoutes ?? DEV_ROUTES,
     });
+    // Imported now, after the environment is set (lib/config.ts reads it once, at import).
+    const { applyChangeRecords } = await import('../../lib/streams/counters.js');
+    const streams = await startStreamPoller({ endpoint: dynamoEndpoint, table: tableNames.HUB_TABLE, apply: applyChangeRecords });
     return {
       url: server.url,
       dynamoEndpoint,
       server,
+      streams,
       stop: async () => {
         await server.close();
+        await streams.stop();
         await dynamo?.stop();
       },
     };

@@ -2,18 +2,20 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
 
-/** Created once per cold start and shared by every use case. */
-const base = new DynamoDBClient({
-  region: config.AWS_REGION,
-  ...(config.DYNAMODB_ENDPOINT
-    ? { endpoint: config.DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-    : {}),
-  maxAttempts: 3,
-});
+/** A document client on the configured endpoint (DynamoDB Local when DYNAMODB_ENDPOINT is set). */
+export function createDocumentClient(): DynamoDBDocumentClient {
+  const base = new DynamoDBClient({
+    region: config.AWS_REGION,
+    ...(config.DYNAMODB_ENDPOINT
+      ? { endpoint: config.DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+    maxAttempts: 3,
+  });
+  return DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
+}
 
-export const db = DynamoDBDocumentClient.from(base, {
-  marshallOptions: { removeUndefinedValues: true },
-});
+/** Created once per cold start and shared by every use case. */
+export const db = createDocumentClient();
 
 export const tableNames = {
   apiKeys: config.API_KEYS_TABLE,

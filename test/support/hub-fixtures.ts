@@ -6,7 +6,7 @@ import { batchGetHubItems, itemId } from '../../lib/db/batch.js';
 import { hubItems, hubPartitions } from '../../lib/db/hub-items.js';
 import { accountItem, accountRecord } from '../../lib/hub/accounts.js';
 import type { VideoItem } from '../../lib/catalog/video-items.js';
-import type { apiClient, ApiResponse } from './stack.js';
+import { settleStreams, type apiClient, type ApiResponse } from './stack.js';
 import { tokenFor } from './tokens.js';
 
 type Api = ReturnType<typeof apiClient>;
@@ -138,6 +138,8 @@ export async function putTestSeen(openid: string, vid: string, seenAt = clock.no
 
 /** One stored item, read strongly consistent. */
 export async function getHubItem<T = Record<string, unknown>>(key: { pk: string; sk: string }): Promise<T | undefined> {
+  // What the stream processor derives from earlier writes (counters, trends) is read once applied.
+  await settleStreams();
   return (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item as T | undefined;
 }
 

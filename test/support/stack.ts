@@ -1,16 +1,28 @@
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { createTables } from '../../infra/local/create-tables.js';
-import { startLocalStack, type LocalStackOptions } from '../../infra/local/local-stack.js';
+import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../infra/local/local-stack.js';
 
 /** Creates this file's tables (see setup-env.ts) in the shared DynamoDB Local. */
 export async function createTestTables(): Promise<void> {
   await createTables(inject('dynamoEndpoint'), process.env.TEST_TABLE_PREFIX);
 }
 
+/** The stream processors of the stacks this file started, by server URL (see apiClient). */
+const streamsByUrl = new Map<string, LocalStack['streams']>();
+
+/**
+ * Waits until the stream processor of every stack this file started has applied what was written so
+ * far: derived counters (a video's like_count and trend, an author's liked_count...) have converged.
+ */
+export async function settleStreams(): Promise<void> {
+  await Promise.all([...streamsByUrl.values()].map((s) => s.settle()));
+}
+
 /**
  * The local server in-process, against the shared DynamoDB Local and this file's tables: the same
- * routes, authorizer and handlers as `npm start`. Being in-process, tests can move `clock`.
+ * routes, authorizer and handlers as `npm start`, and the same stream processor. Being in-process,
+ * tests can move `clock`.
  */
 export async function startTestStack(options: Pick<LocalStackOptions, 'env' | 'staticDir' | 'devRoutes'> = {}) {
   const stack = await startLocalStack({
@@ -28,7 +40,14 @@ export async function startTestStack(options: Pick<LocalStackOptions, 'env' | 's
       throw new Error(`lib/config.ts was loaded before startTestStack set ${name}; set it earlier (vi.hoisted) in this test file`);
     }
   }
-  return stack;
+  streamsByUrl.set(stack.url, stack.streams);
+  const stop = stack.stop;
+  return Object.assign(stack, {
+    stop: async () => {
+      streamsByUrl.delete(stack.url);
+      await stop();
+    },
+  });
 }
 
 export interface ApiResponse<T = unknown> {
@@ -46,9 +65,15 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** A small fetch wrapper: JSON in, status, headers and the parsed envelope out. */
-export function apiClient(baseUrl: string) {
+/**
+ * A small fetch wrapper: JSON in, status, headers and the parsed envelope out. Before each call it
+ * waits for the stack's stream processor to catch up (settleStreams), so that a test reads the
+ * derived counters of what it did before, as a client would a moment later; `settle: false` sends
+ * at once (concurrency tests, which wait for convergence themselves).
+ */
+export function apiClient(baseUrl: string, clientOptions: { settle?: boolean } = {}) {
   async function call<T = unknown>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+    if (clientOptions.settle !== false) await streamsByUrl.get(baseUrl)?.settle();
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | undefined = options.rawBody;

@@ -1,5 +1,6 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableNames } from '../../lib/db/client.js';
+import { settleStreams } from './stack.js';
 
 /**
  * Everything stored in this test file's tables, item by item (`table|pk|sk` -> the item as JSON),
@@ -7,6 +8,8 @@ import { db, tableNames } from '../../lib/db/client.js';
  * and small.
  */
 export async function storeSnapshot(): Promise<Map<string, string>> {
+  // What the stream processor derives from earlier writes belongs to the state before the next call.
+  await settleStreams();
   const items = new Map<string, string>();
   for (const table of [tableNames.hub, tableNames.apiKeys]) {
     let start: Record<string, unknown> | undefined;

@@ -1,0 +1,16 @@
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { logger } from '../lib/logger.js';
+import { applyChangeRecords } from '../lib/streams/counters.js';
+import type { ChangeRecord } from '../lib/streams/facts.js';
+
+/**
+ * The hub table's stream (event source mapping with ReportBatchItemFailures): derived counters.
+ * A failed chunk is reported from its first record on; Lambda retries from there, bisecting, and
+ * past its retries sends the batch's position to the on-failure queue (infra/constructs/stream-counters.ts).
+ */
+export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+  const outcome = await applyChangeRecords(event.Records as ChangeRecord[]);
+  if (outcome.failedFrom === undefined) return { batchItemFailures: [] };
+  logger.error('stream counters: chunk failed, retried from its first record', { sequenceNumber: outcome.failedFrom, errorName: (outcome.error as Error)?.name });
+  return { batchItemFailures: [{ itemIdentifier: outcome.failedFrom }] };
+}

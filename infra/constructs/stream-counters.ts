@@ -1,0 +1,91 @@
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import { FACT_ENTITIES } from '../../lib/streams/facts.js';
+
+/** How long a record is retried before it goes to the on-failure queue: the bound on a counter's lag under failure. */
+export const STREAM_MAX_RECORD_AGE = Duration.hours(1);
+
+export interface StreamCountersProps {
+  table: dynamodb.Table;
+  fn: NodejsFunction;
+}
+
+/**
+ * The hub table's stream to the derived-counters function (lib/streams/counters.ts): only the
+ * records of likes and comments (a filter, so counter updates and markers do not invoke it), in
+ * batches of up to 100, failed chunks reported per record and retried by bisecting, and after
+ * 10 retries or an hour the batch's position goes to an SQS queue, with an alarm on it and on the
+ * iterator age (how far the counters trail).
+ */
+export class StreamCounters extends Construct {
+  readonly failures: sqs.Queue;
+
+  constructor(scope: Construct, id: string, props: StreamCountersProps) {
+    super(scope, id);
+    this.failures = new sqs.Queue(this, 'Failures', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    NagSuppressions.addResourceSuppressions(this.failures, [
+      {
+        id: 'AwsSolutions-SQS3',
+        reason: 'This queue is itself the on-failure destination of the stream processor: it holds the positions of batches that could not be applied, read by an operator; nothing consumes it automatically.',
+      },
+    ]);
+
+    props.fn.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        maxBatchingWindow: Duration.seconds(0),
+        bisectBatchOnError: true,
+        retryAttempts: 10,
+        maxRecordAge: STREAM_MAX_RECORD_AGE,
+        reportBatchItemFailures: true,
+        parallelizationFactor: 1,
+        onFailure: new SqsDlq(this.failures),
+        filters: [
+          FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { entity: { S: FilterRule.or(...FACT_ENTITIES.inserted) } } } }),
+          FilterCriteria.filter({ eventName: FilterRule.isEqual('REMOVE'), dynamodb: { OldImage: { entity: { S: FilterRule.or(...FACT_ENTITIES.removed) } } } }),
+        ],
+      }),
+    );
+
+    NagSuppressions.addResourceSuppressions(
+      props.fn.role!,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: 'The event source mapping of the stream needs dynamodb:ListStreams, which has no resource-level permissions (it lists stream ARNs, no data); the stream read itself is granted on the table stream ARN only.',
+          appliesTo: ['Resource::*'],
+        },
+      ],
+      true,
+    );
+
+    new cloudwatch.Alarm(this, 'FailedBatches', {
+      alarmDescription: 'Stream records the counters could not apply (likes, comments): see docs/data-model.md, "Counters"',
+      metric: this.failures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    new cloudwatch.Alarm(this, 'CountersLag', {
+      alarmDescription: 'Derived counters trail the likes and comments by more than a minute',
+      metric: props.fn.metric('IteratorAge', { statistic: 'Maximum', period: Duration.minutes(1) }),
+      threshold: 60_000,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 5,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+  }
+}

@@ -1,0 +1,255 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { COLIKES_CAP, type VideoItem } from '../catalog/video-items.js';
+import { clock } from '../clock.js';
+import { createDocumentClient, tableNames } from '../db/client.js';
+import { hubItems } from '../db/hub-items.js';
+import { cancellationCode, MAX_TRANSACTION_ITEMS, transactWrite, type TransactItem } from '../db/transact.js';
+import { logger } from '../logger.js';
+import { factOf, type ChangeRecord, type Fact, type LikeImage } from './facts.js';
+
+/**
+ * Derived counters, applied from the hub table's change stream (docs/data-model.md, "Counters").
+ *
+ * A like or a comment commits alone (its own items and the actor's exact counters); the numbers
+ * every other reaction also moves (a video's like_count, comment_count and trend, the trend on its
+ * tag ranking items, the author's liked_count) follow here. Many facts on one video become ONE
+ * update of the video per batch, instead of one transaction per fact contending on the same item.
+ *
+ * Exactly once: each record's deltas commit in one transaction with a marker item named by the
+ * record's eventID (conditional on not existing). A batch delivered again (Lambda retries, the local
+ * poller starting over) finds its markers and adds nothing twice; a record whose marker exists is
+ * dropped and the rest of its chunk applied. Markers expire after MARKER_TTL_S, well past the
+ * stream's 24 h retention, after which a record can no longer be delivered.
+ */
+
+/** Its own client: the processor is a function of its own in AWS, and tests count the hub's requests apart from it. */
+export const streamDb = createDocumentClient();
+const TABLE = () => tableNames.hub;
+const MARKER_TTL_S = 3 * 86_400;
+
+type Key = { pk: string; sk: string };
+
+interface Target {
+  key: Key;
+  /** Number attributes and the amount added to each. */
+  add: Map<string, number>;
+  /** Numbers added to a number set (a comment sequence's gaps). */
+  addToSet?: { attribute: string; values: Set<number> };
+  /** An ADD must not create the item (a video or an account that is gone is left alone). */
+  mustExist: boolean;
+}
+
+interface Applicable {
+  eventId: string;
+  fact: Fact;
+  /** The record's position in the batch. */
+  index: number;
+}
+
+const keyId = (key: Key) => `${key.pk}|${key.sk}`;
+
+/** The author and tags of a like stored by earlier code, which does not carry them: read from the video. */
+async function completeLike(like: LikeImage): Promise<LikeImage> {
+  if (like.author_openid !== undefined) return like;
+  const out = await streamDb.send(new GetCommand({ TableName: TABLE(), Key: hubItems.video(like.vid) }));
+  const video = out.Item as VideoItem | undefined;
+  return { ...like, author_openid: video?.author_openid, tags: video?.tags ?? [], video_created_at: video?.created_at };
+}
+
+/** Every counter a fact moves, with its delta. */
+function deltasOf(fact: Fact): { key: Key; attribute: string; delta: number; mustExist: boolean; set?: boolean }[] {
+  switch (fact.kind) {
+    case 'like': {
+      const { like, sign } = fact;
+      const trend = sign * (like.trend_add ?? 0);
+      return [
+        { key: hubItems.video(like.vid), attribute: 'like_count', delta: sign, mustExist: true },
+        { key: hubItems.video(like.vid), attribute: 'gsi3sk', delta: trend, mustExist: true },
+        // Unconditional, as in publishing: a tag removed by a concurrent edit keeps at most an unindexed number.
+        ...(like.tags ?? []).map((tag) => ({ key: hubItems.videoTag(like.vid, tag), attribute: 'gsi3sk', delta: trend, mustExist: false })),
+        ...(like.author_openid ? [{ key: hubItems.account(like.author_openid), attribute: 'liked_count', delta: sign, mustExist: true }] : []),
+      ];
+    }
+    case 'comment':
+      return [{ key: hubItems.video(fact.comment.vid), attribute: 'comment_count', delta: fact.sign, mustExist: true }];
+    case 'comment_gap':
+      return [{ key: hubItems.commentSequence(fact.comment.vid), attribute: 'gaps', delta: fact.comment.seq, mustExist: false, set: true }];
+  }
+}
+
+/** The deltas of several facts summed per item: one update per video, account or tag item. */
+function targetsOf(facts: Applicable[], gone: Set<string>): Target[] {
+  const targets = new Map<string, Target>();
+  for (const { fact } of facts) {
+    for (const d of deltasOf(fact)) {
+      const id = keyId(d.key);
+      if (gone.has(id)) continue;
+      let target = targets.get(id);
+      if (!target) targets.set(id, (target = { key: d.key, add: new Map(), mustExist: d.mustExist }));
+      if (d.set) {
+        target.addToSet ??= { attribute: d.attribute, values: new Set() };
+        target.addToSet.values.add(d.delta);
+      } else {
+        target.add.set(d.attribute, (target.add.get(d.attribute) ?? 0) + d.delta);
+      }
+    }
+  }
+  // Deltas that cancel out (a like and its removal in one batch) write nothing.
+  for (const target of targets.values()) for (const [attribute, sum] of target.add) if (sum === 0) target.add.delete(attribute);
+  return [...targets.values()].filter((t) => t.add.size > 0 || t.addToSet);
+}
+
+function updateOf(target: Target): TransactItem {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const clauses: string[] = [];
+  let n = 0;
+  for (const [attribute, delta] of target.add) {
+    names[`#a${n}`] = attribute;
+    values[`:v${n}`] = delta;
+    clauses.push(`#a${n} :v${n}`);
+    n++;
+  }
+  if (target.addToSet) {
+    names[`#a${n}`] = target.addToSet.attribute;
+    values[`:v${n}`] = target.addToSet.values;
+    clauses.push(`#a${n} :v${n}`);
+  }
+  return {
+    Update: {
+      TableName: TABLE(),
+      Key: target.key,
+      UpdateExpression: `ADD ${clauses.join(', ')}`,
+      ...(target.mustExist ? { ConditionExpression: 'attribute_exists(pk)' } : {}),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+const markerOf = (eventId: string, expiresAt: number): TransactItem => ({
+  Put: {
+    TableName: TABLE(),
+    Item: { ...hubItems.streamApplied(eventId), entity: 'stream_applied', ttl: expiresAt },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
+/**
+ * Applies one chunk (markers and targets within one transaction) and returns the facts it applied
+ * now: without those already applied by an earlier delivery.
+ */
+async function applyChunk(chunk: Applicable[]): Promise<Applicable[]> {
+  let pending = chunk;
+  const gone = new Set<string>();
+  const expiresAt = Math.ceil(clock.now() / 1000) + MARKER_TTL_S;
+  for (;;) {
+    if (pending.length === 0) return [];
+    const targets = targetsOf(pending, gone);
+    const items = [...pending.map((f) => markerOf(f.eventId, expiresAt)), ...targets.map(updateOf)];
+    try {
+      await transactWrite(items, 6, streamDb);
+      return pending;
+    } catch (error) {
+      const failed = (i: number) => cancellationCode(error, i) === 'ConditionalCheckFailed';
+      const applied = new Set(pending.filter((_, i) => failed(i)));
+      const missing = targets.filter((_, j) => failed(pending.length + j));
+      if (applied.size === 0 && missing.length === 0) throw error;
+      for (const target of missing) gone.add(keyId(target.key));
+      pending = pending.filter((f) => !applied.has(f));
+    }
+  }
+}
+
+/** Splits facts into chunks whose markers and distinct targets fit in one transaction. */
+function chunksOf(facts: Applicable[]): Applicable[][] {
+  const chunks: Applicable[][] = [];
+  let current: Applicable[] = [];
+  let targets = new Set<string>();
+  for (const fact of facts) {
+    const own = deltasOf(fact.fact).map((d) => keyId(d.key));
+    const merged = new Set([...targets, ...own]);
+    if (current.length > 0 && current.length + 1 + merged.size > MAX_TRANSACTION_ITEMS) {
+      chunks.push(current);
+      current = [];
+      targets = new Set(own);
+    } else {
+      targets = merged;
+    }
+    current.push(fact);
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+/** Best effort, as a ranking signal: "people who liked A also liked B", both ways, for the liker's latest likes. */
+async function recordCoLikes(like: LikeImage): Promise<void> {
+  const others = (like.co_vids ?? []).filter((v) => v !== like.vid).slice(-3);
+  if (others.length === 0 || !like.author_openid) return;
+  const metaOf = (v: { author_openid?: string; tags?: string[]; created_at?: string }) => ({ a: v.author_openid, t: v.tags ?? [], c: v.created_at });
+  const liked = metaOf({ author_openid: like.author_openid, tags: like.tags, created_at: like.video_created_at });
+  const videos = await Promise.all(
+    others.map(async (vid) => (await streamDb.send(new GetCommand({ TableName: TABLE(), Key: hubItems.video(vid), ProjectionExpression: 'vid, author_openid, tags, created_at' }))).Item as VideoItem | undefined),
+  );
+  const pairs: [string, string, ReturnType<typeof metaOf>][] = [];
+  for (const other of videos) if (other) pairs.push([other.vid, like.vid, liked], [like.vid, other.vid, metaOf(other)]);
+  await Promise.all(
+    pairs.map(([owner, vid, meta]) =>
+      streamDb
+        .send(
+          new UpdateCommand({
+            TableName: TABLE(),
+            Key: hubItems.coLikes(owner),
+            UpdateExpression: 'SET n.#v = if_not_exists(n.#v, :zero) + :one, m.#v = :meta',
+            ConditionExpression: 'attribute_exists(n) AND (size(n) < :cap OR attribute_exists(n.#v))',
+            ExpressionAttributeNames: { '#v': vid },
+            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':meta': meta, ':cap': COLIKES_CAP },
+          }),
+        )
+        .catch((error: Error) => {
+          if (error.name !== 'ConditionalCheckFailedException') logger.warn('co-like update failed', { vid: owner, errorName: error.name });
+        }),
+    ),
+  );
+}
+
+export interface BatchOutcome {
+  /** Records applied by this call (not counting those an earlier delivery had applied). */
+  applied: number;
+  /** The sequence number of the first record not applied, when a chunk failed: Lambda retries from it. */
+  failedFrom?: string;
+  error?: unknown;
+}
+
+/**
+ * Applies the derived counters of a batch of stream records, in order, chunk by chunk. A chunk that
+ * fails stops the batch: the records from its first one on are reported failed (retried by Lambda,
+ * or by the local poller), those before it stay applied.
+ */
+export async function applyChangeRecords(records: ChangeRecord[]): Promise<BatchOutcome> {
+  const facts: Applicable[] = [];
+  for (const [index, record] of records.entries()) {
+    const fact = factOf(record);
+    if (fact && record.eventID) facts.push({ eventId: record.eventID, fact, index });
+  }
+  let applied = 0;
+  for (const chunk of chunksOf(facts)) {
+    try {
+      const complete = await Promise.all(
+        chunk.map(async (f) => (f.fact.kind === 'like' ? { ...f, fact: { ...f.fact, like: await completeLike(f.fact.like) } } : f)),
+      );
+      const now = await applyChunk(complete);
+      applied += now.length;
+      await Promise.all(
+        now.map((f) =>
+          f.fact.kind === 'like' && f.fact.sign === 1
+            ? recordCoLikes(f.fact.like).catch((error: Error) => logger.warn('co-likes skipped', { vid: f.fact.kind === 'like' ? f.fact.like.vid : '', errorName: error.name }))
+            : undefined,
+        ),
+      );
+    } catch (error) {
+      return { applied, failedFrom: records[chunk[0]!.index]!.dynamodb?.SequenceNumber, error };
+    }
+  }
+  return { applied };
+}
