@@ -27,7 +27,10 @@ export interface StreamPoller {
 
 type Apply = (records: ChangeRecord[]) => Promise<{ failedFrom?: string; error?: unknown }>;
 
-const IDLE_MS = 25;
+/** Pause of the background loop after a round that found nothing (settle() does not wait for it). */
+const IDLE_MS = 100;
+/** Shards are listed again at most this often (or when one has closed): DescribeStream is not free on DynamoDB Local. */
+const DISCOVER_MS = 1000;
 const RETRY_MS = 200;
 const MAX_ATTEMPTS = 10;
 
@@ -51,7 +54,10 @@ export async function startStreamPoller(options: { endpoint: string; table: stri
   const log = options.log ?? ((message: string) => console.error(message));
 
   const shards = new Map<string, Shard>();
+  let discoveredAt = -Infinity;
   async function discover() {
+    if (performance.now() - discoveredAt < DISCOVER_MS) return;
+    discoveredAt = performance.now();
     const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
     for (const s of StreamDescription?.Shards ?? []) {
       if (!s.ShardId || shards.has(s.ShardId)) continue;
@@ -70,7 +76,10 @@ export async function startStreamPoller(options: { endpoint: string; table: stri
           const out = await streams.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: 1000 }));
           shard.held = (out.Records ?? []) as ChangeRecord[];
           shard.iterator = out.NextShardIterator;
-          if (!shard.iterator) shard.closed = true;
+          if (!shard.iterator) {
+            shard.closed = true;
+            discoveredAt = -Infinity; // its successor is listed on the next round
+          }
         } catch (error) {
           if (!(error instanceof ExpiredIteratorException || error instanceof TrimmedDataAccessException)) throw error;
           shards.delete(shard.id); // read again from the oldest record: markers keep it exact
@@ -120,7 +129,9 @@ export async function startStreamPoller(options: { endpoint: string; table: stri
 
   return {
     async settle() {
-      // Records written before this call are in the stream now: rounds until one finds nothing.
+      // Records written before this call are in the stream now: rounds until one finds nothing, the
+      // first of them listing the shards again.
+      discoveredAt = -Infinity;
       for (let failures = 0; ; ) {
         try {
           if ((await inTurn()) === 0) return;
