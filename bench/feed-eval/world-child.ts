@@ -20,6 +20,13 @@ const RANDOM_DRAWS = 200;
 
 installRecorder();
 const { seedFeedRandomness } = await import('./seeding.js');
+// Likes move the trend, like_count, liked_count and co-likes through the table's stream (docs/data-model.md,
+// "Counters"): the stream processor runs here as `npm start` runs it, and is settled before every
+// get_next_list, since a deployed one lags by well under a second while the world's events are
+// minutes apart.
+const { startStreamPoller } = await import('../../infra/local/stream-poller.js');
+const { applyChangeRecords } = await import('../../lib/streams/counters.js');
+const streams = await startStreamPoller({ endpoint: process.env.DYNAMODB_ENDPOINT!, table: process.env.HUB_TABLE!, apply: applyChangeRecords });
 
 interface Feed {
   list: { vid: string; author: { openid: string } }[];
@@ -62,6 +69,7 @@ async function makeEditors(admin: Account, accounts: Account[]): Promise<void> {
 }
 
 async function feed(user: Account, params: Record<string, string | number>): Promise<{ vids: string[]; requests: number }> {
+  await streams.settle();
   const { result, requests } = await recordDb(() => invoke(hubRequest('get_next_list', { ...as(user), ...params })));
   if (result.status !== 200) throw new Error(`get_next_list answered ${result.status}: ${JSON.stringify(result.body).slice(0, 200)}`);
   return { vids: (result.body.data as Feed).list.map((v) => v.vid), requests: requests.length };
@@ -104,6 +112,7 @@ async function runWorld(spec: WorldSpec) {
         await mustSucceed(hubRequest('dislike', { ...as(accountOf(event.actor)), vid: vidOf[event.video]!, action: 'dislike' }));
         break;
       case 'view':
+        await streams.settle();
         await mustSucceed(hubRequest('get_next_list', { ...as(accountOf(event.actor)), watch_count: 1, view_list: event.videos.map((v) => vidOf[v]!).join(',') }));
         break;
       case 'follow':
@@ -327,4 +336,5 @@ async function runControlled() {
 const which = process.env.EVAL_WORLD!;
 const out = which === 'controlled' ? await runControlled() : await runWorld(JSON.parse(which) as WorldSpec);
 writeFileSync(process.env.EVAL_RESULT_FILE!, `${JSON.stringify(out, null, 2)}\n`);
+await streams.stop();
 process.exit(0);
