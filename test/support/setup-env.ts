@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { inject } from 'vitest';
+import { afterAll } from 'vitest';
 import { ADMIN_PHONE } from './constants.js';
+import { reserveDynamoEndpoint, stopDynamoDbLocal } from './dynamo.js';
 
 // Runs before each test file is imported, so lib/config.ts (read once at import) sees a complete
-// environment: the shared DynamoDB Local and tables private to this file.
+// environment: this file's own DynamoDB Local (started when first needed: dynamo.ts) and its tables.
 const prefix = `t${randomBytes(5).toString('hex')}_`;
 Object.assign(process.env, {
   EXPOHUB_RUNTIME: 'local',
   AWS_REGION: 'us-east-1',
-  DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+  DYNAMODB_ENDPOINT: await reserveDynamoEndpoint(),
   TEST_TABLE_PREFIX: prefix,
   API_KEYS_TABLE: `${prefix}api_keys`,
   HUB_TABLE: `${prefix}hub`,
@@ -20,3 +21,6 @@ Object.assign(process.env, {
   POWERTOOLS_LOG_LEVEL: 'SILENT',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 });
+
+// Registered first, so it runs after the file's own afterAll hooks (a stack stops before its database).
+afterAll(stopDynamoDbLocal);

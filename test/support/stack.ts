@@ -1,11 +1,12 @@
-import { afterAll, afterEach, beforeAll, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { createTables } from '../../infra/local/create-tables.js';
+import { ensureDynamoDbLocal } from './dynamo.js';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../infra/local/local-stack.js';
 
-/** Creates this file's tables (see setup-env.ts) in the shared DynamoDB Local. */
+/** Creates this file's tables (see setup-env.ts) in its DynamoDB Local, started here if need be. */
 export async function createTestTables(): Promise<void> {
-  await createTables(inject('dynamoEndpoint'), process.env.TEST_TABLE_PREFIX);
+  await createTables(await ensureDynamoDbLocal(), process.env.TEST_TABLE_PREFIX);
 }
 
 /** The stream processors of the stacks this file started, by server URL (see apiClient). */
@@ -20,14 +21,14 @@ export async function settleStreams(): Promise<void> {
 }
 
 /**
- * The local server in-process, against the shared DynamoDB Local and this file's tables: the same
+ * The local server in-process, against this file's DynamoDB Local and tables: the same
  * routes, authorizer and handlers as `npm start`, and the same stream processor. Being in-process,
  * tests can move `clock`.
  */
 export async function startTestStack(options: Pick<LocalStackOptions, 'env' | 'staticDir' | 'devRoutes'> = {}) {
   const stack = await startLocalStack({
     dataDir: 'memory',
-    dynamoEndpoint: inject('dynamoEndpoint'),
+    dynamoEndpoint: await ensureDynamoDbLocal(),
     tablePrefix: process.env.TEST_TABLE_PREFIX,
     ...options,
   });
