@@ -1,9 +1,10 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { LatestEntry, VideoItem } from '../catalog/video-items.js';
 import { db, tableNames } from '../db/client.js';
-import { feedStateAndFollows, hubItems, hubPartitions, timeKey } from '../db/hub-items.js';
+import { deviceFeedStateAndChunks, feedStateAndFollows, hubItems, hubPartitions, timeKey } from '../db/hub-items.js';
 import { mergeShardPages } from '../db/shard-merge.js';
 import { initialTrend } from '../catalog/trend.js';
+import { CHUNK_READ_CAP } from './feed-state.js';
 import type { Candidate } from './scoring.js';
 
 /**
@@ -172,26 +173,46 @@ export async function authorVideos(openid: string, limit: number): Promise<Video
   return items as unknown as VideoItem[];
 }
 
+/** What the first read of get_next_list returns: the state item, the call records, the followed accounts. */
+export interface StateRead {
+  state?: Record<string, unknown>;
+  chunks: Record<string, unknown>[];
+  followees: string[];
+}
+
 /**
- * The caller's feed state and up to `limit` followed accounts, with ONE Query: the state item sorts
- * right before the account's FOLLOWS# items (hubItems.feedState).
+ * The caller's feed state, its call records (newest first, at most CHUNK_READ_CAP) and up to
+ * `limit` followed accounts, with ONE Query: they sort in that order (hubItems.feedState,
+ * hubItems.feedChunk, hubItems.follows). A caller with fewer records reads more FOLLOWS# items
+ * instead (the Limit counts items), never more than the Limit.
  */
-export async function feedStateWithFollows(openid: string, limit: number): Promise<{ state?: Record<string, unknown>; followees: string[] }> {
+export async function feedStateWithFollows(openid: string, limit: number): Promise<StateRead> {
   const range = feedStateAndFollows(openid);
   const { items } = await query({
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
     ExpressionAttributeValues: { ':pk': range.pk, ':from': range.from, ':to': range.to },
-    Limit: limit + 1,
+    Limit: 1 + CHUNK_READ_CAP + limit,
   });
-  const stateSk = hubItems.feedState(openid).sk;
   const prefix = hubItems.follows(openid, '').sk;
-  const state = items.find((i) => i.sk === stateSk);
+  const state = items.find((i) => i.sk === range.from);
+  const chunks = items.filter((i) => String(i.sk).startsWith(range.chunkPrefix));
   const followees = items
-    .filter((i) => i.sk !== stateSk)
+    .filter((i) => String(i.sk).startsWith(prefix))
     .map((i) => (typeof i.followee === 'string' ? i.followee : String(i.sk).slice(prefix.length)))
     .filter(Boolean)
     .slice(0, limit);
-  return { state, followees };
+  return { state, chunks, followees };
+}
+
+/** An anonymous device's feed state and its call records, with ONE Query (hubItems.deviceFeedChunk). */
+export async function deviceFeedState(deviceId: string): Promise<StateRead> {
+  const range = deviceFeedStateAndChunks(deviceId);
+  const { items } = await query({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': range.pk, ':from': range.from, ':to': range.to },
+    Limit: 1 + CHUNK_READ_CAP,
+  });
+  return { state: items.find((i) => i.sk === range.from), chunks: items.filter((i) => String(i.sk).startsWith(range.chunkPrefix)), followees: [] };
 }
 
 /** Candidates of a co-likes item: `n` counts, `m` what scoring needs. */
