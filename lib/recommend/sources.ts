@@ -117,14 +117,40 @@ async function newestOfShard(partition: string, after: string | undefined, limit
 }
 
 /**
- * The exploration walk of rec: ONE request, one shard of the catalog newest first. After a position
- * it continues in the shard of the position's video (so a walk covers its shard without gaps); a walk
- * that starts over takes the shards in turn.
+ * The exploration walk of rec: ONE request a step, one shard of the catalog newest first. The walk
+ * starts in a shard taken in turn (so walks spread their reads over the shards), covers it, then the
+ * next shard from its top, and so on until it is back at the shard it started in: `next` is null
+ * once every shard is covered. A position is `<start shard>|<created_at>#<vid>` (continue below
+ * that video, in its shard) or `<start shard>|@<shard>` (the top of that shard); a position of earlier
+ * code, `<created_at>#<vid>` alone, continues as a walk that started in that video's shard.
  */
-export async function newestPage(after: string | undefined, limit: number): Promise<{ videos: VideoItem[]; done: boolean }> {
+export async function exploreStep(position: string | undefined, limit: number): Promise<{ videos: VideoItem[]; next: string | null }> {
   const partitions = hubPartitions.videos;
-  const shard = after ? hubPartitions.videoShard(after.slice(after.lastIndexOf('#') + 1)) : nextShard('newest', partitions.length);
-  return newestOfShard(partitions[shard]!, after, limit);
+  const count = partitions.length;
+  const inRange = (n: number) => Number.isInteger(n) && n >= 0 && n < count;
+  let start: number;
+  let shard: number;
+  let after: string | undefined;
+  if (!position) {
+    start = shard = nextShard('newest', count);
+  } else {
+    const bar = position.indexOf('|');
+    const at = bar >= 0 ? position.slice(bar + 1) : position;
+    if (at.startsWith('@')) {
+      const top = Number(at.slice(1));
+      shard = inRange(top) ? top : 0;
+    } else {
+      after = at;
+      shard = hubPartitions.videoShard(at.slice(at.lastIndexOf('#') + 1));
+    }
+    const startText = bar >= 0 ? Number(position.slice(0, bar)) : shard;
+    start = inRange(startText) ? startText : shard;
+  }
+  const { videos, done } = await newestOfShard(partitions[shard]!, after, limit);
+  const last = videos[videos.length - 1];
+  if (!done && last) return { videos, next: `${start}|${last.created_at}#${last.vid}` };
+  const following = (shard + 1) % count;
+  return { videos, next: following === start ? null : `${start}|@${following}` };
 }
 
 /**
