@@ -83,6 +83,26 @@ export function evaluateTargets(results: Record<string, unknown>): TargetCheck[]
     });
   }
 
+  // Issue 11: the feed's writes stay small and do not grow with the caller's history.
+  const feedWcuTarget = 'get_next_list: at most 4 WCU a call, not growing with the caller\'s history';
+  if (feedRows.length === 0 && feedScaling.length === 0) {
+    checks.push({ target: feedWcuTarget, measured: 'get_next_list not measured', status: 'not measured' });
+  } else {
+    const wcus = [...feedRows.map((r) => ({ name: r.operation.replace('get_next_list ', ''), wcu: r.wcu })), ...feedScaling.map((r) => ({ name: r.label, wcu: r.wcu }))];
+    const worst = wcus.reduce((a, b) => (b.wcu > a.wcu ? b : a));
+    const byHistory = feedScaling.filter((r) => /history/.test(r.label));
+    const shortest = byHistory.filter((r) => /history 0\b/.test(r.label)).map((r) => r.wcu);
+    const longest = byHistory.filter((r) => /history 10k/.test(r.label)).map((r) => r.wcu);
+    checks.push({
+      target: feedWcuTarget,
+      measured: [
+        `max ${fmt(worst.wcu)} WCU over ${wcus.length} measured variants (${worst.name})`,
+        shortest.length && longest.length ? `history 0: ${fmt(Math.max(...shortest))} WCU, history 10k: ${fmt(Math.max(...longest))} WCU` : 'scaling not run',
+      ].join('; '),
+      status: worst.wcu <= 4 && (longest.length === 0 || Math.max(...longest) <= Math.max(4, ...shortest)) ? 'met' : 'missed',
+    });
+  }
+
   const pages = scaling?.commentPages?.filter((r) => !r.error) ?? [];
   if (pages.length < 2) {
     checks.push({ target: 'comment_get: the same cost for every page', measured: 'scaling section not run', status: 'not measured' });

@@ -1,7 +1,8 @@
 /**
  * `npm run eval:feed [-- --quick] [-- --out file.json] [-- --no-docs]`: the feed's offline evaluation
- * (docs/feed.md, "Offline evaluation"). Each world runs in a child process on tables of its own in
- * one in-memory DynamoDB Local; the figures go to bench/feed-eval.json and, for a full run, into the
+ * (docs/feed.md, "Offline evaluation"). Each world runs in a child process on its own in-memory
+ * DynamoDB Local (one shared by the worlds made every write of a later world scan the stream records
+ * of the earlier ones: test/support/dynamo.ts); the figures go to bench/feed-eval.json and, for a full run, into the
  * generated section of docs/feed.md. Exits 1 when the metric code fails its check against the random
  * baseline's analytic expectation; missed targets are reported, not hidden.
  */
@@ -44,13 +45,21 @@ function parseArgs(argv: string[]) {
 const { quick, seedOffset, out, docs } = parseArgs(process.argv.slice(2));
 const started = performance.now();
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-const dynamo = await startDynamoDbLocal();
 const dir = mkdtempSync(join(tmpdir(), 'expohub-feed-eval-'));
 
 async function child(name: string, world: string): Promise<unknown> {
-  const tables = await createTables(dynamo.endpoint, `eval_${name.replace(/[^a-z0-9]/gi, '')}_`);
+  const dynamo = await startDynamoDbLocal();
+  try {
+    return await runWorld(dynamo.endpoint, name, world);
+  } finally {
+    await dynamo.stop();
+  }
+}
+
+async function runWorld(endpoint: string, name: string, world: string): Promise<unknown> {
+  const tables = await createTables(endpoint, `eval_${name.replace(/[^a-z0-9]/gi, '')}_`);
   // Accounts act over a whole world's history (up to 60 days): tokens outlive it.
-  const settings = { ...benchSettings(dynamo.endpoint, tables, 'feed-evaluation-signing-secret-not-used-anywhere-else'), JWT_TTL_SECONDS: String(400 * 86_400) };
+  const settings = { ...benchSettings(endpoint, tables, 'feed-evaluation-signing-secret-not-used-anywhere-else'), JWT_TTL_SECONDS: String(400 * 86_400) };
   const resultFile = join(dir, `${name}.json`);
   const t0 = performance.now();
   const code = await new Promise<number | null>((done, reject) => {
@@ -120,7 +129,6 @@ try {
   failed = true;
   console.error('evaluation failed:', error);
 } finally {
-  await dynamo.stop();
   rmSync(dir, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

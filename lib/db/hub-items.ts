@@ -7,6 +7,8 @@
  * Access patterns are listed in README.md ("Data model").
  */
 export const pad = (n: number, width = 12) => String(n).padStart(width, '0');
+/** A time (epoch ms) as a sort-key part that sorts newest first (fixed width, until the year 2286). */
+const newestFirst = (atMs: number) => pad(9_999_999_999_999 - Math.floor(atMs), 13);
 export const timeKey = (iso: string, id: string) => `${iso}#${id}`;
 
 /**
@@ -126,6 +128,20 @@ export const hubItems = {
   feedState: (openid: string) => ({ pk: `ACCOUNT#${openid}`, sk: 'FOLLOWS!FEED' }),
   deviceFeedState: (deviceId: string) => ({ pk: `DEVICE#${deviceId}`, sk: 'FEED' }),
   /**
+   * One get_next_list call's record (what it viewed, served, deferred; where rec stands), written
+   * once with a plain Put and never rewritten, with a TTL (docs/feed.md, "Feed state"). It sorts right
+   * after the state, newest first, and before the FOLLOWS# items: the state's Query reads them all.
+   */
+  feedChunk: (openid: string, atMs: number, id: string) => ({ pk: `ACCOUNT#${openid}`, sk: `FOLLOWS!FEED#${newestFirst(atMs)}#${id}` }),
+  deviceFeedChunk: (deviceId: string, atMs: number, id: string) => ({ pk: `DEVICE#${deviceId}`, sk: `FEED#${newestFirst(atMs)}#${id}` }),
+  /**
+   * The videos one get_next_list call reported as viewed (history list): the vids ride in the
+   * gsi1 sort key, `seen_at#vid,vid,...`, so get_fav reads them from the index keys alone.
+   * gsi1: HISTORY#openid, as the SEEN# items of earlier code.
+   */
+  viewHistory: (openid: string, seenAt: string, id: string) => ({ pk: `ACCOUNT#${openid}`, sk: `HISTORY#${seenAt}#${id}` }),
+  viewHistoryIndex: (openid: string, seenAt: string, vids: string[]) => ({ gsi1pk: `HISTORY#${openid}`, gsi1sk: timeKey(seenAt, vids.join(',')) }),
+  /**
    * A search posting: the video `vid`, created at `createdAt`, has `gram` in its text. One small item
    * per (gram, video), so that no item grows with the catalog; the sort key orders a gram's
    * postings by creation time (docs/data-model.md, "Search postings").
@@ -164,9 +180,18 @@ export const hubPartitions = {
  */
 export const unshardedPartitions = { videos: 'VIDEOS', trending: 'TRENDING', accounts: 'ACCOUNTS', comments: 'COMMENTS' } as const;
 
-/** Sort-key range of an account's feed state followed by its FOLLOWS# items (see feedState). */
+/** Sort-key range of an account's feed state, its call records (feedChunk) and its FOLLOWS# items (see feedState). */
 export const feedStateAndFollows = (openid: string) => ({
   pk: hubItems.feedState(openid).pk,
   from: hubItems.feedState(openid).sk,
   to: `${hubItems.follows(openid, '').sk}\uffff`,
+  chunkPrefix: `${hubItems.feedState(openid).sk}#`,
+});
+
+/** Sort-key range of a device's feed state and its call records (deviceFeedChunk). */
+export const deviceFeedStateAndChunks = (deviceId: string) => ({
+  pk: hubItems.deviceFeedState(deviceId).pk,
+  from: hubItems.deviceFeedState(deviceId).sk,
+  to: `${hubItems.deviceFeedState(deviceId).sk}#\uffff`,
+  chunkPrefix: `${hubItems.deviceFeedState(deviceId).sk}#`,
 });

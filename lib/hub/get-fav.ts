@@ -39,12 +39,15 @@ function partitionOf(list: ListName, openid: string): string {
 
 /**
  * Up to `count` vids of a list from position `start`, and whether more follow. Positions are
- * offsets in the index, so reaching `start` reads the `start` entries before it (small items, paged
- * by DynamoDB): the cost grows with `start`, bounded by FAV_MAX_POSITION.
+ * offsets in the list, so reaching `start` reads the entries before it (small items, paged by
+ * DynamoDB): the cost grows with `start`, bounded by FAV_MAX_POSITION. Every entry's vid is the end
+ * of its gsi1 sort key (`time#vid`), except the history items of get_next_list (`seen_at#vid,vid,...`:
+ * one per call, newest first): there a video seen several times counts once, at its latest view.
  */
 async function vidsFrom(partition: string, start: number, count: number): Promise<{ vids: string[]; more: boolean }> {
   const wanted = start + count + 1;
-  const sks: string[] = [];
+  const vids: string[] = [];
+  const listed = new Set<string>();
   let startKey: Record<string, unknown> | undefined;
   do {
     const out = await db.send(
@@ -53,17 +56,25 @@ async function vidsFrom(partition: string, start: number, count: number): Promis
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk',
         ExpressionAttributeValues: { ':pk': partition },
-        ProjectionExpression: 'sk',
+        ProjectionExpression: 'gsi1sk',
         ScanIndexForward: false,
-        Limit: wanted - sks.length,
+        Limit: wanted - vids.length,
         ExclusiveStartKey: startKey,
       }),
     );
-    for (const item of out.Items ?? []) sks.push(String(item.sk));
+    for (const item of out.Items ?? []) {
+      const sk = String(item.gsi1sk);
+      // The vids of one history item were reported together: the last reported is the latest.
+      for (const vid of sk.slice(sk.indexOf('#') + 1).split(',').reverse()) {
+        if (!vid || listed.has(vid)) continue;
+        listed.add(vid);
+        vids.push(vid);
+      }
+    }
     startKey = out.LastEvaluatedKey;
-  } while (startKey && sks.length < wanted);
-  const vids = sks.slice(start).map((sk) => sk.slice(sk.indexOf('#') + 1));
-  return { vids: vids.slice(0, count), more: vids.length > count };
+  } while (startKey && vids.length < wanted);
+  const page = vids.slice(start);
+  return { vids: page.slice(0, count), more: page.length > count };
 }
 
 const normalize = (s: string) => s.normalize('NFKC').toLocaleLowerCase();

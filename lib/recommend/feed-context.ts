@@ -1,4 +1,5 @@
 import type { VideoItem } from '../catalog/video-items.js';
+import type { UpdateBuilder } from '../db/update-builder.js';
 import type { Cursor } from './cursor.js';
 import type { FeedState, FeedStateChange } from './feed-state.js';
 
@@ -64,6 +65,8 @@ export interface Context {
   cursor?: Cursor;
   /** Requests made so far in this call, authentication included. */
   used: number;
+  /** The state item's latest-likes list is due for a trim (feed-state.ts likedTrim): one request of the budget is kept for it. */
+  trim?: UpdateBuilder;
 }
 
 export interface Outcome {
@@ -72,5 +75,11 @@ export interface Outcome {
   change: Omit<FeedStateChange, 'viewed' | 'refresh'>;
 }
 
-/** Requests still free for candidates: the answer's read and the state write stay reserved. */
-export const spare = (ctx: Context) => MAX_REQUESTS - ctx.used - 1 - (ctx.stateKey ? 1 : 0);
+/** Requests still free for candidates: the answer's read, the state write and a due trim stay reserved. */
+export const spare = (ctx: Context) => MAX_REQUESTS - ctx.used - 1 - (writesState(ctx) ? 1 : 0) - (ctx.trim ? 1 : 0);
+
+/**
+ * Whether the call ends with the state write. "More like this" records only the views it reports:
+ * without them it writes nothing, and its request goes to the candidates.
+ */
+export const writesState = (ctx: Context) => !!ctx.stateKey && !(ctx.req.similarTo && ctx.req.viewed.length === 0);

@@ -2,34 +2,55 @@ import { growthUnit } from '../catalog/trend.js';
 import { UpdateBuilder } from '../db/update-builder.js';
 
 /**
- * The recommender's compact state, one item per account (`hubItems.feedState`) or anonymous device
- * (`hubItems.deviceFeedState`), read with the first request of every get_next_list and written with
- * its last. Its size depends on activity in the last 7 days, never on the catalog:
+ * The recommender's state of an account or an anonymous device (docs/feed.md, "Feed state"), read
+ * with the first request of every get_next_list (one Query) and written with its last (one
+ * BatchWrite of small items, never a rewrite of an item that grows with the caller's history):
  *
+ * The state item (`hubItems.feedState`, anonymous `hubItems.deviceFeedState`), written by like and
+ * dislike only:
  * - `t_<tag>`: taste weight per tag, a decayed sum (half-life TASTE_HALF_LIFE_DAYS) kept with ADD:
- *   +3 per like, -4 per dislike, +0.5 per view of a video with that tag. `tw`: the same decayed sum
- *   over the positive events themselves (+3 per like, +0.5 per view), whatever their tags: how
- *   much of the taste a tag holds is t_<tag> / tw (lib/recommend/taste.ts).
+ *   +3 per like, -4 per dislike. `tw`: the same decayed sum over the positive events themselves,
+ *   whatever their tags: how much of the taste a tag holds is t_<tag> / tw (lib/recommend/taste.ts).
  * - `disliked`: string set of every vid the account disliked (exact: changed in the like/dislike
- *   transactions). `lr`: the latest likes `{vid, author_openid, tags, created_at}`, appended by like,
- *   trimmed to LIKED_RECENT_CAP by get_next_list. `cl`: the videos most often liked together with
- *   the account's likes (merged by like from the liked video's co-likes item, top COLIKED_CAP).
- * - `s_<epoch day>`: string sets of the vids viewed that day; days older than SEEN_DAYS are removed.
- * - `served`: vids handed out by rec since the last `cmd=refresh` (capped at SERVED_CAP).
- * - `explore`: where the exploration walk over the newest-first catalog continues (it wraps at the
- *   end). `rv`: the reservoir, the best unseen candidates of the last call (RESERVOIR_CAP), so
- *   unseen videos found once stay candidates until viewed.
- * - `wk_<order>` / `wks_<order>`: the current new/hot/q walk and the vids it deferred as seen.
- * - `fs`: when the previous rec call ran: followed authors' videos created after it are new to the
- *   caller and get reserved places. `fq`: reserved videos that did not fit yet (FOLLOW_QUEUE_CAP).
+ *   transactions). `lr`: the latest likes `{vid, author_openid, tags, created_at}`, appended by like
+ *   (the last LIKED_RECENT_CAP count; get_next_list trims the list now and then). `cl`: the videos
+ *   most often liked together with the account's likes (merged by like, top COLIKED_CAP).
+ *
+ * One call record per get_next_list call (`hubItems.feedChunk` / `deviceFeedChunk`), put once and
+ * kept CHUNK_TTL_DAYS; those of the last VIEW_TASTE_DAYS days (at most CHUNK_READ_CAP, newest
+ * first) are read back with the state:
+ * - `v`: the vids the call reported as viewed (seen for SEEN_DAYS whole days), `vt`: how many of
+ *   them carry each tag (+0.5 taste per view, decayed from the call's time, for VIEW_TASTE_DAYS;
+ *   `vn`: their number).
+ * - `sv`: the vids rec handed out; `rf`: the call was a `cmd=refresh` (served counts from there).
+ * - `wo`/`wi`/`wk`: the new/hot/q walk (order, id) and the vids this call deferred as seen.
+ * - rec's position, carried by every rec call's record (the newest one counts): `ex` where the
+ *   exploration walk continues ('' = from the top), `rv` the reservoir (RESERVOIR_CAP best unseen
+ *   candidates not handed out), `fs` the call's time (followed authors' videos created after it are
+ *   new to the caller), `fq` reserved videos that did not fit yet (FOLLOW_QUEUE_CAP).
+ *
+ * Earlier code kept everything in the state item (seen day sets `s_<day>`, `served`, `explore`,
+ * `rv`, `fs`, `fq`, `wk_<order>`/`wks_<order>`): its seen day sets count until they expire, the other
+ * fields stand while the caller has no call record (the first call converts: see parseFeedState).
  */
 export const TASTE_HALF_LIFE_DAYS = 14;
 export const SEEN_DAYS = 7;
 export const LIKED_RECENT_CAP = 20;
 export const COLIKED_CAP = 30;
-export const RESERVOIR_CAP = 100;
+export const RESERVOIR_CAP = 12;
 export const SERVED_CAP = 1000;
+/** Call records are kept this long (two days more than they count), then DynamoDB's TTL removes them. */
+export const CHUNK_TTL_DAYS = 16;
+/** A view counts in the taste while its call record is this recent (its seen mark: SEEN_DAYS). */
+export const VIEW_TASTE_DAYS = 14;
+/** At most this many call records are read (newest first): a caller past it forgets its oldest seen days. */
+export const CHUNK_READ_CAP = 400;
 export const WALK_SKIP_CAP = 2000;
+/**
+ * A walk page stops once it has deferred this many seen videos (the next call continues there), so
+ * that one call record stays small whatever the caller's history (about 1.3 KB of vids at most).
+ */
+export const WALK_SKIP_PER_CALL = 120;
 export const FOLLOW_QUEUE_CAP = 20;
 /** "New" from a followed author: since the previous rec call, and at most this old (a caller back after weeks is not owed weeks of it). */
 export const FOLLOW_NEW_MAX_AGE_MS = 3 * 86_400_000;
@@ -79,6 +100,12 @@ export interface FeedState {
   /** Followed authors' videos created after this (ISO) are new to the caller. */
   followSince?: string;
   followQueue: ReservoirEntry[];
+  /** Call records read (in the window). */
+  records: number;
+  /** The highest `n` among them (feedChunkAttributes). */
+  seq: number;
+  /** Entries `lr` holds (only the last LIKED_RECENT_CAP are in likedRecent). */
+  likedStored?: number;
 }
 
 export const tasteUnit = (atMs: number) => growthUnit(atMs, TASTE_HALF_LIFE_DAYS);
@@ -90,33 +117,118 @@ const SEEN_PREFIX = 's_';
 export const tagAttribute = (tag: string) => `${TAG_PREFIX}${tag}`;
 
 const asSet = (v: unknown): Set<string> => (v instanceof Set ? new Set([...v].map(String)) : new Set());
+const asStrings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : v instanceof Set ? [...v].map(String) : []);
 
-export function parseFeedState(item: Record<string, unknown> | undefined, nowMs: number): FeedState {
-  const state: FeedState = { exists: !!item, tags: new Map(), tasteTotal: 0, disliked: new Set(), likedRecent: [], coLiked: [], reservoir: [], seen: new Set(), seenDays: [], served: new Set(), walks: {}, followQueue: [] };
-  if (!item) return state;
+/**
+ * A reservoir entry as a call record stores it: a list `[vid, author, created (epoch s), trend, ...tags]`
+ * (no attribute names, the time as a number): about half the bytes of the map earlier code stored,
+ * which is still read (`fromStoredEntry`).
+ */
+export const toStoredEntry = (e: ReservoirEntry): unknown[] => [e.vid, e.a, Math.floor(Date.parse(e.c) / 1000), Number((e.tr ?? 0).toPrecision(4)), ...(e.t ?? [])];
+export function fromStoredEntry(v: unknown): ReservoirEntry | undefined {
+  if (Array.isArray(v)) {
+    const [vid, a, c, tr, ...t] = v as unknown[];
+    if (typeof vid !== 'string' || typeof a !== 'string' || typeof c !== 'number') return undefined;
+    return { vid, a, c: new Date(c * 1000).toISOString(), tr: typeof tr === 'number' ? tr : 0, t: t.filter((x): x is string => typeof x === 'string') };
+  }
+  const e = v as Partial<ReservoirEntry> | undefined;
+  return e && typeof e.vid === 'string' && typeof e.a === 'string' && typeof e.c === 'string' ? { vid: e.vid, a: e.a, c: e.c, tr: e.tr ?? 0, t: e.t ?? [] } : undefined;
+}
+const entries = (v: unknown): ReservoirEntry[] => (Array.isArray(v) ? v.map(fromStoredEntry).filter((e): e is ReservoirEntry => !!e) : []);
+
+/** A record's `n`: one more than the newest record its call had read, so that calls at the same time keep their order. */
+const seqOf = (r: Record<string, unknown>) => (typeof r.n === 'number' ? r.n : 0);
+
+const emptyState = (): FeedState => ({ exists: false, tags: new Map(), tasteTotal: 0, disliked: new Set(), likedRecent: [], coLiked: [], reservoir: [], seen: new Set(), seenDays: [], served: new Set(), walks: {}, followQueue: [], records: 0, seq: 0 });
+
+/**
+ * The state of a caller: the state item (`item`) and the call records read with it (`chunks`, any
+ * order; those older than VIEW_TASTE_DAYS are ignored). Without call records in the window, the
+ * fields earlier code kept in the state item stand (a caller's first call since the change).
+ */
+export function parseFeedState(item: Record<string, unknown> | undefined, nowMs: number, chunks: Record<string, unknown>[] = []): FeedState {
+  const state = emptyState();
   const unit = tasteUnit(nowMs);
   const oldestDay = epochDay(nowMs) - SEEN_DAYS;
-  for (const [name, value] of Object.entries(item)) {
-    if (name.startsWith(TAG_PREFIX) && typeof value === 'number') state.tags.set(name.slice(TAG_PREFIX.length), value / unit);
-    else if (name.startsWith(SEEN_PREFIX)) {
-      const day = Number(name.slice(SEEN_PREFIX.length));
-      if (!Number.isInteger(day)) continue;
-      state.seenDays.push(day);
-      if (day >= oldestDay) for (const vid of asSet(value)) state.seen.add(vid);
+  const records = chunks
+    .filter((c) => typeof c.at === 'number' && c.at >= nowMs - VIEW_TASTE_DAYS * DAY_MS && c.at <= nowMs + DAY_MS)
+    // Newest first; calls at the same millisecond (a pinned clock, a burst) in the order they were made.
+    .sort((a, b) => (b.at as number) - (a.at as number) || seqOf(b) - seqOf(a));
+  state.exists = !!item || records.length > 0;
+  state.records = records.length;
+  state.seq = Math.max(0, ...records.map(seqOf));
+  if (item) {
+    for (const [name, value] of Object.entries(item)) {
+      if (name.startsWith(TAG_PREFIX) && typeof value === 'number') state.tags.set(name.slice(TAG_PREFIX.length), value / unit);
+      else if (name.startsWith(SEEN_PREFIX)) {
+        const day = Number(name.slice(SEEN_PREFIX.length));
+        if (!Number.isInteger(day)) continue;
+        state.seenDays.push(day);
+        if (day >= oldestDay) for (const vid of asSet(value)) state.seen.add(vid);
+      }
     }
+    if (typeof item[TASTE_TOTAL] === 'number') state.tasteTotal = item[TASTE_TOTAL] / unit;
+    state.disliked = asSet(item.disliked);
+    state.likedRecent = Array.isArray(item.lr) ? (item.lr as LikedEntry[]).slice(-LIKED_RECENT_CAP) : [];
+    state.likedStored = Array.isArray(item.lr) ? item.lr.length : 0;
+    state.coLiked = Array.isArray(item.cl) ? (item.cl as CoLikedEntry[]) : [];
   }
-  if (typeof item[TASTE_TOTAL] === 'number') state.tasteTotal = item[TASTE_TOTAL] / unit;
-  state.disliked = asSet(item.disliked);
-  state.served = asSet(item.served);
-  state.likedRecent = Array.isArray(item.lr) ? (item.lr as LikedEntry[]) : [];
-  state.coLiked = Array.isArray(item.cl) ? (item.cl as CoLikedEntry[]) : [];
-  state.reservoir = Array.isArray(item.rv) ? (item.rv as ReservoirEntry[]) : [];
-  if (typeof item.explore === 'string') state.explore = item.explore;
-  if (typeof item.fs === 'string') state.followSince = item.fs;
-  state.followQueue = Array.isArray(item.fq) ? (item.fq as ReservoirEntry[]) : [];
-  for (const order of ['new', 'hot', 'q'] as const) {
-    const id = item[`wk_${order}`];
-    if (typeof id === 'string') state.walks[order] = { id, skipped: Array.isArray(item[`wks_${order}`]) ? (item[`wks_${order}`] as string[]) : [] };
+  if (records.length === 0) {
+    // Earlier code's layout (or nothing): its fields stand until the first call record.
+    if (item) {
+      state.served = asSet(item.served);
+      state.reservoir = entries(item.rv);
+      if (typeof item.explore === 'string') state.explore = item.explore;
+      if (typeof item.fs === 'string') state.followSince = item.fs;
+      state.followQueue = entries(item.fq);
+      for (const order of ['new', 'hot', 'q'] as const) {
+        const id = item[`wk_${order}`];
+        if (typeof id === 'string') state.walks[order] = { id, skipped: asStrings(item[`wks_${order}`]) };
+      }
+    }
+    return state;
+  }
+
+  // Newest first: views (and their taste), served since the latest refresh, walks, rec's position.
+  let servedOpen = true;
+  const walkOrders = new Set<WalkOrder>();
+  const walkParts: Partial<Record<WalkOrder, string[][]>> = {};
+  let position: Record<string, unknown> | undefined;
+  for (const r of records) {
+    if (epochDay(r.at as number) >= oldestDay) for (const vid of asStrings(r.v)) state.seen.add(vid);
+    const atUnit = tasteUnit(r.at as number) / unit;
+    if (r.vt && typeof r.vt === 'object') {
+      for (const [tag, n] of Object.entries(r.vt as Record<string, unknown>)) {
+        if (typeof n === 'number') state.tags.set(tag, (state.tags.get(tag) ?? 0) + n * TASTE.view * atUnit);
+      }
+    }
+    if (typeof r.vn === 'number') state.tasteTotal += r.vn * TASTE.view * atUnit;
+    if (servedOpen) {
+      for (const vid of asStrings(r.sv)) state.served.add(vid);
+      if (r.rf === true) servedOpen = false;
+    }
+    const order = r.wo as WalkOrder | undefined;
+    if ((order === 'new' || order === 'hot' || order === 'q') && typeof r.wi === 'string') {
+      if (!walkOrders.has(order)) {
+        walkOrders.add(order);
+        state.walks[order] = { id: r.wi, skipped: [] };
+      }
+      if (state.walks[order]!.id === r.wi) (walkParts[order] ??= []).push(asStrings(r.wk));
+    }
+    if (!position && typeof r.ex === 'string') position = r;
+  }
+  for (const order of walkOrders) state.walks[order]!.skipped = (walkParts[order] ?? []).reverse().flat().slice(0, WALK_SKIP_CAP);
+  if (position) {
+    if (position.ex) state.explore = position.ex as string;
+    state.reservoir = entries(position.rv);
+    if (typeof position.fs === 'string') state.followSince = position.fs;
+    state.followQueue = entries(position.fq);
+  } else if (item) {
+    // Call records of walks only so far: rec's position is still the state item's (earlier code).
+    state.reservoir = entries(item.rv);
+    if (typeof item.explore === 'string') state.explore = item.explore;
+    if (typeof item.fs === 'string') state.followSince = item.fs;
+    state.followQueue = entries(item.fq);
   }
   return state;
 }
@@ -152,48 +264,55 @@ export interface FeedStateChange {
   /** rec: this call's time (the next call's boundary of "new") and the reserved videos left over. */
   follow?: { since: string; queue: ReservoirEntry[] };
   walk?: { order: WalkOrder; id: string; skipped: string[]; fresh: boolean };
-  ttlSeconds?: number;
 }
 
-export function feedStateUpdate(state: FeedState, change: FeedStateChange, nowMs: number): UpdateBuilder {
-  const u = new UpdateBuilder();
-  u.setValue('updated_at', new Date(nowMs).toISOString()).setValue('entity', 'feed_state');
-  if (change.ttlSeconds) u.setValue('ttl', Math.floor(nowMs / 1000) + change.ttlSeconds);
-  const today = epochDay(nowMs);
-  u.addToSet(`${SEEN_PREFIX}${today}`, change.viewed.map((v) => v.vid));
-  for (const day of state.seenDays) if (day < today - SEEN_DAYS) u.removeAttribute(`${SEEN_PREFIX}${day}`);
-  const tagDeltas = new Map<string, number>();
-  for (const v of change.viewed) for (const tag of new Set(v.tags)) tagDeltas.set(tag, (tagDeltas.get(tag) ?? 0) + TASTE.view);
-  const unit = tasteUnit(nowMs);
-  for (const [tag, delta] of tagDeltas) u.addNumber(tagAttribute(tag), delta * unit);
-  if (change.viewed.length > 0) u.addNumber(TASTE_TOTAL, change.viewed.length * TASTE.view * unit);
-
-  if (change.refresh || state.served.size + change.served.length > SERVED_CAP) {
-    if (change.served.length > 0) u.setValue('served', new Set(change.served));
-    else if (state.served.size > 0) u.removeAttribute('served');
-  } else u.addToSet('served', change.served);
-
-  if (change.explore === null) {
-    if (state.explore !== undefined) u.removeAttribute('explore');
-  } else if (change.explore !== undefined) u.setValue('explore', change.explore);
-
-  if (change.reservoir) u.setValue('rv', change.reservoir.slice(0, RESERVOIR_CAP));
-  if (change.follow) {
-    u.setValue('fs', change.follow.since);
-    if (change.follow.queue.length > 0) u.setValue('fq', change.follow.queue.slice(0, FOLLOW_QUEUE_CAP));
-    else if (state.followQueue.length > 0) u.removeAttribute('fq');
+/**
+ * The attributes of this call's record (no keys), or undefined when the call changed nothing worth
+ * recording (a walk page that deferred nothing, with nothing viewed). Its size is bounded by one
+ * call (what it viewed, served and deferred; rec's position), never by the caller's history.
+ */
+export function feedChunkAttributes(state: FeedState, change: FeedStateChange, nowMs: number): Record<string, unknown> | undefined {
+  const a: Record<string, unknown> = {};
+  if (change.viewed.length > 0) {
+    a.v = change.viewed.map((v) => v.vid);
+    const vt: Record<string, number> = {};
+    for (const v of change.viewed) for (const tag of new Set(v.tags)) vt[tag] = (vt[tag] ?? 0) + 1;
+    if (Object.keys(vt).length > 0) a.vt = vt;
+    a.vn = change.viewed.length;
   }
-
-  const overflow = state.likedRecent.length - LIKED_RECENT_CAP;
-  for (let i = 0; i < overflow; i++) u.removeAttribute('lr', i);
-
+  if (change.served.length > 0) a.sv = change.served;
+  // Served counts from the refresh; past SERVED_CAP since then, from this call (as a refresh).
+  if (change.refresh || state.served.size + change.served.length > SERVED_CAP) a.rf = true;
   if (change.walk) {
     const { order, id, skipped, fresh } = change.walk;
-    if (fresh) u.setValue(`wk_${order}`, id).setValue(`wks_${order}`, skipped.slice(0, WALK_SKIP_CAP));
-    else if (state.walks[order]?.id === id && skipped.length > 0) {
-      const room = WALK_SKIP_CAP - (state.walks[order]?.skipped.length ?? 0);
-      if (room > 0) u.appendToList(`wks_${order}`, skipped.slice(0, room));
+    const room = WALK_SKIP_CAP - (fresh ? 0 : (state.walks[order]?.id === id ? state.walks[order]!.skipped.length : 0));
+    if (fresh || (skipped.length > 0 && room > 0)) Object.assign(a, { wo: order, wi: id, wk: skipped.slice(0, Math.max(0, room)) });
+  }
+  if (change.explore !== undefined || change.reservoir || change.follow) {
+    a.ex = change.explore ?? '';
+    if (change.reservoir?.length) a.rv = change.reservoir.slice(0, RESERVOIR_CAP).map(toStoredEntry);
+    if (change.follow) {
+      a.fs = change.follow.since;
+      if (change.follow.queue.length > 0) a.fq = change.follow.queue.slice(0, FOLLOW_QUEUE_CAP).map(toStoredEntry);
+    } else {
+      // "more like this" and anonymous rec keep the signed-in rec's follow position.
+      if (state.followSince) a.fs = state.followSince;
+      if (state.followQueue.length > 0) a.fq = state.followQueue.map(toStoredEntry);
     }
   }
+  if (Object.keys(a).length === 0) return undefined;
+  return { ...a, entity: 'feed_chunk', at: nowMs, n: state.seq + 1, ttl: Math.floor(nowMs / 1000) + CHUNK_TTL_DAYS * 86_400 };
+}
+
+/**
+ * The removal of the oldest latest-likes entries, when `lr` holds more than twice LIKED_RECENT_CAP
+ * (like appends to it; only the last LIKED_RECENT_CAP count): an update of the state item once every
+ * LIKED_RECENT_CAP likes or so, not on every call.
+ */
+export function likedTrim(state: FeedState): UpdateBuilder | undefined {
+  const overflow = (state.likedStored ?? 0) - LIKED_RECENT_CAP;
+  if (overflow <= LIKED_RECENT_CAP) return undefined;
+  const u = new UpdateBuilder();
+  for (let i = 0; i < overflow; i++) u.removeAttribute('lr', i);
   return u;
 }

@@ -2,16 +2,17 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { VideoItem } from '../catalog/video-items.js';
 import { toVideoView, type VideoView } from '../catalog/video-view.js';
 import { clock } from '../clock.js';
-import { batchGetHubItems, itemId } from '../db/batch.js';
+import { logger } from '../logger.js';
+import { batchGetHubItems, batchWriteHubItems, itemId, type BatchWrite } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
-import { transactWrite, type TransactItem } from '../db/transact.js';
+import type { UpdateBuilder } from '../db/update-builder.js';
 import { randomBase62 } from '../ids.js';
 import { decodeCursor } from './cursor.js';
-import { LIMITS, type Context, type FeedRequest, type Found, type Key, type Outcome } from './feed-context.js';
-import { feedStateUpdate, parseFeedState, type FeedStateChange } from './feed-state.js';
+import { LIMITS, writesState, type Context, type FeedRequest, type Found, type Key, type Outcome } from './feed-context.js';
+import { feedChunkAttributes, likedTrim, parseFeedState, type FeedStateChange } from './feed-state.js';
 import { moreLikeThis, recommend } from './rec.js';
-import { feedStateWithFollows } from './sources.js';
+import { deviceFeedState, feedStateWithFollows } from './sources.js';
 import { walk } from './walks.js';
 
 export interface FeedAnswer {
@@ -19,17 +20,15 @@ export interface FeedAnswer {
   fav_index: string;
 }
 
-/** Anonymous device state is forgotten after 30 days without a call. */
-const DEVICE_TTL_SECONDS = 30 * 86_400;
 const TABLE = () => tableNames.hub;
 
 /**
  * get_next_list (docs/feed.md). A call has a budget of MAX_REQUESTS DynamoDB requests, whatever
  * the catalog size or the caller's history, counting the token check (MAX_REQUESTS and the read
  * limits are in feed-context.ts, shared with rec.ts and walks.ts):
- *   authentication (1 for a JWT) + the caller's state (1; with the followed accounts in the same
- *   Query; +1 for a share) + candidate reads (what is left) + the answer's read (1) + the state
- *   write (1).
+ *   authentication (1 for a JWT) + the caller's state (1: the state item, its call records and the
+ *   followed accounts in one Query; +1 for a share or "more like this") + candidate reads (what is
+ *   left) + the answer's read (1) + the state write (1 BatchWrite; none when nothing changed).
  * Candidate sources are read in priority order while the budget lasts.
  */
 export async function nextList(req: FeedRequest): Promise<FeedAnswer> {
@@ -37,26 +36,25 @@ export async function nextList(req: FeedRequest): Promise<FeedAnswer> {
   // Checked in every mode, before any read: a cursor the server did not issue is 400 even where it is not used.
   const cursor = await decodeCursor(req.cursor);
   const stateKey = req.viewer ? hubItems.feedState(req.viewer) : req.device ? hubItems.deviceFeedState(req.device) : undefined;
-  const personalRec = !!req.viewer && !req.q && !req.similarTo && req.order === 'rec';
   let used = req.authRequests;
 
-  // The first read: the caller's state (signed-in rec: with the followed accounts, one Query), the
-  // share, the "more like this" video and its co-likes.
+  // The first read: the caller's state with its call records (signed in: and the followed
+  // accounts), one Query; in parallel, when asked for, one BatchGet of the share, the "more like
+  // this" video and its co-likes.
   const keys: Key[] = [];
-  if (stateKey && !personalRec) keys.push(stateKey);
   if (req.shareid) keys.push(hubItems.share(req.shareid));
   if (req.similarTo) keys.push(hubItems.video(req.similarTo), hubItems.coLikes(req.similarTo));
-  const [found, withFollows] = await Promise.all([
+  const [found, stateRead] = await Promise.all([
     keys.length ? (batchGetHubItems(keys) as Promise<Found>) : Promise.resolve(new Map() as Found),
-    personalRec ? feedStateWithFollows(req.viewer!, LIMITS.followees) : Promise.resolve(undefined),
+    req.viewer ? feedStateWithFollows(req.viewer, LIMITS.followees) : req.device ? deviceFeedState(req.device) : Promise.resolve(undefined),
   ]);
-  used += (keys.length ? 1 : 0) + (personalRec ? 1 : 0);
+  used += (keys.length ? 1 : 0) + (stateRead ? 1 : 0);
 
-  const state = parseFeedState(personalRec ? withFollows?.state : stateKey ? found.get(itemId(stateKey)) : undefined, nowMs);
+  const state = parseFeedState(stateRead?.state, nowMs, stateRead?.chunks);
   const seen = new Set([...state.seen, ...req.viewed, ...state.likedRecent.map((e) => e.vid)]);
   const share = req.shareid ? (found.get(itemId(hubItems.share(req.shareid))) as { vid?: string } | undefined) : undefined;
   const sharedVid = typeof share?.vid === 'string' && !state.disliked.has(share.vid) ? share.vid : undefined;
-  const ctx: Context = { req, nowMs, seed: randomBase62(8), stateKey, state, found, followees: withFollows?.followees ?? [], seen, sharedVid, cursor, used };
+  const ctx: Context = { req, nowMs, seed: randomBase62(8), stateKey, state, found, followees: req.viewer && !req.q && !req.similarTo && req.order === 'rec' ? (stateRead?.followees ?? []) : [], seen, sharedVid, cursor, used, trim: req.viewer ? likedTrim(state) : undefined };
 
   let outcome: Outcome;
   if (req.q) outcome = await walk(ctx, 'q');
@@ -89,22 +87,56 @@ export async function nextList(req: FeedRequest): Promise<FeedAnswer> {
   return { list, fav_index: outcome.fav_index };
 }
 
-/** The last request: the state update, with the seen-history items of a signed-in caller in the same transaction. */
+/** The longest list of vids one history item carries in its gsi1 sort key (DynamoDB allows 1,024 bytes). */
+const HISTORY_KEY_BYTES = 900;
+
+/**
+ * The last request: one BatchWrite of this call's record and, for a signed-in caller who reported
+ * views, its history item(s): plain puts of new small items, none rewritten (docs/feed.md, "Feed
+ * state"). Each stands alone: a record without its history item (or the reverse) is a consistent
+ * state, and a put sent again writes the same item. When the latest-likes list has grown past twice
+ * its cap, the state item is trimmed in parallel, with the request the budget kept for it (best
+ * effort: a failed trim is done by a later call).
+ */
 async function saveState(ctx: Context, change: FeedStateChange): Promise<void> {
   if (!ctx.stateKey) return;
-  const update = feedStateUpdate(ctx.state, { ...change, ttlSeconds: ctx.req.viewer ? undefined : DEVICE_TTL_SECONDS }, ctx.nowMs);
-  const stateUpdate = { TableName: TABLE(), Key: ctx.stateKey, ...update.params() };
-  if (!ctx.req.viewer || change.viewed.length === 0) {
-    await db.send(new UpdateCommand(stateUpdate));
+  if (!writesState(ctx)) {
+    if (ctx.trim) await trimLikes(ctx, ctx.trim);
     return;
   }
-  const nowIso = new Date(ctx.nowMs).toISOString();
+  const writes: BatchWrite[] = [];
+  const attributes = feedChunkAttributes(ctx.state, change, ctx.nowMs);
   const viewer = ctx.req.viewer;
-  const items: TransactItem[] = [
-    { Update: stateUpdate },
-    ...change.viewed.map(({ vid }) => ({
-      Put: { TableName: TABLE(), Item: { ...hubItems.seen(viewer, vid), ...hubItems.historyIndex(viewer, nowIso, vid), entity: 'seen', openid: viewer, vid, seen_at: nowIso } },
-    })),
-  ];
-  await transactWrite(items);
+  if (attributes) {
+    const key = viewer ? hubItems.feedChunk(viewer, ctx.nowMs, ctx.seed) : hubItems.deviceFeedChunk(ctx.req.device, ctx.nowMs, ctx.seed);
+    writes.push({ put: { ...key, ...attributes } });
+  }
+  if (viewer && change.viewed.length > 0) {
+    const seenAt = new Date(ctx.nowMs).toISOString();
+    const groups: string[][] = [[]];
+    let bytes = 0;
+    for (const { vid } of change.viewed) {
+      if (bytes + vid.length + 1 > HISTORY_KEY_BYTES) {
+        groups.push([]);
+        bytes = 0;
+      }
+      groups[groups.length - 1]!.push(vid);
+      bytes += vid.length + 1;
+    }
+    groups.forEach((vids, i) =>
+      writes.push({ put: { ...hubItems.viewHistory(viewer, seenAt, `${ctx.seed}${i}`), ...hubItems.viewHistoryIndex(viewer, seenAt, vids), entity: 'history', openid: viewer, seen_at: seenAt } }),
+    );
+  }
+  // The trim's request was kept out of the candidates' budget (spare).
+  const trim = ctx.trim;
+  await Promise.all([
+    writes.length ? batchWriteHubItems(writes) : undefined,
+    trim ? trimLikes(ctx, trim) : undefined,
+  ]);
 }
+
+const trimLikes = (ctx: Context, trim: UpdateBuilder) =>
+  db.send(new UpdateCommand({ TableName: TABLE(), Key: ctx.stateKey, ...trim.params() })).then(
+    () => undefined,
+    (error: Error) => logger.warn('latest likes trim failed', { errorName: error.name }),
+  );

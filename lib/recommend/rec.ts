@@ -7,7 +7,7 @@ import { encodeCursor } from './cursor.js';
 import { LIMITS, spare, type Context, type Found, type Key, type Outcome } from './feed-context.js';
 import { FOLLOW_NEW_MAX_AGE_MS, RESERVOIR_CAP, type ReservoirEntry } from './feed-state.js';
 import { CandidatePool, composePage, explorePlaces, noise, rankCandidates, type RankContext, type RankMode, type Scored, type Source } from './scoring.js';
-import { authorVideos, coLikeCandidates, latestCandidates, newestPage, tagCandidates, trendingVideos, videoCandidate, type CandidateFields } from './sources.js';
+import { authorVideos, coLikeCandidates, latestCandidates, exploreStep, tagCandidates, trendingVideos, videoCandidate, type CandidateFields } from './sources.js';
 import { distinctiveTags, idfOf, tasteProfile } from './taste.js';
 
 // Gathering and picking, shared by rec and more like this --------------------------------------------
@@ -137,10 +137,9 @@ export async function recommend(ctx: Context): Promise<Outcome> {
   let explore: string | null | undefined = state.explore;
   const heavy = ctx.seen.size > LIMITS.heavyViewer;
   const explorePage = async () => {
-    const { videos, done } = await newestPage(explore ?? undefined, heavy ? LIMITS.exploreDeep : LIMITS.explore);
+    const { videos, next } = await exploreStep(explore ?? undefined, heavy ? LIMITS.exploreDeep : LIMITS.explore);
     g.videos(videos, 'fresh');
-    const last = videos[videos.length - 1];
-    explore = done || !last ? null : `${last.created_at}#${last.vid}`;
+    explore = next;
   };
   const trending = async () => g.videos(await trendingVideos(LIMITS.trending), 'trending');
   const [wide, otherWide] = noise(ctx.seed, 'wide') < 0.5 ? [trending, explorePage] : [explorePage, trending];

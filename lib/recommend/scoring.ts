@@ -200,8 +200,10 @@ export function explorePlaces(count: number, seed: string): number {
  * Composes the page from the ranked candidates:
  * 1. reserved follows (newest first, at most followPlaces, within the author cap);
  * 2. exploration picks, kept for the end of the page;
- * 3. the rest by score, tier by tier (unseen first, seen last); at most `cap` per author first,
- *    more of one author only when nobody else is left.
+ * 3. the rest by score, tier by tier (never handed out, then handed out but not viewed, then seen);
+ *    within a tier at most `cap` per author first, more of one author only when nobody else is left
+ *    in it: a video the caller was already given comes again only once nothing new is left, whatever
+ *    its author.
  * The page: reserved follows, then the unseen picks, the exploration, then seen ones.
  */
 export function composePage(ranked: Scored[], rules: PageRules): Page {
@@ -244,17 +246,15 @@ export function composePage(ranked: Scored[], rules: PageRules): Page {
   const main: Scored[] = [];
   const slots = rules.count - follows.length - exploring.length;
   const byTier = [0, 1, 2].map((tier) => ranked.filter((s) => s.tier === tier));
-  // Unseen before seen; within each, everyone within the cap first, then more of one author.
-  for (const tiers of [[0, 1], [2]]) {
+  // Tier by tier; within each, everyone within the cap first, then more of one author.
+  for (const tier of [0, 1, 2]) {
     for (const limit of [cap, Infinity]) {
-      for (const tier of tiers) {
-        while (main.length < slots) {
-          // Ranked order: the first that fits is the best.
-          const best = byTier[tier]!.find((s) => !taken.has(s.candidate.vid) && room(s, limit));
-          if (!best) break;
-          main.push(best);
-          take(best);
-        }
+      while (main.length < slots) {
+        // Ranked order: the first that fits is the best.
+        const best = byTier[tier]!.find((s) => !taken.has(s.candidate.vid) && room(s, limit));
+        if (!best) break;
+        main.push(best);
+        take(best);
       }
     }
   }

@@ -1,9 +1,10 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { LatestEntry, VideoItem } from '../catalog/video-items.js';
 import { db, tableNames } from '../db/client.js';
-import { feedStateAndFollows, hubItems, hubPartitions, timeKey } from '../db/hub-items.js';
+import { deviceFeedStateAndChunks, feedStateAndFollows, hubItems, hubPartitions, timeKey } from '../db/hub-items.js';
 import { mergeShardPages } from '../db/shard-merge.js';
 import { initialTrend } from '../catalog/trend.js';
+import { CHUNK_READ_CAP } from './feed-state.js';
 import type { Candidate } from './scoring.js';
 
 /**
@@ -116,14 +117,40 @@ async function newestOfShard(partition: string, after: string | undefined, limit
 }
 
 /**
- * The exploration walk of rec: ONE request, one shard of the catalog newest first. After a position
- * it continues in the shard of the position's video (so a walk covers its shard without gaps); a walk
- * that starts over takes the shards in turn.
+ * The exploration walk of rec: ONE request a step, one shard of the catalog newest first. The walk
+ * starts in a shard taken in turn (so walks spread their reads over the shards), covers it, then the
+ * next shard from its top, and so on until it is back at the shard it started in: `next` is null
+ * once every shard is covered. A position is `<start shard>|<created_at>#<vid>` (continue below
+ * that video, in its shard) or `<start shard>|@<shard>` (the top of that shard); a position of earlier
+ * code, `<created_at>#<vid>` alone, continues as a walk that started in that video's shard.
  */
-export async function newestPage(after: string | undefined, limit: number): Promise<{ videos: VideoItem[]; done: boolean }> {
+export async function exploreStep(position: string | undefined, limit: number): Promise<{ videos: VideoItem[]; next: string | null }> {
   const partitions = hubPartitions.videos;
-  const shard = after ? hubPartitions.videoShard(after.slice(after.lastIndexOf('#') + 1)) : nextShard('newest', partitions.length);
-  return newestOfShard(partitions[shard]!, after, limit);
+  const count = partitions.length;
+  const inRange = (n: number) => Number.isInteger(n) && n >= 0 && n < count;
+  let start: number;
+  let shard: number;
+  let after: string | undefined;
+  if (!position) {
+    start = shard = nextShard('newest', count);
+  } else {
+    const bar = position.indexOf('|');
+    const at = bar >= 0 ? position.slice(bar + 1) : position;
+    if (at.startsWith('@')) {
+      const top = Number(at.slice(1));
+      shard = inRange(top) ? top : 0;
+    } else {
+      after = at;
+      shard = hubPartitions.videoShard(at.slice(at.lastIndexOf('#') + 1));
+    }
+    const startText = bar >= 0 ? Number(position.slice(0, bar)) : shard;
+    start = inRange(startText) ? startText : shard;
+  }
+  const { videos, done } = await newestOfShard(partitions[shard]!, after, limit);
+  const last = videos[videos.length - 1];
+  if (!done && last) return { videos, next: `${start}|${last.created_at}#${last.vid}` };
+  const following = (shard + 1) % count;
+  return { videos, next: following === start ? null : `${start}|@${following}` };
 }
 
 /**
@@ -172,26 +199,46 @@ export async function authorVideos(openid: string, limit: number): Promise<Video
   return items as unknown as VideoItem[];
 }
 
+/** What the first read of get_next_list returns: the state item, the call records, the followed accounts. */
+export interface StateRead {
+  state?: Record<string, unknown>;
+  chunks: Record<string, unknown>[];
+  followees: string[];
+}
+
 /**
- * The caller's feed state and up to `limit` followed accounts, with ONE Query: the state item sorts
- * right before the account's FOLLOWS# items (hubItems.feedState).
+ * The caller's feed state, its call records (newest first, at most CHUNK_READ_CAP) and up to
+ * `limit` followed accounts, with ONE Query: they sort in that order (hubItems.feedState,
+ * hubItems.feedChunk, hubItems.follows). A caller with fewer records reads more FOLLOWS# items
+ * instead (the Limit counts items), never more than the Limit.
  */
-export async function feedStateWithFollows(openid: string, limit: number): Promise<{ state?: Record<string, unknown>; followees: string[] }> {
+export async function feedStateWithFollows(openid: string, limit: number): Promise<StateRead> {
   const range = feedStateAndFollows(openid);
   const { items } = await query({
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
     ExpressionAttributeValues: { ':pk': range.pk, ':from': range.from, ':to': range.to },
-    Limit: limit + 1,
+    Limit: 1 + CHUNK_READ_CAP + limit,
   });
-  const stateSk = hubItems.feedState(openid).sk;
   const prefix = hubItems.follows(openid, '').sk;
-  const state = items.find((i) => i.sk === stateSk);
+  const state = items.find((i) => i.sk === range.from);
+  const chunks = items.filter((i) => String(i.sk).startsWith(range.chunkPrefix));
   const followees = items
-    .filter((i) => i.sk !== stateSk)
+    .filter((i) => String(i.sk).startsWith(prefix))
     .map((i) => (typeof i.followee === 'string' ? i.followee : String(i.sk).slice(prefix.length)))
     .filter(Boolean)
     .slice(0, limit);
-  return { state, followees };
+  return { state, chunks, followees };
+}
+
+/** An anonymous device's feed state and its call records, with ONE Query (hubItems.deviceFeedChunk). */
+export async function deviceFeedState(deviceId: string): Promise<StateRead> {
+  const range = deviceFeedStateAndChunks(deviceId);
+  const { items } = await query({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': range.pk, ':from': range.from, ':to': range.to },
+    Limit: 1 + CHUNK_READ_CAP,
+  });
+  return { state: items.find((i) => i.sk === range.from), chunks: items.filter((i) => String(i.sk).startsWith(range.chunkPrefix)), followees: [] };
 }
 
 /** Candidates of a co-likes item: `n` counts, `m` what scoring needs. */

@@ -6,7 +6,7 @@ import { ValidationError } from '../errors.js';
 import { randomBase62 } from '../ids.js';
 import { encodeCursor, termHash, type WalkCursor } from './cursor.js';
 import { LIMITS, spare, type Context, type Found, type Outcome } from './feed-context.js';
-import type { WalkOrder } from './feed-state.js';
+import { WALK_SKIP_PER_CALL, type WalkOrder } from './feed-state.js';
 import { catalogPage, trendingPage } from './sources.js';
 
 // new, hot, q: walks with a cursor -------------------------------------------------------------------
@@ -61,12 +61,13 @@ export async function walk(ctx: Context, order: WalkOrder): Promise<Outcome> {
   let pos: { p?: string; t?: number } = { p: c?.p, t: c?.t };
   let index = c?.i ?? 0;
   const pageCost = pageRequests(order, gram);
-  while (phase === 1 && list.length < room && budget >= pageCost) {
+  while (phase === 1 && list.length < room && skippedNow.length < WALK_SKIP_PER_CALL && budget >= pageCost) {
     budget -= pageCost;
     const { items, next } = await walkPage(order, gram, term, pos);
     let stoppedEarly = false;
     for (const item of items) {
-      if (list.length >= room) {
+      // A full page, or as many deferred videos as one call records: the next call continues here.
+      if (list.length >= room || skippedNow.length >= WALK_SKIP_PER_CALL) {
         stoppedEarly = true;
         break;
       }

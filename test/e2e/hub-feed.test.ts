@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
-import { hubItems } from '../../lib/db/hub-items.js';
 import { demoVideos, seedDemoCatalog } from '../../lib/hub/demo-catalog.js';
 import type { VideoView } from '../../lib/catalog/video-view.js';
 import { matchesTerm, normalizeSearchText } from '../../lib/catalog/search-index.js';
-import { getHubItem, hub, putTestAccounts } from '../support/hub-fixtures.js';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableNames } from '../../lib/db/client.js';
+import { hubItems } from '../../lib/db/hub-items.js';
+import { epochDay, LIKED_RECENT_CAP, parseFeedState } from '../../lib/recommend/feed-state.js';
+import { deviceFeedState, feedStateWithFollows } from '../../lib/recommend/sources.js';
+import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
+import { recordRequests } from '../support/db-requests.js';
+import { getHubItem, hub, putTestAccounts, putTestSeen } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
 
@@ -29,7 +35,7 @@ beforeAll(async () => {
   stack = await startTestStack();
   api = apiClient(stack.url);
   expect(await seedDemoCatalog(CATALOG_SIZE)).toBe(CATALOG_SIZE);
-  users = await putTestAccounts(16);
+  users = await putTestAccounts(19);
 });
 afterAll(async () => stack?.stop());
 
@@ -185,8 +191,11 @@ describe('rec: never disliked, seen only when nothing unseen is left', () => {
     expect(third.data.list).toHaveLength(10);
     expectNoDuplicates(vids(third));
     expect(vids(third).every((vid) => allVids.has(vid))).toBe(true);
-    const history = await getHubItem(hubItems.seen(user.openid, unseen[0]!));
-    expect(history).toMatchObject({ vid: unseen[0], openid: user.openid });
+    // The history list holds every reported video once, the latest call's first.
+    const history = await hub<{ list: VideoView[]; next_id: number }>(api, 'get_fav', { openid: user.openid, token: user.token, watch_list: 'history', fav_index: 50, next_id: 0, view: '', q: '', d: 'dev' });
+    expect(history.status).toBe(200);
+    expect(new Set(history.data.list.slice(0, unseen.length).map((v) => v.vid))).toEqual(new Set(unseen));
+    expectNoDuplicates(history.data.list.map((v) => v.vid));
   });
 
   it('de-duplicates the anonymous feed per device d across calls, and cmd=refresh starts over', async () => {
@@ -197,8 +206,11 @@ describe('rec: never disliked, seen only when nothing unseen is left', () => {
     expectNoDuplicates(got);
     const refreshed = await feed({ d, cmd: 'refresh', watch_count: 10 });
     expect(refreshed.data.list).toHaveLength(10);
-    const state = await getHubItem<{ served: Set<string> }>(hubItems.deviceFeedState(d));
-    expect(state?.served).toEqual(new Set(vids(refreshed)));
+    const stored = await deviceFeedState(d);
+    expect(parseFeedState(stored.state, clock.now(), stored.chunks).served).toEqual(new Set(vids(refreshed)));
+    // One call record per call, nothing else: the device's state item is never written by the feed.
+    expect(stored.state).toBeUndefined();
+    expect(stored.chunks).toHaveLength(6);
     // Another device is not affected by this one's history.
     const other = await feed({ d: `${d}-other`, watch_count: 20 });
     expect(other.data.list).toHaveLength(20);
@@ -324,5 +336,69 @@ describe('time', () => {
     } finally {
       clock.reset();
     }
+  });
+});
+
+describe('feed state: call records, the history list, the earlier layout', () => {
+  const fav = async (user: User, next_id: number, size: number) => {
+    const res = await hub<{ list: VideoView[]; next_id: number }>(api, 'get_fav', { openid: user.openid, token: user.token, watch_list: 'history', fav_index: size, next_id, view: '', q: '', d: 'dev' });
+    expect(res.status).toBe(200);
+    return res.data;
+  };
+
+  it('lists each viewed video once in get_fav history, at its latest view, with exact paging, SEEN# items of earlier code included', async () => {
+    const user = newUser();
+    const [a, b, c, d, e] = catalog.slice(100, 105).map((v) => v.vid) as [string, string, string, string, string];
+    await putTestSeen(user.openid, a, new Date(clock.now() - 3_600_000).toISOString());
+    await putTestSeen(user.openid, b, new Date(clock.now() - 3_500_000).toISOString());
+    clock.advance(1000);
+    try {
+      expect((await feed({ view_list: `${c},${a}`, watch_count: 1 }, user)).status).toBe(200);
+      clock.advance(1000);
+      // The same call again (a client's retry after a lost answer), then more views.
+      expect((await feed({ view_list: `${c},${a}`, watch_count: 1 }, user)).status).toBe(200);
+      clock.advance(1000);
+      expect((await feed({ view_list: `${d},${e}`, view: c, watch_count: 1 }, user)).status).toBe(200);
+    } finally {
+      clock.reset();
+    }
+    const all = await fav(user, 0, 50);
+    expect(all.list.map((v) => v.vid)).toEqual([c, e, d, a, b]);
+    expect(all.next_id).toBe(-1);
+    const pages = [await fav(user, 0, 2), await fav(user, 2, 2), await fav(user, 4, 2)];
+    expect(pages.map((p) => p.list.map((v) => v.vid))).toEqual([[c, e], [d, a], [b]]);
+    expect(pages.map((p) => p.next_id)).toEqual([2, 4, -1]);
+  });
+
+  it('reads a feed state item of the earlier layout: its seen days, served set and exploration stand until the first call record, and it is never rewritten', async () => {
+    const user = newUser();
+    const today = epochDay(clock.now());
+    const seenOld = catalog.slice(0, CATALOG_SIZE - 5).map((v) => v.vid);
+    const unseen = catalog.slice(CATALOG_SIZE - 5).map((v) => v.vid);
+    const item = { ...hubItems.feedState(user.openid), entity: 'feed_state', [`s_${today - 1}`]: new Set(seenOld), served: new Set([unseen[0]!]), explore: 'x' };
+    await db.send(new PutCommand({ TableName: tableNames.hub, Item: item }));
+    // Everything but 5 videos was seen yesterday; one of those 5 was handed out already.
+    const first = vids(await feed({ watch_count: 5 }, user));
+    expect(new Set(first)).toEqual(new Set(unseen));
+    expect(first[4]).toBe(unseen[0]);
+    expect(await getHubItem(hubItems.feedState(user.openid))).toEqual(item);
+    // From the first call record on, served is the records' (the old set stands no more).
+    const read = await feedStateWithFollows(user.openid, 25);
+    const state = parseFeedState(read.state, clock.now(), read.chunks);
+    expect(read.chunks).toHaveLength(1);
+    expect(state.served).toEqual(new Set(first));
+    expect(state.seen.size).toBe(seenOld.length);
+  });
+
+  it('trims the latest likes once they are more than twice their cap, within the budget of 8 requests', async () => {
+    const user = newUser();
+    const lr = catalog.slice(0, 2 * LIKED_RECENT_CAP + 5).map((v) => ({ vid: v.vid, author_openid: v.author_openid, tags: v.tags ?? [], created_at: v.created_at }));
+    await db.send(new PutCommand({ TableName: tableNames.hub, Item: { ...hubItems.feedState(user.openid), entity: 'feed_state', lr } }));
+    const { result, requests } = await recordRequests(() => feed({ watch_count: 5 }, user));
+    expect(result.status).toBe(200);
+    expect(requests.length).toBeLessThanOrEqual(MAX_REQUESTS);
+    expect(requests.filter((r) => r.command === 'UpdateItemCommand')).toHaveLength(1);
+    const stored = await getHubItem<{ lr: { vid: string }[] }>(hubItems.feedState(user.openid));
+    expect(stored!.lr.map((e) => e.vid)).toEqual(lr.slice(-LIKED_RECENT_CAP).map((e) => e.vid));
   });
 });

@@ -91,9 +91,14 @@ async function measured(user: User | undefined, extra: Record<string, string | n
   const { result, requests } = await recordRequests(() => hub<Feed>(api, 'get_next_list', params(user, extra)));
   expect(result.status).toBe(200);
   expect(requests.map((r) => r.command)).not.toContain('ScanCommand');
-  return { res: result, count: requests.length, commands: requests.map((r) => r.command) };
+  const writes = requests.filter((r) => r.consumedWrite > 0 || /Write|Put|Update|Delete/.test(r.command));
+  return { res: result, count: requests.length, commands: requests.map((r) => r.command), writes, writeUnits: requests.reduce((sum, r) => sum + r.consumedWrite, 0) };
 }
 
+const viewTen = catalog
+  .slice(900, 910)
+  .map((v) => v.vid)
+  .join(',');
 const viewList = catalog
   .slice(960, 1000)
   .map((v) => v.vid)
@@ -132,19 +137,42 @@ describe.each([
     if (mode === 'more like this' || who() === heavy) expect(cachedTagFrequencies(catalog[3]!.tags ?? []).stale).toBe(false);
   });
 
+  // Write units as DynamoDB reports them to the client (ReturnConsumedCapacity TOTAL, indexes included).
+  it.each([
+    ['rec with a view_list of 10', { view_list: viewTen }],
+    ['rec after cmd=refresh with a view_list of 10', { cmd: 'refresh', view_list: viewTen, watch_count: 20 }],
+    ['more like this with a view_list of 10', { vid: catalog[3]!.vid, view_list: viewTen }],
+    ['hot with a view_list of 10', { order: 'hot', view_list: viewTen, watch_count: 20 }],
+    ['q with a view_list of 10', { q: '机器人', view_list: viewTen }],
+  ])('%s writes at most 4 write units, with one plain BatchWrite of new items', async (_mode, extra) => {
+    const user = who();
+    const { writes, writeUnits } = await measured(user, { d: 'phone-1', ...extra });
+    expect(writes.map((w) => w.command)).toEqual(['BatchWriteItemCommand']);
+    expect(writeUnits).toBeGreaterThan(0);
+    expect(writeUnits).toBeLessThanOrEqual(4);
+    // Never the state item (like and dislike write it): a call record, and a history item when signed in.
+    const puts = ((writes[0]!.input.RequestItems as Record<string, { PutRequest: { Item: { pk: string; sk: string } } }[]>)[tableNames.hub] ?? []).map((r) => r.PutRequest.Item);
+    const chunkPrefix = user ? `${hubItems.feedState(user.openid).sk}#` : `${hubItems.deviceFeedState('phone-1').sk}#`;
+    expect(puts.map((i) => (i.sk.startsWith(chunkPrefix) ? 'record' : i.sk.split('#')[0]))).toEqual(user ? ['record', 'HISTORY'] : ['record']);
+  });
+
   it('every page of a whole order=new walk', async () => {
     let cursor = '';
     let pages = 0;
     let served = 0;
+    let maxWrite = 0;
     do {
-      const { res, count, commands } = await measured(who(), { order: 'new', watch_count: 20, fav_index: cursor, ...(pages === 0 ? { shareid } : {}) });
+      const { res, count, commands, writeUnits } = await measured(who(), { order: 'new', watch_count: 20, fav_index: cursor, ...(pages === 0 ? { shareid } : {}) });
       expect(count, commands.join(', ')).toBeLessThanOrEqual(MAX_REQUESTS);
+      maxWrite = Math.max(maxWrite, writeUnits);
       served += res.data.list.length;
       cursor = res.data.fav_index;
       pages++;
     } while (cursor && pages < 200);
     expect(cursor).toBe('');
     expect(served).toBeGreaterThanOrEqual(CATALOG_SIZE - 35);
+    // A page that defers many seen videos stops at WALK_SKIP_PER_CALL: its record stays small.
+    expect(maxWrite).toBeLessThanOrEqual(4);
   });
 });
 

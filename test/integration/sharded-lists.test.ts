@@ -6,6 +6,7 @@ import { hubItems, hubPartitions, SHARDS, unshardedPartitions } from '../../lib/
 import { migrateShardedPartitions } from '../../lib/db/shard-migration.js';
 import { commentItem, type StoredComment } from '../../lib/hub/comments.js';
 import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
+import { exploreStep } from '../../lib/recommend/sources.js';
 import { recordRequests, type RecordedRequest } from '../support/db-requests.js';
 import { clearFaults, failAt, type FaultKind } from '../support/faults.js';
 import { ADMIN_PHONE } from '../support/constants.js';
@@ -73,7 +74,8 @@ beforeAll(async () => {
 });
 afterAll(async () => stack?.stop());
 
-const queriesOf = (requests: RecordedRequest[]) => requests.filter((r) => r.command === 'QueryCommand').map((r) => r.input);
+/** The Queries of an index (the caller's own state and call records are a Query of the table, not counted here). */
+const queriesOf = (requests: RecordedRequest[]) => requests.filter((r) => r.command === 'QueryCommand' && (r.input as { IndexName?: string }).IndexName).map((r) => r.input);
 const partitionOf = (input: Record<string, unknown>) => (input.ExpressionAttributeValues as Record<string, unknown>)[':p'];
 
 it('spreads each list over all its shards, with equal trends in different shards', () => {
@@ -125,6 +127,40 @@ it('a walk with an access key, whose call leaves 2 requests for the page, still 
   const newest = [...videos].sort((a, b) => (a.created_at < b.created_at ? 1 : -1)).map((v) => v.vid);
   expect(await walkAll('new', 10, created.data.api_key)).toEqual(newest);
   expect((await walkAll('hot', 10, created.data.api_key)).sort()).toEqual([...newest].sort());
+});
+
+describe("rec's exploration walk", () => {
+  /** A whole walk from `position`, one step a request: the vids in the order read and the steps taken. */
+  async function explore(position: string | undefined, limit: number) {
+    const seen: string[] = [];
+    let next: string | null | undefined = position;
+    for (let steps = 1; steps < 200; steps++) {
+      const { result, requests } = await recordRequests(() => exploreStep(next ?? undefined, limit));
+      expect(requests).toHaveLength(1);
+      seen.push(...result.videos.map((v) => v.vid));
+      next = result.next;
+      if (next === null) return seen;
+    }
+    throw new Error('the walk did not end');
+  }
+
+  it.each([1, 7, 100])('covers every shard once, whichever shard it starts in (%i videos a step)', async (limit) => {
+    // Walks started one after the other start in different shards (the shards in turn).
+    for (let walk = 0; walk < SHARDS.videos + 1; walk++) {
+      const seen = await explore(undefined, limit);
+      expect([...seen].sort()).toEqual(videos.map((v) => v.vid).sort());
+    }
+  });
+
+  it('continues a position of earlier code (a video, no start shard) to the end of the catalog', async () => {
+    const newest = [...videos].sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
+    const inShard0 = newest.filter((v) => hubPartitions.videoShard(v.vid) === 0);
+    const from = inShard0[2]!;
+    const seen = await explore(`${from.created_at}#${from.vid}`, 5);
+    expect([...seen].sort()).toEqual(newest.filter((v) => hubPartitions.videoShard(v.vid) !== 0 || v.created_at < from.created_at).map((v) => v.vid).sort());
+    // A position from before any video (what some earlier states hold) covers the walk's shards from there.
+    expect((await explore('x', 100)).sort()).toEqual(videos.map((v) => v.vid).sort());
+  });
 });
 
 /** A whole export, each page measured. */

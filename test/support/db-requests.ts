@@ -13,12 +13,16 @@ export interface RecordedRequest {
 const recorded: RecordedRequest[] = [];
 let installed = false;
 
-function capacity(output: unknown): { read: number; write: number } {
+const WRITES = /^(Put|Update|Delete|BatchWrite|TransactWrite)/;
+
+/** Capacity units of a response; a total reported only as `CapacityUnits` (DynamoDB Local) counts as the command's kind. */
+function capacity(output: unknown, command: string): { read: number; write: number } {
   const cc = (output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
   const list = (Array.isArray(cc) ? cc : cc ? [cc] : []) as { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number }[];
+  const write = WRITES.test(command);
   return {
-    read: list.reduce((s, c) => s + (c.ReadCapacityUnits ?? 0), 0),
-    write: list.reduce((s, c) => s + (c.WriteCapacityUnits ?? 0), 0),
+    read: list.reduce((s, c) => s + (c.ReadCapacityUnits ?? (write ? 0 : (c.CapacityUnits ?? 0))), 0),
+    write: list.reduce((s, c) => s + (c.WriteCapacityUnits ?? (write ? (c.CapacityUnits ?? 0) : 0)), 0),
   };
 }
 
@@ -37,7 +41,7 @@ export function installRequestRecorder(): void {
         request.failed = true;
         throw error;
       });
-      const { read, write } = capacity(result.output);
+      const { read, write } = capacity(result.output, request.command);
       request.consumedRead = read;
       request.consumedWrite = write;
       return result;

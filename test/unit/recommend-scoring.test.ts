@@ -141,10 +141,11 @@ describe('composing a page', () => {
     expect(order(composePage(ranked, { ...rules, count: 4 }).picked)).toEqual(['a1', 'a2', 'b1', 'c1']);
   });
 
-  it('takes more of one author when nobody else unseen is left, and a third unseen video before any seen one', () => {
+  it('takes more of one author before a video already handed out, and one handed out before any seen one', () => {
     const ranked = [scored('a1', 'A', { score: 3 }), scored('a2', 'A', { score: 2 }), scored('a3', 'A', { score: 1 }), scored('b1', 'B', { tier: 1 }), scored('s1', 'S', { tier: 2, score: 9 })];
-    expect(order(composePage(ranked, { ...rules, count: 4 }).picked)).toEqual(['a1', 'a2', 'b1', 'a3']);
-    expect(order(composePage(ranked, { ...rules, count: 5 }).picked)).toEqual(['a1', 'a2', 'b1', 'a3', 's1']);
+    expect(order(composePage(ranked, { ...rules, count: 3 }).picked)).toEqual(['a1', 'a2', 'a3']);
+    expect(order(composePage(ranked, { ...rules, count: 4 }).picked)).toEqual(['a1', 'a2', 'a3', 'b1']);
+    expect(order(composePage(ranked, { ...rules, count: 5 }).picked)).toEqual(['a1', 'a2', 'a3', 'b1', 's1']);
   });
 
   it('counts the authors of videos placed before the page (the shared video)', () => {

@@ -3,7 +3,7 @@ import { ValidationError } from '../../lib/errors.js';
 import { demoVideos } from '../../lib/hub/demo-catalog.js';
 import { signCursor } from '../../lib/auth/signed-cursor.js';
 import { decodeCursor, encodeCursor } from '../../lib/recommend/cursor.js';
-import { addTaste, epochDay, feedStateUpdate, mergeCoLiked, parseFeedState, SEEN_DAYS, tagAttribute, TASTE, tasteUnit } from '../../lib/recommend/feed-state.js';
+import { addTaste, epochDay, feedChunkAttributes, fromStoredEntry, likedTrim, LIKED_RECENT_CAP, mergeCoLiked, parseFeedState, RESERVOIR_CAP, SEEN_DAYS, tagAttribute, TASTE, tasteUnit, toStoredEntry, VIEW_TASTE_DAYS, WALK_SKIP_CAP } from '../../lib/recommend/feed-state.js';
 import { UpdateBuilder } from '../../lib/db/update-builder.js';
 import { bestGram, matchesTerm, normalizeSearchText, searchGrams, videoSearchText } from '../../lib/catalog/search-index.js';
 
@@ -99,17 +99,76 @@ describe('feed state', () => {
     expect(state.disliked).toEqual(new Set(['v9']));
   });
 
-  it('records views, drops expired days, trims the likes list and resets served on refresh', () => {
+  it('reads the fields of the state item as earlier code wrote them while the caller has no call record', () => {
+    const state = parseFeedState({ ...item, explore: 'x#v1', rv: [{ vid: 'r1', a: 'a', t: ['x'], c: '2026-11-20T00:00:00.000Z', tr: 1 }], wk_new: 'w1', wks_new: ['s1', 's2'] }, NOW);
+    expect(state.served).toEqual(new Set(['v5']));
+    expect(state.explore).toBe('x#v1');
+    expect(state.reservoir.map((e) => e.vid)).toEqual(['r1']);
+    expect(state.walks.new).toEqual({ id: 'w1', skipped: ['s1', 's2'] });
+    // Only the latest likes count; like appends, get_next_list trims now and then.
+    expect(state.likedRecent.map((e) => e.vid)).toEqual(Array.from({ length: LIKED_RECENT_CAP }, (_, i) => `l${i + 3}`));
+    expect(likedTrim(state)).toBeUndefined();
+    const long = parseFeedState({ lr: Array.from({ length: 2 * LIKED_RECENT_CAP + 1 }, (_, i) => ({ vid: `l${i}`, author_openid: 'a', tags: [], created_at: '' })) }, NOW);
+    expect(likedTrim(long)!.params().UpdateExpression).toBe(`REMOVE ${Array.from({ length: LIKED_RECENT_CAP + 1 }, (_, i) => `#a${i}[${i}]`).join(', ')}`);
+  });
+
+  const record = (atMs: number, attributes: Record<string, unknown>) => ({ at: atMs, ...attributes });
+  const hour = 3_600_000;
+
+  it('adds the call records of the last 14 days: views with their taste (seen: the last 7 days), served since the refresh, walks, rec\'s newest position', () => {
+    const chunks = [
+      record(NOW - 1 * hour, { v: ['c1'], vt: { 机器人: 1 }, vn: 1, sv: ['p3'] }),
+      record(NOW - 2 * hour, { sv: ['p2'], rf: true, ex: 'e2', rv: [toStoredEntry({ vid: 'r2', a: 'a', t: ['x', 'y'], c: '2026-11-20T00:00:00.000Z', tr: 1.23456 })], fs: '2026-11-21T10:00:00.000Z' }),
+      record(NOW - 3 * hour, { sv: ['p1'], ex: 'e1', wo: 'new', wi: 'w2', wk: ['k3'] }),
+      record(NOW - 4 * hour, { wo: 'new', wi: 'w2', wk: ['k1', 'k2'] }),
+      record(NOW - 5 * hour, { wo: 'new', wi: 'w1', wk: ['old'] }),
+      record(NOW - 14 * hour, { v: ['c2'], vt: { 机器人: 1, 物流: 1 }, vn: 1 }),
+      // Before the seen window: the views count in the taste (VIEW_TASTE_DAYS), not as seen.
+      record(NOW - (SEEN_DAYS + 1) * 86_400_000, { v: ['old'], vt: { old: 1 }, vn: 1, ex: 'stale' }),
+      // Before VIEW_TASTE_DAYS: ignored (DynamoDB's TTL removes it later).
+      record(NOW - (VIEW_TASTE_DAYS + 1) * 86_400_000, { v: ['gone'], vt: { gone: 1 }, vn: 1 }),
+    ];
+    const state = parseFeedState(item, NOW, [...chunks].reverse());
+    expect(state.records).toBe(7);
+    expect(state.tags.get('old')).toBeCloseTo(TASTE.view * (tasteUnit(NOW - (SEEN_DAYS + 1) * 86_400_000) / tasteUnit(NOW)), 9);
+    expect(state.seen).toEqual(new Set(['v1', 'v2', 'c1', 'c2']));
+    expect(state.served).toEqual(new Set(['p3', 'p2']));
+    expect(state.explore).toBe('e2');
+    expect(state.reservoir).toEqual([{ vid: 'r2', a: 'a', t: ['x', 'y'], c: '2026-11-20T00:00:00.000Z', tr: 1.235 }]);
+    expect(state.followSince).toBe('2026-11-21T10:00:00.000Z');
+    expect(state.followQueue).toEqual([]);
+    expect(state.walks.new).toEqual({ id: 'w2', skipped: ['k1', 'k2', 'k3'] });
+    const decay = (ms: number) => tasteUnit(NOW - ms) / tasteUnit(NOW);
+    expect(state.tags.get('机器人')).toBeCloseTo(6 + TASTE.view * (decay(hour) + decay(14 * hour)), 9);
+    expect(state.tags.get('物流')).toBeCloseTo(1 + TASTE.view * decay(14 * hour), 9);
+    expect(state.tags.has('gone')).toBe(false);
+    expect(state.tasteTotal).toBeCloseTo(9 + TASTE.view * (decay(hour) + decay(14 * hour) + decay((SEEN_DAYS + 1) * 86_400_000)), 9);
+  });
+
+  it('orders records of the same millisecond by the order of their calls', () => {
+    let state = parseFeedState(undefined, NOW);
+    const refreshRec = feedChunkAttributes(state, { viewed: [], served: ['a'], refresh: true, explore: 'x' }, NOW)!;
+    state = parseFeedState(undefined, NOW, [refreshRec]);
+    const refreshWalk = feedChunkAttributes(state, { viewed: [], served: [], refresh: true, walk: { order: 'new', id: 'w', skipped: [], fresh: true } }, NOW)!;
+    // Whatever order the Query returns them in (their keys sort by a random seed at equal times).
+    for (const chunks of [[refreshRec, refreshWalk], [refreshWalk, refreshRec]]) expect(parseFeedState(undefined, NOW, chunks).served).toEqual(new Set());
+  });
+
+  it('records one call: views with tag counts, served, a refresh, a walk\'s deferrals, rec\'s position; nothing when nothing changed', () => {
     const state = parseFeedState(item, NOW);
-    const update = feedStateUpdate(state, { viewed: [{ vid: 'v7', tags: ['物流'] }], served: ['v8'], refresh: true }, NOW);
-    const { UpdateExpression, ExpressionAttributeNames, ExpressionAttributeValues } = update.params();
-    const names = Object.values(ExpressionAttributeNames);
-    expect(names).toContain(`s_${today}`);
-    expect(names).toContain(`s_${today - SEEN_DAYS - 1}`);
-    expect(names).not.toContain(`s_${today - SEEN_DAYS}`);
-    expect(UpdateExpression).toMatch(/REMOVE .*\[0\].*\[1\].*\[2\]/);
-    expect(Object.values(ExpressionAttributeValues ?? {})).toContainEqual(new Set(['v8']));
-    expect(UpdateExpression).toMatch(/SET .*= :v\d+/);
+    const entry = { vid: 'f2', a: 'author', t: ['t'], c: '2026-11-21T00:00:00.000Z', tr: 0 };
+    const rv = Array.from({ length: RESERVOIR_CAP + 5 }, (_, i) => ({ ...entry, vid: `r${i}` }));
+    const attrs = feedChunkAttributes(state, { viewed: [{ vid: 'v7', tags: ['物流', '物流'] }, { vid: 'v8', tags: [] }], served: ['v9'], refresh: true, explore: null, reservoir: rv, follow: { since: 'S', queue: [entry] } }, NOW)!;
+    expect(attrs).toMatchObject({ entity: 'feed_chunk', at: NOW, v: ['v7', 'v8'], vt: { 物流: 1 }, vn: 2, sv: ['v9'], rf: true, ex: '', fs: 'S', fq: [toStoredEntry(entry)] });
+    expect(attrs.ttl).toBeGreaterThan(NOW / 1000 + SEEN_DAYS * 86_400);
+    expect(attrs.rv).toHaveLength(RESERVOIR_CAP);
+    expect(fromStoredEntry((attrs.rv as unknown[])[0])).toEqual({ ...entry, vid: 'r0' });
+    expect(attrs).not.toHaveProperty('wo');
+
+    expect(feedChunkAttributes(state, { viewed: [], served: [], refresh: false, walk: { order: 'hot', id: 'w9', skipped: [], fresh: false } }, NOW)).toBeUndefined();
+    expect(feedChunkAttributes(state, { viewed: [], served: [], refresh: false, walk: { order: 'hot', id: 'w9', skipped: [], fresh: true } }, NOW)).toMatchObject({ wo: 'hot', wi: 'w9', wk: [] });
+    const full = parseFeedState(undefined, NOW, [record(NOW - hour, { wo: 'q', wi: 'wq', wk: Array.from({ length: WALK_SKIP_CAP - 1 }, (_, i) => `k${i}`) })]);
+    expect(feedChunkAttributes(full, { viewed: [], served: [], refresh: false, walk: { order: 'q', id: 'wq', skipped: ['a', 'b'], fresh: false } }, NOW)).toMatchObject({ wk: ['a'] });
   });
 
   it('counts every positive event in the taste total (a like 3, a view 0.5 whatever its tags), never a dislike', () => {
@@ -124,21 +183,10 @@ describe('feed state', () => {
     expect(added('tw')).toEqual([TASTE.like * tasteUnit(NOW)]);
     expect(added(tagAttribute('a'))).toEqual([TASTE.like * tasteUnit(NOW), TASTE.dislike * tasteUnit(NOW)]);
 
-    const views = feedStateUpdate(parseFeedState(undefined, NOW), { viewed: [{ vid: 'v1', tags: ['x', 'y'] }, { vid: 'v2', tags: [] }], served: [], refresh: false }, NOW).params();
-    const twPlaceholder = Object.entries(views.ExpressionAttributeNames).find(([, n]) => n === 'tw')![0];
-    const value = views.UpdateExpression.match(new RegExp(`${twPlaceholder} (:v\\d+)`))![1]!;
-    expect(views.ExpressionAttributeValues![value]).toBeCloseTo(2 * TASTE.view * tasteUnit(NOW), 12);
-  });
-
-  it('records the rec call\'s time and the reserved follows left over, dropping the queue once empty', () => {
-    const state = parseFeedState(item, NOW);
-    const entry = { vid: 'f2', a: 'author', t: [], c: '2026-11-21T00:00:00.000Z', tr: 0 };
-    const kept = feedStateUpdate(state, { viewed: [], served: [], refresh: false, follow: { since: '2026-11-21T00:00:00.000Z', queue: [entry] } }, NOW).params();
-    expect(Object.values(kept.ExpressionAttributeValues ?? {})).toContainEqual([entry]);
-    expect(Object.values(kept.ExpressionAttributeValues ?? {})).toContain('2026-11-21T00:00:00.000Z');
-    const emptied = feedStateUpdate(state, { viewed: [], served: [], refresh: false, follow: { since: '2026-11-21T00:00:00.000Z', queue: [] } }, NOW).params();
-    expect(emptied.UpdateExpression).toMatch(/REMOVE .*#a\d+/);
-    expect(Object.values(emptied.ExpressionAttributeNames)).toContain('fq');
+    const views = feedChunkAttributes(parseFeedState(undefined, NOW), { viewed: [{ vid: 'v1', tags: ['x', 'y'] }, { vid: 'v2', tags: [] }], served: [], refresh: false }, NOW)!;
+    const state = parseFeedState(undefined, NOW, [views]);
+    expect(state.tasteTotal).toBeCloseTo(2 * TASTE.view, 12);
+    expect(state.tags.get('x')).toBeCloseTo(TASTE.view, 12);
   });
 
   it('merges co-liked videos by count, leaving out liked ones', () => {
