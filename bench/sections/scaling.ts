@@ -24,7 +24,7 @@ export interface ScalingResult {
 
 /**
  * The scaling tables run in a child process on tables of their own (fresh config, no data from the
- * other sections), in the bench's DynamoDB Local. The child prints its tables and hands back JSON.
+ * other sections), on a DynamoDB Local of their own (bench/child.ts). The child prints its tables and hands back JSON.
  */
 export function scalingSection(options: { quick: boolean; settings: Record<string, string> }): Promise<ScalingResult> {
   return runSectionChild<ScalingResult>('bench/scaling-child.ts', 'scale_', options);
