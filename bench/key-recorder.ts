@@ -267,10 +267,17 @@ async function read(table: string, key: Item): Promise<Item | undefined> {
   return (await side!.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item;
 }
 
-export function installKeyRecorder(): void {
+export async function installKeyRecorder(): Promise<void> {
   if (installed) return;
   installed = true;
-  db.middlewareStack.add(
+  // The stream processor's client too: the counters it derives from a call's records are part of
+  // that call's load (its requests are not counted as the call's: the call did not make them).
+  const { streamDb } = await import('../lib/streams/counters.js');
+  for (const [client, countRequests] of [[db, true], [streamDb, false]] as const) addRecorder(client, countRequests);
+}
+
+function addRecorder(client: typeof db, countRequests: boolean): void {
+  client.middlewareStack.add(
     (next, context) => async (args) => {
       const ledger = active;
       if (!ledger || !side) return next(args);
@@ -288,7 +295,7 @@ export function installKeyRecorder(): void {
         output = error as Item;
         throw error;
       } finally {
-        ledger.requests += 1;
+        if (countRequests) ledger.requests += 1;
         const consumed = consumedByTable(output);
         const done = (async () => {
           if (writes.length > 0) {
@@ -312,7 +319,7 @@ export function installKeyRecorder(): void {
 
 /** Runs `fn` with every request's capacity attributed to keys in `ledger`. */
 export async function recordKeys<T>(ledger: KeyLedger, fn: () => Promise<T>): Promise<T> {
-  installKeyRecorder();
+  await installKeyRecorder();
   const previous = active;
   active = ledger;
   try {
