@@ -43,6 +43,8 @@ export const FUNCTIONS = {
   // The exports sign their cursors with a key derived from the signing secret.
   exportComments: { entry: 'functions/export-comments.ts', description: 'Export comments, paged (row rules by stored role)', tables: { hub: 'read' }, jwtSecret: true },
   exportAccounts: { entry: 'functions/export-accounts.ts', description: 'Export accounts, paged (row and column rules by stored role)', tables: { hub: 'read' }, jwtSecret: true },
+  sharePage: { entry: 'functions/share-page.ts', description: 'The share page: GET /s/{shareid}, HTML', tables: { hub: 'readWrite' } },
+  wellKnown: { entry: 'functions/well-known.ts', description: 'App association files for share links (/.well-known/*)', tables: {} },
   // No route: the hub table's stream invokes it (infra/constructs/stream-counters.ts).
   streamCounters: {
     entry: 'functions/stream-counters.ts',
@@ -76,4 +78,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'POST', path: '/api/v1/videos', function: 'publishVideo', auth: 'authorizer' },
   { method: 'GET', path: '/api/v1/export/comments', function: 'exportComments', auth: 'authorizer' },
   { method: 'GET', path: '/api/v1/export/accounts', function: 'exportAccounts', auth: 'authorizer' },
+  { method: 'GET', path: '/s/{shareid}', function: 'sharePage', auth: 'none' },
+  { method: 'GET', path: '/.well-known/apple-app-site-association', function: 'wellKnown', auth: 'none' },
+  { method: 'GET', path: '/.well-known/assetlinks.json', function: 'wellKnown', auth: 'none' },
 ];

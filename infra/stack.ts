@@ -20,6 +20,8 @@ export interface ExpohubSettings {
   corsOrigins: string[];
   /** Any new value makes every function start cold, e.g. after the JWT secret was rotated. */
   jwtSecretGeneration?: string;
+  /** Share pages' app links (CONTRACT §7), as the functions' variables: APP_LINK_SCHEME, APP_STORE_URL, APPLE_APP_IDS, ANDROID_APP_PACKAGE, ANDROID_CERT_SHA256. */
+  appLinks?: Record<string, string>;
 }
 
 export const DEFAULT_SETTINGS: ExpohubSettings = { adminPhones: [], enforceKeyScopes: false, corsOrigins: [] };
@@ -57,12 +59,35 @@ export function settingsFromContext(tryGetContext: (key: string) => unknown): Ex
 
   const share = tryGetContext('shareBaseUrl');
   const generation = tryGetContext('jwtSecretGeneration');
+  const appLinks: Record<string, string> = {};
+  const text = (key: string) => {
+    const v = tryGetContext(key);
+    return v === undefined || v === '' ? undefined : String(v).trim();
+  };
+  const scheme = text('appLinkScheme');
+  if (scheme !== undefined) {
+    if (!/^[a-z][a-z0-9+.-]{0,31}$/.test(scheme)) throw new Error(`Context appLinkScheme must be a URL scheme such as expohub, got "${scheme}"`);
+    appLinks.APP_LINK_SCHEME = scheme;
+  }
+  const store = text('appStoreUrl');
+  if (store !== undefined) appLinks.APP_STORE_URL = url('appStoreUrl', store);
+  const appleIds = list(tryGetContext('appleAppIds'));
+  const badApple = appleIds.find((id) => !/^[A-Z0-9]{10}\.[A-Za-z0-9.-]+$/.test(id));
+  if (badApple) throw new Error(`Context appleAppIds must hold <team id>.<bundle id> (ABCDE12345.com.example.expohub), got "${badApple}"`);
+  if (appleIds.length > 0) appLinks.APPLE_APP_IDS = appleIds.join(',');
+  const androidPackage = text('androidAppPackage');
+  const androidCerts = list(tryGetContext('androidCertSha256'));
+  if ((androidPackage === undefined) !== (androidCerts.length === 0)) throw new Error('Context androidAppPackage and androidCertSha256 go together');
+  const badCert = androidCerts.find((c) => !/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/.test(c));
+  if (badCert) throw new Error(`Context androidCertSha256 must hold SHA-256 fingerprints (32 hex pairs separated by colons), got "${badCert}"`);
+  if (androidPackage !== undefined) Object.assign(appLinks, { ANDROID_APP_PACKAGE: androidPackage, ANDROID_CERT_SHA256: androidCerts.join(',') });
   return {
     adminPhones,
     enforceKeyScopes: enforce === true || enforce === 'true',
     shareBaseUrl: typeof share === 'string' && share !== '' ? url('shareBaseUrl', share) : undefined,
     corsOrigins: list(tryGetContext('corsOrigins')).map((o) => url('corsOrigins', o)),
     jwtSecretGeneration: generation === undefined || generation === '' ? undefined : String(generation),
+    ...(Object.keys(appLinks).length > 0 ? { appLinks } : {}),
   };
 }
 
@@ -75,6 +100,7 @@ function functionEnvironment(settings: ExpohubSettings): Record<string, string> 
   if (settings.adminPhones.length > 0) env.ADMIN_PHONES = settings.adminPhones.join(',');
   if (settings.shareBaseUrl) env.SHARE_BASE_URL = settings.shareBaseUrl;
   if (settings.jwtSecretGeneration) env.JWT_SECRET_GENERATION = settings.jwtSecretGeneration;
+  Object.assign(env, settings.appLinks);
   return env;
 }
 
@@ -115,6 +141,12 @@ export class ExpohubStack extends Stack {
     const http = new ExpohubHttpApi(this, 'Http', { functions, corsOrigins: settings.corsOrigins });
     new StreamCounters(this, 'StreamCounters', { table: tables.table('HUB_TABLE'), fn: functions.get('streamCounters') });
     const web = new WebHosting(this, 'Web', { apiDomainName: http.domainName, assetsDir: props.webAssetsDir });
+    // Share links point at the page's own domain (CONTRACT §7): the distribution, unless a share
+    // base URL (a custom domain) is configured.
+    if (!settings.shareBaseUrl) {
+      const pageUrl = `https://${web.distribution.distributionDomainName}`;
+      for (const name of ['hub', 'sharePage'] as const) functions.get(name).addEnvironment('SHARE_BASE_URL', pageUrl);
+    }
     if (!props.webAssetsDir) {
       Annotations.of(web).addWarningV2(
         'expohub:web-page-missing',
@@ -125,7 +157,7 @@ export class ExpohubStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: http.stage.url, description: 'HTTP API base URL (routes start with /api/v1)' });
     new CfnOutput(this, 'WebUrl', {
       value: `https://${web.distribution.distributionDomainName}`,
-      description: 'Key-management page; the same origin serves /api/*',
+      description: 'Key-management page; the same origin serves /api/*, the share pages /s/* and /.well-known/*',
     });
     new CfnOutput(this, 'ApiKeysTableName', { value: tables.table('API_KEYS_TABLE').tableName });
     new CfnOutput(this, 'HubTableName', { value: tables.table('HUB_TABLE').tableName });

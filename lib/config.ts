@@ -34,6 +34,15 @@ const configSchema = z
     ADMIN_PHONES: csv,
     DEFAULT_PHONE_REGION: z._default(z.string().check(z.length(2)), 'CN'),
     SHARE_BASE_URL: z._default(z.url(), 'https://expohub.example.com'),
+    /** Deep links of share pages: `<APP_LINK_SCHEME>://video/<vid>?shareid=<shareid>` (CONTRACT §7). */
+    APP_LINK_SCHEME: z._default(z.string().check(z.regex(/^[a-z][a-z0-9+.-]{0,31}$/, 'must be a URL scheme such as expohub')), 'expohub'),
+    /** The download link of share pages (an app store or a download page); none when unset. */
+    APP_STORE_URL: z.optional(z.url()),
+    /** iOS apps that open share links (`<team id>.<bundle id>`): /.well-known/apple-app-site-association. */
+    APPLE_APP_IDS: csv,
+    /** The Android app that opens share links, and its signing certificates' SHA-256 fingerprints: /.well-known/assetlinks.json. */
+    ANDROID_APP_PACKAGE: z.optional(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/, 'must be an Android package name such as com.example.expohub'))),
+    ANDROID_CERT_SHA256: csv,
     SMS_SENDER: z._default(z.enum(['sns', 'console']), 'sns'),
     SMS_CODE_TTL_SECONDS: positiveInt(300),
     RATE_SMS_PHONE_INTERVAL_S: positiveInt(60),

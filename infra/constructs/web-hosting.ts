@@ -38,8 +38,12 @@ export class WebHosting extends Construct {
       autoDeleteObjects: true,
     });
 
+    const api = new HttpOrigin(props.apiDomainName, {
+      protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+      originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+    });
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
-      comment: 'expohub: key-management page and /api/*',
+      comment: 'expohub: key-management page, /api/*, share pages /s/* and /.well-known/*',
       defaultRootObject: 'index.html',
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       priceClass: cloudfront.PriceClass.PRICE_CLASS_200,
@@ -52,16 +56,31 @@ export class WebHosting extends Construct {
       },
       additionalBehaviors: {
         '/api/*': {
-          origin: new HttpOrigin(props.apiDomainName, {
-            protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
-            originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
-          }),
+          origin: api,
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
           // Never cached: every answer is per caller, and a revoked key must fail at once. With
           // caching off, this policy also forwards the Authorization header.
           cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
           originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        },
+        // Share pages (CONTRACT §7): not cached here, since every view counts an open (the page
+        // asks browsers to keep it a minute); Accept-Language and User-Agent reach the function.
+        '/s/*': {
+          origin: api,
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+          cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+          originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          compress: true,
+        },
+        // The app association files, so that share links open the app on phones.
+        '/.well-known/*': {
+          origin: api,
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+          cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+          compress: true,
         },
       },
     });

@@ -9,7 +9,7 @@ import type { VideoItem } from './video-items.js';
  * has no account (e.g. a demo catalog).
  */
 export type StoredVideo = Omit<VideoItem, 'updated_at' | 'gsi3sk' | 'like_count' | 'comment_count' | 'share_count'> &
-  Partial<Pick<VideoItem, 'like_count' | 'comment_count' | 'share_count'>> & { author_nickname?: string };
+  Partial<Pick<VideoItem, 'like_count' | 'comment_count' | 'share_count'>> & { author_nickname?: string; open_count?: number };
 
 /** A video in any hub response (CONTRACT §3); `liked`/`disliked` only for an authenticated caller. */
 export interface VideoView {
@@ -25,6 +25,8 @@ export interface VideoView {
   like_count: number;
   comment_count: number;
   share_count: number;
+  /** Views of the video's share pages by people (link previews not counted): GET /s/{shareid}. */
+  open_count: number;
   liked?: boolean;
   disliked?: boolean;
 }
@@ -45,6 +47,7 @@ export function toVideoView(video: StoredVideo, authorNickname: string | undefin
     like_count: storedCount(video.like_count),
     comment_count: storedCount(video.comment_count),
     share_count: storedCount(video.share_count),
+    open_count: storedCount(video.open_count),
     ...(reactions ? { liked: reactions.liked, disliked: reactions.disliked } : {}),
   };
 }

@@ -73,7 +73,8 @@ export const sharetext = defineOperation({
         {
           Put: {
             TableName,
-            Item: { ...hubItems.share(shareid), entity: 'share', shareid, vid, openid, d, locale, country, created_at: new Date(now).toISOString() },
+            // The author, so that the share page reads the video and its author in one request.
+            Item: { ...hubItems.share(shareid), entity: 'share', shareid, vid, author_openid: video.author_openid, openid, d, locale, country, created_at: new Date(now).toISOString() },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },

@@ -74,6 +74,8 @@ const TEXT = {
     notFound: '这个链接指向的视频已不存在，或链接有误。',
     home: 'expohub：展会与行业资讯视频',
     noVideo: '您的浏览器无法播放此视频。',
+    unavailableTitle: '暂时无法打开',
+    unavailable: '请稍后再试。',
   },
   en: {
     by: 'By',
@@ -85,6 +87,8 @@ const TEXT = {
     notFound: 'The video this link points to no longer exists, or the link is mistyped.',
     home: 'expohub: exhibition and industry videos',
     noVideo: 'Your browser cannot play this video.',
+    unavailableTitle: 'Temporarily unavailable',
+    unavailable: 'Please try again in a moment.',
   },
 } as const;
 
@@ -196,4 +200,10 @@ export function renderNotFoundPage(input: { lang: PageLanguage; storeUrl?: strin
     .filter(Boolean)
     .join('\n');
   return layout(input.lang, head, body);
+}
+
+/** The page when the store could not be read: try again (answered with 503 and Retry-After). */
+export function renderUnavailablePage(lang: PageLanguage): string {
+  const t = TEXT[lang];
+  return layout(lang, `<title>${escapeHtml(t.unavailableTitle)} · expohub</title>\n<meta name="robots" content="noindex">`, `<h1>${escapeHtml(t.unavailableTitle)}</h1>\n<p>${escapeHtml(t.unavailable)}</p>`);
 }

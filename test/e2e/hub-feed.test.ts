@@ -67,7 +67,7 @@ describe('answer shape and parameters', () => {
     expectNoDuplicates(vids(res));
     expect(res.data.fav_index).not.toBe('');
     for (const v of res.data.list) {
-      expect(Object.keys(v).sort()).toEqual(['author', 'comment_count', 'cover_url', 'created_at', 'description', 'duration_s', 'like_count', 'share_count', 'tags', 'title', 'vid', 'video_url'].sort());
+      expect(Object.keys(v).sort()).toEqual(['author', 'comment_count', 'cover_url', 'created_at', 'description', 'duration_s', 'like_count', 'open_count', 'share_count', 'tags', 'title', 'vid', 'video_url'].sort());
       expect(allVids.has(v.vid)).toBe(true);
       expect(v.author.nickname).not.toBe('');
     }

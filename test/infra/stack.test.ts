@@ -347,6 +347,28 @@ describe('key-management page', () => {
     expect(config.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
   });
 
+  it('serves the share pages /s/* uncached and /.well-known/* from the HTTP API (CONTRACT §7)', () => {
+    const config = ofType('AWS::CloudFront::Distribution')[0]![1].Properties.DistributionConfig;
+    const [apiId] = ofType('AWS::ApiGatewayV2::Api').map(([id]) => id);
+    const apiOrigin = config.Origins.find((o: Json) => refersTo(o.DomainName, apiId!));
+    const pages = config.CacheBehaviors.find((b: Json) => b.PathPattern === '/s/*');
+    expect(pages).toMatchObject({ TargetOriginId: apiOrigin.Id, CachePolicyId: CACHING_DISABLED, OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER, ViewerProtocolPolicy: 'redirect-to-https' });
+    expect(pages.AllowedMethods).toEqual(['GET', 'HEAD']);
+    expect(config.CacheBehaviors.find((b: Json) => b.PathPattern === '/.well-known/*')).toMatchObject({ TargetOriginId: apiOrigin.Id });
+  });
+
+  it('points share links at the distribution when no share base URL is configured', async () => {
+    const { stack: plain } = await createApp(new App({ context: { adminPhones: '+8613800138000', 'aws:cdk:bundling-stacks': [] } }), { webOutDir });
+    const all = Template.fromStack(plain).toJSON().Resources as Record<string, Resource>;
+    const [distributionId] = Object.entries(all).find(([, r]) => r.Type === 'AWS::CloudFront::Distribution')!;
+    for (const name of ['Hub', 'SharePage']) {
+      const [, fn] = Object.entries(all).find(([id, r]) => r.Type === 'AWS::Lambda::Function' && new RegExp(`^Functions${name}Function[0-9A-F]{8}$`).test(id))!;
+      const url = fn.Properties.Environment.Variables.SHARE_BASE_URL;
+      expect(JSON.stringify(url), name).toContain('https://');
+      expect(refersTo(url, distributionId), name).toBe(true);
+    }
+  }, 180_000);
+
   it('uploads the page built by web/build.ts, index.html last and never cached for long', () => {
     const deployments = ofType('Custom::CDKBucketDeployment');
     if (!existsSync(join(PROJECT_ROOT, 'web/build.ts'))) {
@@ -423,5 +445,21 @@ describe('settings from context', () => {
     expect(() => from({ enforceKeyScopes: 'yes' })).toThrow(/enforceKeyScopes/);
     expect(() => from({ shareBaseUrl: 'http://share.example.com' })).toThrow(/shareBaseUrl/);
     expect(() => from({ shareBaseUrl: 'not a url' })).toThrow(/shareBaseUrl/);
+    expect(() => from({ appLinkScheme: 'Expo Hub' })).toThrow(/appLinkScheme/);
+    expect(() => from({ appStoreUrl: 'http://apps.example.com' })).toThrow(/appStoreUrl/);
+    expect(() => from({ appleAppIds: 'com.example.expohub' })).toThrow(/appleAppIds/);
+    expect(() => from({ androidAppPackage: 'com.example.expohub' })).toThrow(/go together/);
+    expect(() => from({ androidAppPackage: 'com.example.expohub', androidCertSha256: 'AB:CD' })).toThrow(/androidCertSha256/);
+  });
+
+  it("passes the share pages' app links to the functions as their variables", () => {
+    const cert = Array.from({ length: 32 }, () => 'AB').join(':');
+    expect(from({ appLinkScheme: 'acme', appStoreUrl: 'https://apps.example.com/x/', appleAppIds: 'ABCDE12345.com.example.a, ABCDE12345.com.example.b', androidAppPackage: 'com.example.a', androidCertSha256: cert }).appLinks).toEqual({
+      APP_LINK_SCHEME: 'acme',
+      APP_STORE_URL: 'https://apps.example.com/x',
+      APPLE_APP_IDS: 'ABCDE12345.com.example.a,ABCDE12345.com.example.b',
+      ANDROID_APP_PACKAGE: 'com.example.a',
+      ANDROID_CERT_SHA256: cert,
+    });
   });
 });
