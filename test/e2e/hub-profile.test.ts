@@ -145,6 +145,7 @@ describe('get_fav', () => {
       like_count: 1,
       comment_count: 0,
       share_count: 0,
+      open_count: 0,
       liked: true,
       disliked: false,
     });

@@ -300,7 +300,8 @@ const bodyFor = (route: string) =>
 const pathValue = fc.oneof(
   fc.constantFrom('1', '0', '-1', '1.5', 'abc', '%ZZ', '%E0%A4%A', '%00', '99999999999999999999', '%F0%9F%98%80', '..', '%2F'),
   fc.integer({ min: 1, max: 1_000_000 }).map(String),
-  fc.string({ minLength: 1, maxLength: 30 }).map(encodeURIComponent),
+  // A lone `.` is resolved away by the URL (`/api-keys/./revoke` is `/api-keys/revoke`, another route).
+  fc.string({ minLength: 1, maxLength: 30 }).map(encodeURIComponent).filter((v) => v !== '.'),
 );
 const queryFor = (route: string) =>
   route === 'GET /api/v1/api-keys/verify'
@@ -328,8 +329,10 @@ const authHeader = fc.constantFrom<Record<string, string>>(
 );
 
 describe('every route, generated bodies, path values, queries and credentials', () => {
-  const routes = ROUTES.filter((r) => r.path !== '/api/v1');
-  it('covers every route but the hub (above) with its contract statuses', () => {
+  // The JSON API's routes; the share page and the app association files (HTML and plain JSON files,
+  // not the envelope) have their generated-input property in share-page.test.ts.
+  const routes = ROUTES.filter((r) => r.path.startsWith('/api/v1/'));
+  it('covers every route of the API but the hub (above) with its contract statuses', () => {
     expect(routes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(Object.keys(ROUTE_STATUSES).sort());
   });
 

@@ -145,6 +145,7 @@ describe('POST /api/v1/videos: what is published', () => {
       like_count: 0,
       comment_count: 0,
       share_count: 0,
+      open_count: 0,
       liked: false,
       disliked: false,
     });

@@ -1,4 +1,5 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import fc from 'fast-check';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db, tableNames } from '../../lib/db/client.js';
@@ -198,5 +199,27 @@ describe('the share page in Chromium', () => {
     } finally {
       await context.close();
     }
+  });
+});
+
+describe('generated share ids', () => {
+  // (A path whose percent-encoding does not decode, such as %ZZ, is refused by the gateway with its
+  // 400 before any function runs: transport.test.ts.)
+  it('answer the HTML 404 page, never an error, and never echo the id unescaped', async () => {
+    const id = fc.oneof(
+      // Dot segments are resolved by the URL itself (`/s/..` is `/`), so they are no share id.
+      fc.string({ minLength: 1, maxLength: 40 }).map(encodeURIComponent).filter((v) => v !== '.' && v !== '..'),
+      fc.constantFrom('%00', '%2F', '%3Cscript%3Ealert(1)%3C%2Fscript%3E', 'A'.repeat(12), 'a"b', '%F0%9F%98%80', 'x'.repeat(300)),
+    );
+    await fc.assert(
+      fc.asyncProperty(id, async (value) => {
+        const page = await open(value);
+        expect(page.status).toBe(404);
+        expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+        expect(page.html).toContain('This share was not found');
+        expect(page.html).not.toMatch(/<script/i);
+      }),
+      { numRuns: 40 },
+    );
   });
 });
