@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { VideoView } from '../catalog/video-view.js';
 
 /**
  * The share page (`GET /s/{shareid}`, CONTRACT §7): server-rendered HTML of a shared video, readable
@@ -12,16 +13,8 @@ import { createHash } from 'node:crypto';
 
 export type PageLanguage = 'zh' | 'en';
 
-export interface SharedVideo {
-  vid: string;
-  title: string;
-  description: string;
-  cover_url: string;
-  video_url: string;
-  duration_s: number;
-  like_count: number;
-  author_nickname?: string;
-}
+/** What the page shows of a video: the fields of its response shape, and its author's nickname. */
+export type SharedVideo = Pick<VideoView, 'vid' | 'title' | 'description' | 'cover_url' | 'video_url' | 'duration_s' | 'like_count'> & { author_nickname?: string };
 
 export interface SharePageInput {
   shareid: string;
