@@ -124,7 +124,11 @@ describe('like', () => {
     expect(answers.every((a) => a.status === 200 && a.data.liked === true)).toBe(true);
     expect((await video(v.vid))?.like_count).toBe(1);
     expect((await account(dave.openid))?.like_count).toBe(before + 1);
-    expect(answers.at(-1)?.data.like_count).toBe(1);
+    // The call that stored the like answers 1; a retry answers the video's stored count, which the
+    // stream processor may not have moved yet (0 or 1: lib/recommend/reactions.ts, shownLikes).
+    const shown = answers.map((a) => a.data.like_count);
+    expect(shown).toContain(1);
+    expect(shown.every((n) => n === 0 || n === 1)).toBe(true);
   });
 });
 
