@@ -1,0 +1,39 @@
+/**
+ * Every custom metric the functions publish, in one place: the code that publishes them
+ * (lib/observability/metrics.ts) and the alarms and dashboard of the stack read the same names.
+ *
+ * Published as CloudWatch embedded metric format (EMF) in the namespace METRICS_NAMESPACE, with the
+ * default dimension `service` (POWERTOOLS_SERVICE_NAME, which carries the stage). A metric with a
+ * `dimension` is published with that dimension too, one of `values`.
+ */
+export const METRICS_NAMESPACE = 'expohub';
+
+export const METRICS = {
+  /** Credentials checked (authorizer and the hub's in-function check), by outcome. */
+  Authentications: {
+    dimension: 'outcome',
+    values: ['ok', 'missing', 'invalid_token', 'expired_token', 'session_ended', 'unknown_key', 'revoked_key', 'unavailable'],
+  },
+  /** POST /api/v1/api-keys/verify answers, by outcome. */
+  KeyVerifications: { dimension: 'outcome', values: ['valid', 'unknown', 'revoked', 'malformed'] },
+  /** Verification codes handed to SNS. */
+  SmsSent: {},
+  /** gen_code refused by a rate limit (per phone, per IP, one send per interval). */
+  SmsRateLimited: {},
+  /** gen_code refused before sending: destination country not allowed, or the global daily cap reached. */
+  SmsRefused: { dimension: 'reason', values: ['country', 'daily_cap'] },
+  /** SNS refused or failed a send. */
+  SmsFailed: {},
+  /** 503 answers, by the dependency that failed. */
+  Unavailable: { dimension: 'cause', values: ['dynamodb', 'secrets', 'sms', 'other'] },
+  /** get_next_list calls. */
+  FeedCalls: {},
+  /** Videos published (POST /api/v1/videos). */
+  Publishes: {},
+  /** Access keys created, revoked and deleted. */
+  KeysCreated: {},
+  KeysRevoked: {},
+  KeysDeleted: {},
+} as const satisfies Record<string, { dimension?: string; values?: readonly string[] }>;
+
+export type MetricName = keyof typeof METRICS;
