@@ -1,0 +1,28 @@
+import { logger } from '../logger.js';
+
+export type AuditAction = 'key.created' | 'key.revoked' | 'key.deleted' | 'role.changed' | 'session.ended';
+
+/**
+ * One audit fact. Identifiers only: never a key, a token, an SMS code or a phone number in full.
+ */
+export interface AuditEvent {
+  action: AuditAction;
+  /** Who acted: a user id, or the tool that acted (`admin-cli`, `sign-in`). */
+  actor: string;
+  /** The account affected (its user id / openid). */
+  subject: string;
+  /** The key concerned (its id, never the key). */
+  key_id?: string;
+  /** How the actor authenticated: `jwt`, `api_key`, or a tool. */
+  via?: string;
+  /** Role changes: the roles before and after. */
+  roles_before?: string[];
+  roles_after?: string[];
+  /** Ended sessions: the token's id (jti), which is not a credential. */
+  session_id?: string;
+}
+
+/** Writes one audit line (`message: "audit"`, the fact under `audit`), at INFO whatever LOG_LEVEL is. */
+export function audit(event: AuditEvent): void {
+  logger.info('audit', { audit: event });
+}

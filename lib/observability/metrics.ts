@@ -1,0 +1,26 @@
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { METRICS, METRICS_NAMESPACE, type MetricName } from './metric-names.js';
+
+/**
+ * Powertools Metrics (CloudWatch EMF). Names come from metric-names.ts only. Metrics without a
+ * dimension are buffered and flushed once per invocation (the handlers' `logMetrics` middleware);
+ * a metric with a dimension is written at once, with that dimension.
+ */
+export const metrics = new Metrics({
+  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || METRICS_NAMESPACE,
+  serviceName: process.env.POWERTOOLS_SERVICE_NAME || 'expohub',
+});
+
+type DimensionValue<N extends MetricName> = (typeof METRICS)[N] extends { values: readonly (infer V)[] } ? V : never;
+
+/** Counts one occurrence of `name`; metrics with a dimension (METRICS) take its value. */
+export function countMetric<N extends MetricName>(name: N, ...value: DimensionValue<N> extends never ? [] : [DimensionValue<N>]): void {
+  const spec: { dimension?: string } = METRICS[name];
+  if (spec.dimension === undefined || value[0] === undefined) {
+    metrics.addMetric(name, MetricUnit.Count, 1);
+    return;
+  }
+  const single = metrics.singleMetric();
+  single.addDimension(spec.dimension, String(value[0]));
+  single.addMetric(name, MetricUnit.Count, 1);
+}
