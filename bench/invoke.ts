@@ -67,8 +67,10 @@ export async function invoke(request: BenchRequest): Promise<BenchResponse> {
     event.requestContext.authorizer = { lambda: decision.context ?? {} };
   }
   const handler = await loadHandler(route.function);
-  const result = (await handler(event, lambdaContext(route.function, requestId))) as { statusCode?: number; body?: string };
-  return { status: result.statusCode ?? 200, body: JSON.parse(result.body ?? '{}') as BenchResponse['body'] };
+  const result = (await handler(event, lambdaContext(route.function, requestId))) as { statusCode?: number; body?: string; headers?: Record<string, string> };
+  // The share page answers HTML: no envelope to read, the status says it all.
+  const json = (result.headers?.['content-type'] ?? 'application/json').startsWith('application/json');
+  return { status: result.statusCode ?? 200, body: json ? (JSON.parse(result.body ?? '{}') as BenchResponse['body']) : { code: null } };
 }
 
 /** True when infra/routes.ts has the route (an endpoint another helper may not have landed yet). */

@@ -218,6 +218,28 @@ export const HUB_SCENARIOS: Scenario[] = [
     setup: async (w) => constant(hubRequest('sharetext', { openid: w.alice.openid, vid: w.vids[2]!, d: 'bench-device', locale: 'zh-CN', country: 'CN' }))(),
   },
   {
+    name: 'GET /s/{shareid} (share page, a person)',
+    group: 'hub',
+    available: route('GET', '/s/{shareid}'),
+    expect: 200,
+    note: 'HTML; reads the share, then the video and its author; counts the open on the share and the video',
+    setup: async (w) => {
+      const shared = await mustSucceed(hubRequest('sharetext', { openid: w.alice.openid, vid: w.vids[3]!, d: 'bench-share-page', locale: 'en', country: 'CN' }));
+      return constant({ method: 'GET', path: `/s/${String(shared.shareid)}` })();
+    },
+  },
+  {
+    name: 'GET /s/{shareid} (share page, a link preview)',
+    group: 'hub',
+    available: route('GET', '/s/{shareid}'),
+    expect: 200,
+    note: 'a crawler user agent: counts a preview on the share only',
+    setup: async (w) => {
+      const shared = await mustSucceed(hubRequest('sharetext', { openid: w.alice.openid, vid: w.vids[3]!, d: 'bench-share-preview', locale: 'en', country: 'CN' }));
+      return constant({ method: 'GET', path: `/s/${String(shared.shareid)}`, headers: { 'user-agent': 'facebookexternalhit/1.1' } })();
+    },
+  },
+  {
     name: 'follow_user (new relation)',
     group: 'hub',
     available: () => hubOp('follow_user')() && hubOp('unfollow_user')(),
