@@ -27,7 +27,11 @@ const configSchema = z
     API_KEYS_TABLE: z.string().check(z.minLength(1)),
     HUB_TABLE: z.string().check(z.minLength(1)),
     JWT_SECRET: z.optional(z.string().check(z.minLength(32))),
+    /** Locally: the secret before the last rotation; what it signed still verifies. */
+    JWT_SECRET_PREVIOUS: z.optional(z.string().check(z.minLength(32))),
     JWT_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
+    /** Deployed: how long a container keeps the secrets read from Secrets Manager (a rotation reaches every container within it). */
+    JWT_SECRET_CACHE_SECONDS: positiveInt(300),
     JWT_ISSUER: z._default(z.string().check(z.minLength(1)), 'expohub'),
     JWT_TTL_SECONDS: positiveInt(30 * 24 * 3600),
     ENFORCE_KEY_SCOPES: bool,
