@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // SMS cost controls (lib/config.ts is read once, at the first import: set before it). A cap of 3
 // sends per UTC day for the whole deployment, and two allowed countries.
@@ -16,6 +16,23 @@ import { useTestStack } from '../support/stack.js';
 
 const api = useTestStack({ env: { SMS_DAILY_CAP: '3', SMS_ALLOWED_COUNTRIES: 'cn, HK' } });
 afterEach(() => setSmsSender(undefined));
+
+// The metric SmsRefused, as the functions print it (CloudWatch embedded metric format on stdout).
+let stdout: string[] = [];
+beforeEach(() => {
+  stdout = [];
+  const write = process.stdout.write.bind(process.stdout);
+  vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, ...rest: never[]) => {
+    stdout.push(String(chunk));
+    return write(chunk, ...rest);
+  }) as typeof process.stdout.write);
+});
+afterEach(() => vi.restoreAllMocks());
+const refusals = () =>
+  stdout
+    .flatMap((chunk) => chunk.split('\n'))
+    .filter((line) => line.includes('"SmsRefused"'))
+    .map((line) => (JSON.parse(line) as { reason: string }).reason);
 
 const DAY_MS = 86_400_000;
 const genCode = (phone: string) => hub<{ expires_in: number; resend_in: number }>(api, 'gen_code', { phonenumber: phone, nonce: newNonce() });
@@ -50,6 +67,7 @@ describe('gen_code: allowed destination countries (SMS_ALLOWED_COUNTRIES)', () =
       code: 'VALIDATION_ERROR',
       error: 'Invalid parameter "phonenumber": verification codes can only be sent to phone numbers of CN, HK',
     });
+    expect(refusals()).toEqual(['country']);
     expect(await getHubItem(hubItems.smsCode(phone))).toBeUndefined();
     expect(await outbox(phone)).toEqual([]);
     expect(await sentToday()).toBe(0);
@@ -81,6 +99,7 @@ describe('gen_code: the daily cap of the deployment (SMS_DAILY_CAP)', () => {
     startNextUtcDay(hoursIntoDay * 3_600_000);
     for (let i = 0; i < CAP; i++) expect((await genCode(newPhone())).status).toBe(200);
     expect(await sentToday()).toBe(CAP);
+    expect(refusals()).toEqual([]);
 
     const phone = newPhone();
     const refused = await genCode(phone);
@@ -90,6 +109,7 @@ describe('gen_code: the daily cap of the deployment (SMS_DAILY_CAP)', () => {
       error: 'The service has sent all the verification codes it may send today; please try again after 00:00 UTC',
     });
     expect(Number(refused.headers.get('retry-after'))).toBe((24 - hoursIntoDay) * 3600);
+    expect(refusals()).toEqual(['daily_cap']);
     // Refused: nothing stored or sent, and neither the cap nor the phone's own windows moved.
     expect(await getHubItem(hubItems.smsCode(phone))).toBeUndefined();
     expect(await outbox(phone)).toEqual([]);
@@ -106,9 +126,10 @@ describe('gen_code: the daily cap of the deployment (SMS_DAILY_CAP)', () => {
     startNextUtcDay();
     const phone = newPhone();
     expect((await genCode(phone)).status).toBe(200);
-    // One send per phone per 60 s: refused, and the cap keeps its count.
+    // One send per phone per 60 s: refused, and the cap keeps its count (not a refusal by the cap).
     expect((await genCode(phone)).status).toBe(429);
     expect(await sentToday()).toBe(1);
+    expect(refusals()).toEqual([]);
 
     setSmsSender({
       send: async () => {
