@@ -73,6 +73,7 @@ export const genCode = defineOperation({
       await transactWrite([putCodeItem(phone, stored, interval), ...limits.map((l) => rateLimitItem(l, now))]);
     } catch (error) {
       const windows = rateLimitedError(error, limits, 1, now);
+      // Item 0 is the code, then the limits: the daily cap is the last one.
       if (cancellationCode(error, limits.length) === 'ConditionalCheckFailed') countMetric('SmsRefused', 'daily_cap');
       if (cancellationCode(error, 0) !== 'ConditionalCheckFailed') throw windows ?? error;
       const previous = await getCode(phone);
