@@ -27,7 +27,11 @@ const configSchema = z
     API_KEYS_TABLE: z.string().check(z.minLength(1)),
     HUB_TABLE: z.string().check(z.minLength(1)),
     JWT_SECRET: z.optional(z.string().check(z.minLength(32))),
+    /** Locally: the secret before the last rotation; what it signed still verifies. */
+    JWT_SECRET_PREVIOUS: z.optional(z.string().check(z.minLength(32))),
     JWT_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
+    /** Deployed: how long a container keeps the secrets read from Secrets Manager (a rotation reaches every container within it). */
+    JWT_SECRET_CACHE_SECONDS: positiveInt(300),
     JWT_ISSUER: z._default(z.string().check(z.minLength(1)), 'expohub'),
     JWT_TTL_SECONDS: positiveInt(30 * 24 * 3600),
     ENFORCE_KEY_SCOPES: bool,
@@ -49,6 +53,23 @@ const configSchema = z
     RATE_SMS_PHONE_HOURLY: positiveInt(5),
     RATE_SMS_PHONE_DAILY: positiveInt(10),
     RATE_SMS_IP_HOURLY: positiveInt(50),
+    /**
+     * Countries (ISO 3166 alpha-2) gen_code sends SMS to; a number elsewhere is refused before
+     * anything is stored or sent. SNS charges per message and per destination: a short list bounds
+     * the cost of SMS pumping (fraudulent sends to premium numbers abroad).
+     */
+    SMS_ALLOWED_COUNTRIES: z.pipe(
+      z._default(z.string(), 'CN'),
+      z.pipe(
+        z.transform((v: string) => [...new Set(v.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean))]),
+        z.array(z.string().check(z.regex(/^[A-Z]{2}$/, 'must be a comma-separated list of ISO 3166 alpha-2 country codes such as CN,HK'))).check(z.minLength(1, 'must list at least one country')),
+      ),
+    ),
+    /**
+     * All SMS sends of the deployment per UTC day, whoever asks: the ceiling on a day's SMS bill.
+     * Past it gen_code answers 429 until 00:00 UTC.
+     */
+    SMS_DAILY_CAP: positiveInt(1000),
     RATE_COMMENTS_PER_MINUTE: positiveInt(10),
     MAX_KEYS_PER_USER: positiveInt(100),
   })

@@ -1,8 +1,10 @@
 import * as z from '../zod.js';
-import { ROLES, type Principal } from '../auth/principal.js';
-import { ForbiddenError, ValidationError } from '../errors.js';
+import { ROLES, type Principal, type Role } from '../auth/principal.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import { audit } from '../observability/audit.js';
 import { checkedText } from '../text.js';
-import { setAccountRoles } from '../hub/accounts.js';
+import { accountIdOfPhone, requireAccount, setAccountRoles } from '../hub/accounts.js';
+import { tryNormalizePhone } from '../hub/phone.js';
 
 const openidSchema = checkedText(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters')));
 
@@ -38,4 +40,38 @@ export async function setRoles(principal: Principal, rawOpenid: string | undefin
   const { roles } = bodySchema.parse(body);
   const account = await setAccountRoles(openid.data, roles);
   return { openid: account.openid, roles: account.roles };
+}
+
+export interface RoleChange {
+  openid: string;
+  roles_before: string[];
+  roles_after: string[];
+  changed: boolean;
+}
+
+/**
+ * The account named by a phone number (`+86…`, or a national number in DEFAULT_PHONE_REGION) or by
+ * its openid; 404 when there is none.
+ */
+export async function resolveAccountId(phoneOrOpenid: string): Promise<string> {
+  const value = phoneOrOpenid.trim();
+  const phone = /^\+?[\d\s-]{5,}$/.test(value) ? tryNormalizePhone(value) : undefined;
+  if (/^\+/.test(value) && !phone) throw new ValidationError(`"${value.slice(0, 32)}" is not a valid phone number`);
+  const openid = phone ? await accountIdOfPhone(phone) : value;
+  if (!openid) throw new NotFoundError('No account signs in with this phone number');
+  return (await requireAccount(openid, 'Account')).openid;
+}
+
+/**
+ * Adds or removes one stored role (the administration CLI, `npm run admin`): the same write as
+ * `POST /api/v1/admin/users/{openid}/roles`, after reading the roles it changes. Idempotent: a role
+ * already there (or already gone) writes nothing and logs nothing.
+ */
+export async function changeStoredRole(openid: string, role: Role, action: 'grant' | 'revoke', actor: string): Promise<RoleChange> {
+  const before = (await requireAccount(openid, 'Account')).roles ?? [];
+  const wanted = action === 'grant' ? [...new Set([...before, role])] : before.filter((r) => r !== role);
+  if (wanted.length === before.length) return { openid, roles_before: before, roles_after: before, changed: false };
+  const { roles } = await setAccountRoles(openid, wanted);
+  audit({ action: 'role.changed', actor, via: actor, subject: openid, roles_before: before, roles_after: roles });
+  return { openid, roles_before: before, roles_after: roles, changed: true };
 }

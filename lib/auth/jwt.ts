@@ -1,19 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { SignJWT, decodeProtectedHeader, jwtVerify, errors as joseErrors, type JWTVerifyResult } from 'jose';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { AuthError } from '../errors.js';
-import { getJwtSecret } from './jwt-secret.js';
+import { getSigningSecrets, verificationSecrets, type SigningSecret } from './jwt-secret.js';
 import { isSessionEnded } from './sessions.js';
 
 const ALG = 'HS256';
 
-let signingKey: Promise<Uint8Array> | undefined;
-function getSigningKey(): Promise<Uint8Array> {
-  signingKey ??= getJwtSecret().then((secret) => new TextEncoder().encode(secret));
-  signingKey.catch(() => (signingKey = undefined));
-  return signingKey;
-}
+const keyOf = (secret: SigningSecret) => new TextEncoder().encode(secret.secret);
 
 export interface IssuedToken {
   token: string;
@@ -32,27 +27,49 @@ export async function issueToken(subject: string, roles: readonly string[], ttlS
   const iat = Math.floor(clock.now() / 1000);
   const exp = iat + ttlSeconds;
   const jti = randomUUID();
+  const { current } = await getSigningSecrets();
   const token = await new SignJWT({ roles: [...roles] })
-    .setProtectedHeader({ alg: ALG, typ: 'JWT' })
+    .setProtectedHeader({ alg: ALG, typ: 'JWT', kid: current.kid })
     .setIssuer(config.JWT_ISSUER)
     .setSubject(subject)
     .setIssuedAt(iat)
     .setExpirationTime(exp)
     .setJti(jti)
-    .sign(await getSigningKey());
+    .sign(keyOf(current));
   return { token, jti, expires_at: new Date(exp * 1000).toISOString() };
 }
 
 const isNonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
+/**
+ * The secret a token names by its `kid` (current or previous), or for a token without a kid
+ * (issued before kids existed) the current then the previous secret. A kid that names neither fails.
+ */
+async function verifyWithKnownSecrets(token: string): Promise<JWTVerifyResult> {
+  let kid: unknown;
+  try {
+    ({ kid } = decodeProtectedHeader(token));
+  } catch {
+    // Not a JWT at all (decodeProtectedHeader throws a plain TypeError for it).
+    throw new AuthError('Invalid token');
+  }
+  const candidates = await verificationSecrets(typeof kid === 'string' ? kid : undefined);
+  let failure: unknown = new joseErrors.JWSSignatureVerificationFailed();
+  for (const secret of candidates) {
+    try {
+      return await jwtVerify(token, keyOf(secret), { algorithms: [ALG], issuer: config.JWT_ISSUER, currentDate: new Date(clock.now()) });
+    } catch (error) {
+      if (!(error instanceof joseErrors.JWSSignatureVerificationFailed)) throw error;
+      failure = error;
+    }
+  }
+  throw failure;
+}
+
 /** Signature, issuer, algorithm and lifetime only: no database read. */
 export async function decodeVerifiedToken(token: string): Promise<TokenClaims> {
   try {
-    const { payload } = await jwtVerify(token, await getSigningKey(), {
-      algorithms: [ALG],
-      issuer: config.JWT_ISSUER,
-      currentDate: new Date(clock.now()),
-    });
+    const { payload } = await verifyWithKnownSecrets(token);
     // An empty sub would authenticate as no one in particular, an empty jti could not be ended alone.
     if (!isNonEmptyString(payload.sub) || !isNonEmptyString(payload.jti) || typeof payload.exp !== 'number') {
       throw new AuthError('Invalid token');

@@ -1,5 +1,5 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { getJwtSecret } from './jwt-secret.js';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { derivedKey, getSigningSecrets, verificationSecrets } from './jwt-secret.js';
 
 /**
  * Cursors the server hands out (the feed's `fav_index`, the exports' `cursor`) are opaque to clients
@@ -7,24 +7,21 @@ import { getJwtSecret } from './jwt-secret.js';
  * an HMAC-SHA256 over the purpose and the payload, keyed from the app's signing secret. A cursor the
  * server did not issue, or one altered by a single bit, opens to nothing: the caller answers 400
  * naming the parameter, and no forged value ever reaches DynamoDB. A purpose binds a cursor to the
- * list it continues (a comments cursor cannot continue the accounts export).
+ * list it continues (a comments cursor cannot continue the accounts export). Cursors are signed with
+ * the current secret and opened with the current or the previous one: a rotation breaks no paging.
  */
 const MAC_BYTES = 16;
 /** Long enough for every cursor the server issues; anything longer is not one of them. */
 export const MAX_CURSOR_LENGTH = 1024;
 
-let key: Promise<Buffer> | undefined;
-function cursorKey(): Promise<Buffer> {
-  key ??= getJwtSecret().then((secret) => Buffer.from(hkdfSync('sha256', secret, 'expohub', 'cursor-hmac', 32)));
-  key.catch(() => (key = undefined));
-  return key;
-}
+const PURPOSE = 'cursor-hmac';
 
 const mac = (k: Buffer, purpose: string, payload: string) => createHmac('sha256', k).update(`${purpose}\n${payload}`).digest().subarray(0, MAC_BYTES);
 
 export async function signCursor(purpose: string, value: unknown): Promise<string> {
   const payload = Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
-  return `${payload}.${mac(await cursorKey(), purpose, payload).toString('base64url')}`;
+  const { current } = await getSigningSecrets();
+  return `${payload}.${mac(derivedKey(current, PURPOSE), purpose, payload).toString('base64url')}`;
 }
 
 /** The value a cursor was signed with, or undefined when it is not an authentic cursor of `purpose`. */
@@ -35,9 +32,12 @@ export async function openCursor(purpose: string, raw: string): Promise<unknown>
   const [, payload, given] = match as unknown as [string, string, string];
   // Compared as text: base64url has several spellings of the same bytes (the last character's
   // spare bits), and an altered character must not pass.
-  const expected = Buffer.from(mac(await cursorKey(), purpose, payload).toString('base64url'));
   const actual = Buffer.from(given);
-  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return undefined;
+  const authentic = (await verificationSecrets()).some((secret) => {
+    const expected = Buffer.from(mac(derivedKey(secret, PURPOSE), purpose, payload).toString('base64url'));
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  });
+  if (!authentic) return undefined;
   try {
     return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {

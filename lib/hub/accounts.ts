@@ -8,6 +8,7 @@ import { hubItems } from '../db/hub-items.js';
 import { cancellationCode, retryOnConflict, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { newOpenid, randomDigits } from '../ids.js';
+import { audit } from '../observability/audit.js';
 import { isAdminPhone, maskPhone } from './phone.js';
 
 /** The account item: profile, stored roles and the counters kept exact by the writers of each fact. */
@@ -149,6 +150,26 @@ async function updateAccount(openid: string, expression: string, names: Record<s
   }
 }
 
+/** Adds `admin` to an account's stored roles, as a transaction item; its condition fails when the account already has it. */
+function addAdminRoleItem(openid: string): TransactItem {
+  return {
+    Update: {
+      TableName: TABLE(),
+      Key: hubItems.account(openid),
+      UpdateExpression: 'SET #roles = list_append(if_not_exists(#roles, :none), :admin), updated_at = :now',
+      ConditionExpression: 'attribute_exists(pk) AND NOT contains(#roles, :role)',
+      ExpressionAttributeNames: { '#roles': 'roles' },
+      ExpressionAttributeValues: { ':none': [], ':admin': ['admin'], ':role': 'admin', ':now': clock.nowIso() },
+    },
+  };
+}
+
+/** The openid of the account a phone (E.164) signs in to, if any. */
+export async function accountIdOfPhone(phone: string): Promise<string | undefined> {
+  const link = await db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.phone(phone), ConsistentRead: true }));
+  return (link.Item as { openid?: string } | undefined)?.openid;
+}
+
 /** Thrown by signInByPhone when the guard item's condition failed (e.g. the SMS code was spent). */
 export class SignInGuardFailed extends Error {
   constructor() {
@@ -206,22 +227,30 @@ function newAccount(phone: string, nowIso: string): Account {
  * Create-or-get by phone. A new account, its phone item (the uniqueness guard), the invite record,
  * the guard and the `also` items are written in ONE transaction: a phone never points to a missing
  * account, the same phone always reaches the same account, and a failure leaves the code unspent.
- * An existing account is signed in by the guard and the `also` items alone.
+ * An existing account is signed in by the guard and the `also` items alone, plus the admin role when
+ * its phone is in ADMIN_PHONES and it lacks the role.
  */
 export async function signInByPhone(phone: string, options: SignInOptions): Promise<{ account: Account; created: boolean }> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const link = await db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.phone(phone), ConsistentRead: true }));
-    const existingId = (link.Item as { openid?: string } | undefined)?.openid;
+    const existingId = await accountIdOfPhone(phone);
     if (existingId) {
       const account = await getAccount(existingId, true);
       if (!account) throw new Error('phone item points to a missing account');
+      // A phone added to ADMIN_PHONES after its account was created: admin from this sign-in on.
+      const promote = isAdminPhone(phone) && !(account.roles ?? []).includes('admin');
+      const items = [options.guard, ...(options.also ?? []), ...(promote ? [addAdminRoleItem(account.openid)] : [])];
       try {
-        await transactWrite([options.guard, ...(options.also ?? [])]);
+        await transactWrite(items);
       } catch (error) {
         if (cancellationCode(error, 0) === 'ConditionalCheckFailed') throw new SignInGuardFailed();
+        // The account gained the admin role meanwhile: sign in again without adding it.
+        if (promote && cancellationCode(error, items.length - 1) === 'ConditionalCheckFailed') continue;
         throw error;
       }
-      return { account, created: false };
+      if (!promote) return { account, created: false };
+      const roles: Role[] = [...(account.roles ?? []), 'admin'];
+      audit({ action: 'role.changed', actor: 'sign-in', via: 'ADMIN_PHONES', subject: account.openid, roles_before: account.roles ?? [], roles_after: roles });
+      return { account: { ...account, roles }, created: false };
     }
 
     const nowIso = clock.nowIso();

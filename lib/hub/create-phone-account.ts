@@ -9,7 +9,7 @@ import { getAccount, SignInGuardFailed, signInByPhone } from './accounts.js';
 import { defineOperation } from './operation.js';
 import { identifier, optionalText, presentText } from './params.js';
 import { phoneParam } from './phone.js';
-import { consumeCodeItem, getCode, hashCode, MAX_CODE_ATTEMPTS, recordWrongTry, sameHash, type StoredCode } from './sms-codes.js';
+import { codeMatches, consumeCodeItem, getCode, MAX_CODE_ATTEMPTS, recordWrongTry, type StoredCode } from './sms-codes.js';
 
 const query = z.object({
   openid: phoneParam('openid'),
@@ -62,7 +62,7 @@ export const createPhoneAccount = defineOperation({
     if (!stored || stored.used || stored.expires_at <= now) throw new AuthError(WRONG_OR_EXPIRED);
     if (stored.attempts >= MAX_CODE_ATTEMPTS) throw codeEnded(stored, now);
 
-    if (stored.nonce !== nonce || !sameHash(await hashCode(phone, nonce, code), stored.code_hash)) {
+    if (stored.nonce !== nonce || !(await codeMatches(stored.code_hash, phone, nonce, code))) {
       const attempts = await recordWrongTry(phone, stored.code_hash);
       if (attempts === undefined) throw await refusal(phone, now);
       const left = MAX_CODE_ATTEMPTS - attempts;

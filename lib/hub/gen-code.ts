@@ -3,9 +3,10 @@ import * as z from '../zod.js';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { cancellationCode, transactWrite } from '../db/transact.js';
-import { RateLimitedError } from '../errors.js';
+import { RateLimitedError, ValidationError } from '../errors.js';
+import { countMetric } from '../observability/metrics.js';
 import { defineOperation } from './operation.js';
-import { phoneParam } from './phone.js';
+import { phoneCountry, phoneParam } from './phone.js';
 import { rateLimitItem, rateLimitedError, refundRateLimits, type RateLimit } from './rate-limit.js';
 import { deleteUnsentCode, getCode, hashCode, putCodeItem, type StoredCode } from './sms-codes.js';
 import { smsSender } from './sms.js';
@@ -15,23 +16,47 @@ const query = z.object({
   nonce: z.string({ error: 'is required' }).check(z.trim(), z.regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8-64 characters of A-Z, a-z, 0-9, _ and -')),
 });
 
+/**
+ * The deployment's SMS budget: every send of a UTC day (windows are aligned to the epoch, so a
+ * 86400 s window is a UTC day), in one counter item written by every gen_code.
+ */
+const dailyCap = (): RateLimit => ({
+  name: 'sms-all-day',
+  subject: 'all',
+  windowSeconds: 86400,
+  max: config.SMS_DAILY_CAP,
+  message: 'The service has sent all the verification codes it may send today; please try again after 00:00 UTC',
+});
+
 function limitsFor(phone: string, sourceIp: string): RateLimit[] {
   return [
     { name: 'sms-phone-hour', subject: phone, windowSeconds: 3600, max: config.RATE_SMS_PHONE_HOURLY, message: 'Too many codes requested for this phone number this hour' },
     { name: 'sms-phone-day', subject: phone, windowSeconds: 86400, max: config.RATE_SMS_PHONE_DAILY, message: 'Too many codes requested for this phone number today' },
     { name: 'sms-ip-hour', subject: sourceIp, windowSeconds: 3600, max: config.RATE_SMS_IP_HOURLY, message: 'Too many codes requested from this network this hour' },
+    dailyCap(),
   ];
+}
+
+/** A number outside SMS_ALLOWED_COUNTRIES: refused before anything is stored, counted or sent. */
+function requireAllowedCountry(phone: string): void {
+  const country = phoneCountry(phone);
+  if (country !== undefined && config.SMS_ALLOWED_COUNTRIES.includes(country)) return;
+  countMetric('SmsRefused', 'country');
+  const allowed = config.SMS_ALLOWED_COUNTRIES.join(', ');
+  throw new ValidationError(`Invalid parameter "phonenumber": verification codes can only be sent to phone numbers of ${allowed}`);
 }
 
 /**
  * gen_code: stores a fresh 6-digit code (its HMAC only) and sends it by SMS. The code item's
  * condition (one send per interval) and the hour/day/IP windows are written in one transaction, so a
- * refused request consumes no window. The answer never tells whether the phone has an account.
+ * refused request consumes no window (the deployment's daily cap included). Numbers outside the
+ * allowed countries are refused first. The answer never tells whether the phone has an account.
  */
 export const genCode = defineOperation({
   auth: 'none',
   query,
   async run({ phonenumber: phone, nonce }, ctx) {
+    requireAllowedCountry(phone);
     const now = clock.now();
     const interval = config.RATE_SMS_PHONE_INTERVAL_S;
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
@@ -48,6 +73,8 @@ export const genCode = defineOperation({
       await transactWrite([putCodeItem(phone, stored, interval), ...limits.map((l) => rateLimitItem(l, now))]);
     } catch (error) {
       const windows = rateLimitedError(error, limits, 1, now);
+      // Item 0 is the code, then the limits: the daily cap is the last one.
+      if (cancellationCode(error, limits.length) === 'ConditionalCheckFailed') countMetric('SmsRefused', 'daily_cap');
       if (cancellationCode(error, 0) !== 'ConditionalCheckFailed') throw windows ?? error;
       const previous = await getCode(phone);
       const wait = previous ? (previous.sent_at + interval * 1000 - now) / 1000 : 1;

@@ -24,6 +24,14 @@ export const phoneParam = (parameter: string) =>
     z.transform((v: string) => normalizePhone(v, parameter)),
   );
 
+/**
+ * The country (ISO 3166 alpha-2) of a number in E.164, from its number plan (`+852…` is HK, not
+ * CN); undefined for numbers of no country (`+800…`, `+882…`).
+ */
+export function phoneCountry(e164: string): string | undefined {
+  return parsePhoneNumberFromString(e164)?.country;
+}
+
 /** E.164 without validation errors, for configuration lists (ADMIN_PHONES). */
 export function tryNormalizePhone(input: string): string | undefined {
   const parsed = parsePhoneNumberFromString(input.trim(), config.DEFAULT_PHONE_REGION as CountryCode);
@@ -46,7 +54,7 @@ export function maskPhone(e164: string): string {
 }
 
 let adminPhones: Set<string> | undefined;
-/** Phones in ADMIN_PHONES get the `admin` role when their account is created. */
+/** Phones in ADMIN_PHONES get the `admin` role when their account is created or signs in. */
 export function isAdminPhone(e164: string): boolean {
   adminPhones ??= new Set(config.ADMIN_PHONES.map((p) => tryNormalizePhone(p)).filter((p): p is string => p !== undefined));
   return adminPhones.has(e164);

@@ -1,6 +1,6 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { getJwtSecret } from '../auth/jwt-secret.js';
+import { derivedKey, getSigningSecrets, verificationSecrets, type SigningSecret } from '../auth/jwt-secret.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { retryTransient } from '../db/failures.js';
 import { hubItems } from '../db/hub-items.js';
@@ -22,19 +22,21 @@ export interface StoredCode {
 }
 
 /**
- * The HMAC key for codes, derived (HKDF) from the JWT signing secret, so a copy of the table alone
- * cannot brute-force the 10^6 possible codes. Resolved once per cold start, like the JWT key.
+ * HMAC-SHA256 over phone, nonce and code, so a code only matches the phone and nonce it was sent
+ * for. The key is derived (HKDF) from the JWT signing secret, so a copy of the table alone cannot
+ * brute-force the 10^6 possible codes.
  */
-let hmacKey: Promise<Buffer> | undefined;
-function codeHmacKey(): Promise<Buffer> {
-  hmacKey ??= getJwtSecret().then((secret) => Buffer.from(hkdfSync('sha256', secret, 'expohub', 'sms-code-hmac', 32)));
-  hmacKey.catch(() => (hmacKey = undefined));
-  return hmacKey;
+const hmacOfCode = (secret: SigningSecret, phone: string, nonce: string, code: string) =>
+  createHmac('sha256', derivedKey(secret, 'sms-code-hmac')).update(`${phone}\n${nonce}\n${code}`).digest('hex');
+
+/** The hash stored for a new code: keyed from the current signing secret. */
+export async function hashCode(phone: string, nonce: string, code: string): Promise<string> {
+  return hmacOfCode((await getSigningSecrets()).current, phone, nonce, code);
 }
 
-/** HMAC-SHA256 over phone, nonce and code: a code only matches the phone and nonce it was sent for. */
-export async function hashCode(phone: string, nonce: string, code: string): Promise<string> {
-  return createHmac('sha256', await codeHmacKey()).update(`${phone}\n${nonce}\n${code}`).digest('hex');
+/** Whether `code` is the one stored as `storedHash`: hashed with the current or, across a rotation, the previous secret. */
+export async function codeMatches(storedHash: string, phone: string, nonce: string, code: string): Promise<boolean> {
+  return (await verificationSecrets()).some((secret) => sameHash(hmacOfCode(secret, phone, nonce, code), storedHash));
 }
 
 export function sameHash(a: string, b: string): boolean {

@@ -12,6 +12,7 @@ const SECRET_ARN = vi.hoisted(() => {
   return arn;
 });
 
+import { clock } from '../../lib/clock.js';
 import { startSecretsManagerStandIn, type SecretsManagerCall, type StandIn } from '../support/aws-stand-ins.js';
 import { expectUnavailable } from '../support/fault-sweep.js';
 import { hub, newNonce, newPhone, signUp } from '../support/hub-fixtures.js';
@@ -60,13 +61,21 @@ describe('the signing secret from Secrets Manager (a local stand-in of its JSON 
     const me = await api.get('/api/v1/me', { token: user.token });
     expect(me.status).toBe(200);
     expect(me.data).toMatchObject({ user_id: user.openid, auth_type: 'jwt' });
-    // Read once after recovery, then kept for the life of the container.
-    expect(sm.received.slice(received)).toEqual([{ target: 'secretsmanager.GetSecretValue', secretId: SECRET_ARN }]);
+    // Read once after recovery (the current version and, for tokens signed before a rotation, the
+    // previous one, which this secret does not have yet), then kept for JWT_SECRET_CACHE_SECONDS.
+    expect(sm.received.slice(received)).toEqual([
+      { target: 'secretsmanager.GetSecretValue', secretId: SECRET_ARN, versionStage: 'AWSCURRENT' },
+      { target: 'secretsmanager.GetSecretValue', secretId: SECRET_ARN, versionStage: 'AWSPREVIOUS' },
+    ]);
     // Signed with the secret Secrets Manager holds (not a locally generated one).
     await expect(jwtVerify(user.token, new TextEncoder().encode(SIGNING_SECRET))).resolves.toMatchObject({ payload: { sub: user.openid } });
 
-    // A later outage does not touch a container that has the secret.
+    // A later outage does not touch a container that has the secret, not even once its cache time
+    // is over (it keeps what it read and tries again a few seconds later).
     await sm.setMode('down');
+    expect((await api.get('/api/v1/me', { token: user.token })).status).toBe(200);
+    expect((await hub(api, 'change_city', { openid: user.openid, token: user.token, city: 'Xian' })).status).toBe(200);
+    clock.advance(301_000);
     expect((await api.get('/api/v1/me', { token: user.token })).status).toBe(200);
     expect((await hub(api, 'change_city', { openid: user.openid, token: user.token, city: 'Xian' })).status).toBe(200);
     await sm.setMode('ok');

@@ -104,28 +104,62 @@ export function startSnsStandIn(): Promise<StandIn<SnsPublish>> {
   );
 }
 
-// AWS Secrets Manager: the JSON 1.1 protocol (X-Amz-Target), action GetSecretValue -------------------
+// AWS Secrets Manager: the JSON 1.1 protocol (X-Amz-Target), GetSecretValue and PutSecretValue -----
 
 export interface SecretsManagerCall {
   target: string | undefined;
   secretId: string | undefined;
+  /** GetSecretValue's VersionStage, when the caller named one (AWSCURRENT is the default). */
+  versionStage?: string;
 }
 
+interface SecretVersion {
+  id: string;
+  value: string;
+}
+
+/**
+ * Secrets Manager's staging labels as it keeps them: each secret has an AWSCURRENT version and,
+ * after the first PutSecretValue, an AWSPREVIOUS one (the version AWSCURRENT had before). The
+ * secret values stay out of `received`.
+ */
 export function startSecretsManagerStandIn(secrets: Record<string, string>): Promise<StandIn<SecretsManagerCall>> {
+  const versions = new Map<string, { current: SecretVersion; previous?: SecretVersion }>(
+    Object.entries(secrets).map(([id, value]) => [id, { current: { id: randomUUID(), value } }]),
+  );
+  const bodies = new WeakMap<SecretsManagerCall, { SecretString?: string; ClientRequestToken?: string }>();
   return startStandIn(
-    (req, body) => ({ target: req.headers['x-amz-target'] as string | undefined, secretId: (JSON.parse(body || '{}') as { SecretId?: string }).SecretId }),
+    (req, body) => {
+      const parsed = JSON.parse(body || '{}') as { SecretId?: string; VersionStage?: string; SecretString?: string; ClientRequestToken?: string };
+      const call: SecretsManagerCall = { target: req.headers['x-amz-target'] as string | undefined, secretId: parsed.SecretId };
+      if (parsed.VersionStage !== undefined) call.versionStage = parsed.VersionStage;
+      bodies.set(call, parsed);
+      return call;
+    },
     (mode, call, res) => {
       const json = (status: number, payload: unknown) => {
         res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': randomUUID() });
         res.end(JSON.stringify(payload));
       };
+      const notFound = (message: string) => json(400, { __type: 'ResourceNotFoundException', Message: message });
       if (mode === 'internal-error') return json(500, { __type: 'InternalServiceError', Message: 'An error occurred on the server side.' });
       if (mode === 'throttled') return json(400, { __type: 'ThrottlingException', message: 'Rate exceeded' });
-      const secret = call.secretId === undefined ? undefined : secrets[call.secretId];
-      if (call.target !== 'secretsmanager.GetSecretValue' || secret === undefined) {
-        return json(400, { __type: 'ResourceNotFoundException', Message: "Secrets Manager can't find the specified secret." });
+      const secret = call.secretId === undefined ? undefined : versions.get(call.secretId);
+      if (secret === undefined) return notFound("Secrets Manager can't find the specified secret.");
+      if (call.target === 'secretsmanager.GetSecretValue') {
+        const stage = call.versionStage ?? 'AWSCURRENT';
+        const version = stage === 'AWSCURRENT' ? secret.current : stage === 'AWSPREVIOUS' ? secret.previous : undefined;
+        if (!version) return notFound(`Secrets Manager can't find the specified secret value for staging label: ${stage}`);
+        return json(200, { ARN: call.secretId, Name: 'expohub-jwt', SecretString: version.value, VersionId: version.id, VersionStages: [stage], CreatedDate: Date.now() / 1000 });
       }
-      json(200, { ARN: call.secretId, Name: 'expohub-jwt', SecretString: secret, VersionId: randomUUID(), VersionStages: ['AWSCURRENT'], CreatedDate: Date.now() / 1000 });
+      if (call.target === 'secretsmanager.PutSecretValue') {
+        const { SecretString: value, ClientRequestToken: token = randomUUID() } = bodies.get(call) ?? {};
+        if (typeof value !== 'string' || value.length === 0) return json(400, { __type: 'InvalidParameterException', Message: 'You must provide either SecretString or SecretBinary.' });
+        // The same ClientRequestToken again (an SDK retry) changes nothing.
+        if (token !== secret.current.id) versions.set(call.secretId!, { current: { id: token, value }, previous: secret.current });
+        return json(200, { ARN: call.secretId, Name: 'expohub-jwt', VersionId: token, VersionStages: ['AWSCURRENT'] });
+      }
+      json(400, { __type: 'InvalidAction', Message: `unsupported action ${call.target}` });
     },
   );
 }

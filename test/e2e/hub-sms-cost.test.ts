@@ -1,0 +1,147 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// SMS cost controls (lib/config.ts is read once, at the first import: set before it). A cap of 3
+// sends per UTC day for the whole deployment, and two allowed countries.
+const CAP = vi.hoisted(() => {
+  Object.assign(process.env, { SMS_DAILY_CAP: '3', SMS_ALLOWED_COUNTRIES: 'cn, HK' });
+  return 3;
+});
+
+import { clock } from '../../lib/clock.js';
+import { hubItems } from '../../lib/db/hub-items.js';
+import { UnavailableError } from '../../lib/errors.js';
+import { setSmsSender } from '../../lib/hub/sms.js';
+import { getHubItem, hub, newNonce, newPhone } from '../support/hub-fixtures.js';
+import { useTestStack } from '../support/stack.js';
+
+const api = useTestStack({ env: { SMS_DAILY_CAP: '3', SMS_ALLOWED_COUNTRIES: 'cn, HK' } });
+afterEach(() => setSmsSender(undefined));
+
+// The metric SmsRefused, as the functions print it (CloudWatch embedded metric format on stdout).
+let stdout: string[] = [];
+beforeEach(() => {
+  stdout = [];
+  const write = process.stdout.write.bind(process.stdout);
+  vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, ...rest: never[]) => {
+    stdout.push(String(chunk));
+    return write(chunk, ...rest);
+  }) as typeof process.stdout.write);
+});
+afterEach(() => vi.restoreAllMocks());
+const refusals = () =>
+  stdout
+    .flatMap((chunk) => chunk.split('\n'))
+    .filter((line) => line.includes('"SmsRefused"'))
+    .map((line) => (JSON.parse(line) as { reason: string }).reason);
+
+const DAY_MS = 86_400_000;
+const genCode = (phone: string) => hub<{ expires_in: number; resend_in: number }>(api, 'gen_code', { phonenumber: phone, nonce: newNonce() });
+const outbox = async (phone: string) => (await api.get<{ messages: unknown[] }>(`/_dev/sms?phone=${encodeURIComponent(phone)}`)).data.messages;
+
+/** Sends of the current UTC day counted against the cap (the counter item of lib/hub/gen-code.ts). */
+async function sentToday(): Promise<number> {
+  const item = await getHubItem<{ n?: number }>(hubItems.rateWindow('sms-all-day', 'all', `86400s#${Math.floor(clock.now() / DAY_MS)}`));
+  return item?.n ?? 0;
+}
+
+/**
+ * Moves the clock to `offsetMs` into a later UTC day whose cap no earlier test touched (the clock is
+ * reset after each test; a test may run on into the day after its own: two days apart).
+ */
+let daysAhead = 0;
+function startNextUtcDay(offsetMs = 1_000): void {
+  daysAhead += 2;
+  clock.set((Math.floor(Date.now() / DAY_MS) + daysAhead) * DAY_MS + offsetMs);
+}
+
+describe('gen_code: allowed destination countries (SMS_ALLOWED_COUNTRIES)', () => {
+  it.each([
+    ['a UK mobile', '+447400123456'],
+    ['a US number', '+12127360100'],
+    ['a number of no country (+800)', '+80012345678'],
+  ])('refuses %s with 400 naming the parameter and the allowed countries; nothing stored, counted or sent', async (_what, phone) => {
+    startNextUtcDay();
+    const refused = await genCode(phone);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      code: 'VALIDATION_ERROR',
+      error: 'Invalid parameter "phonenumber": verification codes can only be sent to phone numbers of CN, HK',
+    });
+    expect(refusals()).toEqual(['country']);
+    expect(await getHubItem(hubItems.smsCode(phone))).toBeUndefined();
+    expect(await outbox(phone)).toEqual([]);
+    expect(await sentToday()).toBe(0);
+    const hourWindow = hubItems.rateWindow('sms-phone-hour', phone, `3600s#${Math.floor(clock.now() / 3_600_000)}`);
+    expect(await getHubItem(hourWindow)).toBeUndefined();
+  });
+
+  it.each([
+    ['a mainland China mobile', newPhone()],
+    ['a Hong Kong mobile (listed in lower case with spaces in the setting)', '+85291234567'],
+  ])('sends to %s', async (_what, phone) => {
+    startNextUtcDay();
+    expect((await genCode(phone)).status).toBe(200);
+    expect(await outbox(phone)).toHaveLength(1);
+    expect(await sentToday()).toBe(1);
+  });
+
+  it('reads a national number in the default region (CN) as an allowed Chinese number', async () => {
+    startNextUtcDay();
+    const phone = newPhone();
+    expect((await genCode(phone.slice(3))).status).toBe(200);
+    expect(await outbox(phone)).toHaveLength(1);
+  });
+});
+
+describe('gen_code: the daily cap of the deployment (SMS_DAILY_CAP)', () => {
+  it(`sends ${CAP} codes in a UTC day to anyone, then 429 with Retry-After until 00:00 UTC, then sends again`, async () => {
+    const hoursIntoDay = 15;
+    startNextUtcDay(hoursIntoDay * 3_600_000);
+    for (let i = 0; i < CAP; i++) expect((await genCode(newPhone())).status).toBe(200);
+    expect(await sentToday()).toBe(CAP);
+    expect(refusals()).toEqual([]);
+
+    const phone = newPhone();
+    const refused = await genCode(phone);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      code: 'RATE_LIMITED',
+      error: 'The service has sent all the verification codes it may send today; please try again after 00:00 UTC',
+    });
+    expect(Number(refused.headers.get('retry-after'))).toBe((24 - hoursIntoDay) * 3600);
+    expect(refusals()).toEqual(['daily_cap']);
+    // Refused: nothing stored or sent, and neither the cap nor the phone's own windows moved.
+    expect(await getHubItem(hubItems.smsCode(phone))).toBeUndefined();
+    expect(await outbox(phone)).toEqual([]);
+    expect(await sentToday()).toBe(CAP);
+    expect(await getHubItem(hubItems.rateWindow('sms-phone-day', phone, `86400s#${Math.floor(clock.now() / DAY_MS)}`))).toBeUndefined();
+
+    // The next UTC day has its own budget; the refused phone is served at once.
+    clock.advance(Number(refused.headers.get('retry-after')) * 1000);
+    expect((await genCode(phone)).status).toBe(200);
+    expect(await sentToday()).toBe(1);
+  });
+
+  it('does not count a request another limit refused, nor a send that failed', async () => {
+    startNextUtcDay();
+    const phone = newPhone();
+    expect((await genCode(phone)).status).toBe(200);
+    // One send per phone per 60 s: refused, and the cap keeps its count (not a refusal by the cap).
+    expect((await genCode(phone)).status).toBe(429);
+    expect(await sentToday()).toBe(1);
+    expect(refusals()).toEqual([]);
+
+    setSmsSender({
+      send: async () => {
+        throw new UnavailableError('The SMS could not be sent; please try again shortly', 5);
+      },
+    });
+    for (let i = 0; i < CAP; i++) expect((await genCode(newPhone())).status).toBe(503);
+    // Each failed send was given back to the cap.
+    expect(await sentToday()).toBe(1);
+    setSmsSender(undefined);
+
+    for (let i = 1; i < CAP; i++) expect((await genCode(newPhone())).status).toBe(200);
+    expect((await genCode(newPhone())).status).toBe(429);
+  });
+});

@@ -1,0 +1,47 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { decodeProtectedHeader, SignJWT } from 'jose';
+import { describe, expect, it, vi } from 'vitest';
+
+// Locally the rotation is two settings: JWT_SECRET (current) and JWT_SECRET_PREVIOUS. lib/config.ts
+// is read once, at the first import: set before it.
+const SECRETS = vi.hoisted(() => {
+  const previous = `previous-${'p'.repeat(40)}`;
+  const current = `current-${'c'.repeat(40)}`;
+  Object.assign(process.env, { JWT_SECRET: current, JWT_SECRET_PREVIOUS: previous });
+  return { previous, current };
+});
+
+import { clock } from '../../lib/clock.js';
+import { signingSecret } from '../../lib/auth/jwt-secret.js';
+import { signUp } from '../support/hub-fixtures.js';
+import { useTestStack } from '../support/stack.js';
+
+const api = useTestStack({ env: { JWT_SECRET: SECRETS.current, JWT_SECRET_PREVIOUS: SECRETS.previous } });
+
+function tokenSignedWith(secret: string, sub: string, kid?: string): Promise<string> {
+  const now = Math.floor(clock.now() / 1000);
+  return new SignJWT({ roles: [] })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT', ...(kid ? { kid } : {}) })
+    .setIssuer('expohub')
+    .setSubject(sub)
+    .setIssuedAt(now)
+    .setExpirationTime(now + 3600)
+    .setJti(randomUUID())
+    .sign(new TextEncoder().encode(secret));
+}
+
+describe('JWT_SECRET_PREVIOUS (local)', () => {
+  it('signs with JWT_SECRET, accepts what JWT_SECRET_PREVIOUS signed (with or without its kid), refuses any other secret', async () => {
+    const user = await signUp(api);
+    expect(decodeProtectedHeader(user.token).kid).toBe(signingSecret(SECRETS.current).kid);
+    const me = (token: string) => api.get('/api/v1/me', { token });
+    expect((await me(user.token)).status).toBe(200);
+    expect((await me(await tokenSignedWith(SECRETS.previous, user.openid, signingSecret(SECRETS.previous).kid))).status).toBe(200);
+    expect((await me(await tokenSignedWith(SECRETS.previous, user.openid))).status).toBe(200);
+    const other = randomBytes(48).toString('base64url');
+    expect((await me(await tokenSignedWith(other, user.openid))).status).toBe(401);
+    expect((await me(await tokenSignedWith(other, user.openid, signingSecret(SECRETS.previous).kid))).status).toBe(401);
+    // The kid names the secret without revealing it.
+    expect(JSON.stringify(decodeProtectedHeader(user.token))).not.toContain(SECRETS.current.slice(0, 12));
+  });
+});
