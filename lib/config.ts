@@ -28,6 +28,8 @@ const configSchema = z
     HUB_TABLE: z.string().check(z.minLength(1)),
     JWT_SECRET: z.optional(z.string().check(z.minLength(32))),
     JWT_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
+    /** The secret CloudFront sends in x-origin-verify (lib/http/front-door.ts); unset locally: no check. */
+    ORIGIN_VERIFY_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
     JWT_ISSUER: z._default(z.string().check(z.minLength(1)), 'expohub'),
     JWT_TTL_SECONDS: positiveInt(30 * 24 * 3600),
     ENFORCE_KEY_SCOPES: bool,
