@@ -58,7 +58,7 @@ export class WebAcl extends Construct {
     });
     this.acl = new wafv2.CfnWebACL(this, 'Acl', {
       name: `${props.namePrefix}-web`,
-      description: 'expohub per-IP rate limits, all requests and gen_code, and the AWS managed common rule set',
+      description: 'expohub per-IP rate limits, all requests and verification codes, and the AWS managed common rule set',
       scope: 'CLOUDFRONT',
       defaultAction: { allow: {} },
       visibilityConfig: visibility('web'),
