@@ -40,7 +40,8 @@ afterAll(async () => {
 
 describe('the front door (origin secret configured)', () => {
   it('refuses API calls without the secret or with a wrong one, 403 in the envelope, and serves them with it', async () => {
-    for (const headers of [{}, { [ORIGIN_VERIFY_HEADER]: 'wrong' }, { [ORIGIN_VERIFY_HEADER]: `${ORIGIN_SECRET}x` }]) {
+    const attempts: Record<string, string>[] = [{}, { [ORIGIN_VERIFY_HEADER]: 'wrong' }, { [ORIGIN_VERIFY_HEADER]: `${ORIGIN_SECRET}x` }];
+    for (const headers of attempts) {
       const res = await api.get('/api/v1/health', { headers });
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(res.body).toMatchObject({ code: 'FORBIDDEN' });
