@@ -34,6 +34,14 @@ describe('front door', () => {
     expect(read).toHaveBeenCalledWith(arn);
   });
 
+  it('answers 503 (retry) when Secrets Manager fails, and reads the secret again on the next request', async () => {
+    const read = vi.fn<(arn: string) => Promise<unknown>>().mockRejectedValueOnce(Object.assign(new Error('boom'), { name: 'InternalServiceError' })).mockResolvedValue(secret);
+    const door = frontDoorOf(arn, read);
+    await expect(door.admits({ [ORIGIN_VERIFY_HEADER]: secret })).rejects.toMatchObject({ status: 503, code: 'UNAVAILABLE' });
+    await expect(door.admits({ [ORIGIN_VERIFY_HEADER]: secret })).resolves.toBe(true);
+    expect(read).toHaveBeenCalledTimes(2);
+  });
+
   it('refuses everything when the secret cannot be read as text', async () => {
     const door = frontDoorOf(arn, async () => undefined);
     await expect(door.admits({ [ORIGIN_VERIFY_HEADER]: 'anything' })).resolves.toBe(false);
