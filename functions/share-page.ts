@@ -1,15 +1,19 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { frontDoor } from '../lib/http/front-door.js';
 import { lowerCaseHeaders, type ApiEvent } from '../lib/http/request.js';
 import { logger } from '../lib/logger.js';
 import { config } from '../lib/config.js';
 import { pageLanguage, renderUnavailablePage, SHARE_PAGE_CSP } from '../lib/share/page.js';
 import { sharePage } from '../lib/share/share-page.js';
 
+const FORBIDDEN: APIGatewayProxyStructuredResultV2 = { statusCode: 403, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'Forbidden' };
+
 /** `GET /s/{shareid}`: the share page, HTML (not the JSON envelope: a browser opens it). */
 export const handler = async (event: ApiEvent): Promise<APIGatewayProxyStructuredResultV2> => {
   const headers = lowerCaseHeaders(event.headers);
   const shareid = event.pathParameters?.shareid;
   try {
+    if (!(await frontDoor.admits(headers))) return FORBIDDEN;
     const page = await sharePage({
       shareid,
       acceptLanguage: headers['accept-language'],

@@ -6,7 +6,8 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { PROJECT_ROOT } from './constructs/expohub-function.js';
 import { ExpohubStack, settingsFromContext } from './stack.js';
 
-export const STACK_NAME = 'Expohub';
+/** The stack of a stage: `Expohub-<stage>` (`-c stage=`, default dev), so stages share an account. */
+export const stackName = (stage: string) => `Expohub-${stage}`;
 
 /**
  * Builds the key-management page with web/build.ts when that module exists and returns the output
@@ -26,8 +27,9 @@ export interface CreateAppOptions {
 
 /** The app as `cdk synth` sees it; the infra tests build it the same way. */
 export async function createApp(app = new App(), options: CreateAppOptions = {}): Promise<{ app: App; stack: ExpohubStack }> {
-  const stack = new ExpohubStack(app, STACK_NAME, {
-    settings: settingsFromContext((key) => app.node.tryGetContext(key)),
+  const settings = settingsFromContext((key) => app.node.tryGetContext(key));
+  const stack = new ExpohubStack(app, stackName(settings.stage), {
+    settings,
     webAssetsDir: await buildWebAssets(options.webOutDir),
   });
   Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));

@@ -2,13 +2,28 @@
  * The one list of deployed functions and HTTP routes. The CDK stack builds exactly these, and the
  * local server serves exactly these through the same handlers, so the two cannot drift apart.
  */
-export type TableAccess = 'read' | 'readWrite';
+/**
+ * The DynamoDB actions a function may call on a table (IAM names). A transaction needs the action of
+ * each of its items (PutItem, UpdateItem, DeleteItem, ConditionCheckItem); there is no Scan: request
+ * paths query, never scan (docs/data-model.md).
+ */
+export type DynamoAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem' | 'ConditionCheckItem';
+
+export interface TableGrant {
+  actions: DynamoAction[];
+  /** Global secondary indexes the function queries (Query on `<table>/index/<name>`); none when absent. */
+  indexes?: string[];
+}
 
 export interface FunctionSpec {
   /** Entry file, relative to the project root; it exports `handler`. */
   entry: string;
   description: string;
-  tables: { apiKeys?: TableAccess; hub?: TableAccess };
+  /**
+   * Exactly the DynamoDB actions the function's code path sends, per table (test/infra/grants.test.ts
+   * checks them against the commands in the function's bundle).
+   */
+  tables: { apiKeys?: TableGrant; hub?: TableGrant };
   /** Needs the signing secret (issues or verifies login tokens, signs cursors). */
   jwtSecret?: boolean;
   /** Sends SMS through Amazon SNS. */
@@ -21,35 +36,52 @@ export const FUNCTIONS = {
   authorizer: {
     entry: 'functions/authorizer.ts',
     description: 'Lambda authorizer: verifies a JWT or an access key (no caching)',
-    tables: { apiKeys: 'readWrite', hub: 'read' },
+    // Access keys: the hash guard and record (GetItem), last_used_at (a transaction of two Updates).
+    // Login tokens: the ended-session marker (GetItem).
+    tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] }, hub: { actions: ['GetItem'] } },
     jwtSecret: true,
   },
   health: { entry: 'functions/health.ts', description: 'Liveness probe', tables: {} },
   hub: {
     entry: 'functions/hub.ts',
     description: 'The hub: every GET /api/v1?do=<operation>',
-    tables: { apiKeys: 'readWrite', hub: 'readWrite' },
+    // apiKeys: authenticating an access key per operation, as the authorizer does. hub: every `do`
+    // operation (reads, likes and follows in transactions with condition checks, batches, the feed's
+    // queries on gsi1-gsi3).
+    tables: {
+      apiKeys: { actions: ['GetItem', 'UpdateItem'] },
+      hub: {
+        actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'],
+        indexes: ['gsi1', 'gsi2', 'gsi3'],
+      },
+    },
     jwtSecret: true,
     sms: true,
   },
-  createKey: { entry: 'functions/create-key.ts', description: 'Create an access key', tables: { apiKeys: 'readWrite' } },
-  listKeys: { entry: 'functions/list-keys.ts', description: "List the caller's access keys", tables: { apiKeys: 'read' } },
-  revokeKey: { entry: 'functions/revoke-key.ts', description: 'Revoke an access key', tables: { apiKeys: 'readWrite' } },
-  deleteKey: { entry: 'functions/delete-key.ts', description: 'Delete an access key', tables: { apiKeys: 'readWrite' } },
-  verifyKey: { entry: 'functions/verify-key.ts', description: 'Verify an access key (public)', tables: { apiKeys: 'readWrite' } },
+  createKey: { entry: 'functions/create-key.ts', description: 'Create an access key', tables: { apiKeys: { actions: ['PutItem', 'UpdateItem', 'DeleteItem'] } } },
+  listKeys: { entry: 'functions/list-keys.ts', description: "List the caller's access keys", tables: { apiKeys: { actions: ['Query'] } } },
+  revokeKey: { entry: 'functions/revoke-key.ts', description: 'Revoke an access key', tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] } } },
+  deleteKey: { entry: 'functions/delete-key.ts', description: 'Delete an access key', tables: { apiKeys: { actions: ['GetItem', 'DeleteItem', 'UpdateItem'] } } },
+  verifyKey: { entry: 'functions/verify-key.ts', description: 'Verify an access key (public)', tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] } } },
   me: { entry: 'functions/me.ts', description: 'Who the credential is', tables: {} },
-  setRoles: { entry: 'functions/set-roles.ts', description: "Set an account's stored roles (admin JWT only)", tables: { hub: 'readWrite' } },
-  publishVideo: { entry: 'functions/publish-video.ts', description: 'Publish a video (stored role editor or admin)', tables: { hub: 'readWrite' } },
-  // The exports sign their cursors with a key derived from the signing secret.
-  exportComments: { entry: 'functions/export-comments.ts', description: 'Export comments, paged (row rules by stored role)', tables: { hub: 'read' }, jwtSecret: true },
-  exportAccounts: { entry: 'functions/export-accounts.ts', description: 'Export accounts, paged (row and column rules by stored role)', tables: { hub: 'read' }, jwtSecret: true },
-  sharePage: { entry: 'functions/share-page.ts', description: 'The share page: GET /s/{shareid}, HTML', tables: { hub: 'readWrite' } },
+  setRoles: { entry: 'functions/set-roles.ts', description: "Set an account's stored roles (admin JWT only)", tables: { hub: { actions: ['UpdateItem'] } } },
+  publishVideo: {
+    entry: 'functions/publish-video.ts',
+    description: 'Publish a video (stored role editor or admin)',
+    tables: { hub: { actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'] } },
+  },
+  // The exports sign their cursors with a key derived from the signing secret. They page through
+  // indexes only (lib/export/visibility.ts): comments by gsi2 (admin) or gsi1 (own), accounts by gsi1.
+  exportComments: { entry: 'functions/export-comments.ts', description: 'Export comments, paged (row rules by stored role)', tables: { hub: { actions: ['GetItem', 'BatchGetItem'], indexes: ['gsi1', 'gsi2'] } }, jwtSecret: true },
+  exportAccounts: { entry: 'functions/export-accounts.ts', description: 'Export accounts, paged (row and column rules by stored role)', tables: { hub: { actions: ['GetItem', 'BatchGetItem'], indexes: ['gsi1'] } }, jwtSecret: true },
+  sharePage: { entry: 'functions/share-page.ts', description: 'The share page: GET /s/{shareid}, HTML', tables: { hub: { actions: ['BatchGetItem', 'UpdateItem'] } } },
   wellKnown: { entry: 'functions/well-known.ts', description: 'App association files for share links (/.well-known/*)', tables: {} },
   // No route: the hub table's stream invokes it (infra/constructs/stream-counters.ts).
   streamCounters: {
     entry: 'functions/stream-counters.ts',
     description: "Derived counters from the hub table's stream: like and comment counts, trend, liked_count, co-likes",
-    tables: { hub: 'readWrite' },
+    // Stream read actions come with the event source, on the table's stream only (stream-counters.ts).
+    tables: { hub: { actions: ['GetItem', 'PutItem', 'UpdateItem'] } },
     timeoutSeconds: 60,
   },
 } satisfies Record<string, FunctionSpec>;

@@ -6,100 +6,35 @@ import { ApiFunctions } from './constructs/api-functions.js';
 import { DataTables } from './constructs/data-tables.js';
 import { ExpohubHttpApi } from './constructs/http-api.js';
 import { StreamCounters } from './constructs/stream-counters.js';
+import { WebAcl } from './constructs/web-acl.js';
 import { WebHosting } from './constructs/web-hosting.js';
+import { Monitoring } from './constructs/monitoring.js';
+import { DEFAULT_SETTINGS, SMS_SPEND_ALARM_RATIO, type ExpohubSettings } from './settings.js';
+import { ORIGIN_VERIFY_HEADER } from '../lib/http/origin-verify.js';
+import { METRICS_NAMESPACE } from '../lib/observability/metric-names.js';
 
-/** Deployment settings, from CDK context (`-c name=value`, see docs/deploy.md). */
-export interface ExpohubSettings {
-  /** E.164 phone numbers whose new accounts get the `admin` role (ADMIN_PHONES). */
-  adminPhones: string[];
-  /** Turns the access-key scope gate on (ENFORCE_KEY_SCOPES). */
-  enforceKeyScopes: boolean;
-  /** Base of share links (SHARE_BASE_URL); the functions' default applies when absent. */
-  shareBaseUrl?: string;
-  /** Extra browser origins allowed to call the API cross-origin; the page itself is same-origin. */
-  corsOrigins: string[];
-  /** Any new value makes every function start cold, e.g. after the JWT secret was rotated. */
-  jwtSecretGeneration?: string;
-  /** Share pages' app links (CONTRACT §7), as the functions' variables: APP_LINK_SCHEME, APP_STORE_URL, APPLE_APP_IDS, ANDROID_APP_PACKAGE, ANDROID_CERT_SHA256. */
-  appLinks?: Record<string, string>;
-}
+export { DEFAULT_SETTINGS, settingsFromContext, type ExpohubSettings } from './settings.js';
 
-export const DEFAULT_SETTINGS: ExpohubSettings = { adminPhones: [], enforceKeyScopes: false, corsOrigins: [] };
-
-const E164 = /^\+[1-9]\d{6,14}$/;
-
-const list = (value: unknown): string[] =>
-  (Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',') : [])
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-function url(name: string, value: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    throw new Error(`Context ${name} must be an absolute https URL, got "${value}"`);
-  }
-  if (parsed.protocol !== 'https:' && parsed.hostname !== 'localhost' && parsed.hostname !== '127.0.0.1') {
-    throw new Error(`Context ${name} must use https, got "${value}"`);
-  }
-  return value.replace(/\/+$/, '');
-}
-
-/** Reads and checks the settings at synth time, so a typo fails the synth rather than a cold start. */
-export function settingsFromContext(tryGetContext: (key: string) => unknown): ExpohubSettings {
-  const adminPhones = list(tryGetContext('adminPhones'));
-  const badPhone = adminPhones.find((p) => !E164.test(p));
-  if (badPhone) throw new Error(`Context adminPhones must hold E.164 numbers (+8613800138000), got "${badPhone}"`);
-
-  const enforce = tryGetContext('enforceKeyScopes');
-  if (enforce !== undefined && ![true, false, 'true', 'false'].includes(enforce as string | boolean)) {
-    throw new Error(`Context enforceKeyScopes must be true or false, got "${String(enforce)}"`);
-  }
-
-  const share = tryGetContext('shareBaseUrl');
-  const generation = tryGetContext('jwtSecretGeneration');
-  const appLinks: Record<string, string> = {};
-  const text = (key: string) => {
-    const v = tryGetContext(key);
-    return v === undefined || v === '' ? undefined : String(v).trim();
-  };
-  const scheme = text('appLinkScheme');
-  if (scheme !== undefined) {
-    if (!/^[a-z][a-z0-9+.-]{0,31}$/.test(scheme)) throw new Error(`Context appLinkScheme must be a URL scheme such as expohub, got "${scheme}"`);
-    appLinks.APP_LINK_SCHEME = scheme;
-  }
-  const store = text('appStoreUrl');
-  if (store !== undefined) appLinks.APP_STORE_URL = url('appStoreUrl', store);
-  const appleIds = list(tryGetContext('appleAppIds'));
-  const badApple = appleIds.find((id) => !/^[A-Z0-9]{10}\.[A-Za-z0-9.-]+$/.test(id));
-  if (badApple) throw new Error(`Context appleAppIds must hold <team id>.<bundle id> (ABCDE12345.com.example.expohub), got "${badApple}"`);
-  if (appleIds.length > 0) appLinks.APPLE_APP_IDS = appleIds.join(',');
-  const androidPackage = text('androidAppPackage');
-  const androidCerts = list(tryGetContext('androidCertSha256'));
-  if ((androidPackage === undefined) !== (androidCerts.length === 0)) throw new Error('Context androidAppPackage and androidCertSha256 go together');
-  const badCert = androidCerts.find((c) => !/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/.test(c));
-  if (badCert) throw new Error(`Context androidCertSha256 must hold SHA-256 fingerprints (32 hex pairs separated by colons), got "${badCert}"`);
-  if (androidPackage !== undefined) Object.assign(appLinks, { ANDROID_APP_PACKAGE: androidPackage, ANDROID_CERT_SHA256: androidCerts.join(',') });
-  return {
-    adminPhones,
-    enforceKeyScopes: enforce === true || enforce === 'true',
-    shareBaseUrl: typeof share === 'string' && share !== '' ? url('shareBaseUrl', share) : undefined,
-    corsOrigins: list(tryGetContext('corsOrigins')).map((o) => url('corsOrigins', o)),
-    jwtSecretGeneration: generation === undefined || generation === '' ? undefined : String(generation),
-    ...(Object.keys(appLinks).length > 0 ? { appLinks } : {}),
-  };
-}
+/** `expohub-<stage>`: the prefix of the names the stack sets itself (alarms, dashboard, web ACL, service name). */
+export const namePrefix = (stage: string) => `expohub-${stage}`;
 
 /** The non-secret configuration every function receives (names as in lib/config.ts). */
 function functionEnvironment(settings: ExpohubSettings): Record<string, string> {
   const env: Record<string, string> = {
     EXPOHUB_RUNTIME: 'aws',
     ENFORCE_KEY_SCOPES: String(settings.enforceKeyScopes),
+    // Powertools: the service (a dimension of every custom metric, and in every log line) carries the stage.
+    POWERTOOLS_SERVICE_NAME: namePrefix(settings.stage),
+    POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+    LOG_LEVEL: settings.logLevel,
   };
   if (settings.adminPhones.length > 0) env.ADMIN_PHONES = settings.adminPhones.join(',');
-  if (settings.shareBaseUrl) env.SHARE_BASE_URL = settings.shareBaseUrl;
+  // Share links: the configured base, else the custom domain; else the distribution (set below).
+  const shareBase = settings.shareBaseUrl ?? (settings.domain ? `https://${settings.domain.name}` : undefined);
+  if (shareBase) env.SHARE_BASE_URL = shareBase;
   if (settings.jwtSecretGeneration) env.JWT_SECRET_GENERATION = settings.jwtSecretGeneration;
+  if (settings.smsAllowedCountries.length > 0) env.SMS_ALLOWED_COUNTRIES = settings.smsAllowedCountries.join(',');
+  if (settings.smsDailyCap !== undefined) env.SMS_DAILY_CAP = String(settings.smsDailyCap);
   Object.assign(env, settings.appLinks);
   return env;
 }
@@ -112,7 +47,8 @@ export interface ExpohubStackProps extends StackProps {
 
 /**
  * Everything expohub runs on: the tables, the JWT secret, one function per entry of FUNCTIONS, the
- * HTTP API with every route of ROUTES, and the key-management page behind CloudFront.
+ * HTTP API with every route of ROUTES, the key-management page behind CloudFront (the API's front
+ * door, with its web ACL), and the alarms and dashboard.
  * Environment-agnostic: synthesizes offline, with no credentials and no lookups.
  */
 export class ExpohubStack extends Stack {
@@ -122,13 +58,21 @@ export class ExpohubStack extends Stack {
       ...props,
     });
     const settings = props.settings ?? DEFAULT_SETTINGS;
+    const prefix = namePrefix(settings.stage);
+    // Production keeps its data and logs when the stack goes; other stages leave nothing behind.
+    const keep = settings.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
-    const tables = new DataTables(this, 'Tables');
+    const tables = new DataTables(this, 'Tables', { production: settings.production });
 
     const jwtSecret = new Secret(this, 'JwtSecret', {
-      description: 'expohub: signing key of login tokens (JWT, HS256). Changing it ends every session.',
+      description: `${prefix}: signing key of login tokens (JWT, HS256). Changing it ends every session.`,
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: keep,
+    });
+    const originVerifySecret = new Secret(this, 'OriginVerifySecret', {
+      description: `${prefix}: sent by CloudFront to the API (${ORIGIN_VERIFY_HEADER}); requests without it are refused.`,
+      generateSecretString: { passwordLength: 48, excludePunctuation: true, includeSpace: false },
+      removalPolicy: RemovalPolicy.DESTROY,
     });
     NagSuppressions.addResourceSuppressions(jwtSecret, [
       {
@@ -136,16 +80,46 @@ export class ExpohubStack extends Stack {
         reason: 'Rotating the JWT signing key ends every login session, so it is rotated by hand when needed (docs/deploy.md), not on a schedule.',
       },
     ]);
+    NagSuppressions.addResourceSuppressions(originVerifySecret, [
+      {
+        id: 'AwsSolutions-SMG4',
+        reason: 'CloudFront reads the value only when the stack is deployed (a dynamic reference), so an automatic rotation would lock CloudFront out; it is rotated by hand with a redeploy (docs/deploy.md).',
+      },
+    ]);
 
-    const functions = new ApiFunctions(this, 'Functions', { tables, jwtSecret, environment: functionEnvironment(settings) });
-    const http = new ExpohubHttpApi(this, 'Http', { functions, corsOrigins: settings.corsOrigins });
-    new StreamCounters(this, 'StreamCounters', { table: tables.table('HUB_TABLE'), fn: functions.get('streamCounters') });
-    const web = new WebHosting(this, 'Web', { apiDomainName: http.domainName, assetsDir: props.webAssetsDir });
+    const functions = new ApiFunctions(this, 'Functions', {
+      tables,
+      jwtSecret,
+      originVerifySecret,
+      environment: functionEnvironment(settings),
+      logRemovalPolicy: keep,
+    });
+    const { limits } = settings;
+    const http = new ExpohubHttpApi(this, 'Http', {
+      functions,
+      corsOrigins: settings.corsOrigins,
+      throttles: {
+        stage: { rateLimit: limits.stageRate, burstLimit: limits.stageBurst },
+        routes: { verifyKey: { rateLimit: limits.verifyRate, burstLimit: limits.verifyBurst } },
+      },
+      logRemovalPolicy: keep,
+    });
+    const streamCounters = new StreamCounters(this, 'StreamCounters', { table: tables.table('HUB_TABLE'), fn: functions.get('streamCounters') });
+    const webAclArn =
+      settings.webAclArn ??
+      new WebAcl(this, 'WebAcl', { namePrefix: prefix, requestsPer5Min: limits.wafRequestsPer5Min, genCodePer5Min: limits.wafGenCodePer5Min }).acl.attrArn;
+    const web = new WebHosting(this, 'Web', {
+      apiDomainName: http.domainName,
+      assetsDir: props.webAssetsDir,
+      originVerifySecret,
+      webAclArn,
+      domain: settings.domain,
+    });
+    const webUrl = settings.domain ? `https://${settings.domain.name}` : `https://${web.distribution.distributionDomainName}`;
     // Share links point at the page's own domain (CONTRACT §7): the distribution, unless a share
-    // base URL (a custom domain) is configured.
-    if (!settings.shareBaseUrl) {
-      const pageUrl = `https://${web.distribution.distributionDomainName}`;
-      for (const name of ['hub', 'sharePage'] as const) functions.get(name).addEnvironment('SHARE_BASE_URL', pageUrl);
+    // base URL or a custom domain is configured.
+    if (!settings.shareBaseUrl && !settings.domain) {
+      for (const name of ['hub', 'sharePage'] as const) functions.get(name).addEnvironment('SHARE_BASE_URL', webUrl);
     }
     if (!props.webAssetsDir) {
       Annotations.of(web).addWarningV2(
@@ -154,14 +128,38 @@ export class ExpohubStack extends Stack {
       );
     }
 
-    new CfnOutput(this, 'ApiUrl', { value: http.stage.url, description: 'HTTP API base URL (routes start with /api/v1)' });
-    new CfnOutput(this, 'WebUrl', {
-      value: `https://${web.distribution.distributionDomainName}`,
-      description: 'Key-management page; the same origin serves /api/*, the share pages /s/* and /.well-known/*',
+    const monitoring = new Monitoring(this, 'Monitoring', {
+      namePrefix: prefix,
+      functions,
+      api: http.api,
+      tables,
+      smsMonthlySpendLimitUsd: settings.smsMonthlySpendLimitUsd,
+      smsSpendAlarmRatio: SMS_SPEND_ALARM_RATIO,
+      alarmEmail: settings.alarmEmail,
+      otherAlarms: streamCounters.alarms,
+      production: settings.production,
     });
+
+    new CfnOutput(this, 'ApiUrl', {
+      value: http.stage.url,
+      description: 'The execute-api URL: refuses direct calls (403); clients use WebUrl/api/v1',
+    });
+    new CfnOutput(this, 'WebUrl', {
+      value: webUrl,
+      description: 'The public URL: the key-management page, /api/v1/..., the share pages /s/* and /.well-known/*',
+    });
+    if (settings.domain) {
+      new CfnOutput(this, 'DistributionDomainName', {
+        value: web.distribution.distributionDomainName,
+        description: `Point ${settings.domain.name} here (DNS CNAME, or a Route 53 alias)`,
+      });
+    }
     new CfnOutput(this, 'ApiKeysTableName', { value: tables.table('API_KEYS_TABLE').tableName });
     new CfnOutput(this, 'HubTableName', { value: tables.table('HUB_TABLE').tableName });
     new CfnOutput(this, 'JwtSecretArn', { value: jwtSecret.secretArn, description: 'Secret holding the JWT signing key (value not shown)' });
+    new CfnOutput(this, 'OriginVerifySecretArn', { value: originVerifySecret.secretArn, description: 'Secret CloudFront sends to the API (value not shown)' });
     new CfnOutput(this, 'DistributionId', { value: web.distribution.distributionId });
+    new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn, description: 'Every alarm notifies this topic: subscribe to it' });
+    new CfnOutput(this, 'WebAclArn', { value: webAclArn, description: 'The web ACL on the distribution' });
   }
 }

@@ -32,6 +32,8 @@ const configSchema = z
     JWT_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
     /** Deployed: how long a container keeps the secrets read from Secrets Manager (a rotation reaches every container within it). */
     JWT_SECRET_CACHE_SECONDS: positiveInt(300),
+    /** The secret CloudFront sends in x-origin-verify (lib/http/front-door.ts); unset locally: no check. */
+    ORIGIN_VERIFY_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
     JWT_ISSUER: z._default(z.string().check(z.minLength(1)), 'expohub'),
     JWT_TTL_SECONDS: positiveInt(30 * 24 * 3600),
     ENFORCE_KEY_SCOPES: bool,

@@ -1,4 +1,4 @@
-import { Stack } from 'aws-cdk-lib';
+import { type RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -6,7 +6,8 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { API_KEYS_TABLE, HUB_TABLE, type TableDefinition } from '../../lib/db/tables.js';
-import { FUNCTIONS, type FunctionName, type FunctionSpec, type TableAccess } from '../routes.js';
+import { ORIGIN_VERIFY_SECRET_ENV } from '../../lib/http/origin-verify.js';
+import { FUNCTIONS, ROUTES, type FunctionName, type FunctionSpec, type TableGrant } from '../routes.js';
 import type { DataTables } from './data-tables.js';
 import { ExpohubFunction } from './expohub-function.js';
 
@@ -21,13 +22,29 @@ export interface ApiFunctionsProps {
   jwtSecret: ISecret;
   /** Non-secret settings shared by every function (ADMIN_PHONES, ENFORCE_KEY_SCOPES, ...). */
   environment: Record<string, string>;
+  /** The secret CloudFront sends to the API: the functions behind a route check it (lib/http/front-door.ts). */
+  originVerifySecret?: ISecret;
+  logRemovalPolicy?: RemovalPolicy;
 }
 
 const logicalName = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
-function grantTable(table: dynamodb.Table, fn: NodejsFunction, access: TableAccess | undefined) {
-  if (access === 'read') table.grantReadData(fn);
-  else if (access === 'readWrite') table.grantReadWriteData(fn);
+/**
+ * Exactly the actions of the spec on the table, and Query on each index it names: not the
+ * grantReadData/grantReadWriteData sets, which add Scan, DescribeTable, the stream actions and every
+ * index (`<table>/index/*`).
+ */
+function grantTable(table: dynamodb.Table, definition: TableDefinition, fn: NodejsFunction, grant: TableGrant | undefined) {
+  if (!grant) return;
+  const unknown = (grant.indexes ?? []).filter((name) => !definition.globalIndexes.some((i) => i.indexName === name));
+  if (unknown.length > 0) throw new Error(`${fn.node.path}: no index ${unknown.join(', ')} on table ${definition.id} (lib/db/tables.ts)`);
+  if (grant.actions.length > 0) {
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: grant.actions.map((a) => `dynamodb:${a}`), resources: [table.tableArn] }));
+  }
+  const indexes = grant.indexes ?? [];
+  if (indexes.length > 0) {
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: indexes.map((name) => `${table.tableArn}/index/${name}`) }));
+  }
 }
 
 /**
@@ -57,28 +74,23 @@ export class ApiFunctions extends Construct {
         environment,
         memoryMb: spec.memoryMb,
         timeoutSeconds: spec.timeoutSeconds,
+        logRemovalPolicy: props.logRemovalPolicy,
       });
       const fn = built.function;
+      // Functions behind a route answer HTTP: they check the origin secret; the authorizer and the
+      // stream processor do not (the function after the authorizer refuses a direct call).
+      if (props.originVerifySecret && ROUTES.some((r) => r.function === name)) {
+        fn.addEnvironment(ORIGIN_VERIFY_SECRET_ENV, props.originVerifySecret.secretArn);
+        props.originVerifySecret.grantRead(fn);
+      }
 
       for (const [key, definition] of Object.entries(TABLE_OF_ACCESS_KEY) as [keyof FunctionSpec['tables'], TableDefinition][]) {
-        grantTable(props.tables.table(definition.envVar), fn, spec.tables[key]);
+        grantTable(props.tables.table(definition.envVar), definition, fn, spec.tables[key]);
       }
       // The authorizer verifies login tokens on every protected route, whatever its spec says.
       if (spec.jwtSecret || name === 'authorizer') props.jwtSecret.grantRead(fn);
       if (spec.sms) this.grantSmsToPhoneNumbers(built);
 
-      NagSuppressions.addResourceSuppressions(
-        built.role,
-        [
-          {
-            id: 'AwsSolutions-IAM5',
-            reason:
-              'grantReadData/grantReadWriteData cover the table and its global secondary indexes (<table>/index/*); the functions query the indexes defined in lib/db/tables.ts.',
-            appliesTo: [{ regex: '/^Resource::<.*\\.Arn>\\/index\\/\\*$/g' }],
-          },
-        ],
-        true,
-      );
       this.functions.set(name, fn);
     }
   }

@@ -16,16 +16,21 @@ const PROJECTIONS = {
 
 const attribute = (a: { name: string; type: AttributeType }): dynamodb.Attribute => ({ name: a.name, type: ATTRIBUTE_TYPES[a.type] });
 
+export interface DataTablesProps {
+  /** Production: retained when the stack is deleted, and protected against deletion. Otherwise destroyed with the stack. */
+  production: boolean;
+}
+
 /**
  * The DynamoDB tables, built from the same definitions the local runtime uses (lib/db/tables.ts).
- * CloudFormation names them; functions learn the names through each definition's `envVar`.
- * User data: retained when the stack is deleted, and protected against deletion.
+ * CloudFormation names them (after the stack, so stages do not collide); functions learn the names
+ * through each definition's `envVar`.
  */
 export class DataTables extends Construct {
   /** The deployed table of each definition, keyed by the definition's environment variable. */
   readonly byEnvVar = new Map<TableDefinition['envVar'], dynamodb.Table>();
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: DataTablesProps) {
     super(scope, id);
     for (const definition of TABLES) {
       const table = new dynamodb.Table(this, definition.id, {
@@ -36,8 +41,8 @@ export class DataTables extends Construct {
         encryption: dynamodb.TableEncryption.AWS_MANAGED,
         timeToLiveAttribute: definition.ttlAttribute,
         stream: definition.stream ? dynamodb.StreamViewType[definition.stream] : undefined,
-        deletionProtection: true,
-        removalPolicy: RemovalPolicy.RETAIN,
+        deletionProtection: props.production,
+        removalPolicy: props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
       });
       for (const index of definition.globalIndexes) {
         table.addGlobalSecondaryIndex({

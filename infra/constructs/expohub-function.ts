@@ -23,6 +23,8 @@ export interface ExpohubFunctionProps {
   environment: Record<string, string>;
   memoryMb?: number;
   timeoutSeconds?: number;
+  /** The log group's fate when the stack is deleted: retained in production. */
+  logRemovalPolicy?: RemovalPolicy;
 }
 
 /**
@@ -45,7 +47,7 @@ export class ExpohubFunction extends Construct {
 
     this.logGroup = new LogGroup(this, 'Logs', {
       retention: FUNCTION_DEFAULTS.logRetention,
-      removalPolicy: RemovalPolicy.DESTROY,
+      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.DESTROY,
     });
 
     this.role = new iam.Role(this, 'Role', {

@@ -2,10 +2,12 @@ import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   CfnAuthorizer,
+  CfnStage,
   CorsHttpMethod,
   HttpApi,
   HttpMethod,
   HttpNoneAuthorizer,
+  type HttpRoute,
   HttpStage,
   LogGroupLogDestination,
   type HttpRouteIntegration,
@@ -18,7 +20,11 @@ import { Construct } from 'constructs';
 import { ROUTES, type FunctionName, type RouteSpec } from '../routes.js';
 import type { ApiFunctions } from './api-functions.js';
 
-export const STAGE_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const;
+/** Throttles of the `$default` stage (every route) and of routes that need a lower one, by function. */
+export interface ApiThrottles {
+  stage: { rateLimit: number; burstLimit: number };
+  routes: Partial<Record<FunctionName, { rateLimit: number; burstLimit: number }>>;
+}
 
 /**
  * One JSON line per request. Deliberately no headers (Authorization) and no query string (the hub
@@ -43,6 +49,9 @@ export interface ExpohubHttpApiProps {
   functions: ApiFunctions;
   /** Browser origins allowed to call the API cross-origin (the page itself calls it same-origin). */
   corsOrigins: string[];
+  throttles: ApiThrottles;
+  /** The access log's fate when the stack is deleted. */
+  logRemovalPolicy?: RemovalPolicy;
 }
 
 /**
@@ -54,6 +63,7 @@ export class ExpohubHttpApi extends Construct {
   readonly stage: HttpStage;
   /** `{apiId}.execute-api.{region}.{suffix}`: the origin CloudFront forwards `/api/*` to. */
   readonly domainName: string;
+  private readonly routes = new Map<string, HttpRoute>();
 
   constructor(scope: Construct, id: string, props: ExpohubHttpApiProps) {
     super(scope, id);
@@ -74,12 +84,12 @@ export class ExpohubHttpApi extends Construct {
           : undefined,
     });
 
-    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.DESTROY });
     this.stage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
-      throttle: STAGE_THROTTLE,
+      throttle: props.throttles.stage,
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
         format: AccessLogFormat.custom(ACCESS_LOG_FORMAT),
@@ -110,16 +120,18 @@ export class ExpohubHttpApi extends Construct {
     const publicRoutes: string[] = [];
     for (const route of ROUTES) {
       assertDeployable(route);
-      this.api.addRoutes({
+      const [added] = this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
         integration: integrationFor(route.function),
         authorizer: route.auth === 'authorizer' ? authorizer : new HttpNoneAuthorizer(),
       });
+      this.routes.set(`${route.method} ${route.path}`, added!);
       if (route.auth === 'none') publicRoutes.push(`${route.method} ${route.path}`);
     }
 
     this.dropEmptyIdentitySource();
+    this.throttleRoutes(props.throttles.routes);
 
     NagSuppressions.addResourceSuppressions(
       this.api,
@@ -131,6 +143,22 @@ export class ExpohubHttpApi extends Construct {
       ],
       true,
     );
+  }
+
+  /**
+   * Per-route throttles on the stage (route settings keyed by route key), for each route of the
+   * functions named. A route's setting needs the route to exist first.
+   */
+  private throttleRoutes(routes: ApiThrottles['routes']) {
+    const settings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
+    for (const route of ROUTES) {
+      const throttle = routes[route.function];
+      if (!throttle) continue;
+      const key = `${route.method} ${route.path}`;
+      settings[key] = { ThrottlingRateLimit: throttle.rateLimit, ThrottlingBurstLimit: throttle.burstLimit };
+      this.stage.node.addDependency(this.routes.get(key)!);
+    }
+    if (Object.keys(settings).length > 0) (this.stage.node.defaultChild as CfnStage).routeSettings = settings;
   }
 
   /**

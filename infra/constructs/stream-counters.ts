@@ -26,6 +26,8 @@ export interface StreamCountersProps {
  */
 export class StreamCounters extends Construct {
   readonly failures: sqs.Queue;
+  /** Failed batches and the counters' lag: the stack routes them to the alarm topic. */
+  readonly alarms: cloudwatch.Alarm[];
 
   constructor(scope: Construct, id: string, props: StreamCountersProps) {
     super(scope, id);
@@ -71,7 +73,7 @@ export class StreamCounters extends Construct {
       true,
     );
 
-    new cloudwatch.Alarm(this, 'FailedBatches', {
+    const failed = new cloudwatch.Alarm(this, 'FailedBatches', {
       alarmDescription: 'Stream records the counters could not apply (likes, comments): see docs/data-model.md, "Counters"',
       metric: this.failures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
       threshold: 0,
@@ -79,7 +81,7 @@ export class StreamCounters extends Construct {
       evaluationPeriods: 1,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-    new cloudwatch.Alarm(this, 'CountersLag', {
+    const lag = new cloudwatch.Alarm(this, 'CountersLag', {
       alarmDescription: 'Derived counters trail the likes and comments by more than a minute',
       metric: props.fn.metric('IteratorAge', { statistic: 'Maximum', period: Duration.minutes(1) }),
       threshold: 60_000,
@@ -87,5 +89,6 @@ export class StreamCounters extends Construct {
       evaluationPeriods: 5,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
+    this.alarms = [failed, lag];
   }
 }

@@ -1,17 +1,26 @@
 import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct, type IConstruct } from 'constructs';
+import { ORIGIN_VERIFY_HEADER } from '../../lib/http/origin-verify.js';
 
 export interface WebHostingProps {
   /** `{apiId}.execute-api.{region}.{suffix}`: `/api/*` is forwarded there. */
   apiDomainName: string;
   /** Folder of the built key-management page; when absent the bucket stays empty. */
   assetsDir?: string;
+  /** Sent to the API as ORIGIN_VERIFY_HEADER: the functions refuse requests without it (direct execute-api calls). */
+  originVerifySecret: ISecret;
+  /** The web ACL (CLOUDFRONT scope) attached to the distribution. */
+  webAclArn: string;
+  /** A custom domain and its ACM certificate (us-east-1). */
+  domain?: { name: string; certificateArn: string };
 }
 
 /**
@@ -41,12 +50,23 @@ export class WebHosting extends Construct {
     const api = new HttpOrigin(props.apiDomainName, {
       protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+      // A dynamic reference ({{resolve:secretsmanager:...}}), resolved by CloudFormation at deploy
+      // time: the value is in neither the code nor the template.
+      customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originVerifySecret.secretValue.unsafeUnwrap() },
     });
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'expohub: key-management page, /api/*, share pages /s/* and /.well-known/*',
       defaultRootObject: 'index.html',
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       priceClass: cloudfront.PriceClass.PRICE_CLASS_200,
+      webAclId: props.webAclArn,
+      ...(props.domain
+        ? {
+            domainNames: [props.domain.name],
+            certificate: Certificate.fromCertificateArn(this, 'Certificate', props.domain.certificateArn),
+            minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
+          }
+        : {}),
       defaultBehavior: {
         origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -60,7 +80,8 @@ export class WebHosting extends Construct {
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
           // Never cached: every answer is per caller, and a revoked key must fail at once. With
-          // caching off, this policy also forwards the Authorization header.
+          // caching off, this policy also forwards the Authorization header, and it adds
+          // CloudFront's headers, CloudFront-Viewer-Address among them (the caller's IP).
           cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
           originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
         },
@@ -87,7 +108,7 @@ export class WebHosting extends Construct {
 
     if (props.assetsDir) this.deployPage(props.assetsDir);
 
-    this.suppressFindings();
+    this.suppressFindings(props.domain);
   }
 
   /**
@@ -121,7 +142,7 @@ export class WebHosting extends Construct {
     index.node.addDependency(assets);
   }
 
-  private suppressFindings() {
+  private suppressFindings(domain: WebHostingProps['domain']) {
     NagSuppressions.addResourceSuppressions(this.bucket, [
       {
         id: 'AwsSolutions-S1',
@@ -130,16 +151,19 @@ export class WebHosting extends Construct {
     ]);
     NagSuppressions.addResourceSuppressions(this.distribution, [
       { id: 'AwsSolutions-CFR1', reason: 'The service is not restricted by country; no geo restriction is required.' },
-      { id: 'AwsSolutions-CFR2', reason: 'WAF is not in scope: the API throttles at the stage and rate-limits SMS and comments itself.' },
       {
         id: 'AwsSolutions-CFR3',
         reason: 'Standard logs would need an ACL-enabled log bucket; requests to /api/* are logged by the HTTP API access log, the rest is a static page.',
       },
-      {
-        id: 'AwsSolutions-CFR4',
-        reason: 'Uses the default *.cloudfront.net certificate, for which CloudFront fixes the viewer TLS policy; a custom domain and certificate are not in scope.',
-      },
     ]);
+    if (!domain) {
+      NagSuppressions.addResourceSuppressions(this.distribution, [
+        {
+          id: 'AwsSolutions-CFR4',
+          reason: 'No custom domain configured (-c domainName): the default *.cloudfront.net certificate, for which CloudFront fixes the viewer TLS policy. With a domain, TLS 1.2 (2021) is the minimum.',
+        },
+      ]);
+    }
 
     // Custom resources that CDK adds for the page upload and for emptying the bucket on teardown:
     // their code, runtime and roles come from aws-cdk-lib and run only during deployments.

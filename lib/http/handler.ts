@@ -5,8 +5,9 @@ import { config } from '../config.js';
 import { logger } from '../logger.js';
 import { principalFromAuthorizer } from '../auth/authorizer-context.js';
 import { enforceScope, type Scope } from '../auth/scope-gate.js';
-import { AuthError, InternalError, UnavailableError } from '../errors.js';
+import { AuthError, ForbiddenError, InternalError, UnavailableError } from '../errors.js';
 import { errorResponse, successResponse, type HttpResult } from './envelope.js';
+import { frontDoor } from './front-door.js';
 import { toAppError } from '../error-mapper.js';
 import { lowerCaseHeaders, queryParameters, type ApiEvent, type HttpRequest } from './request.js';
 
@@ -60,6 +61,8 @@ export function httpHandler(useCase: UseCaseHandler, options: HandlerOptions) {
     })
     .use({
       before: async (request) => {
+        // Direct calls to the execute-api host are refused: only CloudFront adds the origin secret.
+        if (!(await frontDoor.admits(lowerCaseHeaders(request.event.headers)))) throw new ForbiddenError('Call the API through its published URL');
         requireAuth(principalFromAuthorizer(request.event.requestContext.authorizer?.lambda), options.auth);
       },
     });
@@ -79,7 +82,7 @@ export function httpHandler(useCase: UseCaseHandler, options: HandlerOptions) {
     const requestId = event.requestContext.requestId;
     const request: HttpRequest = {
       requestId,
-      sourceIp: event.requestContext.http?.sourceIp ?? '0.0.0.0',
+      sourceIp: frontDoor.clientIp(lowerCaseHeaders(event.headers), event.requestContext.http?.sourceIp ?? '0.0.0.0'),
       query: queryParameters(event),
       path: (event.pathParameters ?? {}) as Record<string, string>,
       headers: lowerCaseHeaders(event.headers),

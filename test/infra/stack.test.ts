@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../infra/app.js';
 import { PROJECT_ROOT } from '../../infra/constructs/expohub-function.js';
 import { FUNCTIONS, ROUTES, type FunctionName, type FunctionSpec } from '../../infra/routes.js';
-import { ExpohubStack, settingsFromContext } from '../../infra/stack.js';
+import { DEFAULT_SETTINGS, ExpohubStack, settingsFromContext } from '../../infra/stack.js';
+import { COMMON_RULE_SET_COUNT_ONLY } from '../../infra/constructs/web-acl.js';
+import { METRICS_NAMESPACE } from '../../lib/observability/metric-names.js';
 import { TABLES } from '../../lib/db/tables.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -21,10 +23,28 @@ interface Resource {
 }
 
 const CONTEXT = {
+  stage: 'prod',
   adminPhones: '+8613800138000, +8613900139000',
   enforceKeyScopes: 'true',
   shareBaseUrl: 'https://share.example.com/',
+  logLevel: 'warn',
+  smsAllowedCountries: 'cn, HK',
+  smsDailyCap: '500',
+  smsMonthlySpendLimitUsd: '50',
+  alarmEmail: 'ops@example.com',
+  wafRequestsPer5Min: '1500',
+  wafGenCodePer5Min: '25',
+  throttleRate: '80',
+  throttleBurst: '160',
+  verifyThrottleRate: '7',
+  verifyThrottleBurst: '14',
 };
+/** A stack of the app as `cdk synth -c ...` builds it, without bundling the functions (quick). */
+async function synthWith(context: Record<string, unknown>): Promise<{ stack: ExpohubStack; resources: Record<string, Resource>; json: Json }> {
+  const { stack: built } = await createApp(new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } }), { webOutDir });
+  const json = Template.fromStack(built).toJSON();
+  return { stack: built, resources: json.Resources, json };
+}
 // AWS managed policies (ids are fixed by CloudFront).
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
@@ -135,8 +155,10 @@ describe('HTTP API', () => {
     const stage = stages[0]![1].Properties;
     expect(stage.StageName).toBe('$default');
     expect(stage.AutoDeploy).toBe(true);
-    expect(stage.DefaultRouteSettings.ThrottlingRateLimit).toBeGreaterThan(0);
-    expect(stage.DefaultRouteSettings.ThrottlingBurstLimit).toBeGreaterThan(0);
+    // From context (throttleRate, throttleBurst), and a lower one on the public key verification.
+    expect(stage.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: 80, ThrottlingBurstLimit: 160 });
+    const verify = ROUTES.find((r) => r.function === 'verifyKey')!;
+    expect(stage.RouteSettings).toEqual({ [`${verify.method} ${verify.path}`]: { ThrottlingRateLimit: 7, ThrottlingBurstLimit: 14 } });
     const format = JSON.parse(stage.AccessLogSettings.Format);
     expect(format).toMatchObject({
       requestId: '$context.requestId',
@@ -211,7 +233,7 @@ describe('functions', () => {
   });
 
   it('gives every function the table names, the secret ARN (never its value) and the settings from context', () => {
-    const [secretId] = ofType('AWS::SecretsManager::Secret').map(([id]) => id);
+    const [secretId] = ofType('AWS::SecretsManager::Secret').map(([id]) => id).filter((id) => id.startsWith('JwtSecret'));
     const tableIds = Object.fromEntries(
       TABLES.map((d) => [d.envVar, ofType('AWS::DynamoDB::Table').find(([id]) => id.startsWith(`Tables${d.id.replace(/_/g, '')}`))![0]]),
     );
@@ -224,7 +246,18 @@ describe('functions', () => {
         ENFORCE_KEY_SCOPES: 'true',
         ADMIN_PHONES: '+8613800138000,+8613900139000',
         SHARE_BASE_URL: 'https://share.example.com',
+        POWERTOOLS_SERVICE_NAME: 'expohub-prod',
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        LOG_LEVEL: 'WARN',
+        SMS_ALLOWED_COUNTRIES: 'CN,HK',
+        SMS_DAILY_CAP: '500',
       });
+      // The functions behind a route check the origin secret; the authorizer and the stream processor do not.
+      const [originSecretId] = ofType('AWS::SecretsManager::Secret').map(([id]) => id).filter((id) => id.startsWith('OriginVerifySecret'));
+      const routed = ROUTES.some((r) => r.function === name);
+      expect(env.ORIGIN_VERIFY_SECRET_ARN, name).toEqual(routed ? { Ref: originSecretId } : undefined);
+      const readsOriginSecret = roleStatements(props).some((s) => refersTo(s.Resource, originSecretId!) && asArray<string>(s.Action).includes('secretsmanager:GetSecretValue'));
+      expect(readsOriginSecret, `${name} reads the origin secret`).toBe(routed);
       for (const definition of TABLES) expect(env[definition.envVar], name).toEqual({ Ref: tableIds[definition.envVar] });
       expect(env.JWT_SECRET, name).toBeUndefined();
       expect(JSON.stringify(env), name).not.toMatch(/resolve:secretsmanager|SecretString/);
@@ -232,17 +265,31 @@ describe('functions', () => {
   });
 
   it('grants each function exactly the table access, secret and SMS its spec asks for', () => {
-    const [secretId] = ofType('AWS::SecretsManager::Secret').map(([id]) => id);
+    const [secretId] = ofType('AWS::SecretsManager::Secret').map(([id]) => id).filter((id) => id.startsWith('JwtSecret'));
     const tableIds = { apiKeys: 'Tablesapikeys', hub: 'Tableshub' } as const;
     for (const [name, { props }] of ourFunctions()) {
       const spec: FunctionSpec = FUNCTIONS[name];
       const statements = roleStatements(props).filter((s) => s.Effect === 'Allow');
       for (const [key, prefix] of Object.entries(tableIds) as [keyof typeof tableIds, string][]) {
-        const actions = statements.filter((s) => JSON.stringify(s.Resource).includes(prefix)).flatMap((s) => asArray<string>(s.Action));
-        const access = spec.tables[key];
-        expect(actions.includes('dynamodb:GetItem'), `${name} reads ${key}`).toBe(access !== undefined);
-        expect(actions.includes('dynamodb:Query'), `${name} queries ${key}`).toBe(access !== undefined);
-        expect(actions.includes('dynamodb:PutItem'), `${name} writes ${key}`).toBe(access === 'readWrite');
+        const grant = spec.tables[key];
+        // Each resource (the table, one of its indexes) with the actions allowed on it.
+        const byResource = new Map<string, Set<string>>();
+        for (const s of statements) {
+          for (const resource of asArray<Json>(s.Resource)) {
+            const text = JSON.stringify(resource);
+            if (!text.includes(`"${prefix}`)) continue;
+            const index = text.includes('StreamArn') ? 'stream' : (/\/index\/([\w-]+)/.exec(text)?.[1] ?? (text.includes('/index/') ? '?' : ''));
+            const actions = byResource.get(index) ?? new Set<string>();
+            for (const a of asArray<string>(s.Action)) actions.add(a);
+            byResource.set(index, actions);
+          }
+        }
+        const expected = new Map<string, string[]>();
+        if (grant && grant.actions.length > 0) expected.set('', grant.actions.map((a) => `dynamodb:${a}`).sort());
+        for (const index of grant?.indexes ?? []) expected.set(index, ['dynamodb:Query']);
+        // The stream processor's event source reads the hub table's stream, and only that.
+        if (name === 'streamCounters' && key === 'hub') expected.set('stream', ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']);
+        expect(Object.fromEntries([...byResource].map(([r, a]) => [r, [...a].sort()])), `${name} on ${key}`).toEqual(Object.fromEntries(expected));
       }
       const readsSecret = statements.some(
         (s) => refersTo(s.Resource, secretId!) && asArray<string>(s.Action).includes('secretsmanager:GetSecretValue'),
@@ -289,6 +336,21 @@ describe('IAM', () => {
     expect(resourcePolicyAllows).toEqual([]);
   });
 
+  it('never allows Scan, DescribeTable or a whole set of indexes; stream actions only on the stream, to its processor', () => {
+    const statements = identityStatements().filter((s) => s.Effect === 'Allow');
+    const dynamo = statements.filter((s) => asArray<string>(s.Action).some((a) => a.startsWith('dynamodb:')));
+    expect(dynamo.length).toBeGreaterThan(10);
+    expect(dynamo.filter((s) => asArray<string>(s.Action).some((a) => a === 'dynamodb:Scan' || a === 'dynamodb:DescribeTable'))).toEqual([]);
+    expect(dynamo.filter((s) => JSON.stringify(s.Resource).includes('/index/*'))).toEqual([]);
+    const streamActions = dynamo.filter((s) => asArray<string>(s.Action).some((a) => /^dynamodb:(GetRecords|GetShardIterator|DescribeStream)$/.test(a)));
+    expect(streamActions.length).toBeGreaterThan(0);
+    for (const s of streamActions) expect(asArray<Json>(s.Resource).every((r) => JSON.stringify(r).includes('StreamArn')), JSON.stringify(s)).toBe(true);
+    const streamRoles = ofType('AWS::IAM::Policy')
+      .filter(([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes('dynamodb:GetRecords'))
+      .flatMap(([, p]) => asArray<Json>(p.Properties.Roles).map((r) => r.Ref as string));
+    expect(streamRoles).toEqual([ourFunctions().get('streamCounters')!.props.Role['Fn::GetAtt'][0]]);
+  });
+
   it('never grants DynamoDB on every resource (but listing streams, which has no resource)', () => {
     const broad = identityStatements().filter(
       (s) => asArray<string>(s.Action).some((a) => a.startsWith('dynamodb:')) && asArray(s.Resource).includes('*'),
@@ -301,7 +363,7 @@ describe('IAM', () => {
 
 describe('JWT secret', () => {
   it('is generated (long, no punctuation), retained, and exported by ARN only', () => {
-    const secrets = ofType('AWS::SecretsManager::Secret');
+    const secrets = ofType('AWS::SecretsManager::Secret').filter(([id]) => id.startsWith('JwtSecret'));
     expect(secrets).toHaveLength(1);
     const [secretId, secret] = secrets[0]!;
     expect(secret.DeletionPolicy).toBe('Retain');
@@ -406,7 +468,7 @@ describe('stack', () => {
     // also what an app without the checks shows; a resource that must fail them tells the two apart.
     const { stack: checked } = await createApp(new App({ context: { ...CONTEXT, 'aws:cdk:bundling-stacks': [] } }), { webOutDir });
     new Bucket(checked, 'NagCanary');
-    const findings = Annotations.fromStack(checked).findError('/Expohub/NagCanary/Resource', Match.stringLikeRegexp('AwsSolutions-S'));
+    const findings = Annotations.fromStack(checked).findError('/Expohub-prod/NagCanary/Resource', Match.stringLikeRegexp('AwsSolutions-S'));
     expect(findings.map((f) => String(f.entry.data).split(':')[0])).toEqual(expect.arrayContaining(['AwsSolutions-S1', 'AwsSolutions-S10']));
   });
 });
@@ -427,8 +489,34 @@ describe('stack without the web page', () => {
 describe('settings from context', () => {
   const from = (context: Record<string, unknown>) => settingsFromContext((key) => context[key]);
 
-  it('defaults to no admins, scope gate off, no CORS', () => {
-    expect(from({})).toEqual({ adminPhones: [], enforceKeyScopes: false, corsOrigins: [], shareBaseUrl: undefined, jwtSecretGeneration: undefined });
+  it('defaults to the dev stage, no admins, scope gate off, no CORS, INFO logs and the documented limits', () => {
+    expect(from({})).toEqual({ ...DEFAULT_SETTINGS, shareBaseUrl: undefined, jwtSecretGeneration: undefined, smsDailyCap: undefined, alarmEmail: undefined, domain: undefined, webAclArn: undefined });
+    expect(DEFAULT_SETTINGS).toMatchObject({ stage: 'dev', production: false, logLevel: 'INFO', smsMonthlySpendLimitUsd: 1 });
+  });
+
+  it('reads the stage, the log level, the SMS controls, the domain and the limits', () => {
+    const settings = from({ ...CONTEXT, domainName: 'API.example.com', certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-0000-4000-8000-000000000000' });
+    expect(settings).toMatchObject({
+      stage: 'prod',
+      production: true,
+      logLevel: 'WARN',
+      smsAllowedCountries: ['CN', 'HK'],
+      smsDailyCap: 500,
+      smsMonthlySpendLimitUsd: 50,
+      alarmEmail: 'ops@example.com',
+      domain: { name: 'api.example.com' },
+      limits: { wafRequestsPer5Min: 1500, wafGenCodePer5Min: 25, stageRate: 80, stageBurst: 160, verifyRate: 7, verifyBurst: 14 },
+    });
+    expect(from({ stage: 'prod-eu', adminPhones: '+8613800138000', shareBaseUrl: 'https://s.example.com' }).production).toBe(true);
+    expect(from({ stage: 'production' }).production).toBe(false);
+  });
+
+  it('fails the synth of a production stage without a share base URL or administrators, naming what is missing', () => {
+    expect(() => from({ stage: 'prod', adminPhones: '+8613800138000' })).toThrow(/Stage "prod" is a production stage and needs shareBaseUrl/);
+    expect(() => from({ stage: 'prod', shareBaseUrl: 'https://s.example.com' })).toThrow(/needs adminPhones/);
+    expect(() => from({ stage: 'prod-eu' })).toThrow(/needs shareBaseUrl .* and adminPhones/);
+    expect(() => from({ stage: 'prod', adminPhones: '+8613800138000', domainName: 'api.example.com', certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b' })).not.toThrow();
+    expect(() => from({ stage: 'dev' })).not.toThrow();
   });
 
   it('accepts booleans from cdk.json and strings from -c', () => {
@@ -450,6 +538,18 @@ describe('settings from context', () => {
     expect(() => from({ appleAppIds: 'com.example.expohub' })).toThrow(/appleAppIds/);
     expect(() => from({ androidAppPackage: 'com.example.expohub' })).toThrow(/go together/);
     expect(() => from({ androidAppPackage: 'com.example.expohub', androidCertSha256: 'AB:CD' })).toThrow(/androidCertSha256/);
+    for (const stage of ['Prod', 'dev_1', '1dev', 'dev-', 'a-very-long-stage-name-indeed']) expect(() => from({ stage }), stage).toThrow(/Context stage/);
+    expect(() => from({ logLevel: 'verbose' })).toThrow(/logLevel must be one of/);
+    expect(() => from({ smsAllowedCountries: 'CN,CHN' })).toThrow(/smsAllowedCountries/);
+    expect(() => from({ smsDailyCap: '0' })).toThrow(/smsDailyCap/);
+    expect(() => from({ smsDailyCap: '1.5' })).toThrow(/smsDailyCap/);
+    expect(() => from({ smsMonthlySpendLimitUsd: '-1' })).toThrow(/smsMonthlySpendLimitUsd/);
+    expect(() => from({ alarmEmail: 'ops' })).toThrow(/alarmEmail/);
+    expect(() => from({ domainName: 'api.example.com' })).toThrow(/go together/);
+    expect(() => from({ domainName: 'api.example.com', certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0a1b' })).toThrow(/us-east-1/);
+    expect(() => from({ webAclArn: 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/x/0a1b' })).toThrow(/webAclArn/);
+    expect(() => from({ wafGenCodePer5Min: '5' })).toThrow(/wafGenCodePer5Min must be an integer of at least 10/);
+    expect(() => from({ throttleRate: 'fast' })).toThrow(/throttleRate/);
   });
 
   it("passes the share pages' app links to the functions as their variables", () => {
@@ -461,5 +561,205 @@ describe('settings from context', () => {
       ANDROID_APP_PACKAGE: 'com.example.a',
       ANDROID_CERT_SHA256: cert,
     });
+  });
+});
+
+describe('front door', () => {
+  const distributionConfig = () => ofType('AWS::CloudFront::Distribution')[0]![1].Properties.DistributionConfig;
+
+  it('sends the origin secret to the API as a dynamic reference, never a value in the template', () => {
+    const [apiId] = ofType('AWS::ApiGatewayV2::Api').map(([id]) => id);
+    const apiOrigin = distributionConfig().Origins.find((o: Json) => refersTo(o.DomainName, apiId!));
+    const [originSecretId] = ofType('AWS::SecretsManager::Secret').map(([id]) => id).filter((id) => id.startsWith('OriginVerifySecret'));
+    const header = apiOrigin.OriginCustomHeaders.find((h: Json) => h.HeaderName === 'x-origin-verify');
+    expect(JSON.stringify(header.HeaderValue)).toMatch(/\{\{resolve:secretsmanager:/);
+    expect(refersTo(header.HeaderValue, originSecretId!)).toBe(true);
+    const secret = resources[originSecretId!]!;
+    expect(secret.Properties.SecretString).toBeUndefined();
+    expect(secret.Properties.GenerateSecretString.PasswordLength).toBeGreaterThanOrEqual(32);
+  });
+
+  it('attaches a CLOUDFRONT web ACL: a per-IP rate rule, a lower per-IP rule on do=gen_code, the common rule set', () => {
+    const acls = ofType('AWS::WAFv2::WebACL');
+    expect(acls).toHaveLength(1);
+    const [aclId, acl] = acls[0]!;
+    expect(distributionConfig().WebACLId).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+    expect(acl.Properties).toMatchObject({ Scope: 'CLOUDFRONT', DefaultAction: { Allow: {} }, Name: 'expohub-prod-web' });
+    const rules = Object.fromEntries(asArray<Json>(acl.Properties.Rules).map((r) => [r.Name, r]));
+    expect(rules.RatePerIp).toMatchObject({ Action: { Block: {} }, Statement: { RateBasedStatement: { Limit: 1500, AggregateKeyType: 'IP', EvaluationWindowSec: 300 } } });
+    expect(rules.RatePerIp.Statement.RateBasedStatement.ScopeDownStatement).toBeUndefined();
+    expect(rules.GenCodePerIp).toMatchObject({
+      Action: { Block: {} },
+      Statement: {
+        RateBasedStatement: {
+          Limit: 25,
+          AggregateKeyType: 'IP',
+          ScopeDownStatement: {
+            ByteMatchStatement: { FieldToMatch: { SingleQueryArgument: { Name: 'do' } }, PositionalConstraint: 'EXACTLY', SearchString: 'gen_code' },
+          },
+        },
+      },
+    });
+    const common = rules.AWSManagedRulesCommonRuleSet;
+    expect(common.OverrideAction).toEqual({ None: {} });
+    expect(common.Statement.ManagedRuleGroupStatement).toMatchObject({ VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' });
+    const counted = asArray<Json>(common.Statement.ManagedRuleGroupStatement.RuleActionOverrides);
+    expect(counted.map((o) => o.Name).sort()).toEqual(Object.keys(COMMON_RULE_SET_COUNT_ONLY).sort());
+    for (const o of counted) expect(o.ActionToUse).toEqual({ Count: {} });
+    // The rate rules are evaluated before the rule group.
+    expect(rules.RatePerIp.Priority).toBeLessThan(common.Priority);
+    expect(rules.GenCodePerIp.Priority).toBeLessThan(common.Priority);
+  });
+
+  it('refuses to deploy the web ACL outside us-east-1: a template rule, and the synth when the region is known', async () => {
+    const rule = template.toJSON().Rules.WebAclRegion;
+    expect(rule.Assertions[0].Assert).toEqual({ 'Fn::Equals': [{ Ref: 'AWS::Region' }, 'us-east-1'] });
+    expect(rule.Assertions[0].AssertDescription).toMatch(/webAclArn/);
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    expect(() => new ExpohubStack(app, 'Elsewhere', { env: { account: '123456789012', region: 'eu-west-1' } })).toThrow(/only in us-east-1.*-c webAclArn/);
+  });
+
+  it('uses the web ACL given by webAclArn instead of creating one (and then deploys in any region)', async () => {
+    const webAclArn = 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/shared/0a1b2c3d-0000-4000-8000-000000000000';
+    const { resources: all, json } = await synthWith({ webAclArn });
+    const types = Object.values(all).map((r) => r.Type);
+    expect(types).not.toContain('AWS::WAFv2::WebACL');
+    expect(json.Rules?.WebAclRegion).toBeUndefined();
+    const distribution = Object.values(all).find((r) => r.Type === 'AWS::CloudFront::Distribution')!;
+    expect(distribution.Properties.DistributionConfig.WebACLId).toBe(webAclArn);
+  }, 60_000);
+
+  it('serves a custom domain with its ACM certificate, and share links default to it', async () => {
+    const certificateArn = 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-0000-4000-8000-000000000000';
+    const { resources: all, json } = await synthWith({ domainName: 'hub.example.com', certificateArn });
+    const config = Object.values(all).find((r) => r.Type === 'AWS::CloudFront::Distribution')!.Properties.DistributionConfig;
+    expect(config.Aliases).toEqual(['hub.example.com']);
+    expect(config.ViewerCertificate).toMatchObject({ AcmCertificateArn: certificateArn, SslSupportMethod: 'sni-only', MinimumProtocolVersion: 'TLSv1.2_2021' });
+    expect(json.Outputs.WebUrl.Value).toBe('https://hub.example.com');
+    expect(json.Outputs.DistributionDomainName).toBeDefined();
+    const ours = Object.values(all).filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.EXPOHUB_RUNTIME === 'aws');
+    expect(ours.length).toBe(Object.keys(FUNCTIONS).length);
+    for (const fn of ours) expect(fn.Properties.Environment.Variables.SHARE_BASE_URL).toBe('https://hub.example.com');
+  }, 60_000);
+});
+
+describe('alarms and dashboard', () => {
+  const alarms = () => ofType('AWS::CloudWatch::Alarm').map(([, r]) => r.Properties);
+  const named = (suffix: string) => {
+    const found = alarms().filter((a) => a.AlarmName === `expohub-prod-${suffix}`);
+    expect(found, suffix).toHaveLength(1);
+    return found[0]!;
+  };
+  /** The metrics an alarm reads (a single metric, or the metrics of its math expression). */
+  const metricsOf = (alarm: Json): Json[] =>
+    alarm.MetricName ? [{ Namespace: alarm.Namespace, MetricName: alarm.MetricName, Dimensions: alarm.Dimensions }] : asArray<Json>(alarm.Metrics).filter((m) => m.MetricStat).map((m) => m.MetricStat.Metric);
+
+  it('notifies one KMS-encrypted topic from every alarm; the topic ARN is an output and e-mail subscribes from context', () => {
+    const topics = ofType('AWS::SNS::Topic');
+    expect(topics).toHaveLength(1);
+    const [topicId, topic] = topics[0]!;
+    expect(topic.Properties.KmsMasterKeyId).toBeDefined();
+    const keyId = topic.Properties.KmsMasterKeyId['Fn::GetAtt'][0];
+    const keyPolicy = JSON.stringify(resources[keyId]!.Properties.KeyPolicy);
+    expect(keyPolicy).toContain('cloudwatch.amazonaws.com');
+    expect(resources[keyId]!.Properties.EnableKeyRotation).toBe(true);
+    expect(alarms().length).toBeGreaterThan(40);
+    for (const alarm of alarms()) expect(alarm.AlarmActions, alarm.AlarmName ?? alarm.AlarmDescription).toEqual([{ Ref: topicId }]);
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: topicId } });
+    expect(template.toJSON().Outputs.AlarmTopicArn.Value).toEqual({ Ref: topicId });
+  });
+
+  it('alarms on the errors and the throttles of every function (the authorizer included)', () => {
+    for (const [name, { id }] of ourFunctions()) {
+      for (const kind of ['Fault-Count', 'Throttled-Count']) {
+        const alarm = named(`Fn-${name}-${kind}-Critical`);
+        expect(alarm.Threshold).toBe(0);
+        expect(alarm.ComparisonOperator).toBe('GreaterThanThreshold');
+        const metrics = metricsOf(alarm);
+        expect(metrics.map((m) => m.MetricName), name).toEqual([kind === 'Fault-Count' ? 'Errors' : 'Throttles']);
+        expect(refersTo(metrics[0]!.Dimensions, id), name).toBe(true);
+      }
+    }
+  });
+
+  it("alarms on the API's 5xx rate and p99 latency", () => {
+    const [apiId] = ofType('AWS::ApiGatewayV2::Api').map(([id]) => id);
+    const rate = named('Api-Fault-Rate-Critical');
+    expect(rate.Threshold).toBe(0.05);
+    expect(metricsOf(rate).map((m) => m.MetricName)).toEqual(['5xx']);
+    const latency = named('Api-Latency-P99-Critical');
+    expect(latency.Threshold).toBe(3000);
+    expect(JSON.stringify(latency)).toMatch(/p99/);
+    for (const alarm of [rate, latency]) expect(refersTo(metricsOf(alarm)[0]!.Dimensions, apiId!)).toBe(true);
+  });
+
+  it('alarms on read and write throttles of every table and every index', () => {
+    for (const definition of TABLES) {
+      for (const op of ['Read', 'Write']) {
+        expect(named(`Table-${definition.id}-${op}-Throttled-Events-Critical`).Threshold).toBe(0);
+        for (const index of definition.globalIndexes) {
+          const alarm = named(`Index-${definition.id}-${index.indexName}-${op}-Throttled-Events-Critical`);
+          expect(JSON.stringify(metricsOf(alarm))).toContain(index.indexName);
+        }
+      }
+    }
+  });
+
+  it('alarms when the SMS month-to-date spend reaches 80% of the limit from context', () => {
+    const alarm = named('SmsSpend-SmsMonthToDateSpend-Warning');
+    expect(alarm).toMatchObject({ Namespace: 'AWS/SNS', MetricName: 'SMSMonthToDateSpentUSD', Threshold: 40, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+  });
+
+  it("alarms on the service's Unavailable (every cause) and SmsFailed metrics, for this stage's service", () => {
+    const unavailable = metricsOf(named('Service-Unavailable-Critical'));
+    expect(unavailable.map((m) => m.Dimensions.find((d: Json) => d.Name === 'cause').Value).sort()).toEqual(['dynamodb', 'other', 'secrets', 'sms']);
+    const failed = metricsOf(named('Service-SmsFailed-Critical'));
+    for (const m of [...unavailable, ...failed]) {
+      expect(m.Namespace).toBe(METRICS_NAMESPACE);
+      expect(m.Dimensions).toEqual(expect.arrayContaining([{ Name: 'service', Value: 'expohub-prod' }]));
+    }
+  });
+
+  it('has one dashboard named after the stage, with the API, the functions, the tables and the custom metrics', () => {
+    const dashboards = ofType('AWS::CloudWatch::Dashboard');
+    expect(dashboards).toHaveLength(1);
+    const props = dashboards[0]![1].Properties;
+    expect(props.DashboardName).toBe('expohub-prod');
+    const body = JSON.stringify(props.DashboardBody);
+    for (const text of ['SMSMonthToDateSpentUSD', 'KeyVerifications', 'Authentications', 'FeedCalls', 'ConditionalCheckFailedRequests|ThrottledRequests|ReadThrottleEvents', '5xx']) {
+      expect(body, text).toMatch(new RegExp(text));
+    }
+  });
+});
+
+describe('stages', () => {
+  it('names the stack after the stage and keeps the data of a production stage', () => {
+    expect(stack.stackName).toBe('Expohub-prod');
+    for (const [, table] of ofType('AWS::DynamoDB::Table')) expect(table.Properties.DeletionProtectionEnabled).toBe(true);
+    // The functions' logs and the API's access log (not the page upload's, a deployment helper's).
+    const logs = ofType('AWS::Logs::LogGroup').filter(([id]) => id.startsWith('Functions') || id.startsWith('Http'));
+    expect(logs.length).toBe(Object.keys(FUNCTIONS).length + 1);
+    for (const [id, group] of logs) expect(group.DeletionPolicy, id).toBe('Retain');
+  });
+
+  it('defaults to the dev stage, whose tables, secret and logs go with the stack', async () => {
+    const { stack: dev, resources: all } = await synthWith({});
+    expect(dev.stackName).toBe('Expohub-dev');
+    const of = (type: string) => Object.entries(all).filter(([, r]) => r.Type === type);
+    expect(of('AWS::DynamoDB::Table').length).toBe(TABLES.length);
+    for (const [id, table] of of('AWS::DynamoDB::Table')) {
+      expect(table.DeletionPolicy, id).toBe('Delete');
+      expect(table.Properties.DeletionProtectionEnabled, id).toBe(false);
+    }
+    for (const [id, r] of [...of('AWS::SecretsManager::Secret'), ...of('AWS::Logs::LogGroup')]) expect(r.DeletionPolicy, id).toBe('Delete');
+    const dashboard = of('AWS::CloudWatch::Dashboard')[0]![1];
+    expect(dashboard.Properties.DashboardName).toBe('expohub-dev');
+    const fn = of('AWS::Lambda::Function').find(([, r]) => r.Properties.Environment?.Variables?.EXPOHUB_RUNTIME === 'aws')![1];
+    expect(fn.Properties.Environment.Variables).toMatchObject({ POWERTOOLS_SERVICE_NAME: 'expohub-dev', LOG_LEVEL: 'INFO' });
+  }, 60_000);
+
+  it('fails the synth of a production stage that lacks the share base URL or the administrators', async () => {
+    await expect(synthWith({ stage: 'prod', adminPhones: '+8613800138000' })).rejects.toThrow(/production stage and needs shareBaseUrl/);
+    await expect(synthWith({ stage: 'prod', shareBaseUrl: 'https://s.example.com' })).rejects.toThrow(/needs adminPhones/);
   });
 });

@@ -1,0 +1,210 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { DefaultDashboardFactory, MonitoringFacade, SnsAlarmActionStrategy } from 'cdk-monitoring-constructs';
+import { Construct } from 'constructs';
+import { TABLES } from '../../lib/db/tables.js';
+import { METRICS, METRICS_NAMESPACE, type MetricName } from '../../lib/observability/metric-names.js';
+import { FUNCTIONS, type FunctionName } from '../routes.js';
+import type { ApiFunctions } from './api-functions.js';
+import type { DataTables } from './data-tables.js';
+
+/** What the alarms watch for, in one place (docs/deploy.md, "Alarms"). */
+export const ALARM_THRESHOLDS = {
+  /** Any invocation error (a crash or a timeout: handled errors answer in the envelope) in 5 minutes. */
+  lambdaErrors: 0,
+  lambdaThrottles: 0,
+  /** Share of 5xx answers (503 included) of the API over 5 minutes. */
+  api5xxRate: 0.05,
+  apiP99Latency: Duration.seconds(3),
+  /** Read or write throttle events on a table or an index in 5 minutes. */
+  dynamoThrottles: 0,
+  /** 503 answers (a dependency failed) in 5 minutes. */
+  unavailable: 10,
+  smsFailed: 0,
+} as const;
+
+export interface MonitoringProps {
+  /** `expohub-<stage>`: names of the alarms, the dashboard and the POWERTOOLS_SERVICE_NAME of the functions. */
+  namePrefix: string;
+  functions: ApiFunctions;
+  api: IHttpApi;
+  tables: DataTables;
+  /** The account's monthly SMS spend limit (USD) and the share of it that raises the alarm. */
+  smsMonthlySpendLimitUsd: number;
+  smsSpendAlarmRatio: number;
+  alarmEmail?: string;
+  /** Alarms made elsewhere in the stack that should notify the topic too. */
+  otherAlarms: cloudwatch.Alarm[];
+  production: boolean;
+}
+
+/**
+ * The stack's alarms and its dashboard (cdk-monitoring-constructs): errors and throttles of every
+ * function (the authorizer's errors are its own), the API's 5xx rate and p99 latency, throttles of
+ * every table and index, the SMS month-to-date spend near the account's limit, and the custom
+ * metrics of lib/observability/metric-names.ts. Every alarm notifies one encrypted SNS topic.
+ */
+export class Monitoring extends Construct {
+  readonly topic: sns.Topic;
+  readonly facade: MonitoringFacade;
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    const removalPolicy = props.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    // A customer managed key: CloudWatch can publish to a topic encrypted with it (its key policy
+    // says so); it cannot use the AWS managed alias/aws/sns key.
+    const key = new kms.Key(this, 'AlarmTopicKey', {
+      description: `${props.namePrefix}: encrypts the alarm topic`,
+      enableKeyRotation: true,
+      removalPolicy,
+    });
+    key.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'CloudWatchAlarmsPublish',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+      }),
+    );
+    this.topic = new sns.Topic(this, 'AlarmTopic', { displayName: `${props.namePrefix} alarms`, masterKey: key, enforceSSL: true });
+    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+
+    this.facade = new MonitoringFacade(this, 'Facade', {
+      alarmFactoryDefaults: {
+        alarmNamePrefix: props.namePrefix,
+        actionsEnabled: true,
+        action: new SnsAlarmActionStrategy({ onAlarmTopic: this.topic }),
+        datapointsToAlarm: 1,
+      },
+      metricFactoryDefaults: { namespace: METRICS_NAMESPACE },
+      dashboardFactory: new DefaultDashboardFactory(this, 'Dashboards', {
+        dashboardNamePrefix: props.namePrefix,
+        createDashboard: true,
+        createSummaryDashboard: false,
+        createAlarmDashboard: false,
+      }),
+    });
+
+    this.facade.addLargeHeader(`${props.namePrefix}: API`);
+    this.facade.monitorApiGatewayV2HttpApi({
+      api: props.api,
+      alarmFriendlyName: 'Api',
+      humanReadableName: 'HTTP API ($default stage)',
+      add5xxRateAlarm: { Critical: { maxErrorRate: ALARM_THRESHOLDS.api5xxRate } },
+      addLatencyP99Alarm: { Critical: { maxLatency: ALARM_THRESHOLDS.apiP99Latency } },
+    });
+
+    this.facade.addLargeHeader('Functions');
+    for (const name of Object.keys(FUNCTIONS) as FunctionName[]) {
+      this.facade.monitorLambdaFunction({
+        lambdaFunction: props.functions.get(name),
+        alarmFriendlyName: `Fn-${name}`,
+        humanReadableName: name === 'authorizer' ? 'authorizer (its errors: requests that got API Gateway\'s own 500)' : name,
+        addFaultCountAlarm: { Critical: { maxErrorCount: ALARM_THRESHOLDS.lambdaErrors } },
+        addThrottlesCountAlarm: { Critical: { maxErrorCount: ALARM_THRESHOLDS.lambdaThrottles } },
+      });
+    }
+
+    this.facade.addLargeHeader('DynamoDB');
+    for (const definition of TABLES) {
+      const table: dynamodb.Table = props.tables.table(definition.envVar);
+      this.facade.monitorDynamoTable({
+        table,
+        alarmFriendlyName: `Table-${definition.id}`,
+        humanReadableName: `table ${definition.id}`,
+        addReadThrottledEventsCountAlarm: { Critical: { maxThrottledEventsThreshold: ALARM_THRESHOLDS.dynamoThrottles } },
+        addWriteThrottledEventsCountAlarm: { Critical: { maxThrottledEventsThreshold: ALARM_THRESHOLDS.dynamoThrottles } },
+      });
+      for (const index of definition.globalIndexes) {
+        this.facade.monitorDynamoTableGlobalSecondaryIndex({
+          table,
+          globalSecondaryIndexName: index.indexName,
+          alarmFriendlyName: `Index-${definition.id}-${index.indexName}`,
+          humanReadableName: `index ${definition.id}/${index.indexName}`,
+          addReadThrottledEventsCountAlarm: { Critical: { maxThrottledEventsThreshold: ALARM_THRESHOLDS.dynamoThrottles } },
+          addWriteThrottledEventsCountAlarm: { Critical: { maxThrottledEventsThreshold: ALARM_THRESHOLDS.dynamoThrottles } },
+        });
+      }
+    }
+
+    this.facade.addLargeHeader('SMS and the service');
+    const spendLimit = props.smsMonthlySpendLimitUsd;
+    this.facade.monitorCustom({
+      alarmFriendlyName: 'SmsSpend',
+      humanReadableName: `SMS month-to-date spend (USD; account limit ${spendLimit})`,
+      metricGroups: [
+        {
+          title: 'SMS spend (USD)',
+          metrics: [
+            {
+              metric: new cloudwatch.Metric({ namespace: 'AWS/SNS', metricName: 'SMSMonthToDateSpentUSD', statistic: 'Maximum', period: Duration.minutes(15) }),
+              alarmFriendlyName: 'SmsMonthToDateSpend',
+              addAlarm: {
+                Warning: {
+                  threshold: spendLimit * props.smsSpendAlarmRatio,
+                  comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                  additionalDescription: `SMS spend this month reached ${Math.round(props.smsSpendAlarmRatio * 100)}% of the account limit (${spendLimit} USD): past it SNS stops sending and sign-up stops (docs/deploy.md, "SMS").`,
+                },
+              },
+            },
+          ],
+        },
+      ],
+    });
+
+    const service = { service: props.namePrefix };
+    const customMetric = (name: MetricName, extra: Record<string, string> = {}, label?: string) =>
+      new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName: name, dimensionsMap: { ...service, ...extra }, statistic: 'Sum', period: Duration.minutes(5), label });
+    /** A metric with a dimension is published per value: the total is their sum. */
+    const total = (name: MetricName) => {
+      const spec: { dimension?: string; values?: readonly string[] } = METRICS[name];
+      if (!spec.dimension || !spec.values) return customMetric(name);
+      const parts = Object.fromEntries(spec.values.map((v, i) => [`m${i}`, customMetric(name, { [spec.dimension!]: v })]));
+      return new cloudwatch.MathExpression({ expression: Object.keys(parts).join(' + '), usingMetrics: parts, label: name, period: Duration.minutes(5) });
+    };
+    const alarmed: Partial<Record<MetricName, { threshold: number; description: string }>> = {
+      Unavailable: { threshold: ALARM_THRESHOLDS.unavailable, description: 'Requests answered 503 because a dependency (DynamoDB, Secrets Manager, SNS) failed.' },
+      SmsFailed: { threshold: ALARM_THRESHOLDS.smsFailed, description: 'SNS refused or failed to send a verification code: sign-up is affected.' },
+    };
+    this.facade.monitorCustom({
+      alarmFriendlyName: 'Service',
+      humanReadableName: `Service metrics (${METRICS_NAMESPACE}, service=${props.namePrefix})`,
+      metricGroups: (Object.keys(METRICS) as MetricName[]).map((name) => {
+        const spec: { dimension?: string; values?: readonly string[] } = METRICS[name];
+        const alarm = alarmed[name];
+        if (alarm) {
+          return {
+            title: name,
+            metrics: [
+              {
+                metric: total(name),
+                alarmFriendlyName: name,
+                addAlarm: {
+                  Critical: {
+                    threshold: alarm.threshold,
+                    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+                    additionalDescription: alarm.description,
+                  },
+                },
+              },
+            ],
+          };
+        }
+        return {
+          title: name,
+          metrics: spec.dimension && spec.values ? spec.values.map((v) => customMetric(name, { [spec.dimension!]: v }, v)) : [customMetric(name)],
+        };
+      }),
+    });
+
+    for (const alarm of props.otherAlarms) alarm.addAlarmAction(new SnsAction(this.topic));
+  }
+}

@@ -1,0 +1,226 @@
+/** Deployment settings, from CDK context (`-c name=value`, see docs/deploy.md). */
+export interface ExpohubSettings {
+  /** E.164 phone numbers whose new accounts get the `admin` role (ADMIN_PHONES). */
+  adminPhones: string[];
+  /** Turns the access-key scope gate on (ENFORCE_KEY_SCOPES). */
+  enforceKeyScopes: boolean;
+  /** Base of share links (SHARE_BASE_URL); the functions' default applies when absent. */
+  shareBaseUrl?: string;
+  /** Extra browser origins allowed to call the API cross-origin; the page itself is same-origin. */
+  corsOrigins: string[];
+  /** Any new value makes every function start cold, e.g. after the JWT secret was rotated. */
+  jwtSecretGeneration?: string;
+  /** Share pages' app links (CONTRACT §7), as the functions' variables: APP_LINK_SCHEME, APP_STORE_URL, APPLE_APP_IDS, ANDROID_APP_PACKAGE, ANDROID_CERT_SHA256. */
+  appLinks?: Record<string, string>;
+  /** `-c stage=<name>`: names the stack (`Expohub-<stage>`) and the resources named here (`expohub-<stage>-...`). */
+  stage: string;
+  /** `prod` and `prod-*` stages: data retained and protected, share base URL and administrators required. */
+  production: boolean;
+  /** Functions' LOG_LEVEL (Powertools logger levels). */
+  logLevel: LogLevel;
+  /** SMS_ALLOWED_COUNTRIES: ISO 3166 alpha-2 codes gen_code may send to; empty leaves the functions' default. */
+  smsAllowedCountries: string[];
+  /** SMS_DAILY_CAP: codes sent per day across all numbers; the functions' default when absent. */
+  smsDailyCap?: number;
+  /** The account's SNS monthly SMS spend limit (USD); the spend alarm fires at SMS_SPEND_ALARM_RATIO of it. */
+  smsMonthlySpendLimitUsd: number;
+  /** E-mail address subscribed to the alarm topic (it must confirm the subscription). */
+  alarmEmail?: string;
+  /** A custom domain on the distribution, with its ACM certificate (us-east-1). */
+  domain?: { name: string; certificateArn: string };
+  /** An existing CLOUDFRONT web ACL to attach instead of creating one (a stack outside us-east-1). */
+  webAclArn?: string;
+  limits: FrontDoorLimits;
+}
+
+export interface FrontDoorLimits {
+  /** WAF: requests per IP (the viewer's) per 5 minutes, any path. */
+  wafRequestsPer5Min: number;
+  /** WAF: `GET /api/v1?do=gen_code` per IP per 5 minutes (each one may send an SMS). */
+  wafGenCodePer5Min: number;
+  /** API Gateway `$default` stage: steady requests per second and burst, all routes together. */
+  stageRate: number;
+  stageBurst: number;
+  /** `GET /api/v1/api-keys/verify` (public, a key lookup each): its own route throttle. */
+  verifyRate: number;
+  verifyBurst: number;
+}
+
+export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const DEFAULT_LIMITS: FrontDoorLimits = {
+  wafRequestsPer5Min: 2000,
+  wafGenCodePer5Min: 30,
+  stageRate: 100,
+  stageBurst: 200,
+  verifyRate: 10,
+  verifyBurst: 20,
+};
+
+/** Share of the monthly SMS spend limit at which the spend alarm fires. */
+export const SMS_SPEND_ALARM_RATIO = 0.8;
+/** AWS's default monthly SMS spend limit of an account, in USD. */
+export const DEFAULT_SMS_MONTHLY_SPEND_LIMIT_USD = 1;
+export const DEFAULT_STAGE = 'dev';
+
+/** Production stages: `prod`, or `prod-<anything>` (e.g. prod-eu). */
+export const isProductionStage = (stage: string) => stage === 'prod' || stage.startsWith('prod-');
+
+export const DEFAULT_SETTINGS: ExpohubSettings = {
+  adminPhones: [],
+  enforceKeyScopes: false,
+  corsOrigins: [],
+  stage: DEFAULT_STAGE,
+  production: false,
+  logLevel: 'INFO',
+  smsAllowedCountries: [],
+  smsMonthlySpendLimitUsd: DEFAULT_SMS_MONTHLY_SPEND_LIMIT_USD,
+  limits: DEFAULT_LIMITS,
+};
+
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+const list = (value: unknown): string[] =>
+  (Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',') : [])
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+function url(name: string, value: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new Error(`Context ${name} must be an absolute https URL, got "${value}"`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.hostname !== 'localhost' && parsed.hostname !== '127.0.0.1') {
+    throw new Error(`Context ${name} must use https, got "${value}"`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+/** Reads and checks the settings at synth time, so a typo fails the synth rather than a cold start. */
+export function settingsFromContext(tryGetContext: (key: string) => unknown): ExpohubSettings {
+  const adminPhones = list(tryGetContext('adminPhones'));
+  const badPhone = adminPhones.find((p) => !E164.test(p));
+  if (badPhone) throw new Error(`Context adminPhones must hold E.164 numbers (+8613800138000), got "${badPhone}"`);
+
+  const enforce = tryGetContext('enforceKeyScopes');
+  if (enforce !== undefined && ![true, false, 'true', 'false'].includes(enforce as string | boolean)) {
+    throw new Error(`Context enforceKeyScopes must be true or false, got "${String(enforce)}"`);
+  }
+
+  const share = tryGetContext('shareBaseUrl');
+  const generation = tryGetContext('jwtSecretGeneration');
+  const appLinks: Record<string, string> = {};
+  const text = (key: string) => {
+    const v = tryGetContext(key);
+    return v === undefined || v === '' ? undefined : String(v).trim();
+  };
+  const scheme = text('appLinkScheme');
+  if (scheme !== undefined) {
+    if (!/^[a-z][a-z0-9+.-]{0,31}$/.test(scheme)) throw new Error(`Context appLinkScheme must be a URL scheme such as expohub, got "${scheme}"`);
+    appLinks.APP_LINK_SCHEME = scheme;
+  }
+  const store = text('appStoreUrl');
+  if (store !== undefined) appLinks.APP_STORE_URL = url('appStoreUrl', store);
+  const appleIds = list(tryGetContext('appleAppIds'));
+  const badApple = appleIds.find((id) => !/^[A-Z0-9]{10}\.[A-Za-z0-9.-]+$/.test(id));
+  if (badApple) throw new Error(`Context appleAppIds must hold <team id>.<bundle id> (ABCDE12345.com.example.expohub), got "${badApple}"`);
+  if (appleIds.length > 0) appLinks.APPLE_APP_IDS = appleIds.join(',');
+  const androidPackage = text('androidAppPackage');
+  const androidCerts = list(tryGetContext('androidCertSha256'));
+  if ((androidPackage === undefined) !== (androidCerts.length === 0)) throw new Error('Context androidAppPackage and androidCertSha256 go together');
+  const badCert = androidCerts.find((c) => !/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/.test(c));
+  if (badCert) throw new Error(`Context androidCertSha256 must hold SHA-256 fingerprints (32 hex pairs separated by colons), got "${badCert}"`);
+  if (androidPackage !== undefined) Object.assign(appLinks, { ANDROID_APP_PACKAGE: androidPackage, ANDROID_CERT_SHA256: androidCerts.join(',') });
+
+  const stage = text('stage') ?? DEFAULT_STAGE;
+  if (!/^[a-z][a-z0-9-]{0,19}$/.test(stage) || stage.endsWith('-')) {
+    throw new Error(`Context stage must be lowercase letters, digits and hyphens, starting with a letter (at most 20), got "${stage}"`);
+  }
+  const production = isProductionStage(stage);
+
+  const logLevel = (text('logLevel') ?? 'INFO').toUpperCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new Error(`Context logLevel must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+
+  const smsAllowedCountries = list(tryGetContext('smsAllowedCountries')).map((c) => c.toUpperCase());
+  const badCountry = smsAllowedCountries.find((c) => !/^[A-Z]{2}$/.test(c));
+  if (badCountry) throw new Error(`Context smsAllowedCountries must hold ISO 3166 alpha-2 codes (CN,HK), got "${badCountry}"`);
+  const dailyCap = text('smsDailyCap');
+  const spendLimit = text('smsMonthlySpendLimitUsd');
+  const alarmEmail = text('alarmEmail');
+  if (alarmEmail !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail)) throw new Error(`Context alarmEmail must be an e-mail address, got "${alarmEmail}"`);
+
+  const domainName = text('domainName')?.toLowerCase();
+  const certificateArn = text('certificateArn');
+  if ((domainName === undefined) !== (certificateArn === undefined)) throw new Error('Context domainName and certificateArn go together');
+  if (domainName !== undefined && !/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(domainName)) {
+    throw new Error(`Context domainName must be a host name such as api.example.com, got "${domainName}"`);
+  }
+  // CloudFront takes certificates from ACM in us-east-1 only.
+  if (certificateArn !== undefined && !/^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[0-9a-f-]+$/.test(certificateArn)) {
+    throw new Error(`Context certificateArn must be an ACM certificate in us-east-1 (CloudFront uses no other region), got "${certificateArn}"`);
+  }
+  const webAclArn = text('webAclArn');
+  if (webAclArn !== undefined && !/^arn:aws[a-z-]*:wafv2:us-east-1:\d{12}:global\/webacl\/[\w-]+\/[0-9a-f-]+$/.test(webAclArn)) {
+    throw new Error(`Context webAclArn must be the ARN of a CLOUDFRONT-scoped web ACL (arn:aws:wafv2:us-east-1:<account>:global/webacl/<name>/<id>), got "${webAclArn}"`);
+  }
+
+  const limits: FrontDoorLimits = {
+    // WAF rate-based rules take 10 and up (per evaluation window).
+    wafRequestsPer5Min: integer(tryGetContext, 'wafRequestsPer5Min', DEFAULT_LIMITS.wafRequestsPer5Min, 10),
+    wafGenCodePer5Min: integer(tryGetContext, 'wafGenCodePer5Min', DEFAULT_LIMITS.wafGenCodePer5Min, 10),
+    stageRate: integer(tryGetContext, 'throttleRate', DEFAULT_LIMITS.stageRate, 1),
+    stageBurst: integer(tryGetContext, 'throttleBurst', DEFAULT_LIMITS.stageBurst, 1),
+    verifyRate: integer(tryGetContext, 'verifyThrottleRate', DEFAULT_LIMITS.verifyRate, 1),
+    verifyBurst: integer(tryGetContext, 'verifyThrottleBurst', DEFAULT_LIMITS.verifyBurst, 1),
+  };
+
+  const settings: ExpohubSettings = {
+    adminPhones,
+    enforceKeyScopes: enforce === true || enforce === 'true',
+    shareBaseUrl: typeof share === 'string' && share !== '' ? url('shareBaseUrl', share) : undefined,
+    corsOrigins: list(tryGetContext('corsOrigins')).map((o) => url('corsOrigins', o)),
+    jwtSecretGeneration: generation === undefined || generation === '' ? undefined : String(generation),
+    ...(Object.keys(appLinks).length > 0 ? { appLinks } : {}),
+    stage,
+    production,
+    logLevel: logLevel as LogLevel,
+    smsAllowedCountries,
+    smsDailyCap: dailyCap === undefined ? undefined : integer(tryGetContext, 'smsDailyCap', 0, 1),
+    smsMonthlySpendLimitUsd: spendLimit === undefined ? DEFAULT_SMS_MONTHLY_SPEND_LIMIT_USD : positiveNumber('smsMonthlySpendLimitUsd', spendLimit),
+    alarmEmail,
+    domain: domainName !== undefined && certificateArn !== undefined ? { name: domainName, certificateArn } : undefined,
+    webAclArn,
+    limits,
+  };
+
+  if (production) {
+    const missing = [
+      ...(settings.shareBaseUrl === undefined && settings.domain === undefined ? ['shareBaseUrl (or domainName and certificateArn)'] : []),
+      ...(adminPhones.length === 0 ? ['adminPhones'] : []),
+    ];
+    if (missing.length > 0) {
+      throw new Error(
+        `Stage "${stage}" is a production stage and needs ${missing.join(' and ')}: share links must not carry the distribution's generated host, and someone must be able to administer it (docs/deploy.md).`,
+      );
+    }
+  }
+  return settings;
+}
+
+function integer(tryGetContext: (key: string) => unknown, key: string, fallback: number, min: number): number {
+  const raw = tryGetContext(key);
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`Context ${key} must be an integer of at least ${min}, got "${String(raw)}"`);
+  return value;
+}
+
+function positiveNumber(key: string, raw: string): number {
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`Context ${key} must be a positive number, got "${raw}"`);
+  return value;
+}
+
