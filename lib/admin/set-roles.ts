@@ -2,7 +2,8 @@ import * as z from '../zod.js';
 import { ROLES, type Principal } from '../auth/principal.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { checkedText } from '../text.js';
-import { setAccountRoles } from '../hub/accounts.js';
+import { replaceAccountRoles } from '../hub/accounts.js';
+import { audit } from '../observability/audit.js';
 
 const openidSchema = checkedText(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters')));
 
@@ -36,6 +37,10 @@ export async function setRoles(principal: Principal, rawOpenid: string | undefin
   if (!openid.success) throw new ValidationError(`Invalid parameter "openid": ${openid.error.issues[0]?.message}`);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
   const { roles } = bodySchema.parse(body);
-  const account = await setAccountRoles(openid.data, roles);
+  const { account, rolesBefore } = await replaceAccountRoles(openid.data, roles);
+  // Setting the roles an account already holds changes nothing: no audit line.
+  if (rolesBefore.length !== account.roles.length || rolesBefore.some((r) => !account.roles.includes(r))) {
+    audit({ action: 'role.changed', actor: principal.user_id, subject: account.openid, via: principal.auth_type, roles_before: rolesBefore, roles_after: account.roles });
+  }
   return { openid: account.openid, roles: account.roles };
 }
