@@ -10,38 +10,10 @@ import { clock } from '../../lib/clock.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { clearFaults, failAt } from '../support/faults.js';
 import { hub, latestCode, newNonce, newPhone, type SignedUp } from '../support/hub-fixtures.js';
+import { captureOutput, emfLines, logLines as logsOf, type Capture, type Line } from '../support/log-capture.js';
 import { apiClient, startTestStack, type ApiResponse } from '../support/stack.js';
 
-type Line = Record<string, unknown>;
-
-/** Every structured line (logs and EMF) the process writes to stdout or stderr while capturing. */
-const lines: Line[] = [];
-/** The same lines as written, to search for secrets in the exact text. */
-const rawLines: string[] = [];
-const restores: (() => void)[] = [];
-
-function capture(stream: NodeJS.WriteStream) {
-  const original = stream.write.bind(stream);
-  stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-    for (const line of text.split('\n').filter((l) => l.trim())) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(line);
-      } catch {
-        parsed = undefined;
-      }
-      if (parsed && typeof parsed === 'object') {
-        lines.push(parsed as Line);
-        rawLines.push(line);
-      } else original(`${line}\n`);
-    }
-    const callback = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
-    callback?.();
-    return true;
-  }) as typeof stream.write;
-  restores.push(() => (stream.write = original as typeof stream.write));
-}
+let output: Capture;
 
 /** What one HTTP request wrote: its response and the lines written while it ran. */
 interface Step {
@@ -56,9 +28,9 @@ const steps: Record<string, Step> = {};
 const secrets: { what: string; value: string | RegExp }[] = [];
 
 async function step<T>(name: string, call: () => Promise<ApiResponse<T>>): Promise<ApiResponse<T>> {
-  const from = lines.length;
+  const from = output.lines.length;
   const res = await call();
-  steps[name] = { res: res as ApiResponse<unknown>, lines: lines.slice(from) };
+  steps[name] = { res: res as ApiResponse<unknown>, lines: output.lines.slice(from) };
   return res;
 }
 
@@ -80,14 +52,9 @@ async function signIn(name: string, phone: string, previous?: SignedUp): Promise
 
 const jtiOf = (jwt: string) => (JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as { jti: string }).jti;
 const auditLines = (s: Step) => s.lines.filter((l) => l.message === 'audit');
-const logLines = (s: Step) => s.lines.filter((l) => !('_aws' in l));
+const logLines = (s: Step) => logsOf(s.lines);
 /** The EMF lines of `s` that publish metric `name` (with this dimension value, if given). */
-const emf = (s: Step, name: string, dimension?: Record<string, string>) =>
-  s.lines.filter((l) => {
-    const aws = l._aws as { CloudWatchMetrics?: { Metrics: { Name: string }[] }[] } | undefined;
-    if (!aws?.CloudWatchMetrics?.some((m) => m.Metrics.some((x) => x.Name === name))) return false;
-    return Object.entries(dimension ?? {}).every(([k, v]) => l[k] === v);
-  });
+const emf = (s: Step, name: string, dimension?: Record<string, string>) => emfLines(s.lines, name, dimension);
 
 let user: SignedUp;
 let admin: SignedUp;
@@ -99,8 +66,7 @@ const phone = newPhone();
 beforeAll(async () => {
   stack = await startTestStack();
   api = apiClient(stack.url);
-  capture(process.stdout);
-  capture(process.stderr);
+  output = captureOutput();
   secrets.push({ what: 'phone (E.164)', value: phone }, { what: 'phone (national)', value: phone.slice(3) }, { what: 'admin phone', value: ADMIN_PHONE });
 
   // Sign-up with an SMS code, a key created, used, verified, revoked (twice), used again, deleted.
@@ -142,7 +108,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const restore of restores.splice(0)) restore();
+  output?.restore();
   clock.reset();
   clearFaults();
   await stack?.stop();
@@ -184,7 +150,7 @@ describe('log context', () => {
 
   it('a request that has nothing to report writes nothing (no empty-metrics warning either)', () => {
     expect(steps.health!.lines).toEqual([]);
-    expect(lines.filter((l) => JSON.stringify(l).includes('No application metrics'))).toEqual([]);
+    expect(output.lines.filter((l) => JSON.stringify(l).includes('No application metrics'))).toEqual([]);
   });
 });
 
@@ -219,6 +185,7 @@ describe('audit lines', () => {
   });
 
   it('no line of the whole flow holds a key, a JWT, an SMS code or a phone number', () => {
+    const { rawLines } = output;
     expect(rawLines.length).toBeGreaterThan(20);
     // 3 phone forms, an SMS code and a JWT for each of the 3 sign-ins, the key.
     expect(secrets.length).toBe(10);
