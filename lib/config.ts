@@ -72,7 +72,8 @@ const configSchema = z
 
 export type Config = z.infer<typeof configSchema>;
 
-function loadConfig(env: NodeJS.ProcessEnv): Config {
+/** Parses an environment; throws naming every invalid variable. */
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'env'}: ${i.message}`).join('; ');
