@@ -4,8 +4,8 @@ import { METRICS, METRICS_NAMESPACE, type MetricName } from './metric-names.js';
 
 /**
  * Powertools Metrics (CloudWatch EMF). Names come from metric-names.ts only. Metrics without a
- * dimension are buffered and flushed once per invocation (the handlers' `logMetrics` middleware);
- * a metric with a dimension is written at once, with that dimension.
+ * dimension are buffered and flushed once per invocation (`flushMetrics`, called by every function's
+ * chain: middleware.ts); a metric with a dimension is written at once, with that dimension.
  */
 export const metrics = new Metrics({
   namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || METRICS_NAMESPACE,

@@ -6,8 +6,6 @@ import { logger } from '../logger.js';
 import { flushMetrics } from './metrics.js';
 import { tracer } from './tracer.js';
 
-type AnyEvent = { requestContext?: { requestId?: string } } | object;
-
 /**
  * What every function does around each invocation, first in its middy chain:
  * - logs carry the Lambda context (function name, cold start, request id) and, for API Gateway
@@ -17,9 +15,10 @@ type AnyEvent = { requestContext?: { requestId?: string } } | object;
  *   or a JWT);
  * - the metrics buffered during the invocation are written once, at its end, also when it failed.
  */
-export function observability<E extends AnyEvent, R>(): middy.MiddlewareObj<E, R, Error, Context>[] {
+export function observability<E, R>(): middy.MiddlewareObj<E, R, Error, Context>[] {
   return [
-    injectLambdaContext(logger, { resetKeys: true }) as middy.MiddlewareObj<E, R, Error, Context>,
+    // Never the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: it holds tokens, keys, SMS codes and phone numbers.
+    injectLambdaContext(logger, { resetKeys: true, logEvent: false }) as middy.MiddlewareObj<E, R, Error, Context>,
     {
       before: (request) => {
         const requestId = (request.event as { requestContext?: { requestId?: unknown } }).requestContext?.requestId;

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // This file reads what the functions write: logs at INFO (the other files run SILENT) and the EMF
 // metrics (off elsewhere). Set before lib/config.ts and the logger and metrics are first imported.
+// POWERTOOLS_LOGGER_LOG_EVENT asks Powertools to log every event (tokens, keys, codes): refused.
 vi.hoisted(() => {
-  Object.assign(process.env, { LOG_LEVEL: 'INFO', POWERTOOLS_METRICS_DISABLED: 'false' });
+  Object.assign(process.env, { LOG_LEVEL: 'INFO', POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_LOGGER_LOG_EVENT: 'true' });
 });
 
 import { clock } from '../../lib/clock.js';
