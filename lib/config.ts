@@ -15,13 +15,13 @@ const csv = z.pipe(
   ),
 );
 
+/** Powertools Logger levels (SILENT writes nothing: the tests run with it). */
+export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
+
 /**
  * Every setting the Lambda code reads, parsed once at cold start. A missing or malformed value fails
  * the import with a message naming the variable instead of surfacing later as an odd runtime error.
  */
-/** Powertools Logger levels (SILENT writes nothing: the tests run with it). */
-export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
-
 const configSchema = z
   .object({
     EXPOHUB_RUNTIME: z._default(z.enum(['aws', 'local']), 'aws'),

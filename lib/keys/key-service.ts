@@ -1,7 +1,7 @@
 import * as z from '../zod.js';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
-import { AuthError, NotFoundError, ValidationError } from '../errors.js';
+import { AuthError, NotFoundError, ValidationError, type AuthFailure } from '../errors.js';
 import { logger } from '../logger.js';
 import { audit } from '../observability/audit.js';
 import { countMetric } from '../observability/metrics.js';
@@ -111,7 +111,12 @@ export async function deleteKey(userId: string, id: number): Promise<{ deleted: 
   return { deleted: true, id };
 }
 
-const VERIFICATION_OUTCOMES = { malformed_key: 'malformed', unknown_key: 'unknown', revoked_key: 'revoked', expired_key: 'expired' } as const;
+const VERIFICATION_OUTCOMES: Partial<Record<AuthFailure, 'malformed' | 'unknown' | 'revoked' | 'expired'>> = {
+  malformed_key: 'malformed',
+  unknown_key: 'unknown',
+  revoked_key: 'revoked',
+  expired_key: 'expired',
+};
 
 /** `GET /api/v1/api-keys/verify`: verifyAccessKey, each answer counted by outcome (KeyVerifications). */
 export async function verifyKeyEndpoint(rawKey: string | undefined): Promise<{ user_id: string; scopes: string[]; valid: true }> {
@@ -120,8 +125,8 @@ export async function verifyKeyEndpoint(rawKey: string | undefined): Promise<{ u
     countMetric('KeyVerifications', 'valid');
     return { ...verified, valid: true };
   } catch (error) {
-    const reason = error instanceof AuthError ? error.reason : undefined;
-    if (reason && reason in VERIFICATION_OUTCOMES) countMetric('KeyVerifications', VERIFICATION_OUTCOMES[reason as keyof typeof VERIFICATION_OUTCOMES]);
+    const outcome = error instanceof AuthError && error.reason ? VERIFICATION_OUTCOMES[error.reason] : undefined;
+    if (outcome) countMetric('KeyVerifications', outcome);
     throw error;
   }
 }
