@@ -24,6 +24,7 @@ export function benchSettings(dynamoEndpoint: string, tables: Record<string, str
     MAX_KEYS_PER_USER: '1000000',
     LOG_LEVEL: 'SILENT',
     POWERTOOLS_LOG_LEVEL: 'SILENT',
+    POWERTOOLS_METRICS_DISABLED: 'true',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     ...tables,
   };

@@ -1,3 +1,5 @@
+import middy from '@middy/core';
 import { authorizeRequest } from '../lib/auth/authorizer.js';
+import { observability } from '../lib/observability/middleware.js';
 
-export const handler = authorizeRequest;
+export const handler = middy(authorizeRequest).use(observability());

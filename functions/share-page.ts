@@ -1,7 +1,11 @@
+import middy from '@middy/core';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { toAppError } from '../lib/error-mapper.js';
 import { frontDoor } from '../lib/http/front-door.js';
 import { lowerCaseHeaders, type ApiEvent } from '../lib/http/request.js';
 import { logger } from '../lib/logger.js';
+import { countUnavailable } from '../lib/observability/metrics.js';
+import { observability } from '../lib/observability/middleware.js';
 import { config } from '../lib/config.js';
 import { pageLanguage, renderUnavailablePage, SHARE_PAGE_CSP } from '../lib/share/page.js';
 import { sharePage } from '../lib/share/share-page.js';
@@ -9,7 +13,7 @@ import { sharePage } from '../lib/share/share-page.js';
 const FORBIDDEN: APIGatewayProxyStructuredResultV2 = { statusCode: 403, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'Forbidden' };
 
 /** `GET /s/{shareid}`: the share page, HTML (not the JSON envelope: a browser opens it). */
-export const handler = async (event: ApiEvent): Promise<APIGatewayProxyStructuredResultV2> => {
+export const handler = middy(async (event: ApiEvent): Promise<APIGatewayProxyStructuredResultV2> => {
   const headers = lowerCaseHeaders(event.headers);
   const shareid = event.pathParameters?.shareid;
   try {
@@ -24,6 +28,7 @@ export const handler = async (event: ApiEvent): Promise<APIGatewayProxyStructure
     return { statusCode: page.status, headers: page.headers, body: page.body };
   } catch (error) {
     logger.error('share page failed', { requestId: event.requestContext.requestId, errorName: (error as Error)?.name });
+    countUnavailable(toAppError(error));
     const lang = pageLanguage(undefined, headers['accept-language']);
     return {
       statusCode: 503,
@@ -31,4 +36,4 @@ export const handler = async (event: ApiEvent): Promise<APIGatewayProxyStructure
       body: renderUnavailablePage(lang),
     };
   }
-};
+}).use(observability());

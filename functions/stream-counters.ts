@@ -1,5 +1,7 @@
+import middy from '@middy/core';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../lib/logger.js';
+import { observability } from '../lib/observability/middleware.js';
 import { applyChangeRecords } from '../lib/streams/counters.js';
 import type { ChangeRecord } from '../lib/streams/facts.js';
 
@@ -8,9 +10,9 @@ import type { ChangeRecord } from '../lib/streams/facts.js';
  * A failed chunk is reported from its first record on; Lambda retries from there, bisecting, and
  * past its retries sends the batch's position to the on-failure queue (infra/constructs/stream-counters.ts).
  */
-export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+export const handler = middy(async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
   const outcome = await applyChangeRecords(event.Records as ChangeRecord[]);
   if (outcome.failedFrom === undefined) return { batchItemFailures: [] };
   logger.error('stream counters: chunk failed, retried from its first record', { sequenceNumber: outcome.failedFrom, errorName: (outcome.error as Error)?.name });
   return { batchItemFailures: [{ itemIdentifier: outcome.failedFrom }] };
-}
+}).use(observability());

@@ -1,6 +1,6 @@
 import { httpHandler } from '../lib/http/handler.js';
-import { verifyAccessKey } from '../lib/keys/key-service.js';
+import { verifyKeyEndpoint } from '../lib/keys/key-service.js';
 
-export const handler = httpHandler(async ({ query }) => ({ data: { ...(await verifyAccessKey(query.key)), valid: true } }), {
+export const handler = httpHandler(async ({ query }) => ({ data: await verifyKeyEndpoint(query.key) }), {
   auth: 'none',
 });

@@ -15,6 +15,9 @@ const csv = z.pipe(
   ),
 );
 
+/** Powertools Logger levels (SILENT writes nothing: the tests run with it). */
+export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
+
 /**
  * Every setting the Lambda code reads, parsed once at cold start. A missing or malformed value fails
  * the import with a message naming the variable instead of surfacing later as an odd runtime error.
@@ -22,6 +25,14 @@ const csv = z.pipe(
 const configSchema = z
   .object({
     EXPOHUB_RUNTIME: z._default(z.enum(['aws', 'local']), 'aws'),
+    /** The least severe level written; the audit lines are written at any level but SILENT (lib/observability/audit.ts). */
+    LOG_LEVEL: z.pipe(
+      z.pipe(
+        z._default(z.string(), 'INFO'),
+        z.transform((v: string) => v.trim().toUpperCase() || 'INFO'),
+      ),
+      z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }),
+    ),
     AWS_REGION: z._default(z.string(), 'us-east-1'),
     DYNAMODB_ENDPOINT: z.optional(z.url()),
     API_KEYS_TABLE: z.string().check(z.minLength(1)),
@@ -84,7 +95,8 @@ const configSchema = z
 
 export type Config = z.infer<typeof configSchema>;
 
-function loadConfig(env: NodeJS.ProcessEnv): Config {
+/** Parses an environment; throws naming every invalid variable. */
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'env'}: ${i.message}`).join('; ');

@@ -34,9 +34,11 @@ export function toAppError(error: unknown): AppError | undefined {
   if (e.cause?.package === '@middy/http-json-body-parser') {
     return new ValidationError('The request body must be a JSON object sent with Content-Type: application/json');
   }
-  if (e.name && TRANSIENT.has(e.name)) return new UnavailableError();
+  // SNS and Secrets Manager failures become UnavailableError where they are called (sms.ts,
+  // jwt-secret.ts): a transient SDK error that gets this far came from DynamoDB.
+  if (e.name && TRANSIENT.has(e.name)) return new UnavailableError(undefined, undefined, 'dynamodb');
   if (e.name === 'TransactionCanceledException' && e.CancellationReasons?.some((r) => r.Code === 'ThrottlingError' || r.Code === 'TransactionConflict')) {
-    return new UnavailableError();
+    return new UnavailableError(undefined, undefined, 'dynamodb');
   }
   return undefined;
 }

@@ -17,8 +17,14 @@ export class ValidationError extends AppError {
   }
 }
 
+/** Why a credential failed, for the metrics (never in the answer: every key failure reads the same). */
+export type AuthFailure = 'missing' | 'invalid_token' | 'expired_token' | 'session_ended' | 'malformed_key' | 'unknown_key' | 'revoked_key' | 'expired_key';
+
 export class AuthError extends AppError {
-  constructor(message = 'Missing or invalid credentials') {
+  constructor(
+    message = 'Missing or invalid credentials',
+    readonly reason?: AuthFailure,
+  ) {
     super(401, 'AUTH_ERROR', message);
   }
 }
@@ -47,8 +53,15 @@ export class RateLimitedError extends AppError {
   }
 }
 
+/** The dependency behind a 503, for the metrics. */
+export type Dependency = 'dynamodb' | 'secrets' | 'sms';
+
 export class UnavailableError extends AppError {
-  constructor(message = 'The service is busy, please retry shortly', retryAfterSeconds = 1) {
+  constructor(
+    message = 'The service is busy, please retry shortly',
+    retryAfterSeconds = 1,
+    readonly dependency?: Dependency,
+  ) {
     super(503, 'UNAVAILABLE', message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
   }
 }

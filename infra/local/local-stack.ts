@@ -55,6 +55,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const dataDir = options.dataDir ?? '.data';
   // Node 20 runs the local stack here; Lambda runs Node 22, so the SDK's Node 20 notice is noise.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  // No CloudWatch here to read EMF: metrics stay off the console unless asked for (a test that checks them).
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   let dynamo: DynamoDbLocal | undefined;
   const dynamoEndpoint =
     options.dynamoEndpoint ??

@@ -1,6 +1,8 @@
+import { toAppError } from '../error-mapper.js';
 import { AuthError } from '../errors.js';
 import { verifyAccessKey } from '../keys/key-service.js';
 import { looksLikeAccessKey } from '../keys/key-material.js';
+import { countMetric } from '../observability/metrics.js';
 import { verifyToken } from './jwt.js';
 import type { Principal } from './principal.js';
 
@@ -13,12 +15,32 @@ export function bearerCredential(headers: Record<string, string | undefined>): s
 }
 
 /**
+ * Counts one credential check (Authentications) by its outcome: ok, the cause of a 401, or
+ * `unavailable` when a dependency failed. A bug (any other error) is not an outcome: not counted.
+ */
+async function counted(check: () => Promise<Principal>): Promise<Principal> {
+  try {
+    const principal = await check();
+    countMetric('Authentications', 'ok');
+    return principal;
+  } catch (error) {
+    if (error instanceof AuthError) countMetric('Authentications', error.reason === 'malformed_key' ? 'unknown_key' : (error.reason ?? 'invalid_token'));
+    else if (toAppError(error)?.status === 503) countMetric('Authentications', 'unavailable');
+    throw error;
+  }
+}
+
+/**
  * Seed 001 §5: a credential with the key prefix is an access key (roles are empty for keys); any
  * other credential is a JWT carrying the account's roles at issue time. Used by the authorizer and by
- * the hub's in-function authentication alike.
+ * the hub's in-function authentication alike; each call is one check (Authentications).
  */
-export async function authenticateCredential(credential: string | undefined): Promise<Principal> {
-  if (!credential) throw new AuthError('Missing credentials: send Authorization: Bearer <token or access key>');
+export function authenticateCredential(credential: string | undefined): Promise<Principal> {
+  return counted(() => checkCredential(credential));
+}
+
+async function checkCredential(credential: string | undefined): Promise<Principal> {
+  if (!credential) throw new AuthError('Missing credentials: send Authorization: Bearer <token or access key>', 'missing');
   if (looksLikeAccessKey(credential)) {
     const { user_id, scopes } = await verifyAccessKey(credential);
     return { user_id, auth_type: 'api_key', scopes, roles: [] };
@@ -31,9 +53,11 @@ export async function authenticateCredential(credential: string | undefined): Pr
  * The hub's `token` query parameter: a login JWT only (CONTRACT §3). A long-lived access key there
  * would end up in URLs, browser histories and access logs, so it is refused (401) before any lookup.
  */
-export async function authenticateUrlToken(token: string): Promise<Principal> {
-  if (looksLikeAccessKey(token)) {
-    throw new AuthError('Access keys are accepted in the Authorization header only, never in the URL: send Authorization: Bearer <key>');
-  }
-  return authenticateCredential(token);
+export function authenticateUrlToken(token: string): Promise<Principal> {
+  return counted(async () => {
+    if (looksLikeAccessKey(token)) {
+      throw new AuthError('Access keys are accepted in the Authorization header only, never in the URL: send Authorization: Bearer <key>', 'invalid_token');
+    }
+    return checkCredential(token);
+  });
 }

@@ -1,6 +1,7 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import { toAppError } from '../error-mapper.js';
 import { logger } from '../logger.js';
+import { countUnavailable } from '../observability/metrics.js';
 import { authenticateCredential, bearerCredential } from './authenticate.js';
 import { contextFromPrincipal, unavailableContext, type AuthorizerContext } from './authorizer-context.js';
 
@@ -24,6 +25,8 @@ export async function authorizeRequest(event: APIGatewayRequestAuthorizerEventV2
     if (appError?.status === 401) return { isAuthorized: true, context: { authenticated: false, failure: appError.message } };
     if (appError?.status === 503) {
       logger.warn('authorizer: dependency unavailable', { requestId: event.requestContext?.requestId, errorName: (error as Error)?.name });
+      // The function answers this verdict's 503 without counting it again (lib/http/handler.ts).
+      countUnavailable(appError);
       return { isAuthorized: true, context: unavailableContext(appError.message, Number(appError.headers['retry-after']) || 1) };
     }
     logger.error('authorizer failed', { requestId: event.requestContext?.requestId, errorName: (error as Error)?.name });

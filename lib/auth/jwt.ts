@@ -72,14 +72,14 @@ export async function decodeVerifiedToken(token: string): Promise<TokenClaims> {
     const { payload } = await verifyWithKnownSecrets(token);
     // An empty sub would authenticate as no one in particular, an empty jti could not be ended alone.
     if (!isNonEmptyString(payload.sub) || !isNonEmptyString(payload.jti) || typeof payload.exp !== 'number') {
-      throw new AuthError('Invalid token');
+      throw new AuthError('Invalid token', 'invalid_token');
     }
     const roles = Array.isArray(payload.roles) ? payload.roles.filter((r): r is string => typeof r === 'string') : [];
     return { sub: payload.sub, roles, jti: payload.jti, exp: payload.exp };
   } catch (error) {
     if (error instanceof AuthError) throw error;
-    if (error instanceof joseErrors.JWTExpired) throw new AuthError('Token expired; please sign in again');
-    if (error instanceof joseErrors.JOSEError) throw new AuthError('Invalid token');
+    if (error instanceof joseErrors.JWTExpired) throw new AuthError('Token expired; please sign in again', 'expired_token');
+    if (error instanceof joseErrors.JOSEError) throw new AuthError('Invalid token', 'invalid_token');
     throw error;
   }
 }
@@ -87,6 +87,6 @@ export async function decodeVerifiedToken(token: string): Promise<TokenClaims> {
 /** A token is valid when it verifies and its session has not been ended (one consistent read). */
 export async function verifyToken(token: string): Promise<TokenClaims> {
   const claims = await decodeVerifiedToken(token);
-  if (await isSessionEnded(claims.jti)) throw new AuthError('This session has ended; please sign in again');
+  if (await isSessionEnded(claims.jti)) throw new AuthError('This session has ended; please sign in again', 'session_ended');
   return claims;
 }

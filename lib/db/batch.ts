@@ -56,7 +56,7 @@ export async function batchWriteHubItems(writes: BatchWrite[]): Promise<void> {
   await inParallel(chunks, 8, async (chunk) => {
     let pending: Record<string, unknown>[] = chunk.map((w) => ('put' in w ? { PutRequest: { Item: w.put } } : { DeleteRequest: { Key: w.delete } }));
     for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 8) throw new UnavailableError();
+      if (attempt > 8) throw new UnavailableError(undefined, undefined, 'dynamodb');
       if (attempt > 0) await backoff(attempt, LEFTOVER_BACKOFF);
       const requests = pending;
       const out = await retryTransient(() => db.send(new BatchWriteCommand({ RequestItems: { [tableNames.hub]: requests } })));

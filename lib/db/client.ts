@@ -1,8 +1,12 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
+import { traced } from '../observability/tracer.js';
 
-/** A document client on the configured endpoint (DynamoDB Local when DYNAMODB_ENDPOINT is set). */
+/**
+ * A document client on the configured endpoint (DynamoDB Local when DYNAMODB_ENDPOINT is set), each
+ * call a subsegment of the function's trace on Lambda.
+ */
 export function createDocumentClient(): DynamoDBDocumentClient {
   const base = new DynamoDBClient({
     region: config.AWS_REGION,
@@ -11,7 +15,7 @@ export function createDocumentClient(): DynamoDBDocumentClient {
       : {}),
     maxAttempts: 3,
   });
-  return DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
+  return DynamoDBDocumentClient.from(traced(base), { marshallOptions: { removeUndefinedValues: true } });
 }
 
 /** Created once per cold start and shared by every use case. */

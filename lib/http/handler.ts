@@ -3,6 +3,8 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { config } from '../config.js';
 import { logger } from '../logger.js';
+import { observability } from '../observability/middleware.js';
+import { countUnavailable } from '../observability/metrics.js';
 import { principalFromAuthorizer } from '../auth/authorizer-context.js';
 import { enforceScope, type Scope } from '../auth/scope-gate.js';
 import { AuthError, ForbiddenError, InternalError, UnavailableError } from '../errors.js';
@@ -29,10 +31,13 @@ export interface HandlerOptions {
 
 export type UseCaseHandler = (request: HttpRequest) => Promise<HttpResult>;
 
+/** The authorizer could not check the credential: its 503 is counted there, with its cause, not again here. */
+class AuthorizerUnavailable extends UnavailableError {}
+
 function requireAuth(verdict: ReturnType<typeof principalFromAuthorizer>, requirement: AuthRequirement) {
   const { principal, failure, unavailable } = verdict;
   if (requirement === 'none') return;
-  if (unavailable) throw new UnavailableError(failure, unavailable.retryAfter);
+  if (unavailable) throw new AuthorizerUnavailable(failure, unavailable.retryAfter);
   if (!principal) throw new AuthError(failure);
   if (requirement === 'jwt' && principal.auth_type !== 'jwt') {
     throw new AuthError('This endpoint needs a login token (JWT); access keys are not accepted here');
@@ -40,18 +45,23 @@ function requireAuth(verdict: ReturnType<typeof principalFromAuthorizer>, requir
 }
 
 /**
- * The shared middleware chain of every HTTP function: one error mapping into the contract's envelope,
+ * The shared middleware chain of every HTTP function: the log context, trace and metrics of the
+ * invocation (observability.ts), one error mapping into the contract's envelope (each 503 counted by cause),
  * the authorizer's verdict (401 when the credential failed, 503 when it could not be checked) and, when enabled, the scope gate (both before the body is even parsed),
  * an optional JSON body, then the use case.
  */
 export function httpHandler(useCase: UseCaseHandler, options: HandlerOptions) {
   const chain = middy<ApiEvent, APIGatewayProxyStructuredResultV2, Error, Context>()
+    .use(observability<ApiEvent, APIGatewayProxyStructuredResultV2>())
     .use({
       onError: async (request) => {
         const requestId = request.event.requestContext?.requestId ?? 'unknown';
         const appError = toAppError(request.error);
         if (appError) {
-          if (appError.status >= 500) logger.warn('dependency unavailable', { requestId, errorName: request.error?.name });
+          if (appError.status >= 500) {
+            logger.warn('dependency unavailable', { requestId, errorName: request.error?.name });
+            if (!(appError instanceof AuthorizerUnavailable)) countUnavailable(appError);
+          }
           request.response = errorResponse(appError, requestId);
           return;
         }

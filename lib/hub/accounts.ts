@@ -117,10 +117,18 @@ export async function getAccounts(openids: string[]): Promise<Map<string, Accoun
 
 /** Replaces an account's stored roles (a subset of admin/editor). They reach JWTs issued afterwards. */
 export async function setAccountRoles(openid: string, roles: readonly string[]): Promise<Account> {
+  return (await replaceAccountRoles(openid, roles)).account;
+}
+
+/** setAccountRoles, also answering the roles the account held just before this write (for the audit line). */
+export async function replaceAccountRoles(openid: string, roles: readonly string[]): Promise<{ account: Account; rolesBefore: Role[] }> {
   const unique = [...new Set(roles)];
   const unknown = unique.filter((r) => !(ROLES as readonly string[]).includes(r));
   if (unknown.length > 0) throw new ValidationError(`Invalid parameter "roles": unknown role "${unknown[0]}"; allowed: ${ROLES.join(', ')}`);
-  return updateAccount(openid, 'SET #roles = :roles, updated_at = :now', { '#roles': 'roles' }, { ':roles': unique });
+  const now = clock.nowIso();
+  // The item as it was, in the same request: the write changes nothing but these two attributes.
+  const before = await updateAccount(openid, 'SET #roles = :roles, updated_at = :now', { '#roles': 'roles' }, { ':roles': unique, ':now': now }, 'ALL_OLD');
+  return { account: { ...before, roles: unique as Role[], updated_at: now }, rolesBefore: before.roles ?? [] };
 }
 
 /** Sets one profile field (nickname, signature, city) and returns the updated account. */
@@ -128,7 +136,13 @@ export async function setProfileField(openid: string, field: 'nickname' | 'signa
   return updateAccount(openid, 'SET #field = :value, updated_at = :now', { '#field': field }, { ':value': value });
 }
 
-async function updateAccount(openid: string, expression: string, names: Record<string, string>, values: Record<string, unknown>): Promise<Account> {
+async function updateAccount(
+  openid: string,
+  expression: string,
+  names: Record<string, string>,
+  values: Record<string, unknown>,
+  returnValues: 'ALL_NEW' | 'ALL_OLD' = 'ALL_NEW',
+): Promise<Account> {
   try {
     const out = await retryOnConflict(() =>
       db.send(
@@ -138,8 +152,8 @@ async function updateAccount(openid: string, expression: string, names: Record<s
           UpdateExpression: expression,
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ...values, ':now': clock.nowIso() },
-          ReturnValues: 'ALL_NEW',
+          ExpressionAttributeValues: { ':now': clock.nowIso(), ...values },
+          ReturnValues: returnValues,
         }),
       ),
     );

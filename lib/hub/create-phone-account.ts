@@ -1,10 +1,11 @@
 import * as z from '../zod.js';
-import { decodeVerifiedToken, issueToken } from '../auth/jwt.js';
+import { decodeVerifiedToken, issueToken, type TokenClaims } from '../auth/jwt.js';
 import { endSessionItem } from '../auth/sessions.js';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
 import type { TransactItem } from '../db/transact.js';
 import { AuthError, RateLimitedError } from '../errors.js';
+import { audit } from '../observability/audit.js';
 import { getAccount, SignInGuardFailed, signInByPhone } from './accounts.js';
 import { defineOperation } from './operation.js';
 import { identifier, optionalText, presentText } from './params.js';
@@ -36,16 +37,16 @@ async function refusal(phone: string, now: number): Promise<Error> {
 }
 
 /**
- * The transaction item ending the device's previous session when openid0/token0 form a valid one;
- * an invalid pair is ignored (a dependency failure is not: it is the request's 503).
+ * The device's previous session when openid0/token0 form a valid one, to be ended; an invalid pair
+ * is ignored (a dependency failure is not: it is the request's 503).
  */
-async function endPreviousSession(openid0: string, token0: string): Promise<TransactItem[]> {
-  if (!openid0 || !token0) return [];
+async function previousSession(openid0: string, token0: string): Promise<TokenClaims | undefined> {
+  if (!openid0 || !token0) return undefined;
   const claims = await decodeVerifiedToken(token0).catch((error: unknown) => {
     if (error instanceof AuthError) return undefined;
     throw error;
   });
-  return claims && claims.sub === openid0 ? [endSessionItem(claims.jti, claims.exp)] : [];
+  return claims && claims.sub === openid0 ? claims : undefined;
 }
 
 /**
@@ -72,7 +73,8 @@ export const createPhoneAccount = defineOperation({
     const inviter = invite_uid && (await getAccount(invite_uid)) ? invite_uid : undefined;
     // One transaction spends the code, creates or signs in to the account and ends the previous
     // session: a failure anywhere leaves the code unspent for the retry. Only signing follows.
-    const also = await endPreviousSession(openid0, token0);
+    const ended = await previousSession(openid0, token0);
+    const also: TransactItem[] = ended ? [endSessionItem(ended.jti, ended.exp)] : [];
     let signedIn;
     try {
       signedIn = await signInByPhone(phone, { guard: consumeCodeItem(phone, stored.code_hash, now), inviter, also });
@@ -80,6 +82,8 @@ export const createPhoneAccount = defineOperation({
       if (error instanceof SignInGuardFailed) throw await refusal(phone, now);
       throw error;
     }
+    // Stored: the previous session is over (ended again, and written again, if it already was).
+    if (ended) audit({ action: 'session.ended', actor: signedIn.account.openid, subject: ended.sub, session_id: ended.jti, via: 'sms_code' });
 
     const issued = await issueToken(signedIn.account.openid, signedIn.account.roles ?? []);
     return { openid: signedIn.account.openid, token: issued.token, new_account: signedIn.created, expires_at: issued.expires_at };

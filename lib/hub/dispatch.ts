@@ -3,6 +3,8 @@ import { enforceScope } from '../auth/scope-gate.js';
 import { AuthError, ValidationError } from '../errors.js';
 import type { HttpResult } from '../http/envelope.js';
 import type { HttpRequest } from '../http/request.js';
+import { logger } from '../logger.js';
+import { countMetric } from '../observability/metrics.js';
 import { HUB_OPERATIONS } from './operations.js';
 
 const OPERATION_NAMES = () => Object.keys(HUB_OPERATIONS).join(', ');
@@ -17,6 +19,8 @@ export async function dispatchHub(request: HttpRequest): Promise<HttpResult> {
   if (!name) throw new ValidationError(`Missing parameter "do": one of ${OPERATION_NAMES()}`);
   const operation = Object.hasOwn(HUB_OPERATIONS, name) ? HUB_OPERATIONS[name] : undefined;
   if (!operation) throw new ValidationError(`Invalid parameter "do": unknown operation "${name.slice(0, 40)}"`);
+  // Every later line of this invocation names the operation (the keys are reset at its end).
+  logger.appendKeys({ operation: name });
 
   const input = operation.query.parse(request.query) as Record<string, unknown>;
 
@@ -26,7 +30,10 @@ export async function dispatchHub(request: HttpRequest): Promise<HttpResult> {
     const header = bearerCredential(request.headers);
     if (urlToken) principal = await authenticateUrlToken(urlToken);
     else if (header) principal = await authenticateCredential(header);
-    else if (operation.auth === 'required') throw new AuthError('Missing token: send token=<JWT> or Authorization: Bearer <JWT or access key>');
+    else if (operation.auth === 'required') {
+      countMetric('Authentications', 'missing');
+      throw new AuthError('Missing token: send token=<JWT> or Authorization: Bearer <JWT or access key>', 'missing');
+    }
     if (principal && typeof input.openid === 'string' && input.openid !== principal.user_id) {
       throw new AuthError('The token does not belong to this openid');
     }

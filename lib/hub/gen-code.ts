@@ -74,17 +74,24 @@ export const genCode = defineOperation({
     } catch (error) {
       const windows = rateLimitedError(error, limits, 1, now);
       // Item 0 is the code, then the limits: the daily cap is the last one.
-      if (cancellationCode(error, limits.length) === 'ConditionalCheckFailed') countMetric('SmsRefused', 'daily_cap');
-      if (cancellationCode(error, 0) !== 'ConditionalCheckFailed') throw windows ?? error;
+      const capReached = cancellationCode(error, limits.length) === 'ConditionalCheckFailed';
+      if (capReached) countMetric('SmsRefused', 'daily_cap');
+      if (cancellationCode(error, 0) !== 'ConditionalCheckFailed') {
+        if (windows && !capReached) countMetric('SmsRateLimited');
+        throw windows ?? error;
+      }
       const previous = await getCode(phone);
       const wait = previous ? (previous.sent_at + interval * 1000 - now) / 1000 : 1;
       const tooSoon = new RateLimitedError(`A code was sent to this phone number less than ${interval} seconds ago`, wait);
+      countMetric('SmsRateLimited');
       throw windows && Number(windows.headers['retry-after']) > Math.ceil(wait) ? windows : tooSoon;
     }
 
     try {
       await smsSender().send(phone, `Your expohub code is ${code}. It is valid for ${Math.round(config.SMS_CODE_TTL_SECONDS / 60)} minutes.`, code);
+      countMetric('SmsSent');
     } catch (error) {
+      countMetric('SmsFailed');
       // Leave nothing behind: the unsent code cannot be used and does not block a new request, and
       // the send is not counted against the caller's limits (both retried; the answer stays the 503).
       await Promise.all([deleteUnsentCode(phone, stored.code_hash), refundRateLimits(limits, now)]);

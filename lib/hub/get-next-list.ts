@@ -1,4 +1,5 @@
 import * as z from '../zod.js';
+import { countMetric } from '../observability/metrics.js';
 import { nextList } from '../recommend/feed.js';
 import { defineOperation } from './operation.js';
 import { deviceId, identifier, optionalText } from './params.js';
@@ -64,8 +65,9 @@ export const getNextList = defineOperation({
   auth: 'optional',
   scope: 'hub:read',
   query,
-  run: (p, ctx) =>
-    nextList({
+  run: (p, ctx) => {
+    countMetric('FeedCalls');
+    return nextList({
       viewer: ctx.principal?.user_id,
       // The token check made a request already (an access key makes up to 3): it counts in the budget.
       authRequests: ctx.principal ? (ctx.principal.auth_type === 'jwt' ? 1 : 3) : 0,
@@ -78,5 +80,6 @@ export const getNextList = defineOperation({
       viewed: [...new Set([...p.view_list, ...(p.view ? [p.view] : [])])],
       refresh: p.cmd === 'refresh',
       cursor: p.fav_index,
-    }),
+    });
+  },
 });

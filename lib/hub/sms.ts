@@ -2,6 +2,7 @@ import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { config } from '../config.js';
 import { UnavailableError } from '../errors.js';
 import { logger } from '../logger.js';
+import { traced } from '../observability/tracer.js';
 import { clock } from '../clock.js';
 import { recordOutboxMessage } from './sms-outbox.js';
 
@@ -12,7 +13,7 @@ export interface SmsSender {
 
 /** Deployed: Amazon SNS direct publish to a phone number, as a transactional SMS. */
 export class SnsSmsSender implements SmsSender {
-  private readonly client = new SNSClient({ region: config.AWS_REGION, maxAttempts: 2 });
+  private readonly client = traced(new SNSClient({ region: config.AWS_REGION, maxAttempts: 2 }));
 
   async send(phoneE164: string, text: string): Promise<void> {
     try {
@@ -26,7 +27,7 @@ export class SnsSmsSender implements SmsSender {
     } catch (error) {
       // The phone number and the text stay out of the log.
       logger.warn('SMS send failed', { errorName: (error as Error)?.name });
-      throw new UnavailableError('The SMS could not be sent; please try again shortly', 5);
+      throw new UnavailableError('The SMS could not be sent; please try again shortly', 5, 'sms');
     }
   }
 }

@@ -1,8 +1,10 @@
 import * as z from '../zod.js';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
-import { AuthError, NotFoundError, ValidationError } from '../errors.js';
+import { AuthError, NotFoundError, ValidationError, type AuthFailure } from '../errors.js';
 import { logger } from '../logger.js';
+import { audit } from '../observability/audit.js';
+import { countMetric } from '../observability/metrics.js';
 import { checkedText } from '../text.js';
 import { KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedKey } from './key-material.js';
 import { keyStatus, toPublicKey, type PublicKey, type StoredKey } from './key-record.js';
@@ -75,6 +77,9 @@ export async function createKey(userId: string, body: unknown): Promise<{ api_ke
     key_hash: hashApiKey(apiKey),
   };
   await insertKey(record, config.MAX_KEYS_PER_USER);
+  // Key management takes a login JWT only (functions/*-key.ts): the actor is the owner, by JWT.
+  audit({ action: 'key.created', actor: userId, subject: userId, key_id: String(record.id), via: 'jwt' });
+  countMetric('KeysCreated');
   return { api_key: apiKey, key: toPublicKey(record, now) };
 }
 
@@ -83,17 +88,47 @@ export async function listKeys(userId: string): Promise<PublicKey[]> {
   return (await listKeysOfUser(userId)).map((k) => toPublicKey(k, now));
 }
 
-/** Revoking an already revoked key succeeds again (the seed keeps the record for audit). */
+/**
+ * Revoking an already revoked key succeeds again (the seed keeps the record for audit). Only the
+ * revoke that ends an active key writes the audit line and counts in KeysRevoked: a repeat changes
+ * nothing (as read just before the write).
+ */
 export async function revokeKey(userId: string, id: number): Promise<{ revoked: true; id: number }> {
   const key = await getKeyOfUser(userId, id);
   if (!key || !(await markRevoked(key, clock.nowIso()))) throw new NotFoundError(NOT_YOURS);
+  if (key.is_active) {
+    audit({ action: 'key.revoked', actor: userId, subject: userId, key_id: String(id), via: 'jwt' });
+    countMetric('KeysRevoked');
+  }
   return { revoked: true, id };
 }
 
 export async function deleteKey(userId: string, id: number): Promise<{ deleted: true; id: number }> {
   const key = await getKeyOfUser(userId, id);
   if (!key || !(await removeKey(key))) throw new NotFoundError(NOT_YOURS);
+  audit({ action: 'key.deleted', actor: userId, subject: userId, key_id: String(id), via: 'jwt' });
+  countMetric('KeysDeleted');
   return { deleted: true, id };
+}
+
+const VERIFICATION_OUTCOMES: Partial<Record<AuthFailure, 'malformed' | 'unknown' | 'revoked' | 'expired'>> = {
+  malformed_key: 'malformed',
+  unknown_key: 'unknown',
+  revoked_key: 'revoked',
+  expired_key: 'expired',
+};
+
+/** `GET /api/v1/api-keys/verify`: verifyAccessKey, each answer counted by outcome (KeyVerifications). */
+export async function verifyKeyEndpoint(rawKey: string | undefined): Promise<{ user_id: string; scopes: string[]; valid: true }> {
+  try {
+    const verified = await verifyAccessKey(rawKey);
+    countMetric('KeyVerifications', 'valid');
+    return { ...verified, valid: true };
+  } catch (error) {
+    const outcome = error instanceof AuthError && error.reason ? VERIFICATION_OUTCOMES[error.reason] : undefined;
+    if (outcome) countMetric('KeyVerifications', outcome);
+    throw error;
+  }
 }
 
 /**
@@ -104,11 +139,13 @@ export async function deleteKey(userId: string, id: number): Promise<{ deleted: 
  */
 export async function verifyAccessKey(rawKey: string | undefined): Promise<{ user_id: string; scopes: string[] }> {
   const key = (rawKey ?? '').trim();
-  if (!isWellFormedKey(key)) throw new AuthError(NOT_VERIFIED);
+  if (!isWellFormedKey(key)) throw new AuthError(NOT_VERIFIED, 'malformed_key');
   const keyHash = hashApiKey(key);
   const binding = await findKeyByHash(keyHash);
   const now = clock.now();
-  if (!binding || keyStatus(binding, now) !== 'valid') throw new AuthError(NOT_VERIFIED);
+  if (!binding) throw new AuthError(NOT_VERIFIED, 'unknown_key');
+  const status = keyStatus(binding, now);
+  if (status !== 'valid') throw new AuthError(NOT_VERIFIED, status === 'revoked' ? 'revoked_key' : 'expired_key');
   const lastUsed = binding.last_used_at === null ? 0 : Date.parse(binding.last_used_at);
   if (now - lastUsed >= LAST_USED_INTERVAL_MS) {
     try {

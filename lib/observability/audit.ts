@@ -1,3 +1,4 @@
+import { LogLevelThreshold } from '@aws-lambda-powertools/logger';
 import { logger } from '../logger.js';
 
 export type AuditAction = 'key.created' | 'key.revoked' | 'key.deleted' | 'role.changed' | 'session.ended';
@@ -22,7 +23,24 @@ export interface AuditEvent {
   session_id?: string;
 }
 
-/** Writes one audit line (`message: "audit"`, the fact under `audit`), at INFO whatever LOG_LEVEL is. */
+/**
+ * Writes one audit line (`message: "audit"`, the fact under `audit`), at INFO whatever LOG_LEVEL is
+ * (LOG_LEVEL=WARN must not lose the audit trail), except SILENT, which writes nothing at all. Callers
+ * write it once the change has been stored, and only when something changed.
+ */
 export function audit(event: AuditEvent): void {
-  logger.info('audit', { audit: event });
+  const level = logger.getLevelName();
+  if (level === 'SILENT') return;
+  if (logger.level <= LogLevelThreshold.INFO) {
+    logger.info('audit', { audit: event });
+    return;
+  }
+  // Lowered for this one line only (synchronous: nothing else logs in between), so that the line
+  // keeps the invocation's context and keys.
+  logger.setLogLevel('INFO');
+  try {
+    logger.info('audit', { audit: event });
+  } finally {
+    logger.setLogLevel(level);
+  }
 }

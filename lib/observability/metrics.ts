@@ -1,10 +1,11 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { UnavailableError, type AppError } from '../errors.js';
 import { METRICS, METRICS_NAMESPACE, type MetricName } from './metric-names.js';
 
 /**
  * Powertools Metrics (CloudWatch EMF). Names come from metric-names.ts only. Metrics without a
- * dimension are buffered and flushed once per invocation (the handlers' `logMetrics` middleware);
- * a metric with a dimension is written at once, with that dimension.
+ * dimension are buffered and flushed once per invocation (`flushMetrics`, called by every function's
+ * chain: middleware.ts); a metric with a dimension is written at once, with that dimension.
  */
 export const metrics = new Metrics({
   namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || METRICS_NAMESPACE,
@@ -23,4 +24,14 @@ export function countMetric<N extends MetricName>(name: N, ...value: DimensionVa
   const single = metrics.singleMetric();
   single.addDimension(spec.dimension, String(value[0]));
   single.addMetric(name, MetricUnit.Count, 1);
+}
+
+/** Counts a 503 by the dependency that failed (`other` when the error does not say: a conflict that outlasted its retries, a bug's 503). */
+export function countUnavailable(error: AppError | undefined): void {
+  countMetric('Unavailable', (error instanceof UnavailableError ? error.dependency : undefined) ?? 'other');
+}
+
+/** Writes the buffered metrics of this invocation, if it counted any (no "no metrics" warning otherwise). */
+export function flushMetrics(): void {
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
 }

@@ -4,6 +4,7 @@ import { toVideoView, videoViews, type VideoView } from '../catalog/video-view.j
 import { putVideo } from '../catalog/videos.js';
 import { afterCommit } from '../db/failures.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
+import { countMetric } from '../observability/metrics.js';
 import { checkedText, textIssues } from '../text.js';
 import { getAccount } from '../hub/accounts.js';
 
@@ -64,6 +65,8 @@ export async function publishVideo(principal: Principal, body: unknown): Promise
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
   const input = publishVideoSchema.parse(body);
   const { video, created, replayed } = await putVideo({ author_openid: account.openid, ...input });
+  // A new video or an update by external_id; a retry answered with the first publish's video is not another.
+  if (!replayed) countMetric('Publishes');
   const fromWhatWasRead = () => toVideoView(video, account.nickname, { liked: false, disliked: false });
   // Created by this very request: the author's name was read above, and nobody can have marked the
   // video yet, so the answer needs no read.
