@@ -8,8 +8,6 @@ export interface ExpohubSettings {
   shareBaseUrl?: string;
   /** Extra browser origins allowed to call the API cross-origin; the page itself is same-origin. */
   corsOrigins: string[];
-  /** Any new value makes every function start cold, e.g. after the JWT secret was rotated. */
-  jwtSecretGeneration?: string;
   /** Share pages' app links (CONTRACT §7), as the functions' variables: APP_LINK_SCHEME, APP_STORE_URL, APPLE_APP_IDS, ANDROID_APP_PACKAGE, ANDROID_CERT_SHA256. */
   appLinks?: Record<string, string>;
   /** `-c stage=<name>`: names the stack (`Expohub-<stage>`) and the resources named here (`expohub-<stage>-...`). */
@@ -111,7 +109,6 @@ export function settingsFromContext(tryGetContext: (key: string) => unknown): Ex
   }
 
   const share = tryGetContext('shareBaseUrl');
-  const generation = tryGetContext('jwtSecretGeneration');
   const appLinks: Record<string, string> = {};
   const text = (key: string) => {
     const v = tryGetContext(key);
@@ -182,7 +179,6 @@ export function settingsFromContext(tryGetContext: (key: string) => unknown): Ex
     enforceKeyScopes: enforce === true || enforce === 'true',
     shareBaseUrl: typeof share === 'string' && share !== '' ? url('shareBaseUrl', share) : undefined,
     corsOrigins: list(tryGetContext('corsOrigins')).map((o) => url('corsOrigins', o)),
-    jwtSecretGeneration: generation === undefined || generation === '' ? undefined : String(generation),
     ...(Object.keys(appLinks).length > 0 ? { appLinks } : {}),
     stage,
     production,

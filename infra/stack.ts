@@ -32,7 +32,6 @@ function functionEnvironment(settings: ExpohubSettings): Record<string, string> 
   // Share links: the configured base, else the custom domain; else the distribution (set below).
   const shareBase = settings.shareBaseUrl ?? (settings.domain ? `https://${settings.domain.name}` : undefined);
   if (shareBase) env.SHARE_BASE_URL = shareBase;
-  if (settings.jwtSecretGeneration) env.JWT_SECRET_GENERATION = settings.jwtSecretGeneration;
   if (settings.smsAllowedCountries.length > 0) env.SMS_ALLOWED_COUNTRIES = settings.smsAllowedCountries.join(',');
   if (settings.smsDailyCap !== undefined) env.SMS_DAILY_CAP = String(settings.smsDailyCap);
   Object.assign(env, settings.appLinks);
@@ -65,7 +64,7 @@ export class ExpohubStack extends Stack {
     const tables = new DataTables(this, 'Tables', { production: settings.production });
 
     const jwtSecret = new Secret(this, 'JwtSecret', {
-      description: `${prefix}: signing key of login tokens (JWT, HS256). Changing it ends every session.`,
+      description: `${prefix}: signing key of login tokens (JWT, HS256). Rotate with npm run rotate-jwt-secret: tokens of the previous version keep working.`,
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
       removalPolicy: keep,
     });
@@ -77,7 +76,7 @@ export class ExpohubStack extends Stack {
     NagSuppressions.addResourceSuppressions(jwtSecret, [
       {
         id: 'AwsSolutions-SMG4',
-        reason: 'Rotating the JWT signing key ends every login session, so it is rotated by hand when needed (docs/deploy.md), not on a schedule.',
+        reason: 'Rotated by one command (npm run rotate-jwt-secret, docs/deploy.md) that the functions follow without logging anyone out; a scheduled rotation would need a rotation Lambda and, twice within a token lifetime (30 days), would end the oldest sessions.',
       },
     ]);
     NagSuppressions.addResourceSuppressions(originVerifySecret, [

@@ -50,7 +50,7 @@ async function readStage(stage: 'AWSCURRENT' | 'AWSPREVIOUS'): Promise<string | 
     if (stage === 'AWSPREVIOUS' && (error as Error)?.name === 'ResourceNotFoundException') return undefined;
     if (!isSecretsManagerOutage(error)) throw error;
     logger.warn('signing secret unavailable', { errorName: (error as Error)?.name, stage });
-    throw new UnavailableError('The service is starting up; please retry shortly', 2);
+    throw new UnavailableError('The service is starting up; please retry shortly', 2, 'secrets');
   }
   if (!secretString || secretString.length < 32) throw new Error(`JWT secret (${stage}) is missing or too short`);
   return secretString;

@@ -1,8 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
-import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { config } from '../config.js';
 import { UnavailableError } from '../errors.js';
 import { logger } from '../logger.js';
+import { traced } from '../observability/tracer.js';
 import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER, viewerIp } from './origin-verify.js';
 
 /** How long a function keeps the origin secret: a rotation (a redeploy, docs/deploy.md) bites within this. */
@@ -40,7 +42,7 @@ export function frontDoorOf(secretArn: string | undefined, readSecret: (arn: str
       } catch (error) {
         // Secrets Manager failing or throttling: the caller may retry (503), as for the JWT secret.
         logger.warn('origin secret unavailable', { errorName: (error as Error)?.name });
-        throw new UnavailableError('The service is starting up; please retry shortly', 2);
+        throw new UnavailableError('The service is starting up; please retry shortly', 2, 'secrets');
       }
       return typeof expected === 'string' && expected.length > 0 && sameText(presented, expected);
     },
@@ -49,4 +51,10 @@ export function frontDoorOf(secretArn: string | undefined, readSecret: (arn: str
 }
 
 /** The deployed functions' front door (ORIGIN_VERIFY_SECRET_ARN), the secret cached for ORIGIN_SECRET_MAX_AGE_SECONDS. */
-export const frontDoor: FrontDoor = frontDoorOf(config.ORIGIN_VERIFY_SECRET_ARN, (arn) => getSecret(arn, { maxAge: ORIGIN_SECRET_MAX_AGE_SECONDS }));
+let secrets: SecretsProvider | undefined;
+/** Powertools Parameters' cache over a traced client (created on first use: never when the check is off). */
+const readOriginSecret = (arn: string) => {
+  secrets ??= new SecretsProvider({ awsSdkV3Client: traced(new SecretsManagerClient({ region: config.AWS_REGION })) });
+  return secrets.get(arn, { maxAge: ORIGIN_SECRET_MAX_AGE_SECONDS });
+};
+export const frontDoor: FrontDoor = frontDoorOf(config.ORIGIN_VERIFY_SECRET_ARN, readOriginSecret);

@@ -490,7 +490,7 @@ describe('settings from context', () => {
   const from = (context: Record<string, unknown>) => settingsFromContext((key) => context[key]);
 
   it('defaults to the dev stage, no admins, scope gate off, no CORS, INFO logs and the documented limits', () => {
-    expect(from({})).toEqual({ ...DEFAULT_SETTINGS, shareBaseUrl: undefined, jwtSecretGeneration: undefined, smsDailyCap: undefined, alarmEmail: undefined, domain: undefined, webAclArn: undefined });
+    expect(from({})).toEqual({ ...DEFAULT_SETTINGS, shareBaseUrl: undefined, smsDailyCap: undefined, alarmEmail: undefined, domain: undefined, webAclArn: undefined });
     expect(DEFAULT_SETTINGS).toMatchObject({ stage: 'dev', production: false, logLevel: 'INFO', smsMonthlySpendLimitUsd: 1 });
   });
 
