@@ -57,7 +57,12 @@ async function readStage(stage: 'AWSCURRENT' | 'AWSPREVIOUS'): Promise<string | 
 }
 
 async function readSecrets(): Promise<SigningSecrets> {
-  const [current, previous] = await Promise.all([readStage('AWSCURRENT'), readStage('AWSPREVIOUS')]);
+  // Both reads settle before the answer: a failed read leaves no retry of the other one running
+  // in the background (the SDK retries a refused connection), which would land after the request.
+  const [currentRead, previousRead] = await Promise.allSettled([readStage('AWSCURRENT'), readStage('AWSPREVIOUS')]);
+  if (currentRead.status === 'rejected') throw currentRead.reason;
+  if (previousRead.status === 'rejected') throw previousRead.reason;
+  const [current, previous] = [currentRead.value, previousRead.value];
   return { current: signingSecret(current!), ...(previous && previous !== current ? { previous: signingSecret(previous) } : {}) };
 }
 

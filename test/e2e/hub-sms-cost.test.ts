@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 // SMS cost controls (lib/config.ts is read once, at the first import: set before it). A cap of 3
 // sends per UTC day for the whole deployment, and two allowed countries.
 const CAP = vi.hoisted(() => {
-  Object.assign(process.env, { SMS_DAILY_CAP: '3', SMS_ALLOWED_COUNTRIES: 'cn, HK' });
+  // Metrics on (the suite's setup turns them off), to see SmsRefused.
+  Object.assign(process.env, { SMS_DAILY_CAP: '3', SMS_ALLOWED_COUNTRIES: 'cn, HK', POWERTOOLS_METRICS_DISABLED: 'false' });
   return 3;
 });
 
@@ -12,27 +13,19 @@ import { hubItems } from '../../lib/db/hub-items.js';
 import { UnavailableError } from '../../lib/errors.js';
 import { setSmsSender } from '../../lib/hub/sms.js';
 import { getHubItem, hub, newNonce, newPhone } from '../support/hub-fixtures.js';
+import { captureOutput, emfLines, type Capture } from '../support/log-capture.js';
 import { useTestStack } from '../support/stack.js';
 
 const api = useTestStack({ env: { SMS_DAILY_CAP: '3', SMS_ALLOWED_COUNTRIES: 'cn, HK' } });
 afterEach(() => setSmsSender(undefined));
 
 // The metric SmsRefused, as the functions print it (CloudWatch embedded metric format on stdout).
-let stdout: string[] = [];
+let output: Capture | undefined;
 beforeEach(() => {
-  stdout = [];
-  const write = process.stdout.write.bind(process.stdout);
-  vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, ...rest: never[]) => {
-    stdout.push(String(chunk));
-    return write(chunk, ...rest);
-  }) as typeof process.stdout.write);
+  output = captureOutput();
 });
-afterEach(() => vi.restoreAllMocks());
-const refusals = () =>
-  stdout
-    .flatMap((chunk) => chunk.split('\n'))
-    .filter((line) => line.includes('"SmsRefused"'))
-    .map((line) => (JSON.parse(line) as { reason: string }).reason);
+afterEach(() => output?.restore());
+const refusals = () => emfLines(output!.lines, 'SmsRefused').map((line) => line.reason);
 
 const DAY_MS = 86_400_000;
 const genCode = (phone: string) => hub<{ expires_in: number; resend_in: number }>(api, 'gen_code', { phonenumber: phone, nonce: newNonce() });
