@@ -1,5 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { decodeProtectedHeader, SignJWT } from 'jose';
+import { randomBytes } from 'node:crypto';
+import { decodeProtectedHeader } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
 
 // Locally the rotation is two settings: JWT_SECRET (current) and JWT_SECRET_PREVIOUS. lib/config.ts
@@ -11,24 +11,12 @@ const SECRETS = vi.hoisted(() => {
   return { previous, current };
 });
 
-import { clock } from '../../lib/clock.js';
 import { signingSecret } from '../../lib/auth/jwt-secret.js';
 import { signUp } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
+import { tokenSignedWith } from '../support/tokens.js';
 
 const api = useTestStack({ env: { JWT_SECRET: SECRETS.current, JWT_SECRET_PREVIOUS: SECRETS.previous } });
-
-function tokenSignedWith(secret: string, sub: string, kid?: string): Promise<string> {
-  const now = Math.floor(clock.now() / 1000);
-  return new SignJWT({ roles: [] })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT', ...(kid ? { kid } : {}) })
-    .setIssuer('expohub')
-    .setSubject(sub)
-    .setIssuedAt(now)
-    .setExpirationTime(now + 3600)
-    .setJti(randomUUID())
-    .sign(new TextEncoder().encode(secret));
-}
 
 describe('JWT_SECRET_PREVIOUS (local)', () => {
   it('signs with JWT_SECRET, accepts what JWT_SECRET_PREVIOUS signed (with or without its kid), refuses any other secret', async () => {

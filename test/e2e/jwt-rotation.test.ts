@@ -1,5 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
+import { randomBytes } from 'node:crypto';
+import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // The signing secret as deployed (JWT_SECRET_ARN, no JWT_SECRET), read through the real
@@ -25,6 +25,7 @@ import { main as rotate } from '../../infra/rotate-jwt-secret.js';
 import { startSecretsManagerStandIn, type SecretsManagerCall, type StandIn } from '../support/aws-stand-ins.js';
 import { hub, latestCode, newNonce, newPhone, putTestVideo, signUp } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
+import { tokenSignedWith } from '../support/tokens.js';
 
 const FIRST_SECRET = 'first-signing-secret-0123456789abcdefghijklmnopqrstuv';
 const CACHE_MS = 60_000;
@@ -46,19 +47,6 @@ async function currentSecretValue(): Promise<string> {
   const out = await client.send(new GetSecretValueCommand({ SecretId: SECRET_ARN }));
   client.destroy();
   return out.SecretString!;
-}
-
-/** A token as the functions issue them, signed with `secret`, with the given header kid (none: a token from before kids). */
-function tokenSignedWith(secret: string, sub: string, kid?: string): Promise<string> {
-  const now = Math.floor(clock.now() / 1000);
-  return new SignJWT({ roles: [] })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT', ...(kid ? { kid } : {}) })
-    .setIssuer('expohub')
-    .setSubject(sub)
-    .setIssuedAt(now)
-    .setExpirationTime(now + 3600)
-    .setJti(randomUUID())
-    .sign(new TextEncoder().encode(secret));
 }
 
 const me = (token: string) => api.get<{ user_id: string }>('/api/v1/me', { token });
