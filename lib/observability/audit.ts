@@ -1,7 +1,15 @@
 import { LogLevelThreshold } from '@aws-lambda-powertools/logger';
 import { logger } from '../logger.js';
 
-export type AuditAction = 'key.created' | 'key.revoked' | 'key.deleted' | 'role.changed' | 'session.ended';
+export type AuditAction =
+  | 'key.created'
+  | 'key.revoked'
+  | 'key.deleted'
+  | 'key.rate_limited'
+  | 'role.changed'
+  | 'session.ended'
+  | 'account.suspended'
+  | 'account.reinstated';
 
 /**
  * One audit fact. Identifiers only: never a key, a token, an SMS code or a phone number in full.
