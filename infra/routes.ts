@@ -99,14 +99,16 @@ export const FUNCTIONS = {
   suspendAccount: {
     entry: 'functions/suspend-account.ts',
     description: 'Suspend an account: its sessions and keys get 401 (admin JWT only)',
-    // hub: the account's suspended_at with the event (a transaction), the account when refused; apiKeys: the keys, then each guard's marker.
-    tables: { apiKeys: { actions: ['Query', 'UpdateItem'] }, hub: { actions: ['GetItem', 'UpdateItem', 'PutItem'] } },
+    // One transaction: the account's suspended_at (hub), its event (hub), the key count check and each
+    // guard's marker (apiKeys), after a Query of the keys; the account (GetItem) when it was refused;
+    // the fallback marks guards one by one (UpdateItem).
+    tables: { apiKeys: { actions: ['Query', 'UpdateItem', 'ConditionCheckItem'] }, hub: { actions: ['GetItem', 'UpdateItem', 'PutItem'] } },
     timeoutSeconds: 30,
   },
   reinstateAccount: {
     entry: 'functions/reinstate-account.ts',
     description: 'Reinstate a suspended account (admin JWT only)',
-    tables: { apiKeys: { actions: ['Query', 'UpdateItem'] }, hub: { actions: ['GetItem', 'UpdateItem', 'PutItem'] } },
+    tables: { apiKeys: { actions: ['Query', 'UpdateItem', 'ConditionCheckItem'] }, hub: { actions: ['GetItem', 'UpdateItem', 'PutItem'] } },
     timeoutSeconds: 30,
   },
   publishVideo: {

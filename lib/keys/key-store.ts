@@ -315,3 +315,39 @@ export async function markKeysSuspended(userId: string, suspended: boolean): Pro
   for (let i = 0; i < keys.length; i += 10) await Promise.all(keys.slice(i, i + 10).map(mark));
   return written;
 }
+
+/** How many guard updates a suspension may put in its own transaction (the account and its event take two more, the quota check one). */
+const MAX_GUARDS_IN_TRANSACTION = 97;
+
+/**
+ * The items that set (or remove) the suspension marker on every guard of the account's keys, for the
+ * suspension's own transaction: one Update per guard (conditioned on the guard existing) and a check
+ * that the account's key count is still the one listed (a key created or deleted in between cancels
+ * the transaction, which is then built again). Undefined when there are too many keys for one
+ * transaction (the caller falls back to markKeysSuspended after its own write).
+ */
+export async function suspensionMarkItems(userId: string, suspended: boolean): Promise<TransactItem[] | undefined> {
+  const keys = await listKeysOfUser(userId);
+  if (keys.length > MAX_GUARDS_IN_TRANSACTION) return undefined;
+  return [
+    {
+      ConditionCheck: {
+        TableName: TABLE(),
+        Key: keyItems.quota(userId),
+        ConditionExpression: keys.length === 0 ? 'attribute_not_exists(n) OR n = :count' : 'n = :count',
+        ExpressionAttributeValues: { ':count': keys.length },
+      },
+    },
+    ...keys.map(
+      (key): TransactItem => ({
+        Update: {
+          TableName: TABLE(),
+          Key: keyItems.hashGuard(key.key_hash),
+          UpdateExpression: suspended ? 'SET suspended = :true' : 'REMOVE suspended',
+          ConditionExpression: 'attribute_exists(pk)',
+          ...(suspended ? { ExpressionAttributeValues: { ':true': true } } : {}),
+        },
+      }),
+    ),
+  ];
+}

@@ -1,9 +1,12 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyToken } from '../../lib/auth/jwt.js';
 import { audit } from '../../lib/audit/trail.js';
 import { clock } from '../../lib/clock.js';
+import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems } from '../../lib/db/hub-items.js';
+import { keyItems } from '../../lib/keys/keys-table.js';
 import { createKey as createKeyDirect, verifyAccessKey } from '../../lib/keys/key-service.js';
 import { recordRequests } from '../support/db-requests.js';
 import { ADMIN_PHONE } from '../support/constants.js';
@@ -318,6 +321,28 @@ describe('suspension', () => {
       ['account.suspended', admin.openid],
     ]);
     expect(events.filter((e) => e[0]!.startsWith('account.'))).toHaveLength(2);
+  });
+
+  it('suspends in one transaction (account, event, every guard); when the key count moved it falls back to marking the guards after', async () => {
+    const user = await signUp(api);
+    const key = (await createKey(user.token, 'one')).data.api_key;
+    const { result, requests } = await recordRequests(() => suspend(admin.token, user.openid));
+    expect(result.data).toMatchObject({ suspended: true, keys: 1 });
+    expect(requests.map((r) => r.command).filter((c) => /Transact|Update/.test(c))).toEqual(['TransactWriteItemsCommand']);
+    expect((await api.get('/api/v1/me', { token: key })).status).toBe(401);
+    expect((await reinstate(admin.token, user.openid)).status).toBe(200);
+    expect((await api.get('/api/v1/me', { token: key })).status).toBe(200);
+
+    // A quota count that does not match the keys listed (as if a create kept landing in between).
+    await db.send(new PutCommand({ TableName: tableNames.apiKeys, Item: { ...keyItems.quota(user.openid), n: 5 } }));
+    const fallback = await suspend(admin.token, user.openid);
+    expect(fallback.data).toMatchObject({ suspended: true, keys: 1 });
+    expect((await api.get('/api/v1/me', { token: key })).status).toBe(401);
+    expect((await api.get('/api/v1/me', { token: user.token })).status).toBe(401);
+    expect((await reinstate(admin.token, user.openid)).data).toMatchObject({ suspended: false, keys: 1 });
+    expect((await api.get('/api/v1/me', { token: key })).status).toBe(200);
+    const events = (await trail(user.token)).data.items.map((e) => e.type);
+    expect(events.filter((t) => t.startsWith('account.'))).toEqual(['account.reinstated', 'account.suspended', 'account.reinstated', 'account.suspended']);
   });
 
   it('answers 404 for an unknown account and creates nothing', async () => {
