@@ -37,8 +37,8 @@ export const FUNCTIONS = {
     entry: 'functions/authorizer.ts',
     description: 'Lambda authorizer: verifies a JWT or an access key (no caching)',
     // Access keys: the hash guard and record (GetItem), last_used_at (a transaction of two Updates).
-    // Login tokens: the ended-session marker (GetItem).
-    tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] }, hub: { actions: ['GetItem'] } },
+    // Login tokens: the ended-session marker and the account's suspension, one BatchGetItem.
+    tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] }, hub: { actions: ['BatchGetItem'] } },
     jwtSecret: true,
   },
   health: { entry: 'functions/health.ts', description: 'Liveness probe', tables: {} },
@@ -58,13 +58,59 @@ export const FUNCTIONS = {
     jwtSecret: true,
     sms: true,
   },
-  createKey: { entry: 'functions/create-key.ts', description: 'Create an access key', tables: { apiKeys: { actions: ['PutItem', 'UpdateItem', 'DeleteItem'] } } },
+  // hub: the audit event, stored in the key write's transaction (PutItem); create also checks there
+  // that the owner's account is not suspended (ConditionCheckItem).
+  createKey: {
+    entry: 'functions/create-key.ts',
+    description: 'Create an access key',
+    tables: { apiKeys: { actions: ['PutItem', 'UpdateItem', 'DeleteItem'] }, hub: { actions: ['ConditionCheckItem', 'PutItem'] } },
+  },
   listKeys: { entry: 'functions/list-keys.ts', description: "List the caller's access keys", tables: { apiKeys: { actions: ['Query'] } } },
-  revokeKey: { entry: 'functions/revoke-key.ts', description: 'Revoke an access key', tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] } } },
-  deleteKey: { entry: 'functions/delete-key.ts', description: 'Delete an access key', tables: { apiKeys: { actions: ['GetItem', 'DeleteItem', 'UpdateItem'] } } },
+  revokeKey: { entry: 'functions/revoke-key.ts', description: 'Revoke an access key', tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] }, hub: { actions: ['PutItem'] } } },
+  deleteKey: {
+    entry: 'functions/delete-key.ts',
+    description: 'Delete an access key',
+    tables: { apiKeys: { actions: ['GetItem', 'DeleteItem', 'UpdateItem'] }, hub: { actions: ['PutItem'] } },
+  },
   verifyKey: { entry: 'functions/verify-key.ts', description: 'Verify an access key (public)', tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] } } },
   me: { entry: 'functions/me.ts', description: 'Who the credential is', tables: {} },
-  setRoles: { entry: 'functions/set-roles.ts', description: "Set an account's stored roles (admin JWT only)", tables: { hub: { actions: ['UpdateItem'] } } },
+  // The roles read, then written with the audit event in one transaction conditioned on them.
+  setRoles: { entry: 'functions/set-roles.ts', description: "Set an account's stored roles (admin JWT only)", tables: { hub: { actions: ['GetItem', 'UpdateItem', 'PutItem'] } } },
+  // The caller's audit trail: one Query of the account's partition per page; signed cursors.
+  listAudit: { entry: 'functions/list-audit.ts', description: "The caller's audit events, newest first", tables: { hub: { actions: ['Query'] } }, jwtSecret: true },
+  // Administration (admin JWT only). Each action stores an audit event on the affected account (hub PutItem).
+  adminListKeys: {
+    entry: 'functions/admin-list-keys.ts',
+    description: "List any account's access keys (admin JWT only)",
+    tables: { apiKeys: { actions: ['Query'] }, hub: { actions: ['GetItem', 'PutItem'] } },
+  },
+  adminRevokeKey: {
+    entry: 'functions/admin-revoke-key.ts',
+    description: 'Revoke any access key by id (admin JWT only)',
+    // The owner by the key_id index, then the record (GetItem) and the revoke transaction.
+    tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'], indexes: ['key_id-index'] }, hub: { actions: ['PutItem'] } },
+  },
+  adminLookupKey: {
+    entry: 'functions/admin-lookup-key.ts',
+    description: 'Find (and optionally revoke) a key by its plaintext (admin JWT only)',
+    // The hash guard and the record (GetItem), the revoke transaction (UpdateItem).
+    tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] }, hub: { actions: ['PutItem'] } },
+  },
+  suspendAccount: {
+    entry: 'functions/suspend-account.ts',
+    description: 'Suspend an account: its sessions and keys get 401 (admin JWT only)',
+    // One transaction: the account's suspended_at (hub), its event (hub), the key count check and each
+    // guard's marker (apiKeys), after a Query of the keys; the account (GetItem) when it was refused;
+    // the fallback marks guards one by one (UpdateItem).
+    tables: { apiKeys: { actions: ['Query', 'UpdateItem', 'ConditionCheckItem'] }, hub: { actions: ['GetItem', 'UpdateItem', 'PutItem'] } },
+    timeoutSeconds: 30,
+  },
+  reinstateAccount: {
+    entry: 'functions/reinstate-account.ts',
+    description: 'Reinstate a suspended account (admin JWT only)',
+    tables: { apiKeys: { actions: ['Query', 'UpdateItem', 'ConditionCheckItem'] }, hub: { actions: ['GetItem', 'UpdateItem', 'PutItem'] } },
+    timeoutSeconds: 30,
+  },
   publishVideo: {
     entry: 'functions/publish-video.ts',
     description: 'Publish a video (stored role editor or admin)',
@@ -107,6 +153,12 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/api/v1/api-keys/verify', function: 'verifyKey', auth: 'none' },
   { method: 'GET', path: '/api/v1/me', function: 'me', auth: 'authorizer' },
   { method: 'POST', path: '/api/v1/admin/users/{openid}/roles', function: 'setRoles', auth: 'authorizer' },
+  { method: 'GET', path: '/api/v1/audit', function: 'listAudit', auth: 'authorizer' },
+  { method: 'GET', path: '/api/v1/admin/users/{openid}/api-keys', function: 'adminListKeys', auth: 'authorizer' },
+  { method: 'POST', path: '/api/v1/admin/api-keys/{id}/revoke', function: 'adminRevokeKey', auth: 'authorizer' },
+  { method: 'POST', path: '/api/v1/admin/api-keys/lookup', function: 'adminLookupKey', auth: 'authorizer' },
+  { method: 'POST', path: '/api/v1/admin/users/{openid}/suspend', function: 'suspendAccount', auth: 'authorizer' },
+  { method: 'POST', path: '/api/v1/admin/users/{openid}/reinstate', function: 'reinstateAccount', auth: 'authorizer' },
   { method: 'POST', path: '/api/v1/videos', function: 'publishVideo', auth: 'authorizer' },
   { method: 'GET', path: '/api/v1/export/comments', function: 'exportComments', auth: 'authorizer' },
   { method: 'GET', path: '/api/v1/export/accounts', function: 'exportAccounts', auth: 'authorizer' },

@@ -7,12 +7,20 @@ import {
   UpdateTimeToLiveCommand,
   type AttributeDefinition,
 } from '@aws-sdk/client-dynamodb';
-import { TABLES, type TableDefinition } from '../../lib/db/tables.js';
+import { TABLES, type IndexDefinition, type TableDefinition } from '../../lib/db/tables.js';
 
 function attributeDefinitions(def: TableDefinition): AttributeDefinition[] {
   const all = [def.partitionKey, def.sortKey, ...def.globalIndexes.flatMap((i) => [i.partitionKey, ...(i.sortKey ? [i.sortKey] : [])])];
   const unique = new Map(all.map((a) => [a.name, a.type]));
   return [...unique].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType }));
+}
+
+function indexSpec(i: IndexDefinition) {
+  return {
+    IndexName: i.indexName,
+    KeySchema: [{ AttributeName: i.partitionKey.name, KeyType: 'HASH' as const }, ...(i.sortKey ? [{ AttributeName: i.sortKey.name, KeyType: 'RANGE' as const }] : [])],
+    Projection: { ProjectionType: i.projection, ...(i.nonKeyAttributes ? { NonKeyAttributes: i.nonKeyAttributes } : {}) },
+  };
 }
 
 /**
@@ -36,14 +44,7 @@ export async function createTables(endpoint: string, prefix = ''): Promise<Recor
               { AttributeName: def.partitionKey.name, KeyType: 'HASH' },
               { AttributeName: def.sortKey.name, KeyType: 'RANGE' },
             ],
-            GlobalSecondaryIndexes: def.globalIndexes.map((i) => ({
-              IndexName: i.indexName,
-              KeySchema: [
-                { AttributeName: i.partitionKey.name, KeyType: 'HASH' },
-                ...(i.sortKey ? [{ AttributeName: i.sortKey.name, KeyType: 'RANGE' as const }] : []),
-              ],
-              Projection: { ProjectionType: i.projection, ...(i.nonKeyAttributes ? { NonKeyAttributes: i.nonKeyAttributes } : {}) },
-            })),
+            GlobalSecondaryIndexes: def.globalIndexes.map(indexSpec),
             ...(def.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: def.stream } } : {}),
           }),
         );
@@ -56,6 +57,13 @@ export async function createTables(endpoint: string, prefix = ''): Promise<Recor
         const { Table } = await client.send(new DescribeTableCommand({ TableName }));
         if (def.stream && !Table?.StreamSpecification?.StreamEnabled) {
           await client.send(new UpdateTableCommand({ TableName, StreamSpecification: { StreamEnabled: true, StreamViewType: def.stream } }));
+        }
+        // An index added since (e.g. key_id-index): created on the kept table, one per update.
+        for (const index of def.globalIndexes) {
+          if (Table?.GlobalSecondaryIndexes?.some((i) => i.IndexName === index.indexName)) continue;
+          await client.send(
+            new UpdateTableCommand({ TableName, AttributeDefinitions: attributeDefinitions(def), GlobalSecondaryIndexUpdates: [{ Create: indexSpec(index) }] }),
+          );
         }
       }
       for (;;) {

@@ -1,9 +1,8 @@
 import * as z from '../zod.js';
 import { ROLES, type Principal, type Role } from '../auth/principal.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
-import { audit } from '../observability/audit.js';
 import { checkedText } from '../text.js';
-import { accountIdOfPhone, replaceAccountRoles, requireAccount } from '../hub/accounts.js';
+import { accountIdOfPhone, replaceAccountRolesAudited, requireAccount } from '../hub/accounts.js';
 import { tryNormalizePhone } from '../hub/phone.js';
 
 const openidSchema = checkedText(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters')));
@@ -38,11 +37,15 @@ export async function setRoles(principal: Principal, rawOpenid: string | undefin
   if (!openid.success) throw new ValidationError(`Invalid parameter "openid": ${openid.error.issues[0]?.message}`);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
   const { roles } = bodySchema.parse(body);
-  const { account, rolesBefore } = await replaceAccountRoles(openid.data, roles);
-  // Setting the roles an account already holds changes nothing: no audit line.
-  if (rolesBefore.length !== account.roles.length || rolesBefore.some((r) => !account.roles.includes(r))) {
-    audit({ action: 'role.changed', actor: principal.user_id, subject: account.openid, via: principal.auth_type, roles_before: rolesBefore, roles_after: account.roles });
-  }
+  // Setting the roles an account already holds changes nothing: no audit event.
+  const { account } = await replaceAccountRolesAudited(openid.data, roles, (before, after) => ({
+    action: 'role.changed',
+    actor: principal.user_id,
+    subject: openid.data,
+    via: principal.auth_type,
+    roles_before: before,
+    roles_after: after,
+  }));
   return { openid: account.openid, roles: account.roles };
 }
 
@@ -75,9 +78,15 @@ export async function changeStoredRole(openid: string, role: Role, action: 'gran
   const before = (await requireAccount(openid, 'Account')).roles ?? [];
   const wanted = action === 'grant' ? [...new Set([...before, role])] : before.filter((r) => r !== role);
   if (wanted.length === before.length) return { openid, roles_before: before, roles_after: before, changed: false };
-  // The roles the write replaced (not the ones read above): the audit line stays true if another
-  // change landed in between.
-  const { account, rolesBefore } = await replaceAccountRoles(openid, wanted);
-  audit({ action: 'role.changed', actor, via: actor, subject: openid, roles_before: rolesBefore, roles_after: account.roles });
-  return { openid, roles_before: rolesBefore, roles_after: account.roles, changed: true };
+  // The write is conditioned on the roles it replaces (read again there): the event stays true if
+  // another change landed in between.
+  const change = await replaceAccountRolesAudited(openid, wanted, (rolesBefore, rolesAfter) => ({
+    action: 'role.changed',
+    actor,
+    via: actor,
+    subject: openid,
+    roles_before: rolesBefore,
+    roles_after: rolesAfter,
+  }));
+  return { openid, roles_before: change.rolesBefore, roles_after: change.account.roles, changed: change.changed };
 }

@@ -4,7 +4,7 @@ import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { AuthError } from '../errors.js';
 import { getSigningSecrets, verificationSecrets, type SigningSecret } from './jwt-secret.js';
-import { isSessionEnded } from './sessions.js';
+import { sessionStatus } from './sessions.js';
 
 const ALG = 'HS256';
 
@@ -84,9 +84,14 @@ export async function decodeVerifiedToken(token: string): Promise<TokenClaims> {
   }
 }
 
-/** A token is valid when it verifies and its session has not been ended (one consistent read). */
+/**
+ * A token is valid when it verifies, its session has not been ended and its account is not
+ * suspended (one consistent BatchGetItem of both, lib/auth/sessions.ts).
+ */
 export async function verifyToken(token: string): Promise<TokenClaims> {
   const claims = await decodeVerifiedToken(token);
-  if (await isSessionEnded(claims.jti)) throw new AuthError('This session has ended; please sign in again', 'session_ended');
+  const status = await sessionStatus(claims.jti, claims.sub);
+  if (status.ended) throw new AuthError('This session has ended; please sign in again', 'session_ended');
+  if (status.suspended) throw new AuthError('This account is suspended; contact an administrator', 'account_suspended');
   return claims;
 }

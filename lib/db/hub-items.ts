@@ -39,6 +39,14 @@ export const hubItems = {
   /** The profile and its counters. gsi1: ACCOUNTS#k / created_at#openid (export of all accounts; k from the openid). */
   account: (openid: string) => ({ pk: `ACCOUNT#${openid}`, sk: 'PROFILE' }),
   accountsIndex: (createdAt: string, openid: string) => ({ gsi1pk: shardKey('ACCOUNTS', openid, SHARDS.accounts), gsi1sk: timeKey(createdAt, openid) }),
+  /**
+   * One stored audit event of an account (lib/audit/trail.ts), kept 90 days (TTL): under the
+   * account's partition, time-ordered, so `GET /api/v1/audit` is one Query, newest first.
+   */
+  auditEvent: (openid: string, atIso: string, id: string) => ({ pk: `ACCOUNT#${openid}`, sk: `AUDIT#${timeKey(atIso, id)}` }),
+  auditPrefix: 'AUDIT#',
+  /** An event id given by its writer (lib/audit/trail.ts, audit()): stored once per id, with the event's TTL. */
+  auditEventId: (openid: string, id: string) => ({ pk: `ACCOUNT#${openid}`, sk: `AUDITID#${id}` }),
   /** phone (E.164) -> openid; written with the account in one transaction, so a phone has one account. */
   phone: (e164: string) => ({ pk: `PHONE#${e164}`, sk: 'ACCOUNT' }),
   /** The current SMS code of a phone (hash only), with a TTL. */

@@ -38,6 +38,10 @@ export const API_KEYS_TABLE: TableDefinition = {
     // lookups that may lag, e.g. an administrator finding the owner of a leaked key's hash; KEYS_ONLY,
     // as such a lookup reads the record by its key afterwards.
     { indexName: 'key_hash-index', partitionKey: { name: 'key_hash', type: 'S' }, projection: 'KEYS_ONLY' },
+    // A key by its id, whoever owns it (administration: POST /api/v1/admin/api-keys/{id}/revoke):
+    // the record and its hash guard both carry `id`; KEYS_ONLY gives the record's partition (the
+    // owner), and the record is then read consistently by its key.
+    { indexName: 'key_id-index', partitionKey: { name: 'id', type: 'N' }, projection: 'KEYS_ONLY' },
   ],
 };
 

@@ -8,7 +8,7 @@ import { hubItems } from '../db/hub-items.js';
 import { cancellationCode, retryOnConflict, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { newOpenid, randomDigits } from '../ids.js';
-import { audit } from '../observability/audit.js';
+import { auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
 import { isAdminPhone, maskPhone } from './phone.js';
 
 /** The account item: profile, stored roles and the counters kept exact by the writers of each fact. */
@@ -164,6 +164,53 @@ async function updateAccount(
   }
 }
 
+/**
+ * Replaces an account's stored roles together with the audit event of the change, in one
+ * transaction conditioned on the roles read just before (a change that lands in between makes it
+ * read again): no change without its event, no event without its change. Setting the roles the
+ * account already holds writes nothing and stores no event (a retried request stores it once).
+ * `eventOf` builds the event from the roles before and after.
+ */
+export async function replaceAccountRolesAudited(
+  openid: string,
+  roles: readonly string[],
+  eventOf: (rolesBefore: Role[], rolesAfter: Role[]) => AuditEvent,
+): Promise<{ account: Account; rolesBefore: Role[]; changed: boolean }> {
+  const unique = [...new Set(roles)] as Role[];
+  const unknown = unique.filter((r) => !(ROLES as readonly string[]).includes(r));
+  if (unknown.length > 0) throw new ValidationError(`Invalid parameter "roles": unknown role "${unknown[0]}"; allowed: ${ROLES.join(', ')}`);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const account = await getAccount(openid, true);
+    if (!account) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
+    const before = account.roles;
+    const rolesBefore = before ?? [];
+    if (rolesBefore.length === unique.length && rolesBefore.every((r) => unique.includes(r))) return { account, rolesBefore, changed: false };
+    const now = clock.now();
+    const event = eventOf(rolesBefore, unique);
+    try {
+      await transactWrite([
+        {
+          Update: {
+            TableName: TABLE(),
+            Key: hubItems.account(openid),
+            UpdateExpression: 'SET #roles = :roles, updated_at = :now',
+            ConditionExpression: before === undefined ? 'attribute_exists(pk) AND attribute_not_exists(#roles)' : 'attribute_exists(pk) AND #roles = :before',
+            ExpressionAttributeNames: { '#roles': 'roles' },
+            ExpressionAttributeValues: { ':roles': unique, ':now': new Date(now).toISOString(), ...(before === undefined ? {} : { ':before': before }) },
+          },
+        },
+        auditItem(event, now),
+      ]);
+    } catch (error) {
+      if (cancellationCode(error, 0) === 'ConditionalCheckFailed') continue;
+      throw error;
+    }
+    writeAuditLine(event);
+    return { account: { ...account, roles: unique, updated_at: new Date(now).toISOString() }, rolesBefore, changed: true };
+  }
+  throw Object.assign(new Error('roles changed concurrently too often'), { name: 'TransactionConflictException' });
+}
+
 /** Adds `admin` to an account's stored roles, as a transaction item; its condition fails when the account already has it. */
 function addAdminRoleItem(openid: string): TransactItem {
   return {
@@ -195,8 +242,8 @@ export class SignInGuardFailed extends Error {
 export interface SignInOptions {
   /** A transaction item that must succeed with the sign-in (spending the SMS code). */
   guard: TransactItem;
-  /** More items written in the same transaction (ending the device's previous session). */
-  also?: TransactItem[];
+  /** More items written in the same transaction (ending the device's previous session and its audit event), given the account's openid. */
+  also?: (openid: string) => TransactItem[];
   /** An existing account's openid to record as the inviter of a NEW account. */
   inviter?: string;
 }
@@ -252,7 +299,10 @@ export async function signInByPhone(phone: string, options: SignInOptions): Prom
       if (!account) throw new Error('phone item points to a missing account');
       // A phone added to ADMIN_PHONES after its account was created: admin from this sign-in on.
       const promote = isAdminPhone(phone) && !(account.roles ?? []).includes('admin');
-      const items = [options.guard, ...(options.also ?? []), ...(promote ? [addAdminRoleItem(account.openid)] : [])];
+      const roles: Role[] = [...(account.roles ?? []), 'admin'];
+      const promotion: AuditEvent = { action: 'role.changed', actor: 'sign-in', via: 'ADMIN_PHONES', subject: account.openid, roles_before: account.roles ?? [], roles_after: roles };
+      // The promotion's event sits before its condition item, which stays last.
+      const items = [options.guard, ...(options.also?.(account.openid) ?? []), ...(promote ? [auditItem(promotion), addAdminRoleItem(account.openid)] : [])];
       try {
         await transactWrite(items);
       } catch (error) {
@@ -262,8 +312,7 @@ export async function signInByPhone(phone: string, options: SignInOptions): Prom
         throw error;
       }
       if (!promote) return { account, created: false };
-      const roles: Role[] = [...(account.roles ?? []), 'admin'];
-      audit({ action: 'role.changed', actor: 'sign-in', via: 'ADMIN_PHONES', subject: account.openid, roles_before: account.roles ?? [], roles_after: roles });
+      writeAuditLine(promotion);
       return { account: { ...account, roles }, created: false };
     }
 
@@ -297,7 +346,7 @@ export async function signInByPhone(phone: string, options: SignInOptions): Prom
         },
       });
     }
-    items.push(...(options.also ?? []));
+    items.push(...(options.also?.(account.openid) ?? []));
     try {
       await transactWrite(items);
       return { account, created: true };

@@ -5,7 +5,7 @@ import { clock } from '../clock.js';
 import { config } from '../config.js';
 import type { TransactItem } from '../db/transact.js';
 import { AuthError, RateLimitedError } from '../errors.js';
-import { audit } from '../observability/audit.js';
+import { auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
 import { getAccount, SignInGuardFailed, signInByPhone } from './accounts.js';
 import { defineOperation } from './operation.js';
 import { identifier, optionalText, presentText } from './params.js';
@@ -74,7 +74,13 @@ export const createPhoneAccount = defineOperation({
     // One transaction spends the code, creates or signs in to the account and ends the previous
     // session: a failure anywhere leaves the code unspent for the retry. Only signing follows.
     const ended = await previousSession(openid0, token0);
-    const also: TransactItem[] = ended ? [endSessionItem(ended.jti, ended.exp)] : [];
+    let endedEvent: AuditEvent | undefined;
+    // Ending the previous session and its audit event (on the ended session's account) join the sign-in's transaction.
+    const also = (openid: string): TransactItem[] => {
+      if (!ended) return [];
+      endedEvent = { action: 'session.ended', actor: openid, subject: ended.sub, session_id: ended.jti, via: 'sms_code' };
+      return [endSessionItem(ended.jti, ended.exp), auditItem(endedEvent)];
+    };
     let signedIn;
     try {
       signedIn = await signInByPhone(phone, { guard: consumeCodeItem(phone, stored.code_hash, now), inviter, also });
@@ -83,7 +89,7 @@ export const createPhoneAccount = defineOperation({
       throw error;
     }
     // Stored: the previous session is over (ended again, and written again, if it already was).
-    if (ended) audit({ action: 'session.ended', actor: signedIn.account.openid, subject: ended.sub, session_id: ended.jti, via: 'sms_code' });
+    if (endedEvent) writeAuditLine(endedEvent);
 
     const issued = await issueToken(signedIn.account.openid, signedIn.account.roles ?? []);
     return { openid: signedIn.account.openid, token: issued.token, new_account: signedIn.created, expires_at: issued.expires_at };

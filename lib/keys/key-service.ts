@@ -3,12 +3,12 @@ import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { AuthError, NotFoundError, ValidationError, type AuthFailure } from '../errors.js';
 import { logger } from '../logger.js';
-import { audit } from '../observability/audit.js';
+import { auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
 import { countMetric } from '../observability/metrics.js';
 import { checkedText } from '../text.js';
 import { KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedKey } from './key-material.js';
 import { keyStatus, toPublicKey, type PublicKey, type StoredKey } from './key-record.js';
-import { findKeyByHash, getKeyOfUser, insertKey, listKeysOfUser, markRevoked, nextKeyId, removeKey, touchLastUsed } from './key-store.js';
+import { ACCOUNT_SUSPENDED, findKeyByHash, getKeyOfUser, insertKey, listKeysOfUser, markRevoked, nextKeyId, removeKey, touchLastUsed } from './key-store.js';
 
 export const MAX_NAME_LENGTH = 64;
 export const MAX_SCOPES = 20;
@@ -76,9 +76,10 @@ export async function createKey(userId: string, body: unknown): Promise<{ api_ke
     updated_at: nowIso,
     key_hash: hashApiKey(apiKey),
   };
-  await insertKey(record, config.MAX_KEYS_PER_USER);
   // Key management takes a login JWT only (functions/*-key.ts): the actor is the owner, by JWT.
-  audit({ action: 'key.created', actor: userId, subject: userId, key_id: String(record.id), via: 'jwt' });
+  const event: AuditEvent = { action: 'key.created', actor: userId, subject: userId, key_id: String(record.id), key_name: record.name, via: 'jwt' };
+  await insertKey(record, config.MAX_KEYS_PER_USER, [auditItem(event, now)]);
+  writeAuditLine(event);
   countMetric('KeysCreated');
   return { api_key: apiKey, key: toPublicKey(record, now) };
 }
@@ -88,34 +89,57 @@ export async function listKeys(userId: string): Promise<PublicKey[]> {
   return (await listKeysOfUser(userId)).map((k) => toPublicKey(k, now));
 }
 
+/** Who acts on a key: its owner (key management) or an administrator; both by JWT. */
+export interface KeyActor {
+  user_id: string;
+  via: string;
+}
+
 /**
  * Revoking an already revoked key succeeds again (the seed keeps the record for audit). Only the
- * revoke that ends an active key writes the audit line and counts in KeysRevoked: a repeat changes
- * nothing (as read just before the write).
+ * revoke that ends an active key stores the audit event (in its transaction), writes the line and
+ * counts in KeysRevoked: a repeat, or a revoke that another one beat, changes nothing.
  */
-export async function revokeKey(userId: string, id: number): Promise<{ revoked: true; id: number }> {
-  const key = await getKeyOfUser(userId, id);
-  if (!key || !(await markRevoked(key, clock.nowIso()))) throw new NotFoundError(NOT_YOURS);
-  if (key.is_active) {
-    audit({ action: 'key.revoked', actor: userId, subject: userId, key_id: String(id), via: 'jwt' });
-    countMetric('KeysRevoked');
-  }
+export async function revokeKey(userId: string, id: number, actor: KeyActor = { user_id: userId, via: 'jwt' }): Promise<{ revoked: true; id: number }> {
+  await revokeStoredKey(await getKeyOfUser(userId, id), actor);
   return { revoked: true, id };
+}
+
+/** Revokes a key read just before (undefined: 404); answers the key as stored afterwards. */
+export async function revokeStoredKey(key: StoredKey | undefined, actor: KeyActor): Promise<StoredKey> {
+  if (!key) throw new NotFoundError(NOT_YOURS);
+  const nowIso = clock.nowIso();
+  if (!key.is_active) {
+    if (!(await markRevoked(key, nowIso))) throw new NotFoundError(NOT_YOURS);
+    return { ...key, updated_at: nowIso };
+  }
+  const event: AuditEvent = { action: 'key.revoked', actor: actor.user_id, subject: key.user_id, key_id: String(key.id), key_name: key.name, via: actor.via };
+  if (await markRevoked(key, nowIso, [auditItem(event, Date.parse(nowIso))])) {
+    writeAuditLine(event);
+    countMetric('KeysRevoked');
+    return { ...key, is_active: false, updated_at: nowIso };
+  }
+  // Gone, or revoked by another request in between (which stored the event): read what is there.
+  const now = await getKeyOfUser(key.user_id, key.id);
+  if (!now) throw new NotFoundError(NOT_YOURS);
+  return revokeStoredKey(now, actor);
 }
 
 export async function deleteKey(userId: string, id: number): Promise<{ deleted: true; id: number }> {
   const key = await getKeyOfUser(userId, id);
-  if (!key || !(await removeKey(key))) throw new NotFoundError(NOT_YOURS);
-  audit({ action: 'key.deleted', actor: userId, subject: userId, key_id: String(id), via: 'jwt' });
+  const event: AuditEvent | undefined = key && { action: 'key.deleted', actor: userId, subject: userId, key_id: String(id), key_name: key.name, via: 'jwt' };
+  if (!key || !(await removeKey(key, [auditItem(event!)]))) throw new NotFoundError(NOT_YOURS);
+  writeAuditLine(event!);
   countMetric('KeysDeleted');
   return { deleted: true, id };
 }
 
-const VERIFICATION_OUTCOMES: Partial<Record<AuthFailure, 'malformed' | 'unknown' | 'revoked' | 'expired'>> = {
+const VERIFICATION_OUTCOMES: Partial<Record<AuthFailure, 'malformed' | 'unknown' | 'revoked' | 'expired' | 'suspended'>> = {
   malformed_key: 'malformed',
   unknown_key: 'unknown',
   revoked_key: 'revoked',
   expired_key: 'expired',
+  account_suspended: 'suspended',
 };
 
 /** `GET /api/v1/api-keys/verify`: verifyAccessKey, each answer counted by outcome (KeyVerifications). */
@@ -127,6 +151,8 @@ export async function verifyKeyEndpoint(rawKey: string | undefined): Promise<{ u
   } catch (error) {
     const outcome = error instanceof AuthError && error.reason ? VERIFICATION_OUTCOMES[error.reason] : undefined;
     if (outcome) countMetric('KeyVerifications', outcome);
+    // Seed 001: one message for every cause here (authentication elsewhere says "suspended").
+    if (error instanceof AuthError && error.reason === 'account_suspended') throw new AuthError(NOT_VERIFIED, 'account_suspended');
     throw error;
   }
 }
@@ -146,6 +172,8 @@ export async function verifyAccessKey(rawKey: string | undefined): Promise<{ use
   if (!binding) throw new AuthError(NOT_VERIFIED, 'unknown_key');
   const status = keyStatus(binding, now);
   if (status !== 'valid') throw new AuthError(NOT_VERIFIED, status === 'revoked' ? 'revoked_key' : 'expired_key');
+  // The suspension marker on the guard (lib/admin/suspension.ts): read in the same GetItem.
+  if (binding.suspended === true) throw new AuthError(ACCOUNT_SUSPENDED, 'account_suspended');
   const lastUsed = binding.last_used_at === null ? 0 : Date.parse(binding.last_used_at);
   if (now - lastUsed >= LAST_USED_INTERVAL_MS) {
     try {

@@ -1,20 +1,27 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { retryTransient, wasRefused } from '../db/failures.js';
-import { cancellationCode, transactWrite } from '../db/transact.js';
-import { LimitExceededError } from '../errors.js';
+import { hubItems } from '../db/hub-items.js';
+import { cancellationCode, retryOnConflict, transactWrite, type TransactItem } from '../db/transact.js';
+import { AuthError, LimitExceededError } from '../errors.js';
 import { logger } from '../logger.js';
 import type { StoredKey } from './key-record.js';
 import { keyItems } from './keys-table.js';
 
 const TABLE = () => tableNames.apiKeys;
+const KEY_ID_INDEX = 'key_id-index';
+
+export const ACCOUNT_SUSPENDED = 'This account is suspended; contact an administrator';
 
 /**
  * What verification needs of a key: the hash guard mirrors it, so one consistent read by hash
  * answers (a guard written before the guard mirrored last_used_at is completed from the record).
  */
-export type KeyBinding = Pick<StoredKey, 'id' | 'user_id' | 'scopes' | 'expires_at' | 'is_active' | 'last_used_at'>;
-const BINDING_ATTRIBUTES = 'id, user_id, scopes, expires_at, is_active, last_used_at';
+export type KeyBinding = Pick<StoredKey, 'id' | 'user_id' | 'scopes' | 'expires_at' | 'is_active' | 'last_used_at'> & {
+  /** Set on the guard while the owner's account is suspended (lib/admin/suspension.ts). */
+  suspended?: boolean;
+};
+const BINDING_ATTRIBUTES = 'id, user_id, scopes, expires_at, is_active, last_used_at, suspended';
 
 /** The key record as stored under its user's partition. */
 export function keyRecordItem(key: StoredKey): Record<string, unknown> {
@@ -75,7 +82,7 @@ async function releaseKeyId(id: number): Promise<void> {
  * exists completely or not at all, and the quota cannot be exceeded by concurrent creates. A refused
  * create gives its id back (releaseKeyId).
  */
-export async function insertKey(key: StoredKey, maxKeysPerUser: number): Promise<void> {
+export async function insertKey(key: StoredKey, maxKeysPerUser: number, also: TransactItem[] = []): Promise<void> {
   try {
     await transactWrite([
       { Put: { TableName: TABLE(), Item: keyRecordItem(key), ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -89,12 +96,23 @@ export async function insertKey(key: StoredKey, maxKeysPerUser: number): Promise
           ExpressionAttributeValues: { ':one': 1, ':max': maxKeysPerUser },
         },
       },
+      // The owner's account must not be suspended: a create racing a suspension either lands before
+      // it (and the suspension marks its guard) or is refused here.
+      {
+        ConditionCheck: {
+          TableName: tableNames.hub,
+          Key: hubItems.account(key.user_id),
+          ConditionExpression: 'attribute_not_exists(suspended_at)',
+        },
+      },
+      ...also,
     ]);
   } catch (error) {
     if (wasRefused(error)) await releaseKeyId(key.id);
     if (cancellationCode(error, 2) === 'ConditionalCheckFailed') {
       throw new LimitExceededError(`You already have ${maxKeysPerUser} API keys; delete one before creating another`);
     }
+    if (cancellationCode(error, 3) === 'ConditionalCheckFailed') throw new AuthError(ACCOUNT_SUSPENDED, 'account_suspended');
     throw error;
   }
 }
@@ -124,8 +142,13 @@ export async function getKeyOfUser(userId: string, id: number): Promise<StoredKe
   return out.Item as StoredKey | undefined;
 }
 
-/** Marks the record and its guard inactive together. Returns false when the key is gone. */
-export async function markRevoked(key: StoredKey, nowIso: string): Promise<boolean> {
+/**
+ * Marks the record and its guard inactive together, with the `also` items (the audit event) when the
+ * key is active: then only the revoke that ends the key writes (the record's condition), so a
+ * concurrent or repeated revoke stores no second event. Returns false when the key is gone or, with
+ * `also`, was revoked by another request in between.
+ */
+export async function markRevoked(key: StoredKey, nowIso: string, also: TransactItem[] = []): Promise<boolean> {
   try {
     await transactWrite([
       {
@@ -133,8 +156,8 @@ export async function markRevoked(key: StoredKey, nowIso: string): Promise<boole
           TableName: TABLE(),
           Key: keyItems.record(key.user_id, key.id),
           UpdateExpression: 'SET is_active = :false, updated_at = :now',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':false': false, ':now': nowIso },
+          ConditionExpression: also.length > 0 ? 'attribute_exists(pk) AND is_active = :true' : 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':false': false, ':now': nowIso, ...(also.length > 0 ? { ':true': true } : {}) },
         },
       },
       {
@@ -146,6 +169,7 @@ export async function markRevoked(key: StoredKey, nowIso: string): Promise<boole
           ExpressionAttributeValues: { ':false': false },
         },
       },
+      ...also,
     ]);
     return true;
   } catch (error) {
@@ -154,8 +178,8 @@ export async function markRevoked(key: StoredKey, nowIso: string): Promise<boole
   }
 }
 
-/** Removes the record, its guard and one unit of quota together. Returns false when already gone. */
-export async function removeKey(key: StoredKey): Promise<boolean> {
+/** Removes the record, its guard and one unit of quota together (with `also`: the audit event). Returns false when already gone. */
+export async function removeKey(key: StoredKey, also: TransactItem[] = []): Promise<boolean> {
   try {
     await transactWrite([
       { Delete: { TableName: TABLE(), Key: keyItems.record(key.user_id, key.id), ConditionExpression: 'attribute_exists(pk)' } },
@@ -168,6 +192,7 @@ export async function removeKey(key: StoredKey): Promise<boolean> {
           ExpressionAttributeValues: { ':minusOne': -1 },
         },
       },
+      ...also,
     ]);
     return true;
   } catch (error) {
@@ -191,7 +216,7 @@ export async function findKeyByHash(keyHash: string): Promise<KeyBinding | undef
   const record = await db.send(
     new GetCommand({ TableName: TABLE(), Key: keyItems.record(binding.user_id!, binding.id!), ConsistentRead: true, ProjectionExpression: BINDING_ATTRIBUTES }),
   );
-  return record.Item as KeyBinding | undefined;
+  return record.Item ? ({ ...record.Item, suspended: binding.suspended } as KeyBinding) : undefined;
 }
 
 /**
@@ -232,4 +257,97 @@ export async function touchLastUsed(keyHash: string, key: Pick<KeyBinding, 'user
     if (reasons.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return false;
     throw error;
   }
+}
+
+/**
+ * The key with id `id`, whoever owns it (administration): the key_id GSI gives its owner's partition,
+ * then one consistent GetItem reads the record. The index lags a write by a moment in AWS: a key
+ * created an instant ago may not be found yet (404; the next try finds it).
+ */
+export async function findKeyById(id: number): Promise<StoredKey | undefined> {
+  const out = await db.send(
+    new QueryCommand({ TableName: TABLE(), IndexName: KEY_ID_INDEX, KeyConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': id } }),
+  );
+  const record = (out.Items ?? []).find((item) => typeof item.sk === 'string' && item.sk.startsWith(keyItems.recordPrefix));
+  if (!record) return undefined;
+  const owner = String(record.pk).slice('USER#'.length);
+  return getKeyOfUser(owner, id);
+}
+
+/**
+ * The key whose hash is `keyHash` (administration: the owner of a leaked key): its hash guard, read
+ * strongly consistent, names the owner and the id; the record is read by its key. Undefined when
+ * no key has this hash (never created, or deleted).
+ */
+export async function findKeyRecordByHash(keyHash: string): Promise<StoredKey | undefined> {
+  const guard = await db.send(new GetCommand({ TableName: TABLE(), Key: keyItems.hashGuard(keyHash), ConsistentRead: true, ProjectionExpression: 'id, user_id' }));
+  const binding = guard.Item as Pick<KeyBinding, 'id' | 'user_id'> | undefined;
+  return binding ? getKeyOfUser(binding.user_id, binding.id) : undefined;
+}
+
+/**
+ * Sets (true) or removes (false) the suspension marker on the hash guard of each of the account's
+ * keys: verification reads it in the GetItem it makes anyway. Idempotent; a key deleted meanwhile is
+ * skipped (the guard's condition). Returns how many guards it wrote.
+ */
+export async function markKeysSuspended(userId: string, suspended: boolean): Promise<number> {
+  const keys = await listKeysOfUser(userId);
+  let written = 0;
+  const mark = async (key: StoredKey) => {
+    try {
+      await retryOnConflict(() =>
+        db.send(
+          new UpdateCommand({
+            TableName: TABLE(),
+            Key: keyItems.hashGuard(key.key_hash),
+            UpdateExpression: suspended ? 'SET suspended = :true' : 'REMOVE suspended',
+            ConditionExpression: 'attribute_exists(pk)',
+            ...(suspended ? { ExpressionAttributeValues: { ':true': true } } : {}),
+          }),
+        ),
+      );
+      written++;
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+    }
+  };
+  // Ten at a time: at most 100 keys per account (MAX_KEYS_PER_USER), so ten rounds at most.
+  for (let i = 0; i < keys.length; i += 10) await Promise.all(keys.slice(i, i + 10).map(mark));
+  return written;
+}
+
+/** How many guard updates a suspension may put in its own transaction (the account and its event take two more, the quota check one). */
+const MAX_GUARDS_IN_TRANSACTION = 97;
+
+/**
+ * The items that set (or remove) the suspension marker on every guard of the account's keys, for the
+ * suspension's own transaction: one Update per guard (conditioned on the guard existing) and a check
+ * that the account's key count is still the one listed (a key created or deleted in between cancels
+ * the transaction, which is then built again). Undefined when there are too many keys for one
+ * transaction (the caller falls back to markKeysSuspended after its own write).
+ */
+export async function suspensionMarkItems(userId: string, suspended: boolean): Promise<TransactItem[] | undefined> {
+  const keys = await listKeysOfUser(userId);
+  if (keys.length > MAX_GUARDS_IN_TRANSACTION) return undefined;
+  return [
+    {
+      ConditionCheck: {
+        TableName: TABLE(),
+        Key: keyItems.quota(userId),
+        ConditionExpression: keys.length === 0 ? 'attribute_not_exists(n) OR n = :count' : 'n = :count',
+        ExpressionAttributeValues: { ':count': keys.length },
+      },
+    },
+    ...keys.map(
+      (key): TransactItem => ({
+        Update: {
+          TableName: TABLE(),
+          Key: keyItems.hashGuard(key.key_hash),
+          UpdateExpression: suspended ? 'SET suspended = :true' : 'REMOVE suspended',
+          ConditionExpression: 'attribute_exists(pk)',
+          ...(suspended ? { ExpressionAttributeValues: { ':true': true } } : {}),
+        },
+      }),
+    ),
+  ];
 }

@@ -9,7 +9,9 @@ export type AuditAction =
   | 'role.changed'
   | 'session.ended'
   | 'account.suspended'
-  | 'account.reinstated';
+  | 'account.reinstated'
+  | 'admin.keys_listed'
+  | 'admin.key_looked_up';
 
 /**
  * One audit fact. Identifiers only: never a key, a token, an SMS code or a phone number in full.
@@ -22,6 +24,8 @@ export interface AuditEvent {
   subject: string;
   /** The key concerned (its id, never the key). */
   key_id?: string;
+  /** The key's name (chosen by its owner; not a credential). */
+  key_name?: string;
   /** How the actor authenticated: `jwt`, `api_key`, or a tool. */
   via?: string;
   /** Role changes: the roles before and after. */
@@ -34,9 +38,10 @@ export interface AuditEvent {
 /**
  * Writes one audit line (`message: "audit"`, the fact under `audit`), at INFO whatever LOG_LEVEL is
  * (LOG_LEVEL=WARN must not lose the audit trail), except SILENT, which writes nothing at all. Callers
- * write it once the change has been stored, and only when something changed.
+ * write it once the change has been stored, and only when something changed. The stored trail (what
+ * `GET /api/v1/audit` shows) is lib/audit/trail.ts, which writes this line too: call that `audit()`.
  */
-export function audit(event: AuditEvent): void {
+export function writeAuditLine(event: AuditEvent): void {
   const level = logger.getLevelName();
   if (level === 'SILENT') return;
   if (logger.level <= LogLevelThreshold.INFO) {

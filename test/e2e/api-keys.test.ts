@@ -311,7 +311,7 @@ describe('what a key costs, counted at the DynamoDB client', () => {
     const used = await recordRequests(() => getFollower({ authorization: `Bearer ${key}` }));
     expect(used.result.status).toBe(200);
     expectOneGuardRead(used.requests, key);
-    // A JWT costs one request too (the ended-session check): the same total.
+    // A JWT costs one request too (the ended-session and suspension check, one BatchGetItem): the same total.
     const withJwt = await recordRequests(() => getFollower({ authorization: `Bearer ${owner!.token}` }));
     expect(withJwt.result.data).toEqual(used.result.data);
     expect(keyRequests(withJwt.requests)).toEqual([]);

@@ -327,13 +327,13 @@ const profileSweep = (op: string, field: string, value: string): FaultSweep<User
 describe('like and dislike under DynamoDB faults', () => {
   it('like: 503 with nothing changed; the retry counts one like, its counters applied from the stream', async () => {
     const report = await sweepFaults(likeSweep);
-    // The authorizer, the video, the liker's feed state and co-likes, the transaction: nothing after the commit.
-    expect(report.requests).toEqual(['GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+    // The authorizer (session and suspension: one BatchGetItem), the video, the liker's feed state and co-likes, the transaction: nothing after the commit.
+    expect(report.requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
   }, 180_000);
 
   it('dislike: 503 with the like kept; the retry removes one like, its counters taken back from the stream', async () => {
     const report = await sweepFaults(dislikeSweep);
-    expect(report.requests).toEqual(['GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(report.requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
   }, 180_000);
 });
 
@@ -366,7 +366,7 @@ describe('profile edits under DynamoDB faults', () => {
     ['change_signature', 'signature', 'Robots and coffee'],
     ['change_city', 'city', 'Shenzhen'],
   ])('%s: 503 with the profile unchanged; the retry sets it', async (op, field, value) => {
-    expect((await sweepFaults(profileSweep(op, field, value))).requests).toEqual(['GetItemCommand', 'UpdateItemCommand']);
+    expect((await sweepFaults(profileSweep(op, field, value))).requests).toEqual(['BatchGetItemCommand', 'UpdateItemCommand']);
   });
 
   it('change_city with an access key: its last_used_at write is best effort, the other requests 503', async () => {

@@ -60,8 +60,8 @@ describe('access keys under DynamoDB faults', () => {
       },
     };
     const report = await sweepFaults(sweep);
-    // The authorizer's session check, the id, the transaction.
-    expect(report.requests).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
+    // The authorizer's session check (one BatchGetItem), the id, the transaction.
+    expect(report.requests).toEqual(['BatchGetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
   });
 
   interface OwnedKey {
@@ -86,7 +86,7 @@ describe('access keys under DynamoDB faults', () => {
         await expect(verifyAccessKey(apiKey)).rejects.toMatchObject({ status: 401 });
       },
     };
-    expect((await sweepFaults(sweep)).requests).toEqual(['GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+    expect((await sweepFaults(sweep)).requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
   });
 
   it('delete: 503 with the key and its quota kept; the retry removes them once', async () => {
@@ -100,7 +100,7 @@ describe('access keys under DynamoDB faults', () => {
         await expect(verifyAccessKey(apiKey)).rejects.toMatchObject({ status: 401 });
       },
     };
-    expect((await sweepFaults(sweep)).requests).toEqual(['GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+    expect((await sweepFaults(sweep)).requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
   });
 
   it('verify: 503 when the key cannot be read, never 401; a failed last_used_at write does not block it', async () => {
@@ -126,7 +126,7 @@ describe('the Lambda authorizer under DynamoDB faults', () => {
     const token = await tokenFor(user);
     const fault = failAt(1, kind);
     const res = await api.get('/api/v1/me', { token });
-    expect(fault.fired).toBe('GetItemCommand');
+    expect(fault.fired).toBe('BatchGetItemCommand');
     expectUnavailable(res, `${kind} at the session check`);
     clearFaults();
     expect((await api.get('/api/v1/me', { token })).data).toEqual({ user_id: user, auth_type: 'jwt', scopes: [], roles: [] });
@@ -159,7 +159,7 @@ describe('role administration under DynamoDB faults', () => {
         expect(await getHubItem(hubItems.account(target))).toMatchObject({ roles: ['editor'] });
       },
     };
-    expect((await sweepFaults(sweep)).requests).toEqual(['GetItemCommand', 'UpdateItemCommand']);
+    expect((await sweepFaults(sweep)).requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
   });
 });
 
@@ -227,7 +227,7 @@ describe('publishing under DynamoDB faults', () => {
       },
     };
     const report = await sweepFaults(sweep);
-    expect(report.requests.slice(0, 4)).toEqual(['GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(report.requests.slice(0, 4)).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
     expect(report.requests.slice(4).sort()).toEqual([...batches, 'UpdateItemCommand', 'UpdateItemCommand'].sort());
   });
 

@@ -157,7 +157,7 @@ describe('log context', () => {
 
 describe('audit lines', () => {
   it('key create, revoke and delete: one line each, with who, what and the key id', () => {
-    const keyFact = (action: string) => ({ action, actor: user.openid, subject: user.openid, key_id: String(keyId), via: 'jwt' });
+    const keyFact = (action: string) => ({ action, actor: user.openid, subject: user.openid, key_id: String(keyId), key_name: 'ci', via: 'jwt' });
     expect(auditLines(steps['key create']!).map((l) => l.audit)).toEqual([keyFact('key.created')]);
     expect(auditLines(steps['key revoke']!).map((l) => l.audit)).toEqual([keyFact('key.revoked')]);
     expect(auditLines(steps['key delete']!).map((l) => l.audit)).toEqual([keyFact('key.deleted')]);

@@ -1,4 +1,5 @@
 import { onUnauthorized } from './api.js';
+import { auditSection } from './audit-view.js';
 import { h, replaceChildren } from './dom.js';
 import { renderKeys } from './keys-view.js';
 import { renderLogin } from './login-view.js';
@@ -37,6 +38,7 @@ function showKeys(): void {
     h('button', { type: 'button', class: 'small', onclick: signOut }, 'Sign out'),
   );
   renderKeys(app);
+  app.append(auditSection());
 }
 
 // Seed 001 §5: a 401 on a call made with the login token discards it and the username and shows

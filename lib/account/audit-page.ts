@@ -1,0 +1,55 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from '../zod.js';
+import type { AuditEntry } from '../audit/trail.js';
+import { openCursor, signCursor } from '../auth/signed-cursor.js';
+import { db, tableNames } from '../db/client.js';
+import { hubItems } from '../db/hub-items.js';
+import { ValidationError } from '../errors.js';
+
+export const AUDIT_PAGE_DEFAULT = 20;
+export const AUDIT_PAGE_MAX = 100;
+const CURSOR_PURPOSE = 'audit';
+
+const limitSchema = z.pipe(z.string().check(z.regex(/^[0-9]{1,3}$/, 'must be an integer from 1 to 100')), z.transform(Number));
+
+interface AuditCursor {
+  u: string;
+  sk: string;
+}
+
+/** `GET /api/v1/audit?cursor=&limit=`: the account's events, newest first, one Query per page. */
+export async function auditPage(openid: string, query: { cursor?: string; limit?: string }): Promise<{ items: AuditEntry[]; next_cursor: string | null }> {
+  let limit = AUDIT_PAGE_DEFAULT;
+  if (query.limit !== undefined && query.limit !== '') {
+    const parsed = limitSchema.safeParse(query.limit);
+    if (!parsed.success || parsed.data < 1 || parsed.data > AUDIT_PAGE_MAX) {
+      throw new ValidationError(`Invalid parameter "limit": must be an integer from 1 to ${AUDIT_PAGE_MAX}`);
+    }
+    limit = parsed.data;
+  }
+  let startKey: Record<string, unknown> | undefined;
+  if (query.cursor) {
+    const opened = (await openCursor(CURSOR_PURPOSE, query.cursor)) as Partial<AuditCursor> | undefined;
+    // A cursor of another account continues nothing of this one.
+    if (!opened || opened.u !== openid || typeof opened.sk !== 'string' || !opened.sk.startsWith(hubItems.auditPrefix)) {
+      throw new ValidationError('Invalid parameter "cursor": not a cursor this server issued for this list');
+    }
+    startKey = { pk: hubItems.account(openid).pk, sk: opened.sk };
+  }
+  const out = await db.send(
+    new QueryCommand({
+      TableName: tableNames.hub,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': hubItems.account(openid).pk, ':prefix': hubItems.auditPrefix },
+      ScanIndexForward: false,
+      // One more than the page: a cursor only when there is more, never one that leads to an empty page.
+      Limit: limit + 1,
+      ExclusiveStartKey: startKey,
+    }),
+  );
+  const rows = ((out.Items ?? []) as (AuditEntry & { sk: string })[]).slice(0, limit + 1);
+  const page = rows.slice(0, limit);
+  const items = page.map(({ id, at, type, actor, details }) => ({ id, at, type, actor, details: details ?? {} }));
+  const next_cursor = rows.length > limit ? await signCursor(CURSOR_PURPOSE, { u: openid, sk: page[page.length - 1]!.sk } satisfies AuditCursor) : null;
+  return { items, next_cursor };
+}

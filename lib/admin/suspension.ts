@@ -1,0 +1,82 @@
+import type { Principal } from '../auth/principal.js';
+import { auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
+import { clock } from '../clock.js';
+import { tableNames } from '../db/client.js';
+import { hubItems } from '../db/hub-items.js';
+import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
+import { NotFoundError } from '../errors.js';
+import { getAccount } from '../hub/accounts.js';
+import { markKeysSuspended, suspensionMarkItems } from '../keys/key-store.js';
+import { parseOpenid, requireAdministrator } from './admin-keys.js';
+
+export interface SuspensionResult {
+  openid: string;
+  suspended: boolean;
+  /** When the current suspension began; null when the account is not suspended. */
+  suspended_at: string | null;
+  /** How many of the account's keys now carry the suspension marker (or, on reinstate, lost it). */
+  keys: number;
+}
+
+/**
+ * Sets or clears the suspension: the account item's `suspended_at`, its audit event and the marker on
+ * every hash guard of the account's keys, in ONE transaction (suspensionMarkItems: also checks that
+ * no key was created or deleted since the list, else it is built again). JWT authentication reads
+ * the account item in the BatchGetItem it makes of the session anyway, key verification reads the
+ * guard it reads anyway: no extra request on either path. A key create racing it either lands before
+ * (listed, or the count check cancels and the list is read again) or is refused by its own check of
+ * the account. Repeating it (the account is already in that state) stores no event and writes the
+ * markers again, which completes a fallback that failed half-way. Fallback, for an account with more
+ * keys than one transaction holds or when the key count keeps moving: the account and its event
+ * first, then the markers (suspend: keys are refused only a moment later; reinstate: they stay
+ * refused until the markers are gone, never the reverse).
+ */
+async function setSuspension(principal: Principal, openid: string, suspend: boolean): Promise<SuspensionResult> {
+  const event: AuditEvent = { action: suspend ? 'account.suspended' : 'account.reinstated', actor: principal.user_id, subject: openid, via: principal.auth_type };
+  for (let attempt = 0; ; attempt++) {
+    const now = clock.now();
+    const nowIso = new Date(now).toISOString();
+    const marks = attempt < 3 ? await suspensionMarkItems(openid, suspend) : undefined;
+    const accountUpdate: TransactItem = {
+      Update: {
+        TableName: tableNames.hub,
+        Key: hubItems.account(openid),
+        ...(suspend
+          ? {
+              UpdateExpression: 'SET suspended_at = :now, suspended_by = :by',
+              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(suspended_at)',
+              ExpressionAttributeValues: { ':now': nowIso, ':by': principal.user_id },
+            }
+          : { UpdateExpression: 'REMOVE suspended_at, suspended_by', ConditionExpression: 'attribute_exists(pk) AND attribute_exists(suspended_at)' }),
+      },
+    };
+    try {
+      await transactWrite([accountUpdate, auditItem(event, now), ...(marks ?? [])]);
+      writeAuditLine(event);
+      const keys = marks ? marks.length - 1 : await markKeysSuspended(openid, suspend);
+      return { openid, suspended: suspend, suspended_at: suspend ? nowIso : null, keys };
+    } catch (error) {
+      if (cancellationCode(error, 0) === 'ConditionalCheckFailed') break; // already in that state, or no such account
+      // The keys changed since they were listed: list them again.
+      if (marks && marks.some((_, i) => cancellationCode(error, i + 2) === 'ConditionalCheckFailed')) continue;
+      throw error;
+    }
+  }
+  const account = await getAccount(openid, true);
+  if (!account) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
+  const keys = await markKeysSuspended(openid, suspend);
+  const suspendedAt = (account as { suspended_at?: string }).suspended_at;
+  return { openid, suspended: suspend, suspended_at: suspend ? (suspendedAt ?? null) : null, keys };
+}
+
+/** `POST /api/v1/admin/users/{openid}/suspend`: every session and key of the account gets 401 from the next request on. */
+export async function suspendAccount(principal: Principal, rawOpenid: string | undefined): Promise<SuspensionResult> {
+  requireAdministrator(principal);
+  return setSuspension(principal, parseOpenid(rawOpenid), true);
+}
+
+/** `POST /api/v1/admin/users/{openid}/reinstate`: sessions and active keys work again; revoked keys stay revoked (`is_active` is another attribute). */
+export async function reinstateAccount(principal: Principal, rawOpenid: string | undefined): Promise<SuspensionResult> {
+  requireAdministrator(principal);
+  return setSuspension(principal, parseOpenid(rawOpenid), false);
+}

@@ -1,0 +1,98 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { clock } from '../clock.js';
+import { db, tableNames } from '../db/client.js';
+import { retryTransient } from '../db/failures.js';
+import { hubItems } from '../db/hub-items.js';
+import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
+import { randomBase62 } from '../ids.js';
+import { writeAuditLine, type AuditAction, type AuditEvent } from '../observability/audit.js';
+
+export type { AuditAction, AuditEvent };
+
+/** How long an account's events are kept (DynamoDB TTL on the hub table's `ttl`). */
+export const AUDIT_RETENTION_DAYS = 90;
+
+/** An event as `GET /api/v1/audit` shows it. Identifiers only, never a credential. */
+export interface AuditEntry {
+  id: string;
+  at: string;
+  type: AuditAction;
+  actor: string;
+  details: AuditDetails;
+}
+
+export interface AuditDetails {
+  via?: string;
+  key_id?: number;
+  key_name?: string;
+  roles_before?: string[];
+  roles_after?: string[];
+  session_id?: string;
+}
+
+/** The details of an event: an explicit allow-list of its identifiers (nothing else can slip in). */
+function detailsOf(event: AuditEvent): AuditDetails {
+  const details: AuditDetails = {};
+  if (event.via !== undefined) details.via = event.via;
+  if (event.key_id !== undefined) details.key_id = Number(event.key_id);
+  if (event.key_name !== undefined) details.key_name = event.key_name;
+  if (event.roles_before !== undefined) details.roles_before = event.roles_before;
+  if (event.roles_after !== undefined) details.roles_after = event.roles_after;
+  if (event.session_id !== undefined) details.session_id = event.session_id;
+  return details;
+}
+
+/** The stored item of an event of `event.subject`'s account. `id` defaults to a fresh random id. */
+function eventItem(event: AuditEvent, atMs: number, id: string): Record<string, unknown> {
+  const at = new Date(atMs).toISOString();
+  return {
+    ...hubItems.auditEvent(event.subject, at, id),
+    entity: 'audit_event',
+    id,
+    at,
+    type: event.action,
+    actor: event.actor,
+    details: detailsOf(event),
+    ttl: Math.floor(atMs / 1000) + AUDIT_RETENTION_DAYS * 86_400,
+  };
+}
+
+const newEventId = () => `ev_${randomBase62(16)}`;
+
+/**
+ * The event as an item of the transaction that makes the change it records: stored together with
+ * the change or not at all. Call `writeAuditLine(event)` once the transaction succeeded.
+ */
+export function auditItem(event: AuditEvent, atMs = clock.now()): TransactItem {
+  return { Put: { TableName: tableNames.hub, Item: eventItem(event, atMs, newEventId()), ConditionExpression: 'attribute_not_exists(pk)' } };
+}
+
+export { writeAuditLine };
+
+/**
+ * Records an event that has no transaction of its own to join (a read-only admin action, a key
+ * first rate-limited in a window): the audit line, then the stored event (one Put, or with `id` one
+ * transaction). `id` makes a repeated call store the fact once: pass one derived from what happened
+ * (e.g. `rl_<key id>_<window>`) where the call can be repeated for the same fact.
+ */
+export async function audit(event: AuditEvent, options: { id?: string } = {}): Promise<void> {
+  writeAuditLine(event);
+  const atMs = clock.now();
+  const item = eventItem(event, atMs, options.id ?? newEventId());
+  if (options.id === undefined) {
+    // The same item each try: a retried Put that had been applied rewrites it, never a second event.
+    await retryTransient(() => db.send(new PutCommand({ TableName: tableNames.hub, Item: item })));
+    return;
+  }
+  // A given id: a marker of the id (the event's sort key holds its time, which a retry does not
+  // repeat) is written with the event, once: a second call with the id finds it and stores nothing.
+  const marker = { ...hubItems.auditEventId(event.subject, options.id), entity: 'audit_event_id', ttl: item.ttl };
+  await retryTransient(() =>
+    transactWrite([
+      { Put: { TableName: tableNames.hub, Item: marker, ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: tableNames.hub, Item: item } },
+    ]),
+  ).catch((error: unknown) => {
+    if (cancellationCode(error, 0) !== 'ConditionalCheckFailed') throw error;
+  });
+}

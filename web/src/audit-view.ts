@@ -1,0 +1,90 @@
+import { api, errorMessage } from './api.js';
+import { h, replaceChildren } from './dom.js';
+import { timeCell } from './format.js';
+
+/** An event of `GET /api/v1/audit` (ids only, never a secret). */
+export interface AuditEntry {
+  id: string;
+  at: string;
+  type: string;
+  actor: string;
+  details: { via?: string; key_id?: number; key_name?: string; roles_before?: string[]; roles_after?: string[]; session_id?: string };
+}
+
+const LABELS: Record<string, string> = {
+  'key.created': 'Key created',
+  'key.revoked': 'Key revoked',
+  'key.deleted': 'Key deleted',
+  'key.rate_limited': 'Key rate-limited',
+  'role.changed': 'Roles changed',
+  'session.ended': 'Session ended',
+  'account.suspended': 'Account suspended',
+  'account.reinstated': 'Account reinstated',
+  'admin.keys_listed': 'Keys listed by an administrator',
+  'admin.key_looked_up': 'Key looked up by an administrator',
+};
+
+const roles = (list: string[] | undefined) => (list && list.length > 0 ? list.join(', ') : 'none');
+
+/** What an event concerns, in words: the key (name and id), the roles before and after, the session. */
+export function describeDetails(entry: AuditEntry): string {
+  const d = entry.details ?? {};
+  const parts: string[] = [];
+  if (d.key_id !== undefined) parts.push(d.key_name ? `“${d.key_name}” (#${d.key_id})` : `key #${d.key_id}`);
+  if (d.roles_before || d.roles_after) parts.push(`${roles(d.roles_before)} → ${roles(d.roles_after)}`);
+  if (d.session_id) parts.push(`session ${d.session_id.slice(0, 8)}…`);
+  return parts.join('; ');
+}
+
+/**
+ * The account's activity (audit trail), newest first, 20 at a time with "Show older". A section of
+ * its own, appended below the key views by main.ts.
+ */
+export function auditSection(): HTMLElement {
+  const body = h('tbody');
+  const slot = h('div', { class: 'list-slot', 'aria-busy': 'true' }, h('p', { class: 'muted' }, 'Loading activity…'));
+  const more = h('button', { type: 'button', class: 'small', hidden: true }, 'Show older');
+  const refresh = h('button', { type: 'button', class: 'small' }, 'Refresh');
+  let cursor: string | null = null;
+  let seq = 0;
+
+  const row = (e: AuditEntry) =>
+    h('tr', { 'data-type': e.type }, h('td', {}, timeCell(e.at)), h('td', {}, LABELS[e.type] ?? e.type), h('td', {}, e.actor), h('td', {}, describeDetails(e)));
+
+  async function load(reset: boolean): Promise<void> {
+    const mine = ++seq;
+    slot.setAttribute('aria-busy', 'true');
+    const query = new URLSearchParams({ limit: '20' });
+    if (!reset && cursor) query.set('cursor', cursor);
+    try {
+      const page = await api<{ items: AuditEntry[]; next_cursor: string | null }>(`/api/v1/audit?${query.toString()}`, { auth: true });
+      if (mine !== seq) return;
+      if (reset) body.replaceChildren();
+      body.append(...page.items.map(row));
+      cursor = page.next_cursor;
+      more.hidden = cursor === null;
+      if (body.childElementCount === 0) replaceChildren(slot, h('p', { class: 'empty' }, 'No activity in the last 90 days.'));
+      else
+        replaceChildren(
+          slot,
+          h('table', { class: 'audit-table' }, h('thead', {}, h('tr', {}, h('th', {}, 'When'), h('th', {}, 'What'), h('th', {}, 'By'), h('th', {}, 'Details'))), body),
+        );
+    } catch (error) {
+      if (mine === seq) replaceChildren(slot, h('p', { class: 'verify-bad' }, errorMessage(error)));
+    } finally {
+      if (mine === seq) slot.setAttribute('aria-busy', 'false');
+    }
+  }
+
+  more.addEventListener('click', () => void load(false));
+  refresh.addEventListener('click', () => void load(true));
+  void load(true);
+  return h(
+    'section',
+    { class: 'card audit', 'aria-labelledby': 'audit-heading' },
+    h('div', { class: 'section-head' }, h('h2', { id: 'audit-heading' }, 'Activity'), refresh),
+    h('p', { class: 'muted' }, 'Keys created, revoked and deleted, role changes, ended sessions and administrator actions on your account, kept 90 days.'),
+    slot,
+    more,
+  );
+}
