@@ -42,9 +42,11 @@ export function buildUrl(path: string, params: { path?: Record<string, string | 
     if (value === undefined) throw new Error(`missing path parameter ${name} of ${path}`);
     return encodeURIComponent(String(value));
   });
-  const query = new URLSearchParams();
-  for (const [k, v] of Object.entries(params.query ?? {})) if (v !== undefined) query.set(k, String(v));
-  const qs = query.toString();
+  // encodeURIComponent, not URLSearchParams: a space is %20, which every server reads as a space ('+' is form encoding).
+  const qs = Object.entries(params.query ?? {})
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+    .join('&');
   return qs ? `${filled}?${qs}` : filled;
 }
 

@@ -24,13 +24,15 @@ describe('the typed client', () => {
     await client.get('/api/v1/export/comments', { query: { limit: '2', cursor: 'a b' } });
     await client.get('/api/v1/me');
     await client.hub('like', { openid: 'u1', vid: 'v/1' });
+    await client.hub('gen_code', { phonenumber: '+8613800138000', nonce: 'n+n n' });
     expect(sent).toEqual([
       { method: 'POST', url: '/api/v1/api-keys', body: { name: 'CI', scopes: ['export:read'] } },
       { method: 'POST', url: '/api/v1/api-keys/7/revoke' },
       { method: 'DELETE', url: '/api/v1/api-keys/8' },
-      { method: 'GET', url: '/api/v1/export/comments?limit=2&cursor=a+b' },
+      { method: 'GET', url: '/api/v1/export/comments?limit=2&cursor=a%20b' },
       { method: 'GET', url: '/api/v1/me' },
       { method: 'GET', url: '/api/v1?do=like&openid=u1&vid=v%2F1' },
+      { method: 'GET', url: '/api/v1?do=gen_code&phonenumber=%2B8613800138000&nonce=n%2Bn%20n' },
     ]);
   });
 
