@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import * as z from '../../lib/zod.js';
 import type { RouteDoc } from '../../lib/api-doc.js';
@@ -49,6 +50,15 @@ describe('the OpenAPI document covers every route and every do', () => {
         hubOperations: { ...HUB_OPERATIONS, new_op: extraOperation },
       }),
     ).toThrow(/route GET \/api\/v1\/audit \(add it to infra\/openapi\/registry.ts\); do=new_op \(add it to lib\/hub\/hub-api.ts\)/);
+  });
+
+  it('is a valid OpenAPI 3.1 document (Redocly\'s structural checks and its recommended rules report no error)', async () => {
+    const problems = await lintFromString({
+      source: readFileSync(join(ROOT, 'lib/openapi/openapi.json'), 'utf8'),
+      absoluteRef: 'openapi.json',
+      config: await createConfig({ extends: ['recommended'] }),
+    });
+    expect(problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
   });
 
   it('is OpenAPI 3.1 with one operation id per operation', () => {
