@@ -174,7 +174,9 @@ function hubOperation(operations: Record<string, HubOperation>, docs: Record<str
     responses: {
       '200': {
         description: "Success: the envelope `{code: 0, data}`, `data` as the operation's HubData_<do>",
-        content: { 'application/json': { schema: envelope({ oneOf: [...withData.map((op) => ref(HUB_DATA(op))), { type: 'object', description: 'An operation without a written answer schema yet' }] }) } },
+        content: { 'application/json': { schema: envelope({
+              oneOf: [...withData.map((op) => ref(HUB_DATA(op))), ...(withData.length < names.length ? [{ type: 'object', description: 'An operation without a written answer schema yet' }] : [])],
+            }) } },
       },
       ...errorResponses([400, 401, 403, 404, 429, 500, 503]),
     },

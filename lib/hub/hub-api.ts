@@ -1,5 +1,7 @@
 import * as z from '../zod.js';
 import { exampleVideo, videoViewSchema } from '../catalog/video-view-schema.js';
+import type { OwnProfile, PublicUser } from './accounts.js';
+import type { RelationPage } from './follows.js';
 
 /**
  * The hub's `do` operations in the OpenAPI document: each operation's query schema is its own
@@ -20,6 +22,28 @@ const signedIn = { openid: OPENID, token: TOKEN };
 const comment = z.object({ cid: z.string(), vid: z.string(), openid: z.string(), nickname: z.string(), content: z.string(), created_at: z.string() });
 const exampleComment = { cid: 'c_01', vid: 'v_8k2m4q', openid: OPENID, nickname: 'Expo fan 7b', content: 'Great booth!', created_at: '2026-01-05T09:00:00.000Z' };
 const follow = z.object({ follow_user: z.string(), following: z.boolean(), follower_count: z.number() });
+const publicUser = z.object({ openid: z.string(), nickname: z.string(), signature: z.string(), city: z.string(), followed_by_me: z.boolean(), follows_me: z.boolean() });
+const relationPage = z.object({ list: z.array(publicUser), total: z.number(), next_offset: z.number() });
+const profileFields = {
+  openid: z.string(),
+  nickname: z.string(),
+  signature: z.string(),
+  city: z.string(),
+  follow_count: z.number(),
+  follower_count: z.number(),
+  like_count: z.number(),
+  liked_count: z.number(),
+  video_count: z.number(),
+};
+/** The caller's own profile: the phone masked (`+86 138****8000`). */
+const ownProfile = z.object({ ...profileFields, phone: z.string() });
+/** get_fav's profile: the caller's own, or another user's public one (no phone). */
+const favProfile = z.object({ ...profileFields, phone: z.optional(z.string()) });
+
+// The schemas and the types the use cases return must agree: tsc fails when one drifts.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const shapesMatch: [Same<z.output<typeof publicUser>, PublicUser>, Same<z.output<typeof relationPage>, RelationPage>, Same<z.output<typeof ownProfile>, OwnProfile>] = [true, true, true];
+void shapesMatch;
 
 export const HUB_DOCS: Record<string, HubOperationDoc> = {
   gen_code: {
@@ -48,14 +72,17 @@ export const HUB_DOCS: Record<string, HubOperationDoc> = {
   },
   get_fav: {
     summary: "The caller's profile and a list (liked, history, commented)",
+    data: z.object({ profile: favProfile, list: z.array(videoViewSchema), next_id: z.number() }),
     examples: [{ summary: 'My likes, first page', query: { ...signedIn, next_id: '0', fav_index: '0', watch_list: 'like', view: '', q: '' } }],
   },
   get_follow: {
     summary: 'Users an account follows, newest first',
+    data: relationPage,
     examples: [{ summary: 'Whom I follow', query: { ...signedIn, watch_list: '', offset: '0' } }],
   },
   get_follower: {
     summary: 'Users following an account, newest first',
+    data: relationPage,
     examples: [{ summary: 'My followers', query: { ...signedIn, watch_list: '', offset: '0' } }],
   },
   like: {
@@ -99,7 +126,7 @@ export const HUB_DOCS: Record<string, HubOperationDoc> = {
     data: follow,
     examples: [{ summary: 'Unfollow', query: { ...signedIn, follow_user: 'u_0a1b2c3d4e' }, data: { follow_user: 'u_0a1b2c3d4e', following: false, follower_count: 7 } }],
   },
-  change_nickname: { summary: 'Change the nickname (1-30 characters)', examples: [{ summary: 'Rename', query: { ...signedIn, nickname: 'Booth hunter' } }] },
-  change_signature: { summary: 'Change the signature (0-200 characters)', examples: [{ summary: 'A signature', query: { ...signedIn, signature: 'At every expo.' } }] },
-  change_city: { summary: 'Change the city (0-50 characters)', examples: [{ summary: 'A city', query: { ...signedIn, city: 'Shanghai' } }] },
+  change_nickname: { data: z.object({ profile: ownProfile }), summary: 'Change the nickname (1-30 characters)', examples: [{ summary: 'Rename', query: { ...signedIn, nickname: 'Booth hunter' } }] },
+  change_signature: { data: z.object({ profile: ownProfile }), summary: 'Change the signature (0-200 characters)', examples: [{ summary: 'A signature', query: { ...signedIn, signature: 'At every expo.' } }] },
+  change_city: { data: z.object({ profile: ownProfile }), summary: 'Change the city (0-50 characters)', examples: [{ summary: 'A city', query: { ...signedIn, city: 'Shanghai' } }] },
 };

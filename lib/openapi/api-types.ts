@@ -393,6 +393,41 @@ export interface components {
             q: string;
             d?: string;
         };
+        HubData_get_fav: {
+            profile: {
+                openid: string;
+                nickname: string;
+                signature: string;
+                city: string;
+                follow_count: number;
+                follower_count: number;
+                like_count: number;
+                liked_count: number;
+                video_count: number;
+                phone?: string;
+            };
+            list: {
+                vid: string;
+                title: string;
+                description: string;
+                cover_url: string;
+                video_url: string;
+                duration_s: number;
+                tags: string[];
+                author: {
+                    openid: string;
+                    nickname: string;
+                };
+                created_at: string;
+                like_count: number;
+                comment_count: number;
+                share_count: number;
+                open_count: number;
+                liked?: boolean;
+                disliked?: boolean;
+            }[];
+            next_id: number;
+        };
         HubQuery_get_follow: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -404,6 +439,18 @@ export interface components {
             offset: string;
             d?: string;
         };
+        HubData_get_follow: {
+            list: {
+                openid: string;
+                nickname: string;
+                signature: string;
+                city: string;
+                followed_by_me: boolean;
+                follows_me: boolean;
+            }[];
+            total: number;
+            next_offset: number;
+        };
         HubQuery_get_follower: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -414,6 +461,18 @@ export interface components {
             watch_list: string;
             offset: string;
             d?: string;
+        };
+        HubData_get_follower: {
+            list: {
+                openid: string;
+                nickname: string;
+                signature: string;
+                city: string;
+                followed_by_me: boolean;
+                follows_me: boolean;
+            }[];
+            total: number;
+            next_offset: number;
         };
         HubQuery_like: {
             /**
@@ -546,6 +605,20 @@ export interface components {
             openid: string;
             nickname: string;
         };
+        HubData_change_nickname: {
+            profile: {
+                openid: string;
+                nickname: string;
+                signature: string;
+                city: string;
+                follow_count: number;
+                follower_count: number;
+                like_count: number;
+                liked_count: number;
+                video_count: number;
+                phone: string;
+            };
+        };
         HubQuery_change_signature: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -555,6 +628,20 @@ export interface components {
             openid: string;
             signature: string;
         };
+        HubData_change_signature: {
+            profile: {
+                openid: string;
+                nickname: string;
+                signature: string;
+                city: string;
+                follow_count: number;
+                follower_count: number;
+                like_count: number;
+                liked_count: number;
+                video_count: number;
+                phone: string;
+            };
+        };
         HubQuery_change_city: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -563,6 +650,20 @@ export interface components {
             do: "change_city";
             openid: string;
             city: string;
+        };
+        HubData_change_city: {
+            profile: {
+                openid: string;
+                nickname: string;
+                signature: string;
+                city: string;
+                follow_count: number;
+                follower_count: number;
+                like_count: number;
+                liked_count: number;
+                video_count: number;
+                phone: string;
+            };
         };
     };
     responses: {
@@ -698,7 +799,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         code: 0;
-                        data: components["schemas"]["HubData_gen_code"] | components["schemas"]["HubData_create_phone_account"] | components["schemas"]["HubData_get_next_list"] | components["schemas"]["HubData_like"] | components["schemas"]["HubData_dislike"] | components["schemas"]["HubData_comment_set"] | components["schemas"]["HubData_comment_get"] | components["schemas"]["HubData_sharetext"] | components["schemas"]["HubData_follow_user"] | components["schemas"]["HubData_unfollow_user"] | Record<string, never>;
+                        data: components["schemas"]["HubData_gen_code"] | components["schemas"]["HubData_create_phone_account"] | components["schemas"]["HubData_get_next_list"] | components["schemas"]["HubData_get_fav"] | components["schemas"]["HubData_get_follow"] | components["schemas"]["HubData_get_follower"] | components["schemas"]["HubData_like"] | components["schemas"]["HubData_dislike"] | components["schemas"]["HubData_comment_set"] | components["schemas"]["HubData_comment_get"] | components["schemas"]["HubData_sharetext"] | components["schemas"]["HubData_follow_user"] | components["schemas"]["HubData_unfollow_user"] | components["schemas"]["HubData_change_nickname"] | components["schemas"]["HubData_change_signature"] | components["schemas"]["HubData_change_city"];
                     };
                 };
             };

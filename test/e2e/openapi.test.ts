@@ -5,7 +5,7 @@ import type * as z from '../../lib/zod.js';
 import { HUB_DOCS } from '../../lib/hub/hub-api.js';
 import { REFERENCE_PAGE_CSP } from '../../lib/openapi/reference-page.js';
 import { ROUTE_DOCS } from '../../infra/openapi/registry.js';
-import { hub, putTestVideo, signUp } from '../support/hub-fixtures.js';
+import { hub, latestCode, newNonce, newPhone, putTestVideo, signUp } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack, type ApiResponse } from '../support/stack.js';
 
 /**
@@ -70,7 +70,12 @@ describe('real answers match the documented schemas', () => {
     expectDocumented(await api.delete(`/api/v1/api-keys/${created.data.key.id}`, { token: user.token }), dataSchema('DELETE /api/v1/api-keys/{id}'));
   });
 
-  it('hub operations with a written answer schema', async () => {
+  it('every hub operation', async () => {
+    const phone = newPhone();
+    const nonce = newNonce();
+    expectDocumented(await hub(api, 'gen_code', { phonenumber: phone, nonce }), HUB_DOCS.gen_code!.data!);
+    const signIn = { openid: phone, token: nonce, code: await latestCode(api, phone), openid0: '', token0: '' };
+    expectDocumented(await hub(api, 'create_phone_account', signIn), HUB_DOCS.create_phone_account!.data!);
     const user = await signUp(api);
     const other = await signUp(api);
     const video = await putTestVideo(other.openid);
@@ -84,5 +89,12 @@ describe('real answers match the documented schemas', () => {
     await check('sharetext', { openid: user.openid, vid: video.vid, d: '', locale: 'en', country: '' });
     await check('follow_user', { ...as, follow_user: other.openid });
     await check('unfollow_user', { ...as, follow_user: other.openid });
+    await check('get_follow', { ...as, watch_list: '', offset: '0' });
+    await check('get_follower', { ...as, watch_list: other.openid, offset: '0' });
+    await check('get_fav', { ...as, next_id: '0', fav_index: '0', watch_list: 'like', view: '', q: '' });
+    await check('get_fav', { ...as, next_id: '0', fav_index: '0', watch_list: 'like', view: other.openid, q: '' });
+    await check('change_nickname', { ...as, nickname: 'Booth hunter' });
+    await check('change_signature', { ...as, signature: '' });
+    await check('change_city', { ...as, city: 'Shanghai' });
   });
 });
