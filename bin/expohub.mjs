@@ -147,13 +147,26 @@ function transportMessage(error) {
  * One API call with bounded retries. 429 and 503 are always retried (the contract promises that
  * nothing was written). A connection failure is retried when `idempotent` is true, or when the
  * connection was refused (the request never reached the server).
+ *
+ * Typed by the OpenAPI document (lib/openapi/client.ts, from the generated lib/openapi/api-types.ts):
+ * `npm run typecheck` checks this file's paths, bodies and the fields read from answers through
+ * tsconfig.cli.json; the types are JSDoc, so the CLI stays plain JavaScript with no build step.
  */
 function makeClient({ base, key }, { maxAttempts, verbose }) {
-  return async function call(method, path, { body, idempotent = method === 'GET' } = {}) {
+  /**
+   * @template {'GET' | 'POST'} M
+   * @template {import('../lib/openapi/client.js').PathsWith<Lowercase<M>>} P
+   * @param {M} method
+   * @param {P} path
+   * @param {{ query?: Record<string, string>, body?: import('../lib/openapi/client.js').CallOptions<P, Lowercase<M>>['body'], idempotent?: boolean }} [options]
+   * @returns {Promise<import('../lib/openapi/client.js').ResponseData<P, Lowercase<M>>>}
+   */
+  return async function call(method, path, { query, body, idempotent = method === 'GET' } = {}) {
+    const url = base + path + (query ? `?${new URLSearchParams(query)}` : '');
     for (let attempt = 1; ; attempt++) {
       let response;
       try {
-        response = await fetch(base + path, {
+        response = await fetch(url, {
           method,
           headers: {
             authorization: `Bearer ${key}`,
@@ -256,6 +269,7 @@ async function publish(file, options, env) {
   const progress = createProgress(lines.length);
   const failures = [];
   let published = 0;
+  /** @type {RequestError | undefined} */
   let stopReason;
   // Lines with the same external_id run in file order, so the last line wins as in a sequential run.
   const inFlightByExternalId = new Map();
@@ -326,11 +340,10 @@ async function exportRows(kind, options, env) {
   let rows = 0;
   let pages = 0;
   for (;;) {
-    const query = new URLSearchParams({ limit: String(options.limit) });
-    if (cursor) query.set('cursor', cursor);
+    const query = { limit: String(options.limit), ...(cursor ? { cursor } : {}) };
     let data;
     try {
-      data = await call('GET', `/api/v1/export/${kind}?${query}`);
+      data = await call('GET', kind === 'comments' ? '/api/v1/export/comments' : '/api/v1/export/accounts', { query });
     } catch (error) {
       log(`export ${kind} failed after ${rows} rows: ${describeFailure(error)}`);
       return EXIT_FAILED;

@@ -42,6 +42,8 @@ export const FUNCTIONS = {
     jwtSecret: true,
   },
   health: { entry: 'functions/health.ts', description: 'Liveness probe', tables: {} },
+  // Serves a document generated at build time (npm run openapi): no table, no secret.
+  openapi: { entry: 'functions/openapi.ts', description: 'The OpenAPI document and the API reference page', tables: {} },
   hub: {
     entry: 'functions/hub.ts',
     description: 'The hub: every GET /api/v1?do=<operation>',
@@ -146,6 +148,8 @@ export interface RouteSpec {
 export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/api/v1/health', function: 'health', auth: 'none' },
   { method: 'GET', path: '/api/v1', function: 'hub', auth: 'none' },
+  { method: 'GET', path: '/api/v1/openapi.json', function: 'openapi', auth: 'none' },
+  { method: 'GET', path: '/api/v1/docs', function: 'openapi', auth: 'none' },
   { method: 'POST', path: '/api/v1/api-keys', function: 'createKey', auth: 'authorizer' },
   { method: 'GET', path: '/api/v1/api-keys', function: 'listKeys', auth: 'authorizer' },
   { method: 'POST', path: '/api/v1/api-keys/{id}/revoke', function: 'revokeKey', auth: 'authorizer' },

@@ -16,6 +16,7 @@ config(en());
 export {
   _default,
   array,
+  boolean,
   coerce,
   discriminatedUnion,
   enum,
@@ -38,6 +39,7 @@ export {
   regex,
   string,
   superRefine,
+  toJSONSchema,
   transform,
   trim,
   union,

@@ -5,9 +5,9 @@ import { checkedText } from '../text.js';
 import { accountIdOfPhone, replaceAccountRolesAudited, requireAccount } from '../hub/accounts.js';
 import { tryNormalizePhone } from '../hub/phone.js';
 
-const openidSchema = checkedText(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters')));
+export const openidSchema = checkedText(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters')));
 
-const bodySchema = z.object({
+export const setRolesBodySchema = z.object({
   roles: z.pipe(
     z.array(z.enum(ROLES, { error: `every role must be one of: ${ROLES.join(', ')}` }), { error: 'must be an array of role names' }),
     z.transform((roles: (typeof ROLES)[number][]) => [...new Set(roles)]),
@@ -36,7 +36,7 @@ export async function setRoles(principal: Principal, rawOpenid: string | undefin
   const openid = openidSchema.safeParse(rawOpenid ?? '');
   if (!openid.success) throw new ValidationError(`Invalid parameter "openid": ${openid.error.issues[0]?.message}`);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
-  const { roles } = bodySchema.parse(body);
+  const { roles } = setRolesBodySchema.parse(body);
   // Setting the roles an account already holds changes nothing: no audit event.
   const { account } = await replaceAccountRolesAudited(openid.data, roles, (before, after) => ({
     action: 'role.changed',

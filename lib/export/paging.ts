@@ -11,7 +11,7 @@ export const MAX_LIMIT = 500;
 /** A DynamoDB key as a cursor carries it: attribute name -> string value. */
 export type PageKey = Record<string, string>;
 
-const querySchema = z.object({
+export const pageQuerySchema = z.object({
   limit: z.pipe(
     z.optional(
       z.pipe(
@@ -43,7 +43,7 @@ const BAD_CURSOR = 'Invalid parameter "cursor": not a cursor from a previous pag
  * naming `cursor` before anything is read; what it holds must still be a key of strings.
  */
 export async function parsePageQuery(query: Record<string, string>, list: ExportList): Promise<PageRequest> {
-  const { limit, cursor } = querySchema.parse(query);
+  const { limit, cursor } = pageQuerySchema.parse(query);
   if (!cursor) return { limit, after: undefined };
   const decoded = await openCursor(list, cursor);
   const values = typeof decoded === 'object' && decoded !== null && !Array.isArray(decoded) ? Object.values(decoded) : [];

@@ -1,5 +1,5 @@
 import { session } from './session.js';
-import type { PublicKey } from '../../lib/keys/key-record.js';
+import { typedClient, type ResponseData } from '../../lib/openapi/client.js';
 
 /** Seed 001 §8: the client gives up on a request after 30 seconds. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -16,8 +16,8 @@ export class ApiError extends Error {
   }
 }
 
-/** A key record as the API returns it: the server's own type (a type-only import, erased by esbuild). */
-export type ApiKey = PublicKey;
+/** A key record as the API returns it: the type the OpenAPI document gives it (lib/openapi/api-types.ts). */
+export type ApiKey = ResponseData<'/api/v1/api-keys', 'get'>[number];
 
 type Envelope = { code: 0; data: unknown } | { code: string; error: string };
 
@@ -91,6 +91,13 @@ export async function api<T>(path: string, options: { method?: string; body?: un
   }
   throw new ApiError(response.status, failure ? String(failure.code) : `HTTP_${response.status}`, message);
 }
+
+/**
+ * The API as its OpenAPI document types it (lib/openapi/client.ts), through api() above: `client`
+ * sends the login token, `publicClient` sends none (sign-in, verify).
+ */
+export const client = typedClient((method, url, body) => api(url, { method, body, auth: true }));
+export const publicClient = typedClient((method, url, body) => api(url, { method, body }));
 
 export function errorMessage(error: unknown): string {
   return error instanceof ApiError ? error.message : 'Something went wrong in the page. Reload it and try again.';

@@ -1,4 +1,4 @@
-import { api, errorMessage, type ApiKey } from './api.js';
+import { client, errorMessage, publicClient, type ApiKey } from './api.js';
 import { confirmAction } from './confirm.js';
 import { h, replaceChildren, type Child } from './dom.js';
 import { timeCell } from './format.js';
@@ -8,12 +8,6 @@ import { announce } from './status.js';
 interface CreatedKey {
   api_key?: string;
   key: ApiKey;
-}
-
-interface Verified {
-  user_id: string;
-  scopes: string[];
-  valid: boolean;
 }
 
 const STATUS_LABEL: Record<ApiKey['status'], { icon: string; text: string }> = {
@@ -75,7 +69,7 @@ export function renderKeys(container: HTMLElement): void {
     listSlot.setAttribute('aria-busy', 'true');
     refresh.disabled = true;
     try {
-      const keys = await api<ApiKey[]>('/api/v1/api-keys', { auth: true });
+      const keys = await client.get('/api/v1/api-keys');
       if (seq === loadSeq) replaceChildren(listSlot, keys.length === 0 ? h('p', { class: 'empty' }, 'No keys yet. Create one above.') : keyTable(keys));
     } catch (error) {
       if (seq === loadSeq) {
@@ -101,8 +95,8 @@ export function renderKeys(container: HTMLElement): void {
     if (!confirmed) return;
     for (const b of buttons) b.disabled = true;
     try {
-      if (revoke) await api(`/api/v1/api-keys/${key.id}/revoke`, { method: 'POST', auth: true });
-      else await api(`/api/v1/api-keys/${key.id}`, { method: 'DELETE', auth: true });
+      if (revoke) await client.post('/api/v1/api-keys/{id}/revoke', { path: { id: String(key.id) } });
+      else await client.delete('/api/v1/api-keys/{id}', { path: { id: String(key.id) } });
       announce(revoke ? `Key “${key.name}” revoked.` : `Key “${key.name}” deleted.`, 'success');
       await loadKeys();
       const next = revoke ? listSlot.querySelector<HTMLElement>(`[data-key-id="${key.id}"] button.delete`) : null;
@@ -242,7 +236,7 @@ export function renderKeys(container: HTMLElement): void {
     createButton.disabled = true;
     createButton.textContent = 'Creating…';
     try {
-      const created = await api<CreatedKey>('/api/v1/api-keys', { method: 'POST', auth: true, body: { name, scopes: parseScopes(scopesInput.value), expires_at: expiresAt } });
+      const created = await client.post('/api/v1/api-keys', { body: { name, scopes: parseScopes(scopesInput.value), expires_at: expiresAt } });
       createForm.reset();
       announce(`Key “${created.key.name}” created.`, 'success');
       showCreated(created);
@@ -278,7 +272,7 @@ export function renderKeys(container: HTMLElement): void {
     verifyResult.replaceChildren();
     try {
       // Public endpoint: no login token is sent, and its 401 means "this key does not verify".
-      const verified = await api<Verified>(`/api/v1/api-keys/verify?key=${encodeURIComponent(key)}`);
+      const verified = await publicClient.get('/api/v1/api-keys/verify', { query: { key } });
       replaceChildren(
         verifyResult,
         h('p', { class: 'verify-ok' }, h('span', { 'aria-hidden': 'true' }, '✓ '), 'This key is valid.'),

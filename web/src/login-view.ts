@@ -1,20 +1,8 @@
-import { api, errorMessage } from './api.js';
+import { errorMessage, publicClient } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { randomNonce } from './form-values.js';
 import { maskPhone, session } from './session.js';
 import { announce, clearStatus } from './status.js';
-
-interface CodeSent {
-  expires_in: number;
-  resend_in: number;
-}
-
-interface SignedIn {
-  openid: string;
-  token: string;
-  new_account: boolean;
-  expires_at: string;
-}
 
 /** What the code step needs from the phone step. Kept in memory only: a reload starts over. */
 interface Pending {
@@ -30,9 +18,8 @@ function stopResendTimer(): void {
   resendTimer = undefined;
 }
 
-async function sendCode(phone: string, nonce: string): Promise<CodeSent> {
-  const query = new URLSearchParams({ do: 'gen_code', phonenumber: phone, nonce });
-  return api<CodeSent>(`/api/v1?${query}`);
+function sendCode(phone: string, nonce: string) {
+  return publicClient.hub('gen_code', { phonenumber: phone, nonce });
 }
 
 function setBusy(button: HTMLButtonElement, busy: boolean, busyLabel: string): void {
@@ -170,8 +157,7 @@ export function renderLogin(container: HTMLElement, onSignedIn: () => void): voi
       fieldError(code, '');
       setBusy(submit, true, 'Signing in…');
       try {
-        const query = new URLSearchParams({ do: 'create_phone_account', openid: pending.phone, token: pending.nonce, code: value, openid0: '', token0: '' });
-        const signedIn = await api<SignedIn>(`/api/v1?${query}`);
+        const signedIn = await publicClient.hub('create_phone_account', { openid: pending.phone, token: pending.nonce, code: value, openid0: '', token0: '' });
         stopResendTimer();
         session.save({ token: signedIn.token, username: signedIn.openid, displayName: maskPhone(pending.phone) });
         clearStatus();

@@ -1,0 +1,270 @@
+import * as z from '../../lib/zod.js';
+import type { RouteDoc, RouteExample } from '../../lib/api-doc.js';
+import { HUB_DOCS, type HubOperationDoc } from '../../lib/hub/hub-api.js';
+import type { HubOperation } from '../../lib/hub/operation.js';
+import { HUB_OPERATIONS } from '../../lib/hub/operations.js';
+import { ROUTES, type RouteSpec } from '../routes.js';
+import { ROUTE_DOCS } from './registry.js';
+
+/**
+ * Builds the OpenAPI 3.1 document from the zod schemas that validate the requests (CONTRACT §9):
+ * requests from their input side (what a client sends, before trims and transforms), answers from
+ * the output side. Run by `npm run openapi`, which writes lib/openapi/openapi.json (served by
+ * functions/openapi.ts) and the typed client's types.
+ *
+ * The hub is one path with every parameter in the query; OpenAPI allows one operation per path and
+ * method, so `GET /api/v1` has one query parameter object (`style: form, explode: true`) whose
+ * schema is a `oneOf` of one schema per `do` (components.schemas.HubQuery_<do>, each with
+ * `do: {const: <do>}`), discriminated by `do`; the answer's `data` is a `oneOf` of HubData_<do>;
+ * and `x-hub-operations` maps each `do` to its query, data, auth, scope and examples.
+ */
+type JsonSchema = Record<string, unknown>;
+type HttpMethod = RouteSpec['method'];
+
+export const HUB_PATH = '/api/v1';
+const HUB_QUERY = (op: string) => `HubQuery_${op}`;
+const HUB_DATA = (op: string) => `HubData_${op}`;
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
+  const out = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
+  delete out.$schema;
+  return out;
+}
+
+function objectProperties(schema: z.ZodMiniType, what: string): { properties: Record<string, JsonSchema>; required: string[] } {
+  const json = jsonSchema(schema, 'input');
+  if (json.type !== 'object' || typeof json.properties !== 'object') throw new Error(`${what}: an object schema is needed for parameters`);
+  return { properties: json.properties as Record<string, JsonSchema>, required: (json.required as string[] | undefined) ?? [] };
+}
+
+function parameters(schema: z.ZodMiniType | undefined, where: 'query' | 'path', what: string) {
+  if (!schema) return [];
+  const { properties, required } = objectProperties(schema, what);
+  return Object.entries(properties).map(([name, s]) => ({ name, in: where, required: where === 'path' || required.includes(name), schema: s }));
+}
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'VALIDATION_ERROR: a parameter or the body is missing, malformed or out of range; the message names it',
+  401: 'AUTH_ERROR: missing, invalid, expired or ended credential',
+  403: 'FORBIDDEN: authenticated but not allowed (role, scope, an access key on a role-context path)',
+  404: 'NOT_FOUND',
+  409: 'LIMIT_EXCEEDED: a hard quota',
+  429: 'RATE_LIMITED: see the Retry-After header (seconds)',
+  500: 'INTERNAL_ERROR: a bug, logged with the request id',
+  503: 'UNAVAILABLE: a dependency is throttled or down; see Retry-After; nothing half-written',
+};
+
+const errorResponseRef = (status: number) => ({ $ref: `#/components/responses/Error${status}` });
+
+function errorResponses(statuses: number[]) {
+  return Object.fromEntries([...new Set(statuses)].sort().map((s) => [String(s), errorResponseRef(s)]));
+}
+
+const envelope = (data: JsonSchema) => ({
+  type: 'object',
+  properties: { code: { const: 0 }, data },
+  required: ['code', 'data'],
+});
+
+function security(auth: RouteDoc['auth']) {
+  if (auth === 'none') return [];
+  if (auth === 'jwt') return [{ bearerJwt: [] }];
+  return [{ bearerJwt: [] }, { accessKey: [] }];
+}
+
+function requestExamples(examples: RouteExample[] | undefined) {
+  return (examples ?? []).map(({ summary, path, query, body }) => ({ summary, ...(path && { path }), ...(query && { query }), ...(body !== undefined && { body }) }));
+}
+
+function routeOperation(route: RouteSpec, doc: RouteDoc) {
+  const name = `${route.method} ${route.path}`;
+  const hasInput = !!(doc.pathParams || doc.query || doc.body);
+  const statuses = [...doc.errors, 500, ...(hasInput ? [400] : []), ...(doc.auth === 'none' ? [] : [401, 503])];
+  const success =
+    doc.success.kind === 'json'
+      ? {
+          description: 'Success: the envelope `{code: 0, data}`',
+          content: {
+            'application/json': {
+              schema: envelope(jsonSchema(doc.success.data, 'output')),
+              ...examplesOf(doc.examples?.filter((e) => e.data !== undefined).map((e) => ({ summary: e.summary, value: { code: 0, data: e.data } }))),
+            },
+          },
+        }
+      : doc.success.kind === 'html'
+        ? { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } }
+        : { description: 'A JSON file (not the envelope)', content: { 'application/json': { schema: { type: 'object' } } } };
+  return {
+    operationId: operationId(route),
+    summary: doc.summary,
+    ...(doc.description && { description: doc.description }),
+    tags: [doc.tag],
+    security: security(doc.auth),
+    ...(doc.scope && { 'x-scope': doc.scope }),
+    parameters: [...parameters(doc.pathParams, 'path', name), ...parameters(doc.query, 'query', name)],
+    ...(doc.body && {
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: jsonSchema(doc.body, 'input'),
+            ...examplesOf(doc.examples?.filter((e) => e.body !== undefined).map((e) => ({ summary: e.summary, value: e.body }))),
+          },
+        },
+      },
+    }),
+    responses: { [String(doc.success.status)]: success, ...errorResponses(statuses) },
+    ...(doc.examples?.length && { 'x-examples': requestExamples(doc.examples) }),
+  };
+}
+
+function examplesOf(list: { summary: string; value: unknown }[] | undefined) {
+  if (!list?.length) return {};
+  return { examples: Object.fromEntries(list.map((e, i) => [`example${i + 1}`, e])) };
+}
+
+/** The function's name, or for a function serving several routes its name plus the path's last segment. */
+function operationId(route: RouteSpec): string {
+  const shared = ROUTES.filter((r) => r.function === route.function).length > 1;
+  if (!shared) return route.function;
+  const last = route.path.split('/').pop()!.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''));
+  return `${route.function}${last.charAt(0).toUpperCase()}${last.slice(1)}`;
+}
+
+function hubQuerySchema(op: string, operation: HubOperation): JsonSchema {
+  const { properties, required } = objectProperties(operation.query, `do=${op}`);
+  return {
+    type: 'object',
+    properties: { do: { const: op }, ...properties },
+    required: ['do', ...required],
+  };
+}
+
+function hubAuth(operation: HubOperation) {
+  if (operation.auth === 'none') return { auth: 'none' };
+  return { auth: operation.auth, scope: operation.scope };
+}
+
+function hubOperation(operations: Record<string, HubOperation>, docs: Record<string, HubOperationDoc>) {
+  const names = Object.keys(operations);
+  const withData = names.filter((op) => docs[op]!.data);
+  return {
+    operationId: 'hub',
+    summary: 'The hub: one path, the operation named by `do`, every parameter in the query string',
+    description:
+      'Each `do` is one schema of the `params` object (components.schemas.HubQuery_<do>); `x-hub-operations` gives its auth, scope, answer and examples. ' +
+      'Authentication: the `token` query parameter (a JWT only), otherwise an Authorization Bearer header (a JWT or an access key); the user must equal `openid`. ' +
+      'Unknown parameters are ignored; strings are trimmed.',
+    tags: ['Hub'],
+    security: [{}, { tokenQuery: [] }, { bearerJwt: [] }, { accessKey: [] }],
+    parameters: [
+      {
+        name: 'params',
+        in: 'query',
+        required: true,
+        style: 'form',
+        explode: true,
+        schema: {
+          oneOf: names.map((op) => ref(HUB_QUERY(op))),
+          discriminator: { propertyName: 'do', mapping: Object.fromEntries(names.map((op) => [op, `#/components/schemas/${HUB_QUERY(op)}`])) },
+        },
+      },
+    ],
+    responses: {
+      '200': {
+        description: "Success: the envelope `{code: 0, data}`, `data` as the operation's HubData_<do>",
+        content: { 'application/json': { schema: envelope({
+              oneOf: [...withData.map((op) => ref(HUB_DATA(op))), ...(withData.length < names.length ? [{ type: 'object', description: 'An operation without a written answer schema yet' }] : [])],
+            }) } },
+      },
+      ...errorResponses([400, 401, 403, 404, 429, 500, 503]),
+    },
+    'x-hub-operations': Object.fromEntries(
+      names.map((op) => {
+        const doc = docs[op]!;
+        return [
+          op,
+          {
+            summary: doc.summary,
+            ...hubAuth(operations[op]!),
+            query: ref(HUB_QUERY(op)),
+            ...(doc.data && { data: ref(HUB_DATA(op)) }),
+            examples: doc.examples,
+          },
+        ];
+      }),
+    ),
+  };
+}
+
+export interface DocumentSources {
+  routes: RouteSpec[];
+  routeDocs: Record<string, RouteDoc>;
+  hubOperations: Record<string, HubOperation>;
+  hubDocs: Record<string, HubOperationDoc>;
+}
+
+export const DEFAULT_SOURCES: DocumentSources = { routes: ROUTES, routeDocs: ROUTE_DOCS, hubOperations: HUB_OPERATIONS, hubDocs: HUB_DOCS };
+
+/** The document; throws naming every route of ROUTES or `do` of HUB_OPERATIONS that has no description. */
+export function buildOpenApiDocument(sources: DocumentSources = DEFAULT_SOURCES) {
+  const { routes, routeDocs, hubOperations, hubDocs } = sources;
+  const missing = [
+    ...routes.filter((r) => r.path !== HUB_PATH && !routeDocs[`${r.method} ${r.path}`]).map((r) => `route ${r.method} ${r.path} (add it to infra/openapi/registry.ts)`),
+    ...Object.keys(hubOperations)
+      .filter((op) => !hubDocs[op])
+      .map((op) => `do=${op} (add it to lib/hub/hub-api.ts)`),
+  ];
+  if (missing.length) throw new Error(`The OpenAPI document does not describe: ${missing.join('; ')}`);
+
+  const paths: Record<string, Partial<Record<Lowercase<HttpMethod>, unknown>>> = {};
+  for (const route of routes) {
+    const operation = route.path === HUB_PATH ? hubOperation(hubOperations, hubDocs) : routeOperation(route, routeDocs[`${route.method} ${route.path}`]!);
+    (paths[route.path] ??= {})[route.method.toLowerCase() as Lowercase<HttpMethod>] = operation;
+  }
+
+  const schemas: Record<string, JsonSchema> = {
+    Error: {
+      type: 'object',
+      properties: { code: { type: 'string', enum: ['VALIDATION_ERROR', 'AUTH_ERROR', 'FORBIDDEN', 'NOT_FOUND', 'LIMIT_EXCEEDED', 'RATE_LIMITED', 'INTERNAL_ERROR', 'UNAVAILABLE'] }, error: { type: 'string' } },
+      required: ['code', 'error'],
+    },
+  };
+  for (const [op, operation] of Object.entries(hubOperations)) {
+    schemas[HUB_QUERY(op)] = hubQuerySchema(op, operation);
+    const data = hubDocs[op]!.data;
+    if (data) schemas[HUB_DATA(op)] = jsonSchema(data, 'output');
+  }
+
+  const retryAfter = { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'expohub API',
+      version: '1',
+      description:
+        'The industry information hub (`GET /api/v1?do=<op>`) and the access-key service. Generated from the zod schemas that validate the requests (npm run openapi). ' +
+        'Every JSON answer is the envelope: `{code: 0, data}` on success, `{code: "<ERROR_CODE>", error}` on failure; every answer has an x-request-id header.',
+    },
+    servers: [{ url: '/' }],
+    tags: ['Hub', 'Access keys', 'Protected', 'Administration', 'Service', 'Share pages'].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        bearerJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The login token of create_phone_account' },
+        accessKey: { type: 'http', scheme: 'bearer', description: 'An access key (ak_...) of POST /api/v1/api-keys' },
+        tokenQuery: { type: 'apiKey', in: 'query', name: 'token', description: 'Hub operations only: the login JWT as a query parameter (an access key there is 401)' },
+      },
+      responses: Object.fromEntries(
+        Object.entries(ERROR_TEXT).map(([status, description]) => [
+          `Error${status}`,
+          { description, ...(status === '429' || status === '503' ? { headers: retryAfter } : {}), content: { 'application/json': { schema: ref('Error') } } },
+        ]),
+      ),
+    },
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

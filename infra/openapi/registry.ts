@@ -1,0 +1,86 @@
+import * as z from '../../lib/zod.js';
+import { setRolesDoc } from '../../lib/admin/admin-api.js';
+import { defineRouteDoc, type RouteDoc } from '../../lib/api-doc.js';
+import type { Principal } from '../../lib/auth/principal.js';
+import { exportAccountsDoc, exportCommentsDoc } from '../../lib/export/export-api.js';
+import { createKeyDoc, deleteKeyDoc, listKeysDoc, revokeKeyDoc, verifyKeyDoc } from '../../lib/keys/key-api.js';
+import { publishVideoDoc } from '../../lib/publish/publish-api.js';
+
+/**
+ * Every route of infra/routes.ts, described for the OpenAPI document: `"<METHOD> <path>"` -> its
+ * RouteDoc, declared next to the route's use case (lib/<area>/*-api.ts). Adding a route to ROUTES
+ * without a line here fails the build of the document (npm run openapi) and test/unit/openapi.test.ts.
+ * The hub's route is described from its operations instead (lib/hub/operations.ts, lib/hub/hub-api.ts).
+ */
+const principal = z.object({ user_id: z.string(), auth_type: z.enum(['jwt', 'api_key']), scopes: z.array(z.string()), roles: z.array(z.string()) });
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const principalMatches: Same<z.output<typeof principal>, Principal> = true;
+void principalMatches;
+
+const notFound = '404 when the deployment configures no such file.';
+
+export const ROUTE_DOCS: Record<string, RouteDoc> = {
+  'GET /api/v1/health': defineRouteDoc({
+    tag: 'Service',
+    summary: 'Liveness probe',
+    auth: 'none',
+    success: { status: 200, kind: 'json', data: z.object({ status: z.literal('ok') }) },
+    errors: [],
+    examples: [{ summary: 'Healthy', data: { status: 'ok' } }],
+  }),
+  'GET /api/v1/openapi.json': defineRouteDoc({
+    tag: 'Service',
+    summary: 'This document (OpenAPI 3.1), generated from the schemas that validate the requests',
+    auth: 'none',
+    success: { status: 200, kind: 'file' },
+    errors: [],
+  }),
+  'GET /api/v1/docs': defineRouteDoc({
+    tag: 'Service',
+    summary: 'The API reference: this document rendered as an HTML page',
+    auth: 'none',
+    success: { status: 200, kind: 'html' },
+    errors: [],
+  }),
+  'POST /api/v1/api-keys': createKeyDoc,
+  'GET /api/v1/api-keys': listKeysDoc,
+  'POST /api/v1/api-keys/{id}/revoke': revokeKeyDoc,
+  'DELETE /api/v1/api-keys/{id}': deleteKeyDoc,
+  'GET /api/v1/api-keys/verify': verifyKeyDoc,
+  'GET /api/v1/me': defineRouteDoc({
+    tag: 'Protected',
+    summary: 'Who the credential is: lets a script check its JWT or access key',
+    auth: 'any',
+    success: { status: 200, kind: 'json', data: principal },
+    errors: [401],
+    examples: [{ summary: 'An access key', data: { user_id: 'u_9f2c4e1a7b', auth_type: 'api_key', scopes: ['export:read'], roles: [] } }],
+  }),
+  'POST /api/v1/admin/users/{openid}/roles': setRolesDoc,
+  'POST /api/v1/videos': publishVideoDoc,
+  'GET /api/v1/export/comments': exportCommentsDoc,
+  'GET /api/v1/export/accounts': exportAccountsDoc,
+  'GET /s/{shareid}': defineRouteDoc({
+    tag: 'Share pages',
+    summary: 'The share page of a video (HTML, in the share\'s locale; an HTML 404 page when unknown)',
+    auth: 'none',
+    pathParams: z.object({ shareid: z.string() }),
+    success: { status: 200, kind: 'html' },
+    errors: [404],
+  }),
+  'GET /.well-known/apple-app-site-association': defineRouteDoc({
+    tag: 'Share pages',
+    summary: 'iOS universal links association file, from configuration',
+    description: notFound,
+    auth: 'none',
+    success: { status: 200, kind: 'file' },
+    errors: [404],
+  }),
+  'GET /.well-known/assetlinks.json': defineRouteDoc({
+    tag: 'Share pages',
+    summary: 'Android app links association file, from configuration',
+    description: notFound,
+    auth: 'none',
+    success: { status: 200, kind: 'file' },
+    errors: [404],
+  }),
+};

@@ -1,0 +1,45 @@
+import type * as z from './zod.js';
+
+/**
+ * The description of one HTTP route for the generated OpenAPI document (infra/openapi/): the zod
+ * schemas that validate its request, the schema of its answer's `data`, and examples. It sits next
+ * to the route's use case, so the document and the validation share one source; infra/openapi/
+ * registry.ts lists every route's description, keyed by the route of infra/routes.ts it describes.
+ * A leaf module (types only): any use case may declare one.
+ */
+export interface RouteDoc {
+  summary: string;
+  description?: string;
+  /** Groups routes on the reference page. */
+  tag: 'Hub' | 'Access keys' | 'Protected' | 'Administration' | 'Service' | 'Share pages';
+  /** Who may call: nobody needs a credential, a login JWT only, or a JWT or an access key. */
+  auth: 'none' | 'jwt' | 'any';
+  /** The scope an access key needs when ENFORCE_KEY_SCOPES is on. */
+  scope?: string;
+  /** Path parameters, one string property per `{name}` of the path. */
+  pathParams?: z.ZodMiniType;
+  /** Query parameters: an object schema of strings (its input side is documented). */
+  query?: z.ZodMiniType;
+  /** A JSON body. */
+  body?: z.ZodMiniType;
+  /** The success answer. `json`: the envelope `{code: 0, data}`; other kinds are files or pages. */
+  success:
+    | { status: 200 | 201; kind: 'json'; data: z.ZodMiniType }
+    | { status: 200; kind: 'html' | 'file' };
+  /** The statuses of CONTRACT §2 this route can answer besides its success (400 and 500 are implied where they apply). */
+  errors: number[];
+  /** Request examples; each must validate against the schemas above (test/unit/openapi.test.ts). */
+  examples?: RouteExample[];
+}
+
+export interface RouteExample {
+  summary: string;
+  path?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  /** The answer's `data`, validated against the route's data schema. */
+  data?: unknown;
+}
+
+/** Keeps a literal's types while checking it is a RouteDoc. */
+export const defineRouteDoc = (doc: RouteDoc): RouteDoc => doc;

@@ -1,0 +1,41 @@
+import * as z from '../zod.js';
+import type { VideoView } from './video-view.js';
+
+/** A video in any response (CONTRACT §3), as the OpenAPI document describes it; tsc checks it against VideoView. */
+export const videoViewSchema = z.object({
+  vid: z.string(),
+  title: z.string(),
+  description: z.string(),
+  cover_url: z.string(),
+  video_url: z.string(),
+  duration_s: z.number(),
+  tags: z.array(z.string()),
+  author: z.object({ openid: z.string(), nickname: z.string() }),
+  created_at: z.string(),
+  like_count: z.number(),
+  comment_count: z.number(),
+  share_count: z.number(),
+  open_count: z.number(),
+  liked: z.optional(z.boolean()),
+  disliked: z.optional(z.boolean()),
+});
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const videoViewMatches: Same<z.output<typeof videoViewSchema>, VideoView> = true;
+void videoViewMatches;
+
+export const exampleVideo: z.output<typeof videoViewSchema> = {
+  vid: 'v_8k2m4q',
+  title: 'Booth tour: hall 3',
+  description: 'Ten minutes through the new exhibitors.',
+  cover_url: 'https://cdn.example.com/covers/v_8k2m4q.jpg',
+  video_url: 'https://cdn.example.com/videos/v_8k2m4q.mp4',
+  duration_s: 600,
+  tags: ['expo', 'hall-3'],
+  author: { openid: 'u_9f2c4e1a7b', nickname: 'Expo fan 7b' },
+  created_at: '2026-01-05T08:30:00.000Z',
+  like_count: 12,
+  comment_count: 3,
+  share_count: 1,
+  open_count: 4,
+};

@@ -1,0 +1,47 @@
+import * as z from '../zod.js';
+import { defineRouteDoc } from '../api-doc.js';
+import { pageQuerySchema } from './paging.js';
+import type { AccountRow, CommentRow } from './visibility.js';
+
+/** The exports in the OpenAPI document (lib/api-doc.ts). */
+const commentRow = z.object({ cid: z.string(), vid: z.string(), openid: z.string(), nickname: z.string(), content: z.string(), created_at: z.string() });
+const accountRow = z.object({
+  openid: z.string(),
+  nickname: z.string(),
+  signature: z.string(),
+  city: z.string(),
+  phone: z.string(),
+  roles: z.optional(z.array(z.string())),
+  created_at: z.string(),
+  follow_count: z.number(),
+  follower_count: z.number(),
+});
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const rowsMatch: [Same<z.output<typeof commentRow>, CommentRow>, Same<z.output<typeof accountRow>, AccountRow>] = [true, true];
+void rowsMatch;
+
+const page = <T extends z.ZodMiniType>(row: T) => z.object({ items: z.array(row), next_cursor: z.union([z.string(), z.null()]) });
+
+export const exportCommentsDoc = defineRouteDoc({
+  tag: 'Protected',
+  summary: 'Export comments, oldest first (admin: all; others: their own)',
+  auth: 'any',
+  scope: 'export:read',
+  query: pageQuerySchema,
+  success: { status: 200, kind: 'json', data: page(commentRow) },
+  errors: [401, 403],
+  examples: [{ summary: 'The first page of 100', query: { limit: '100' }, data: { items: [], next_cursor: null } }],
+});
+
+export const exportAccountsDoc = defineRouteDoc({
+  tag: 'Protected',
+  summary: 'Export accounts (admin: all; others: their own and the accounts they follow)',
+  description: '`phone` is in full only for an admin or the row\'s owner, masked otherwise; `roles` only for them.',
+  auth: 'any',
+  scope: 'export:read',
+  query: pageQuerySchema,
+  success: { status: 200, kind: 'json', data: page(accountRow) },
+  errors: [401, 403],
+  examples: [{ summary: 'A page of 2', query: { limit: '2' } }],
+});

@@ -1,0 +1,132 @@
+import * as z from '../zod.js';
+import { exampleVideo, videoViewSchema } from '../catalog/video-view-schema.js';
+import type { OwnProfile, PublicUser } from './accounts.js';
+import type { RelationPage } from './follows.js';
+
+/**
+ * The hub's `do` operations in the OpenAPI document: each operation's query schema is its own
+ * (operations.ts); this adds what the document says besides: a summary, the schema of the answer's
+ * `data` where one is written down, and examples (validated in test/unit/openapi.test.ts). Every
+ * `do` of HUB_OPERATIONS needs an entry (the generator refuses to build without one).
+ */
+export interface HubOperationDoc {
+  summary: string;
+  /** The answer's `data`; absent: documented as an object without a written schema yet. */
+  data?: z.ZodMiniType;
+  examples: { summary: string; query: Record<string, string>; data?: unknown }[];
+}
+
+const OPENID = 'u_9f2c4e1a7b';
+const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1XzlmMmM0ZTFhN2IifQ.c2lnbmF0dXJl';
+const signedIn = { openid: OPENID, token: TOKEN };
+const comment = z.object({ cid: z.string(), vid: z.string(), openid: z.string(), nickname: z.string(), content: z.string(), created_at: z.string() });
+const exampleComment = { cid: 'c_01', vid: 'v_8k2m4q', openid: OPENID, nickname: 'Expo fan 7b', content: 'Great booth!', created_at: '2026-01-05T09:00:00.000Z' };
+const follow = z.object({ follow_user: z.string(), following: z.boolean(), follower_count: z.number() });
+const publicUser = z.object({ openid: z.string(), nickname: z.string(), signature: z.string(), city: z.string(), followed_by_me: z.boolean(), follows_me: z.boolean() });
+const relationPage = z.object({ list: z.array(publicUser), total: z.number(), next_offset: z.number() });
+const profileFields = {
+  openid: z.string(),
+  nickname: z.string(),
+  signature: z.string(),
+  city: z.string(),
+  follow_count: z.number(),
+  follower_count: z.number(),
+  like_count: z.number(),
+  liked_count: z.number(),
+  video_count: z.number(),
+};
+/** The caller's own profile: the phone masked (`+86 138****8000`). */
+const ownProfile = z.object({ ...profileFields, phone: z.string() });
+/** get_fav's profile: the caller's own, or another user's public one (no phone). */
+const favProfile = z.object({ ...profileFields, phone: z.optional(z.string()) });
+
+// The schemas and the types the use cases return must agree: tsc fails when one drifts.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const shapesMatch: [Same<z.output<typeof publicUser>, PublicUser>, Same<z.output<typeof relationPage>, RelationPage>, Same<z.output<typeof ownProfile>, OwnProfile>] = [true, true, true];
+void shapesMatch;
+
+export const HUB_DOCS: Record<string, HubOperationDoc> = {
+  gen_code: {
+    summary: 'Send a 6-digit sign-in code by SMS',
+    data: z.object({ expires_in: z.number(), resend_in: z.number() }),
+    examples: [{ summary: 'A Chinese mobile number', query: { phonenumber: '+8613800138000', nonce: 'device-nonce-01' }, data: { expires_in: 300, resend_in: 60 } }],
+  },
+  create_phone_account: {
+    summary: 'Sign up or sign in with the received code',
+    data: z.object({ openid: z.string(), token: z.string(), new_account: z.boolean(), expires_at: z.string() }),
+    examples: [
+      {
+        summary: 'First sign-in on a device',
+        query: { openid: '+8613800138000', token: 'device-nonce-01', code: '123456', openid0: '', token0: '' },
+        data: { openid: OPENID, token: TOKEN, new_account: true, expires_at: '2026-02-04T08:30:00.000Z' },
+      },
+    ],
+  },
+  get_next_list: {
+    summary: 'The feed: recommended, hot, new, search or "more like this"',
+    data: z.object({ list: z.array(videoViewSchema), fav_index: z.string() }),
+    examples: [
+      { summary: 'Anonymous, 5 new videos', query: { openid: 'anonymous-device', order: 'new', watch_count: '5' }, data: { list: [exampleVideo], fav_index: '' } },
+      { summary: 'Search', query: { ...signedIn, q: 'booth', view_list: 'v_1,v_2' } },
+    ],
+  },
+  get_fav: {
+    summary: "The caller's profile and a list (liked, history, commented)",
+    data: z.object({ profile: favProfile, list: z.array(videoViewSchema), next_id: z.number() }),
+    examples: [{ summary: 'My likes, first page', query: { ...signedIn, next_id: '0', fav_index: '0', watch_list: 'like', view: '', q: '' } }],
+  },
+  get_follow: {
+    summary: 'Users an account follows, newest first',
+    data: relationPage,
+    examples: [{ summary: 'Whom I follow', query: { ...signedIn, watch_list: '', offset: '0' } }],
+  },
+  get_follower: {
+    summary: 'Users following an account, newest first',
+    data: relationPage,
+    examples: [{ summary: 'My followers', query: { ...signedIn, watch_list: '', offset: '0' } }],
+  },
+  like: {
+    summary: 'Like a video (idempotent; clears a dislike)',
+    data: z.object({ vid: z.string(), liked: z.literal(true), like_count: z.number() }),
+    examples: [{ summary: 'Like a video', query: { ...signedIn, vid: 'v_8k2m4q' }, data: { vid: 'v_8k2m4q', liked: true, like_count: 13 } }],
+  },
+  dislike: {
+    summary: 'Mark a video "not interested"',
+    data: z.object({ vid: z.string(), disliked: z.literal(true), like_count: z.number() }),
+    examples: [{ summary: 'Dislike a video', query: { ...signedIn, vid: 'v_8k2m4q', action: 'dislike' }, data: { vid: 'v_8k2m4q', disliked: true, like_count: 12 } }],
+  },
+  comment_set: {
+    summary: 'Comment on a video',
+    data: z.object({ comment, comment_count: z.number() }),
+    examples: [{ summary: 'A comment', query: { ...signedIn, vid: 'v_8k2m4q', content: 'Great booth!' }, data: { comment: exampleComment, comment_count: 4 } }],
+  },
+  comment_get: {
+    summary: 'Comments of a video, newest first, 20 per page',
+    data: z.object({ list: z.array(comment), page: z.number(), page_size: z.number(), total: z.number(), has_more: z.boolean() }),
+    examples: [{ summary: 'Page 1', query: { ...signedIn, vid: 'v_8k2m4q', page: '1', d: '' }, data: { list: [exampleComment], page: 1, page_size: 20, total: 1, has_more: false } }],
+  },
+  sharetext: {
+    summary: 'Share text and link of a video',
+    data: z.object({ text: z.string(), url: z.string(), shareid: z.string() }),
+    examples: [
+      {
+        summary: 'Chinese share text',
+        query: { openid: OPENID, vid: 'v_8k2m4q', d: '', locale: 'zh-CN', country: 'CN' },
+        data: { text: 'Booth tour: hall 3 https://share.example.com/s/s_5t7u', url: 'https://share.example.com/s/s_5t7u', shareid: 's_5t7u' },
+      },
+    ],
+  },
+  follow_user: {
+    summary: 'Follow a user (idempotent)',
+    data: follow,
+    examples: [{ summary: 'Follow', query: { ...signedIn, follow_user: 'u_0a1b2c3d4e' }, data: { follow_user: 'u_0a1b2c3d4e', following: true, follower_count: 8 } }],
+  },
+  unfollow_user: {
+    summary: 'Unfollow a user (idempotent)',
+    data: follow,
+    examples: [{ summary: 'Unfollow', query: { ...signedIn, follow_user: 'u_0a1b2c3d4e' }, data: { follow_user: 'u_0a1b2c3d4e', following: false, follower_count: 7 } }],
+  },
+  change_nickname: { data: z.object({ profile: ownProfile }), summary: 'Change the nickname (1-30 characters)', examples: [{ summary: 'Rename', query: { ...signedIn, nickname: 'Booth hunter' } }] },
+  change_signature: { data: z.object({ profile: ownProfile }), summary: 'Change the signature (0-200 characters)', examples: [{ summary: 'A signature', query: { ...signedIn, signature: 'At every expo.' } }] },
+  change_city: { data: z.object({ profile: ownProfile }), summary: 'Change the city (0-50 characters)', examples: [{ summary: 'A city', query: { ...signedIn, city: 'Shanghai' } }] },
+};

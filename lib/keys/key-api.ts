@@ -1,0 +1,102 @@
+import * as z from '../zod.js';
+import { defineRouteDoc } from '../api-doc.js';
+import type { PublicKey } from './key-record.js';
+import { createKeySchema } from './key-service.js';
+
+/**
+ * The key service's routes as the OpenAPI document describes them (lib/api-doc.ts): request schemas
+ * are the ones key-service.ts validates with; the response schemas below are checked against the
+ * answer types at compile time and against real answers in test/e2e/openapi.test.ts.
+ */
+const timestamp = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'must be ISO 8601 UTC with milliseconds'));
+
+export const publicKeySchema = z.object({
+  id: z.number().check(z.int(), z.positive()),
+  name: z.string(),
+  key_prefix: z.literal('ak_'),
+  user_id: z.string(),
+  scopes: z.array(z.string()),
+  expires_at: z.union([timestamp, z.null()]),
+  last_used_at: z.union([timestamp, z.null()]),
+  is_active: z.boolean(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  status: z.enum(['valid', 'revoked', 'expired']),
+});
+
+// The schema and the type toPublicKey returns must be the same shape: tsc fails when one drifts.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const publicKeyMatches: Same<z.output<typeof publicKeySchema>, PublicKey> = true;
+void publicKeyMatches;
+
+const keyIdPath = z.object({ id: z.string().check(z.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')) });
+const exampleKey: z.output<typeof publicKeySchema> = {
+  id: 42,
+  name: 'CI pipeline',
+  key_prefix: 'ak_',
+  user_id: 'u_9f2c4e1a7b',
+  scopes: ['videos:write'],
+  expires_at: null,
+  last_used_at: null,
+  is_active: true,
+  created_at: '2026-01-05T08:30:00.000Z',
+  updated_at: '2026-01-05T08:30:00.000Z',
+  status: 'valid',
+};
+
+export const createKeyDoc = defineRouteDoc({
+  tag: 'Access keys',
+  summary: 'Create an access key',
+  description: 'The key itself (`api_key`) is in this answer only; the server keeps its hash. At most 100 key records per user (409).',
+  auth: 'jwt',
+  body: createKeySchema,
+  success: { status: 201, kind: 'json', data: z.object({ api_key: z.string().check(z.regex(/^ak_/)), key: publicKeySchema }) },
+  errors: [401, 409],
+  examples: [
+    {
+      summary: 'A key for a publishing pipeline',
+      body: { name: 'CI pipeline', scopes: ['videos:write'], expires_at: null },
+      data: { api_key: 'ak_3q2hY0rG1mQ5v8Tn2Lx7Zc4Wb9Kd6Fp0Sj1Uo', key: exampleKey },
+    },
+  ],
+});
+
+export const listKeysDoc = defineRouteDoc({
+  tag: 'Access keys',
+  summary: "List the caller's access keys, newest first",
+  auth: 'jwt',
+  success: { status: 200, kind: 'json', data: z.array(publicKeySchema) },
+  errors: [401],
+  examples: [{ summary: 'One key', data: [exampleKey] }],
+});
+
+export const revokeKeyDoc = defineRouteDoc({
+  tag: 'Access keys',
+  summary: 'Revoke an access key (again: succeeds again)',
+  auth: 'jwt',
+  pathParams: keyIdPath,
+  success: { status: 200, kind: 'json', data: z.object({ revoked: z.literal(true), id: z.number() }) },
+  errors: [401, 404],
+  examples: [{ summary: 'Revoke key 42', path: { id: '42' }, data: { revoked: true, id: 42 } }],
+});
+
+export const deleteKeyDoc = defineRouteDoc({
+  tag: 'Access keys',
+  summary: 'Delete an access key',
+  auth: 'jwt',
+  pathParams: keyIdPath,
+  success: { status: 200, kind: 'json', data: z.object({ deleted: z.literal(true), id: z.number() }) },
+  errors: [401, 404],
+  examples: [{ summary: 'Delete key 42', path: { id: '42' }, data: { deleted: true, id: 42 } }],
+});
+
+export const verifyKeyDoc = defineRouteDoc({
+  tag: 'Access keys',
+  summary: 'Verify an access key',
+  description: 'Public. Any key that does not verify (missing, malformed, unknown, revoked, expired) gets the same 401.',
+  auth: 'none',
+  query: z.object({ key: z.string() }),
+  success: { status: 200, kind: 'json', data: z.object({ user_id: z.string(), scopes: z.array(z.string()), valid: z.literal(true) }) },
+  errors: [401],
+  examples: [{ summary: 'A valid key', query: { key: 'ak_3q2hY0rG1mQ5v8Tn2Lx7Zc4Wb9Kd6Fp0Sj1Uo' }, data: { user_id: 'u_9f2c4e1a7b', scopes: ['videos:write'], valid: true } }],
+});

@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type * as z from '../../lib/zod.js';
+import { HUB_DOCS } from '../../lib/hub/hub-api.js';
+import { REFERENCE_PAGE_CSP } from '../../lib/openapi/reference-page.js';
+import { ROUTE_DOCS } from '../../infra/openapi/registry.js';
+import { hub, latestCode, newNonce, newPhone, putTestVideo, signUp } from '../support/hub-fixtures.js';
+import { apiClient, startTestStack, type ApiResponse } from '../support/stack.js';
+
+/**
+ * The served description (CONTRACT §9) and the documented answers checked against real ones: the
+ * answers of a sample of routes and `do` operations validate against the schemas the document was
+ * generated from, so a response that drifts from the document fails here.
+ */
+let stack: Awaited<ReturnType<typeof startTestStack>>;
+let api: ReturnType<typeof apiClient>;
+beforeAll(async () => {
+  stack = await startTestStack();
+  api = apiClient(stack.url);
+});
+afterAll(async () => stack?.stop());
+const ROOT = join(import.meta.dirname, '../..');
+
+const dataSchema = (route: string): z.ZodMiniType => {
+  const success = ROUTE_DOCS[route]!.success;
+  if (success.kind !== 'json') throw new Error(`${route} has no JSON answer`);
+  return success.data;
+};
+
+/** The answer is a success and its `data` validates against the documented schema. */
+function expectDocumented(res: ApiResponse, schema: z.ZodMiniType, status = 200) {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  const parsed = schema.safeParse(res.data);
+  expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
+}
+
+describe('GET /api/v1/openapi.json and GET /api/v1/docs', () => {
+  it('serves the generated document, without a credential', async () => {
+    const res = await fetch(`${stack.url}/api/v1/openapi.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+    expect(await res.json()).toEqual(JSON.parse(readFileSync(join(ROOT, 'lib/openapi/openapi.json'), 'utf8')));
+  });
+
+  it('serves the reference page, HTML under a strict CSP', async () => {
+    const res = await fetch(`${stack.url}/api/v1/docs`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('content-security-policy')).toBe(REFERENCE_PAGE_CSP);
+    const html = await res.text();
+    expect(html).toContain('id="do-get_next_list"');
+    expect(html).toContain('<code>/api/v1/api-keys/{id}/revoke</code>');
+  });
+});
+
+describe('real answers match the documented schemas', () => {
+  it('the service, the key routes and /me', async () => {
+    expectDocumented(await api.get('/api/v1/health'), dataSchema('GET /api/v1/health'));
+    const user = await signUp(api);
+    const created = await api.post<{ api_key: string; key: { id: number } }>('/api/v1/api-keys', { token: user.token, body: { name: 'docs', scopes: ['export:read'] } });
+    expectDocumented(created, dataSchema('POST /api/v1/api-keys'), 201);
+    expectDocumented(await api.get('/api/v1/api-keys', { token: user.token }), dataSchema('GET /api/v1/api-keys'));
+    expectDocumented(await api.get(`/api/v1/api-keys/verify?key=${created.data.api_key}`), dataSchema('GET /api/v1/api-keys/verify'));
+    expectDocumented(await api.get('/api/v1/me', { token: created.data.api_key }), dataSchema('GET /api/v1/me'));
+    expectDocumented(await api.get('/api/v1/export/comments?limit=5', { token: user.token }), dataSchema('GET /api/v1/export/comments'));
+    expectDocumented(await api.get('/api/v1/export/accounts?limit=5', { token: user.token }), dataSchema('GET /api/v1/export/accounts'));
+    expectDocumented(await api.post(`/api/v1/api-keys/${created.data.key.id}/revoke`, { token: user.token }), dataSchema('POST /api/v1/api-keys/{id}/revoke'));
+    expectDocumented(await api.delete(`/api/v1/api-keys/${created.data.key.id}`, { token: user.token }), dataSchema('DELETE /api/v1/api-keys/{id}'));
+  });
+
+  it('every hub operation', async () => {
+    const phone = newPhone();
+    const nonce = newNonce();
+    expectDocumented(await hub(api, 'gen_code', { phonenumber: phone, nonce }), HUB_DOCS.gen_code!.data!);
+    const signIn = { openid: phone, token: nonce, code: await latestCode(api, phone), openid0: '', token0: '' };
+    expectDocumented(await hub(api, 'create_phone_account', signIn), HUB_DOCS.create_phone_account!.data!);
+    const user = await signUp(api);
+    const other = await signUp(api);
+    const video = await putTestVideo(other.openid);
+    const as = { openid: user.openid, token: user.token };
+    const check = async (op: string, params: Record<string, string>) => expectDocumented(await hub(api, op, params), HUB_DOCS[op]!.data!);
+    await check('get_next_list', { ...as, order: 'new', watch_count: '3' });
+    await check('like', { ...as, vid: video.vid });
+    await check('dislike', { ...as, vid: video.vid, action: 'dislike' });
+    await check('comment_set', { ...as, vid: video.vid, content: 'Nice' });
+    await check('comment_get', { ...as, vid: video.vid, page: '1', d: '' });
+    await check('sharetext', { openid: user.openid, vid: video.vid, d: '', locale: 'en', country: '' });
+    await check('follow_user', { ...as, follow_user: other.openid });
+    await check('unfollow_user', { ...as, follow_user: other.openid });
+    await check('get_follow', { ...as, watch_list: '', offset: '0' });
+    await check('get_follower', { ...as, watch_list: other.openid, offset: '0' });
+    await check('get_fav', { ...as, next_id: '0', fav_index: '0', watch_list: 'like', view: '', q: '' });
+    await check('get_fav', { ...as, next_id: '0', fav_index: '0', watch_list: 'like', view: other.openid, q: '' });
+    await check('change_nickname', { ...as, nickname: 'Booth hunter' });
+    await check('change_signature', { ...as, signature: '' });
+    await check('change_city', { ...as, city: 'Shanghai' });
+  });
+});

@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { describe, expect, it } from 'vitest';
+import * as z from '../../lib/zod.js';
+import type { RouteDoc } from '../../lib/api-doc.js';
+import { HUB_DOCS } from '../../lib/hub/hub-api.js';
+import { defineOperation } from '../../lib/hub/operation.js';
+import { HUB_OPERATIONS } from '../../lib/hub/operations.js';
+import { renderReferencePage } from '../../lib/openapi/reference-page.js';
+import { buildOpenApiDocument, DEFAULT_SOURCES, HUB_PATH, type OpenApiDocument } from '../../infra/openapi/document.js';
+import { generatedFiles } from '../../infra/openapi/generated-files.js';
+import { ROUTE_DOCS } from '../../infra/openapi/registry.js';
+import { DEV_ROUTES } from '../../infra/local/dev-routes.js';
+import { ROUTES } from '../../infra/routes.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const served = JSON.parse(readFileSync(join(ROOT, 'lib/openapi/openapi.json'), 'utf8')) as OpenApiDocument;
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const paths = served.paths as Record<string, Record<string, Json>>;
+const hubOperation = paths[HUB_PATH]!.get!;
+
+describe('the OpenAPI document covers every route and every do', () => {
+  it.each(ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const))('%s', (_, route) => {
+    expect(paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path} is not in lib/openapi/openapi.json`).toBeDefined();
+  });
+
+  it.each(Object.keys(HUB_OPERATIONS))('do=%s: a query schema in the discriminated oneOf, and its x-hub-operations entry', (op) => {
+    const params = hubOperation.parameters[0];
+    expect(params.schema.discriminator.mapping[op]).toBe(`#/components/schemas/HubQuery_${op}`);
+    expect(params.schema.oneOf).toContainEqual({ $ref: `#/components/schemas/HubQuery_${op}` });
+    expect((served.components.schemas as Json)[`HubQuery_${op}`].properties.do).toEqual({ const: op });
+    expect(hubOperation['x-hub-operations'][op].query).toEqual({ $ref: `#/components/schemas/HubQuery_${op}` });
+  });
+
+  it('has nothing else: no path or do that the API does not serve, and no local-only route', () => {
+    const served = new Set(ROUTES.map((r) => `${r.method.toLowerCase()} ${r.path}`));
+    const documented = Object.entries(paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m} ${path}`));
+    expect(documented.sort()).toEqual([...served].sort());
+    expect(Object.keys(hubOperation['x-hub-operations']).sort()).toEqual(Object.keys(HUB_OPERATIONS).sort());
+    for (const dev of DEV_ROUTES) expect(paths[dev.path]).toBeUndefined();
+  });
+
+  it('cannot be built when a route or a do has no description, and names each', () => {
+    const extraOperation = defineOperation({ auth: 'none', query: z.object({ x: z.string() }), run: async () => ({}) });
+    expect(() =>
+      buildOpenApiDocument({
+        ...DEFAULT_SOURCES,
+        routes: [...ROUTES, { method: 'GET', path: '/api/v1/audit', function: 'me', auth: 'authorizer' }],
+        hubOperations: { ...HUB_OPERATIONS, new_op: extraOperation },
+      }),
+    ).toThrow(/route GET \/api\/v1\/audit \(add it to infra\/openapi\/registry.ts\); do=new_op \(add it to lib\/hub\/hub-api.ts\)/);
+  });
+
+  it('is a valid OpenAPI 3.1 document (Redocly\'s structural checks and its recommended rules report no error)', async () => {
+    const problems = await lintFromString({
+      source: readFileSync(join(ROOT, 'lib/openapi/openapi.json'), 'utf8'),
+      absoluteRef: 'openapi.json',
+      config: await createConfig({ extends: ['recommended'] }),
+    });
+    expect(problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
+  });
+
+  it('is OpenAPI 3.1 with one operation id per operation', () => {
+    expect(served.openapi).toBe('3.1.0');
+    const ids = Object.values(paths).flatMap((methods) => Object.values(methods).map((o) => o.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('the generated files are up to date (npm run openapi)', () => {
+  it('lib/openapi/openapi.json and lib/openapi/api-types.ts are what the generator writes now', async () => {
+    for (const [path, text] of Object.entries(await generatedFiles())) {
+      expect(readFileSync(join(ROOT, path), 'utf8'), `${path} is stale: run npm run openapi`).toBe(text);
+    }
+  });
+});
+
+/** Every problem of one example against its route's schemas. */
+function exampleProblems(doc: RouteDoc, example: NonNullable<RouteDoc['examples']>[number]): string[] {
+  const problems: string[] = [];
+  const check = (what: string, schema: z.ZodMiniType | undefined, value: unknown) => {
+    if (value === undefined) return;
+    if (!schema) return problems.push(`${what}: the route declares no ${what} schema`);
+    const result = schema.safeParse(value);
+    if (!result.success) problems.push(`${what}: ${result.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+  };
+  check('path', doc.pathParams, example.path);
+  check('query', doc.query, example.query);
+  check('body', doc.body, example.body);
+  check('data', doc.success.kind === 'json' ? doc.success.data : undefined, example.data);
+  return problems;
+}
+
+describe('every documented example validates against the schemas', () => {
+  const routeExamples = Object.entries(ROUTE_DOCS).flatMap(([route, doc]) => (doc.examples ?? []).map((e) => [`${route}: ${e.summary}`, doc, e] as const));
+  it.each(routeExamples)('%s', (_, doc, example) => {
+    expect(exampleProblems(doc, example)).toEqual([]);
+  });
+
+  const hubExamples = Object.entries(HUB_DOCS).flatMap(([op, doc]) => doc.examples.map((e) => [`do=${op}: ${e.summary}`, op, e] as const));
+  it.each(hubExamples)('%s', (_, op, example) => {
+    expect(HUB_OPERATIONS[op]!.query.safeParse(example.query).error?.issues ?? []).toEqual([]);
+    if (example.data !== undefined) expect(HUB_DOCS[op]!.data!.safeParse(example.data).error?.issues ?? []).toEqual([]);
+  });
+
+  it('every do has at least one example', () => {
+    expect(Object.keys(HUB_OPERATIONS).filter((op) => !HUB_DOCS[op]?.examples.length)).toEqual([]);
+  });
+
+  it('a broken example is reported, naming the field', () => {
+    const doc = ROUTE_DOCS['POST /api/v1/api-keys']!;
+    expect(exampleProblems(doc, { summary: 'bad', body: { name: '', expires_at: 'tomorrow' }, data: { api_key: 1 } })).toEqual([
+      expect.stringMatching(/^body: name must not be empty; expires_at must be an ISO 8601 timestamp or null/),
+      expect.stringMatching(/^data: api_key /),
+    ]);
+    expect(exampleProblems(ROUTE_DOCS['GET /api/v1/api-keys']!, { summary: 'no query here', query: { a: 'b' } })).toEqual(['query: the route declares no query schema']);
+  });
+});
+
+describe('the reference page', () => {
+  const page = renderReferencePage(served as Json);
+  it('shows every route and every do, and links the document', () => {
+    for (const route of ROUTES) expect(page).toContain(`${route.method}</span> <code>${route.path}</code>`);
+    for (const op of Object.keys(HUB_OPERATIONS)) expect(page).toContain(`id="do-${op}"`);
+    expect(page).toContain('href="/api/v1/openapi.json"');
+  });
+  it('has no script and loads nothing from elsewhere', () => {
+    expect(page).not.toMatch(/<script|<link|src=|https?:\/\/(?!cdn\.example\.com|share\.example\.com)/);
+  });
+});
