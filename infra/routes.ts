@@ -36,8 +36,8 @@ export const FUNCTIONS = {
   authorizer: {
     entry: 'functions/authorizer.ts',
     description: 'Lambda authorizer: verifies a JWT or an access key (no caching)',
-    // Access keys: the hash guard and record (GetItem), last_used_at (a transaction of two Updates).
-    // Login tokens: the ended-session marker (GetItem).
+    // Access keys: the hash guard and record (GetItem), the minute counter of the rate limit
+    // (UpdateItem), last_used_at (a transaction of two Updates). Login tokens: the ended-session marker (GetItem).
     tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] }, hub: { actions: ['GetItem'] } },
     jwtSecret: true,
   },
@@ -62,6 +62,7 @@ export const FUNCTIONS = {
   listKeys: { entry: 'functions/list-keys.ts', description: "List the caller's access keys", tables: { apiKeys: { actions: ['Query'] } } },
   revokeKey: { entry: 'functions/revoke-key.ts', description: 'Revoke an access key', tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] } } },
   deleteKey: { entry: 'functions/delete-key.ts', description: 'Delete an access key', tables: { apiKeys: { actions: ['GetItem', 'DeleteItem', 'UpdateItem'] } } },
+  keyUsage: { entry: 'functions/key-usage.ts', description: "An access key's requests per day, last 30 days", tables: { apiKeys: { actions: ['GetItem', 'Query'] } } },
   verifyKey: { entry: 'functions/verify-key.ts', description: 'Verify an access key (public)', tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] } } },
   me: { entry: 'functions/me.ts', description: 'Who the credential is', tables: {} },
   setRoles: { entry: 'functions/set-roles.ts', description: "Set an account's stored roles (admin JWT only)", tables: { hub: { actions: ['UpdateItem'] } } },
@@ -105,6 +106,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'POST', path: '/api/v1/api-keys/{id}/revoke', function: 'revokeKey', auth: 'authorizer' },
   { method: 'DELETE', path: '/api/v1/api-keys/{id}', function: 'deleteKey', auth: 'authorizer' },
   { method: 'GET', path: '/api/v1/api-keys/verify', function: 'verifyKey', auth: 'none' },
+  { method: 'GET', path: '/api/v1/api-keys/{id}/usage', function: 'keyUsage', auth: 'authorizer' },
   { method: 'GET', path: '/api/v1/me', function: 'me', auth: 'authorizer' },
   { method: 'POST', path: '/api/v1/admin/users/{openid}/roles', function: 'setRoles', auth: 'authorizer' },
   { method: 'POST', path: '/api/v1/videos', function: 'publishVideo', auth: 'authorizer' },
