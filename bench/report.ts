@@ -109,7 +109,7 @@ if (r.hotitems) {
   out.push(`First like: ${r.hotitems.firstLike.requests} requests, ${r.hotitems.firstLike.wcu} WCU (${r.hotitems.firstLike.commands}).\n`);
 }
 if (r.keylimit) {
-  table('Per-key rate limit: calls fired at once at one key within one minute', ['case', 'limit', 'calls', 'admitted', '429', 'other', 'exact', 'requests/call', 'WCU/call', 'refused writes', 'wall ms'],
+  table('Per-key rate limit: calls fired 50 at a time at one key within one minute', ['case', 'limit', 'calls', 'admitted', '429', 'other', 'exact', 'requests/call', 'WCU/call', 'refused writes', 'wall ms'],
     r.keylimit.cases.map((c) => [c.name, c.limit, c.calls, c.admitted, c.refused, c.other, c.exact ? 'yes' : 'no', c.requestsPerCall, c.wcuPerCall, c.refusedWrites, c.wallMs]));
   out.push(`Fixed window edge: limit ${r.keylimit.boundary.limit}/min, ${r.keylimit.boundary.admittedAcross} admitted within ${r.keylimit.boundary.withinMs / 1000} s across a minute boundary.\n`);
 }

@@ -39,6 +39,8 @@ export const API_KEYS_TABLE: TableDefinition = {
     // as such a lookup reads the record by its key afterwards.
     { indexName: 'key_hash-index', partitionKey: { name: 'key_hash', type: 'S' }, projection: 'KEYS_ONLY' },
   ],
+  // The keys' minute counters (rate limit and usage, KEYUSE#<id>) expire 32 days after their minute.
+  ttlAttribute: 'ttl',
 };
 
 /** What the feed ranks a video by (lib/recommend/sources.ts), on video items and tag ranking items. */

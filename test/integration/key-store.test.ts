@@ -93,6 +93,10 @@ describe('verification cost', () => {
     expect(first.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
     expect(first.requests[0]!.input).toMatchObject({ Key: keyItems.hashGuard(hashApiKey(api_key)), ConsistentRead: true });
     expect(first.requests[1]!.input).toMatchObject({ Key: keyItems.usageMinute(key.id, clock.nowIso().slice(0, 16)) });
+    // The minute counter: the count, the limit it was counted against, and its expiry 32 days after its minute.
+    const counter = (await db.send(new GetCommand({ TableName: tableNames.apiKeys, Key: keyItems.usageMinute(key.id, clock.nowIso().slice(0, 16)), ConsistentRead: true }))).Item;
+    const minuteStart = clock.now() - (clock.now() % 60_000);
+    expect(counter).toMatchObject({ n: 1, lim: 600, ttl: minuteStart / 1000 + 32 * 24 * 3600 });
     const written = (first.requests[2]!.input.TransactItems as { Update: { Key: unknown } }[]).map((i) => i.Update.Key);
     expect(written).toEqual([keyItems.hashGuard(hashApiKey(api_key)), keyItems.record('counted', key.id)]);
 
