@@ -10,6 +10,7 @@ import type { CostResult } from './sections/cost.js';
 import type { LatencyRow } from './sections/latency.js';
 import type { LoadRow } from './sections/load.js';
 import type { HotItemsResult } from './sections/hot-items.js';
+import type { KeyLimitResult } from './sections/key-limit.js';
 import type { HotspotsResult, HotspotRow } from './sections/hotspots.js';
 import { postingsTable, type PostingsResult } from './sections/postings.js';
 import type { ScalingResult, ScalingRow } from './sections/scaling.js';
@@ -26,6 +27,7 @@ const r = JSON.parse(readFileSync(file, 'utf8')) as {
   scaling?: ScalingResult;
   postings?: PostingsResult;
   hotitems?: HotItemsResult;
+  keylimit?: KeyLimitResult;
   hotspots?: HotspotsResult;
   targets?: TargetCheck[];
 };
@@ -105,6 +107,11 @@ if (r.hotitems) {
   table('Hot items: concurrent calls on one video or one author', ['case', 'calls', 'answers', '503', 'exact once converged', 'converged after ms', 'wall ms', 'note'],
     r.hotitems.cases.map((c) => [c.name, c.calls, Object.entries(c.statuses).map(([k, v]) => `${k}: ${v}`).join(', '), c.unavailable, c.exact ? 'yes' : 'no', c.convergenceMs, c.wallMs, c.note]));
   out.push(`First like: ${r.hotitems.firstLike.requests} requests, ${r.hotitems.firstLike.wcu} WCU (${r.hotitems.firstLike.commands}).\n`);
+}
+if (r.keylimit) {
+  table('Per-key rate limit: calls fired 50 at a time at one key within one minute', ['case', 'limit', 'calls', 'admitted', '429', 'other', 'exact', 'requests/call', 'WCU/call', 'refused writes', 'wall ms'],
+    r.keylimit.cases.map((c) => [c.name, c.limit, c.calls, c.admitted, c.refused, c.other, c.exact ? 'yes' : 'no', c.requestsPerCall, c.wcuPerCall, c.refusedWrites, c.wallMs]));
+  out.push(`Fixed window edge: limit ${r.keylimit.boundary.limit}/min, ${r.keylimit.boundary.admittedAcross} admitted within ${r.keylimit.boundary.withinMs / 1000} s across a minute boundary.\n`);
 }
 if (r.hotspots) {
   const h = r.hotspots;

@@ -1,6 +1,11 @@
 import { clock } from '../lib/clock.js';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { inParallel } from '../lib/db/batch.js';
+import { db, tableNames } from '../lib/db/client.js';
+import { createKey } from '../lib/keys/key-service.js';
+import { keyItems } from '../lib/keys/keys-table.js';
 import { accessKeyFor, bearer, jwtFor, mustSucceed, newNonce, newPhone, requestCode, signUp } from './fixtures.js';
-import { hubRequest, type BenchRequest } from './invoke.js';
+import { hubRequest, invoke, type BenchRequest } from './invoke.js';
 import { always, constant, hubOp, route, type Scenario } from './scenario.js';
 import { HUB_SCENARIOS, PROTECTED_SCENARIOS } from './scenarios-hub.js';
 
@@ -26,6 +31,23 @@ function lastUsedDue(apiKey: string, request: (key: string) => BenchRequest) {
     clock.advance(LAST_USED_INTERVAL_MS);
     return request(apiKey);
   };
+}
+
+/** Writes the minute counters of a key used every minute of the last 30 days (as countKeyUse stores them). */
+async function seedEveryMinute(id: number, nowMs: number): Promise<void> {
+  const first = nowMs - (nowMs % 60_000) - (30 * 24 * 60 - 1) * 60_000;
+  const items = Array.from({ length: 30 * 24 * 60 }, (_, i) => {
+    const minute = first + i * 60_000;
+    return { ...keyItems.usageMinute(id, new Date(minute).toISOString().slice(0, 16)), n: 5, lim: 100_000, ttl: minute / 1000 + 32 * 24 * 3600 };
+  });
+  const chunks = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
+  await inParallel(chunks, 8, async (chunk) => {
+    let pending: Record<string, unknown>[] = chunk.map((Item) => ({ PutRequest: { Item } }));
+    while (pending.length > 0) {
+      const out = await db.send(new BatchWriteCommand({ RequestItems: { [tableNames.apiKeys]: pending } }));
+      pending = (out.UnprocessedItems?.[tableNames.apiKeys] ?? []) as Record<string, unknown>[];
+    }
+  });
 }
 
 /** Every benchmarked operation, in report order. */
@@ -89,6 +111,33 @@ export const SCENARIOS: Scenario[] = [
     setup: async (w) => lastUsedDue((await accessKeyFor(w.alice.openid)).api_key, verify),
   },
   {
+    name: 'key_usage (used in 3 minutes today)',
+    group: 'keys',
+    available: route('GET', '/api/v1/api-keys/{id}/usage'),
+    expect: 200,
+    note: 'ownership read, then one Query of the minute counters of 30 days',
+    setup: async (w) => {
+      const { api_key, id } = await accessKeyFor(w.alice.openid);
+      for (let i = 0; i < 3; i++) {
+        await mustSucceed(me(api_key));
+        clock.advance(LAST_USED_INTERVAL_MS);
+      }
+      return constant({ method: 'GET', path: `/api/v1/api-keys/${id}/usage`, headers: bearer(await jwtFor(w.alice.openid)) })();
+    },
+  },
+  {
+    name: 'key_usage (used every minute for 30 days)',
+    group: 'keys',
+    available: route('GET', '/api/v1/api-keys/{id}/usage'),
+    expect: 200,
+    note: 'the most a key can have: 43,200 minute counters, read in 1 MB Query pages',
+    setup: async (w) => {
+      const { id } = await accessKeyFor(w.alice.openid);
+      await seedEveryMinute(id, clock.now());
+      return constant({ method: 'GET', path: `/api/v1/api-keys/${id}/usage`, headers: bearer(await jwtFor(w.alice.openid)) })();
+    },
+  },
+  {
     name: 'verify (unknown key, 401)',
     group: 'keys',
     available: always,
@@ -142,6 +191,21 @@ export const SCENARIOS: Scenario[] = [
     available: always,
     expect: 200,
     setup: async (w) => lastUsedRecent((await accessKeyFor(w.alice.openid)).api_key, me),
+  },
+  {
+    name: 'GET /me (access key past its limit, 429)',
+    group: 'auth',
+    available: always,
+    expect: 429,
+    note: 'a refused call: the guard read and the counter update its condition refuses (still 1 WCU in AWS)',
+    setup: async (w) => {
+      const { api_key } = await createKey(w.alice.openid, { name: 'bench limited', rate_limit_per_minute: 1 });
+      // An unmeasured call first takes the minute's one admission (or is refused already).
+      return async () => {
+        await invoke(me(api_key));
+        return me(api_key);
+      };
+    },
   },
   {
     name: 'GET /health',

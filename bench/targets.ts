@@ -4,6 +4,7 @@ import type { CostResult } from './sections/cost.js';
 import type { LatencyRow } from './sections/latency.js';
 import type { HotspotsResult } from './sections/hotspots.js';
 import type { HotItemsResult } from './sections/hot-items.js';
+import type { KeyLimitResult } from './sections/key-limit.js';
 import type { PostingsResult } from './sections/postings.js';
 import type { ScalingResult } from './sections/scaling.js';
 
@@ -38,14 +39,15 @@ export function evaluateTargets(results: Record<string, unknown>): TargetCheck[]
       status: found.every((f) => f.row!.requestsMax <= f.limit) ? 'met' : 'missed',
     });
   };
-  limitCheck('key verification: 1 DynamoDB request, 2 when last_used_at is due', [
-    { name: 'verify (last_used_at recent)', limit: 1 },
-    { name: 'verify (last_used_at due)', limit: 2 },
+  // An access key: its guard read, its rate limit's minute counter (issue 14: at most one request more), last_used_at when due.
+  limitCheck('key verification: 2 DynamoDB requests (guard, rate-limit counter), 3 when last_used_at is due', [
+    { name: 'verify (last_used_at recent)', limit: 2 },
+    { name: 'verify (last_used_at due)', limit: 3 },
   ]);
-  limitCheck('authentication (authorizer): 1 request, 2 when last_used_at is due', [
+  limitCheck('authentication (authorizer): JWT 1 request; access key 2, 3 when last_used_at is due', [
     { name: 'authorizer: JWT', limit: 1 },
-    { name: 'authorizer: access key (last_used_at recent)', limit: 1 },
-    { name: 'authorizer: access key (last_used_at due)', limit: 2 },
+    { name: 'authorizer: access key (last_used_at recent)', limit: 2 },
+    { name: 'authorizer: access key (last_used_at due)', limit: 3 },
   ]);
 
   const feedRows = cost?.rows.filter((r) => r.operation.startsWith('get_next_list') && !r.error) ?? [];
@@ -149,6 +151,7 @@ export function evaluateTargets(results: Record<string, unknown>): TargetCheck[]
   checks.push(...postingsTargets(postings));
   checks.push(hotspotsTarget(results.hotspots as HotspotsResult | undefined));
   checks.push(...hotItemsTargets(hot, costRow('like (first like)')));
+  checks.push(...keyLimitTargets(results.keylimit as KeyLimitResult | undefined, costRow('GET /me (JWT)'), costRow('GET /me (access key)')));
   return checks;
 }
 
@@ -208,6 +211,29 @@ function hotItemsTargets(hot: HotItemsResult | undefined, firstLikeRow: { reques
   const like = firstLikeRow ? { requests: firstLikeRow.requestsMax, wcu: firstLikeRow.wcu, from: 'cost' } : hot ? { ...hot.firstLike, from: 'hotitems' } : undefined;
   if (!like) checks.push({ target: likeTarget, measured: 'cost and hotitems sections not run', status: 'not measured' });
   else checks.push({ target: likeTarget, measured: `${like.requests} requests, ${like.wcu} WCU (${like.from} section)`, status: like.requests <= 6 && like.wcu <= 12 ? 'met' : 'missed' });
+  return checks;
+}
+
+/** Issue 14: the per-key limit admits exactly its limit, for at most one extra request per key-authenticated call. */
+function keyLimitTargets(
+  limits: KeyLimitResult | undefined,
+  meJwt: { requestsMax: number } | undefined,
+  meKey: { requestsMax: number } | undefined,
+): TargetCheck[] {
+  const exactTarget = 'per-key rate limit: exactly the limit admitted of a burst within one minute';
+  const costTarget = 'per-key rate limit: at most 1 extra DynamoDB request per key-authenticated call (GET /me, key vs JWT + 1 for the key lookup)';
+  const checks: TargetCheck[] = [];
+  if (!limits) checks.push({ target: exactTarget, measured: 'keylimit section not run', status: 'not measured' });
+  else {
+    checks.push({
+      target: exactTarget,
+      measured: limits.cases.map((c) => `limit ${c.limit}, ${c.calls} calls: ${c.admitted} admitted, ${c.refused} x 429, ${c.other} other`).join('; '),
+      status: limits.cases.every((c) => c.exact && c.other === 0) ? 'met' : 'missed',
+    });
+  }
+  // A JWT costs 1 request (the ended-session check); a key 1 (its guard) + 1 (the counter).
+  if (!meJwt || !meKey) checks.push({ target: costTarget, measured: 'cost section not run', status: 'not measured' });
+  else checks.push({ target: costTarget, measured: `GET /me: JWT ${meJwt.requestsMax}, access key ${meKey.requestsMax}`, status: meKey.requestsMax <= meJwt.requestsMax + 1 ? 'met' : 'missed' });
   return checks;
 }
 

@@ -36,8 +36,9 @@ export const FUNCTIONS = {
   authorizer: {
     entry: 'functions/authorizer.ts',
     description: 'Lambda authorizer: verifies a JWT or an access key (no caching)',
-    // Access keys: the hash guard and record (GetItem), last_used_at (a transaction of two Updates).
-    // Login tokens: the ended-session marker and the account's suspension, one BatchGetItem.
+    // Access keys: the hash guard and record (GetItem), the minute counter of the rate limit
+    // (UpdateItem), last_used_at (a transaction of two Updates). Login tokens: the ended-session
+    // marker and the account's suspension, one BatchGetItem.
     tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] }, hub: { actions: ['BatchGetItem'] } },
     jwtSecret: true,
   },
@@ -74,6 +75,7 @@ export const FUNCTIONS = {
     description: 'Delete an access key',
     tables: { apiKeys: { actions: ['GetItem', 'DeleteItem', 'UpdateItem'] }, hub: { actions: ['PutItem'] } },
   },
+  keyUsage: { entry: 'functions/key-usage.ts', description: "An access key's requests per day, last 30 days", tables: { apiKeys: { actions: ['GetItem', 'Query'] } } },
   verifyKey: { entry: 'functions/verify-key.ts', description: 'Verify an access key (public)', tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] } } },
   me: { entry: 'functions/me.ts', description: 'Who the credential is', tables: {} },
   // The roles read, then written with the audit event in one transaction conditioned on them.
@@ -155,6 +157,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'POST', path: '/api/v1/api-keys/{id}/revoke', function: 'revokeKey', auth: 'authorizer' },
   { method: 'DELETE', path: '/api/v1/api-keys/{id}', function: 'deleteKey', auth: 'authorizer' },
   { method: 'GET', path: '/api/v1/api-keys/verify', function: 'verifyKey', auth: 'none' },
+  { method: 'GET', path: '/api/v1/api-keys/{id}/usage', function: 'keyUsage', auth: 'authorizer' },
   { method: 'GET', path: '/api/v1/me', function: 'me', auth: 'authorizer' },
   { method: 'POST', path: '/api/v1/admin/users/{openid}/roles', function: 'setRoles', auth: 'authorizer' },
   { method: 'GET', path: '/api/v1/audit', function: 'listAudit', auth: 'authorizer' },

@@ -1,6 +1,7 @@
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  DescribeTimeToLiveCommand,
   DynamoDBClient,
   ResourceInUseException,
   UpdateTableCommand,
@@ -64,6 +65,14 @@ export async function createTables(endpoint: string, prefix = ''): Promise<Recor
           await client.send(
             new UpdateTableCommand({ TableName, AttributeDefinitions: attributeDefinitions(def), GlobalSecondaryIndexUpdates: [{ Create: indexSpec(index) }] }),
           );
+        }
+        // A table kept from a run before it had a TTL (the api_keys table before its minute counters): turn it on.
+        if (def.ttlAttribute) {
+          const { TimeToLiveDescription } = await client.send(new DescribeTimeToLiveCommand({ TableName }));
+          const status = TimeToLiveDescription?.TimeToLiveStatus;
+          if (status === undefined || status === 'DISABLED') {
+            await client.send(new UpdateTimeToLiveCommand({ TableName, TimeToLiveSpecification: { AttributeName: def.ttlAttribute, Enabled: true } }));
+          }
         }
       }
       for (;;) {

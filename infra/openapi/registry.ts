@@ -1,9 +1,10 @@
 import * as z from '../../lib/zod.js';
-import { setRolesDoc } from '../../lib/admin/admin-api.js';
+import { listAuditDoc } from '../../lib/account/audit-api.js';
+import { adminListKeysDoc, adminLookupKeyDoc, adminRevokeKeyDoc, reinstateAccountDoc, setRolesDoc, suspendAccountDoc } from '../../lib/admin/admin-api.js';
 import { defineRouteDoc, type RouteDoc } from '../../lib/api-doc.js';
 import type { Principal } from '../../lib/auth/principal.js';
 import { exportAccountsDoc, exportCommentsDoc } from '../../lib/export/export-api.js';
-import { createKeyDoc, deleteKeyDoc, listKeysDoc, revokeKeyDoc, verifyKeyDoc } from '../../lib/keys/key-api.js';
+import { createKeyDoc, deleteKeyDoc, keyUsageDoc, listKeysDoc, revokeKeyDoc, verifyKeyDoc } from '../../lib/keys/key-api.js';
 import { publishVideoDoc } from '../../lib/publish/publish-api.js';
 
 /**
@@ -47,6 +48,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /api/v1/api-keys/{id}/revoke': revokeKeyDoc,
   'DELETE /api/v1/api-keys/{id}': deleteKeyDoc,
   'GET /api/v1/api-keys/verify': verifyKeyDoc,
+  'GET /api/v1/api-keys/{id}/usage': keyUsageDoc,
   'GET /api/v1/me': defineRouteDoc({
     tag: 'Protected',
     summary: 'Who the credential is: lets a script check its JWT or access key',
@@ -56,6 +58,12 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     examples: [{ summary: 'An access key', data: { user_id: 'u_9f2c4e1a7b', auth_type: 'api_key', scopes: ['export:read'], roles: [] } }],
   }),
   'POST /api/v1/admin/users/{openid}/roles': setRolesDoc,
+  'GET /api/v1/audit': listAuditDoc,
+  'GET /api/v1/admin/users/{openid}/api-keys': adminListKeysDoc,
+  'POST /api/v1/admin/api-keys/{id}/revoke': adminRevokeKeyDoc,
+  'POST /api/v1/admin/api-keys/lookup': adminLookupKeyDoc,
+  'POST /api/v1/admin/users/{openid}/suspend': suspendAccountDoc,
+  'POST /api/v1/admin/users/{openid}/reinstate': reinstateAccountDoc,
   'POST /api/v1/videos': publishVideoDoc,
   'GET /api/v1/export/comments': exportCommentsDoc,
   'GET /api/v1/export/accounts': exportAccountsDoc,

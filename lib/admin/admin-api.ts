@@ -1,6 +1,9 @@
 import * as z from '../zod.js';
 import { defineRouteDoc } from '../api-doc.js';
+import { publicKeySchema } from '../keys/key-api.js';
+import { lookupSchema } from './admin-keys.js';
 import { openidSchema, setRolesBodySchema, type RolesResult } from './set-roles.js';
+import type { SuspensionResult } from './suspension.js';
 
 /** The administration routes in the OpenAPI document (lib/api-doc.ts). */
 const rolesResult = z.object({ openid: z.string(), roles: z.array(z.string()) });
@@ -18,4 +21,87 @@ export const setRolesDoc = defineRouteDoc({
   success: { status: 200, kind: 'json', data: rolesResult },
   errors: [401, 403, 404],
   examples: [{ summary: 'Make an account an editor', path: { openid: 'u_9f2c4e1a7b' }, body: { roles: ['editor'] }, data: { openid: 'u_9f2c4e1a7b', roles: ['editor'] } }],
+});
+
+const adminOnly = 'Needs an admin login token (the request-context roles); an access key is 403. The action is an audit event on the affected account.';
+const keyIdPath = z.object({ id: z.string().check(z.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')) });
+const exampleKey: z.output<typeof publicKeySchema> = {
+  id: 42,
+  name: 'CI pipeline',
+  key_prefix: 'ak_',
+  user_id: 'u_9f2c4e1a7b',
+  scopes: ['videos:write'],
+  expires_at: null,
+  last_used_at: '2026-01-06T09:12:00.000Z',
+  is_active: true,
+  created_at: '2026-01-05T08:30:00.000Z',
+  updated_at: '2026-01-06T09:12:00.000Z',
+  status: 'valid',
+  key_hint: 'ak_…j1Uo',
+  rate_limit_per_minute: 600,
+};
+
+export const adminListKeysDoc = defineRouteDoc({
+  tag: 'Administration',
+  summary: "List any account's access keys, newest first",
+  description: adminOnly,
+  auth: 'jwt',
+  pathParams: z.object({ openid: openidSchema }),
+  success: { status: 200, kind: 'json', data: z.array(publicKeySchema) },
+  errors: [401, 403, 404],
+  examples: [{ summary: "An account's keys", path: { openid: 'u_9f2c4e1a7b' }, data: [exampleKey] }],
+});
+
+export const adminRevokeKeyDoc = defineRouteDoc({
+  tag: 'Administration',
+  summary: 'Revoke any access key by its id (again: succeeds again)',
+  description: adminOnly,
+  auth: 'jwt',
+  pathParams: keyIdPath,
+  success: { status: 200, kind: 'json', data: z.object({ revoked: z.literal(true), id: z.number(), user_id: z.string() }) },
+  errors: [401, 403, 404],
+  examples: [{ summary: 'Revoke key 42', path: { id: '42' }, data: { revoked: true, id: 42, user_id: 'u_9f2c4e1a7b' } }],
+});
+
+export const adminLookupKeyDoc = defineRouteDoc({
+  tag: 'Administration',
+  summary: 'Find the owner of a key given in plaintext (a leaked key), and revoke it in the same call with `revoke: true`',
+  description: `${adminOnly} A plaintext that is not a key of this service is 404, like an unknown key. The plaintext is neither stored nor logged.`,
+  auth: 'jwt',
+  body: lookupSchema,
+  success: { status: 200, kind: 'json', data: z.object({ user_id: z.string(), key: publicKeySchema }) },
+  errors: [401, 403, 404],
+  examples: [
+    {
+      summary: 'A leaked key, revoked at once',
+      body: { key: 'ak_3q2hY0rG1mQ5v8Tn2Lx7Zc4Wb9Kd6Fp0Sj1Uo', revoke: true },
+      data: { user_id: 'u_9f2c4e1a7b', key: { ...exampleKey, is_active: false, status: 'revoked' } },
+    },
+  ],
+});
+
+const suspensionResult = z.object({ openid: z.string(), suspended: z.boolean(), suspended_at: z.union([z.string(), z.null()]), keys: z.number().check(z.int(), z.minimum(0)) });
+const suspensionMatches: Same<z.output<typeof suspensionResult>, SuspensionResult> = true;
+void suspensionMatches;
+
+export const suspendAccountDoc = defineRouteDoc({
+  tag: 'Administration',
+  summary: "Suspend an account: its sessions and keys get 401 from the next request on",
+  description: adminOnly,
+  auth: 'jwt',
+  pathParams: z.object({ openid: openidSchema }),
+  success: { status: 200, kind: 'json', data: suspensionResult },
+  errors: [401, 403, 404],
+  examples: [{ summary: 'Suspend an account with 2 keys', path: { openid: 'u_9f2c4e1a7b' }, data: { openid: 'u_9f2c4e1a7b', suspended: true, suspended_at: '2026-01-07T10:00:00.000Z', keys: 2 } }],
+});
+
+export const reinstateAccountDoc = defineRouteDoc({
+  tag: 'Administration',
+  summary: 'Reinstate a suspended account (revoked keys stay revoked)',
+  description: adminOnly,
+  auth: 'jwt',
+  pathParams: z.object({ openid: openidSchema }),
+  success: { status: 200, kind: 'json', data: suspensionResult },
+  errors: [401, 403, 404],
+  examples: [{ summary: 'Reinstate it', path: { openid: 'u_9f2c4e1a7b' }, data: { openid: 'u_9f2c4e1a7b', suspended: false, suspended_at: null, keys: 2 } }],
 });

@@ -55,7 +55,7 @@ export async function adminRevokeKey(principal: Principal, rawId: string | undef
   return { revoked: true, id, user_id: key.user_id };
 }
 
-const lookupSchema = z.object({
+export const lookupSchema = z.object({
   key: z.string({ error: 'must be a string' }),
   revoke: z.optional(z.union([z.literal(true), z.literal(false)], { error: 'must be true or false' })),
 });

@@ -11,11 +11,17 @@ import type { Principal } from './principal.js';
 export type AuthorizerContext =
   | ({ authenticated: true } & Principal)
   | { authenticated: false; failure: string }
-  | { authenticated: false; failure: string; unavailable: true; retry_after: number };
+  | { authenticated: false; failure: string; unavailable: true; retry_after: number }
+  | { authenticated: false; failure: string; rate_limited: true; retry_after: number };
 
 /** The verdict of an authorizer that could not check the credential because a dependency failed. */
 export function unavailableContext(message: string, retryAfterSeconds: number): AuthorizerContext {
   return { authenticated: false, failure: message, unavailable: true, retry_after: retryAfterSeconds };
+}
+
+/** The verdict on a valid key past its rate limit: the function answers 429 with Retry-After `retry_after`. */
+export function rateLimitedContext(message: string, retryAfterSeconds: number): AuthorizerContext {
+  return { authenticated: false, failure: message, rate_limited: true, retry_after: retryAfterSeconds };
 }
 
 export function contextFromPrincipal(principal: Principal): AuthorizerContext {
@@ -33,10 +39,13 @@ export function principalFromAuthorizer(ctx: Record<string, unknown> | undefined
   failure: string | undefined;
   /** Set when the credential could not be checked: answer 503 after `retryAfter` seconds. */
   unavailable?: { retryAfter: number };
+  /** Set when a valid key is past its rate limit: answer 429 after `retryAfter` seconds. */
+  rateLimited?: { retryAfter: number };
 } {
   if (!ctx || (ctx.authenticated !== true && ctx.authenticated !== 'true')) {
     const failure = typeof ctx?.failure === 'string' ? ctx.failure : undefined;
     if (ctx?.unavailable === true || ctx?.unavailable === 'true') return { principal: undefined, failure, unavailable: { retryAfter: Number(ctx.retry_after) || 1 } };
+    if (ctx?.rate_limited === true || ctx?.rate_limited === 'true') return { principal: undefined, failure, rateLimited: { retryAfter: Number(ctx.retry_after) || 1 } };
     return { principal: undefined, failure };
   }
   if (typeof ctx.user_id !== 'string' || (ctx.auth_type !== 'jwt' && ctx.auth_type !== 'api_key')) {

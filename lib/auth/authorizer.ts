@@ -3,7 +3,7 @@ import { toAppError } from '../error-mapper.js';
 import { logger } from '../logger.js';
 import { countUnavailable } from '../observability/metrics.js';
 import { authenticateCredential, bearerCredential } from './authenticate.js';
-import { contextFromPrincipal, unavailableContext, type AuthorizerContext } from './authorizer-context.js';
+import { contextFromPrincipal, rateLimitedContext, unavailableContext, type AuthorizerContext } from './authorizer-context.js';
 
 export type AuthorizerResult = APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>;
 
@@ -23,6 +23,8 @@ export async function authorizeRequest(event: APIGatewayRequestAuthorizerEventV2
   } catch (error) {
     const appError = toAppError(error);
     if (appError?.status === 401) return { isAuthorized: true, context: { authenticated: false, failure: appError.message } };
+    // A valid key past its rate limit: the function answers the 429 (an authorizer cannot shape it).
+    if (appError?.status === 429) return { isAuthorized: true, context: rateLimitedContext(appError.message, Number(appError.headers['retry-after']) || 1) };
     if (appError?.status === 503) {
       logger.warn('authorizer: dependency unavailable', { requestId: event.requestContext?.requestId, errorName: (error as Error)?.name });
       // The function answers this verdict's 503 without counting it again (lib/http/handler.ts).

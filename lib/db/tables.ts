@@ -43,6 +43,8 @@ export const API_KEYS_TABLE: TableDefinition = {
     // owner), and the record is then read consistently by its key.
     { indexName: 'key_id-index', partitionKey: { name: 'id', type: 'N' }, projection: 'KEYS_ONLY' },
   ],
+  // The keys' minute counters (rate limit and usage, KEYUSE#<id>) expire 32 days after their minute.
+  ttlAttribute: 'ttl',
 };
 
 /** What the feed ranks a video by (lib/recommend/sources.ts), on video items and tag ranking items. */

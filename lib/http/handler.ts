@@ -7,7 +7,7 @@ import { observability } from '../observability/middleware.js';
 import { countUnavailable } from '../observability/metrics.js';
 import { principalFromAuthorizer } from '../auth/authorizer-context.js';
 import { enforceScope, type Scope } from '../auth/scope-gate.js';
-import { AuthError, ForbiddenError, InternalError, UnavailableError } from '../errors.js';
+import { AuthError, ForbiddenError, InternalError, RateLimitedError, UnavailableError } from '../errors.js';
 import { errorResponse, successResponse, type HttpResult } from './envelope.js';
 import { frontDoor } from './front-door.js';
 import { toAppError } from '../error-mapper.js';
@@ -35,9 +35,10 @@ export type UseCaseHandler = (request: HttpRequest) => Promise<HttpResult>;
 class AuthorizerUnavailable extends UnavailableError {}
 
 function requireAuth(verdict: ReturnType<typeof principalFromAuthorizer>, requirement: AuthRequirement) {
-  const { principal, failure, unavailable } = verdict;
+  const { principal, failure, unavailable, rateLimited } = verdict;
   if (requirement === 'none') return;
   if (unavailable) throw new AuthorizerUnavailable(failure, unavailable.retryAfter);
+  if (rateLimited) throw new RateLimitedError(failure ?? 'This access key is past its rate limit', rateLimited.retryAfter);
   if (!principal) throw new AuthError(failure);
   if (requirement === 'jwt' && principal.auth_type !== 'jwt') {
     throw new AuthError('This endpoint needs a login token (JWT); access keys are not accepted here');

@@ -22,6 +22,8 @@ export const publicKeySchema = z.object({
   created_at: timestamp,
   updated_at: timestamp,
   status: z.enum(['valid', 'revoked', 'expired']),
+  key_hint: z.string().check(z.regex(/^ak_…([A-Za-z0-9]{4})?$/, 'must be ak_… and the last 4 characters')),
+  rate_limit_per_minute: z.number().check(z.int(), z.positive()),
 });
 
 // The schema and the type toPublicKey returns must be the same shape: tsc fails when one drifts.
@@ -42,6 +44,8 @@ const exampleKey: z.output<typeof publicKeySchema> = {
   created_at: '2026-01-05T08:30:00.000Z',
   updated_at: '2026-01-05T08:30:00.000Z',
   status: 'valid',
+  key_hint: 'ak_…j1Uo',
+  rate_limit_per_minute: 600,
 };
 
 export const createKeyDoc = defineRouteDoc({
@@ -55,7 +59,7 @@ export const createKeyDoc = defineRouteDoc({
   examples: [
     {
       summary: 'A key for a publishing pipeline',
-      body: { name: 'CI pipeline', scopes: ['videos:write'], expires_at: null },
+      body: { name: 'CI pipeline', scopes: ['videos:write'], expires_at: null, rate_limit_per_minute: 600 },
       data: { api_key: 'ak_3q2hY0rG1mQ5v8Tn2Lx7Zc4Wb9Kd6Fp0Sj1Uo', key: exampleKey },
     },
   ],
@@ -99,4 +103,19 @@ export const verifyKeyDoc = defineRouteDoc({
   success: { status: 200, kind: 'json', data: z.object({ user_id: z.string(), scopes: z.array(z.string()), valid: z.literal(true) }) },
   errors: [401],
   examples: [{ summary: 'A valid key', query: { key: 'ak_3q2hY0rG1mQ5v8Tn2Lx7Zc4Wb9Kd6Fp0Sj1Uo' }, data: { user_id: 'u_9f2c4e1a7b', scopes: ['videos:write'], valid: true } }],
+});
+
+export const keyUsageDoc = defineRouteDoc({
+  tag: 'Access keys',
+  summary: "An access key's admitted requests per UTC day, the last 30 days, oldest first (today last)",
+  description: 'Counted by the per-key rate limit (refused requests are not counted); days without requests are 0. Another user\'s key or an unknown id is 404.',
+  auth: 'jwt',
+  pathParams: keyIdPath,
+  success: {
+    status: 200,
+    kind: 'json',
+    data: z.object({ days: z.array(z.object({ date: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')), requests: z.number().check(z.int(), z.minimum(0)) })) }),
+  },
+  errors: [401, 404],
+  examples: [{ summary: 'Key 42 (two of the 30 days shown)', path: { id: '42' }, data: { days: [{ date: '2026-01-04', requests: 0 }, { date: '2026-01-05', requests: 118 }] } }],
 });

@@ -1,3 +1,4 @@
+import { config } from '../config.js';
 import { KEY_PREFIX } from './key-material.js';
 
 /** A key record as stored (seed 001 §2), key_hash included. */
@@ -13,11 +14,27 @@ export interface StoredKey {
   created_at: string;
   updated_at: string;
   key_hash: string;
+  /** `ak_…` + the key's last 4 characters; absent on keys created before hints existed. */
+  key_hint?: string;
+  /** Absent on keys created before per-key limits existed: KEY_RATE_LIMIT_PER_MINUTE applies. */
+  rate_limit_per_minute?: number;
 }
 
 export type KeyStatus = 'valid' | 'revoked' | 'expired';
 
-export type PublicKey = Omit<StoredKey, 'key_hash'> & { status: KeyStatus };
+export type PublicKey = Omit<StoredKey, 'key_hash' | 'key_hint' | 'rate_limit_per_minute'> & { key_hint: string; rate_limit_per_minute: number; status: KeyStatus };
+
+/** What a list shows of a key created before hints existed: its prefix alone (the plaintext is gone). */
+export const HINTLESS = `${KEY_PREFIX}…`;
+
+export function keyHint(apiKey: string): string {
+  return `${KEY_PREFIX}…${apiKey.slice(-4)}`;
+}
+
+/** The key's own limit, or the configured default for keys created without one (or before limits). */
+export function rateLimitOf(key: Pick<StoredKey, 'rate_limit_per_minute'>): number {
+  return key.rate_limit_per_minute ?? config.KEY_RATE_LIMIT_PER_MINUTE;
+}
 
 export function keyStatus(key: Pick<StoredKey, 'is_active' | 'expires_at'>, nowMs: number): KeyStatus {
   if (!key.is_active) return 'revoked';
@@ -31,6 +48,7 @@ export function toPublicKey(key: StoredKey, nowMs: number): PublicKey {
     id: key.id,
     name: key.name,
     key_prefix: key.key_prefix,
+    key_hint: key.key_hint ?? HINTLESS,
     user_id: key.user_id,
     scopes: key.scopes,
     expires_at: key.expires_at,
@@ -38,6 +56,7 @@ export function toPublicKey(key: StoredKey, nowMs: number): PublicKey {
     is_active: key.is_active,
     created_at: key.created_at,
     updated_at: key.updated_at,
+    rate_limit_per_minute: rateLimitOf(key),
     status: keyStatus(key, nowMs),
   };
 }

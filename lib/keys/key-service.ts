@@ -1,18 +1,33 @@
 import * as z from '../zod.js';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
-import { AuthError, NotFoundError, ValidationError, type AuthFailure } from '../errors.js';
+import { AuthError, NotFoundError, RateLimitedError, ValidationError, type AuthFailure } from '../errors.js';
 import { logger } from '../logger.js';
-import { auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
+import { audit, auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
 import { countMetric } from '../observability/metrics.js';
 import { checkedText } from '../text.js';
 import { KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedKey } from './key-material.js';
-import { keyStatus, toPublicKey, type PublicKey, type StoredKey } from './key-record.js';
-import { ACCOUNT_SUSPENDED, findKeyByHash, getKeyOfUser, insertKey, listKeysOfUser, markRevoked, nextKeyId, removeKey, touchLastUsed } from './key-store.js';
+import { keyHint, keyStatus, rateLimitOf, toPublicKey, type PublicKey, type StoredKey } from './key-record.js';
+import {
+  ACCOUNT_SUSPENDED,
+  countKeyUse,
+  findKeyByHash,
+  type KeyBinding,
+  getKeyOfUser,
+  insertKey,
+  listKeysOfUser,
+  markRevoked,
+  nextKeyId,
+  readKeyUsage,
+  removeKey,
+  touchLastUsed,
+} from './key-store.js';
 
 export const MAX_NAME_LENGTH = 64;
 export const MAX_SCOPES = 20;
 export const MAX_SCOPE_LENGTH = 64;
+export const MAX_RATE_LIMIT_PER_MINUTE = 100_000;
+export const USAGE_DAYS = 30;
 const LAST_USED_INTERVAL_MS = 60_000;
 const NOT_YOURS = 'API key does not exist or does not belong to the current user';
 const NOT_VERIFIED = 'Invalid, revoked or expired API key';
@@ -39,6 +54,15 @@ export const createKeySchema = z.looseObject({
       }),
     ),
     z.transform((v: string | null | undefined) => (v == null ? null : new Date(v).toISOString())),
+  ),
+  rate_limit_per_minute: z.optional(
+    z
+      .number({ error: `must be an integer from 1 to ${MAX_RATE_LIMIT_PER_MINUTE}` })
+      .check(
+        z.int(`must be an integer from 1 to ${MAX_RATE_LIMIT_PER_MINUTE}`),
+        z.minimum(1, `must be an integer from 1 to ${MAX_RATE_LIMIT_PER_MINUTE}`),
+        z.maximum(MAX_RATE_LIMIT_PER_MINUTE, `must be an integer from 1 to ${MAX_RATE_LIMIT_PER_MINUTE}`),
+      ),
   ),
 });
 
@@ -75,6 +99,9 @@ export async function createKey(userId: string, body: unknown): Promise<{ api_ke
     created_at: nowIso,
     updated_at: nowIso,
     key_hash: hashApiKey(apiKey),
+    // The plaintext exists only now: the hint is taken from it here or never.
+    key_hint: keyHint(apiKey),
+    rate_limit_per_minute: input.rate_limit_per_minute ?? config.KEY_RATE_LIMIT_PER_MINUTE,
   };
   // Key management takes a login JWT only (functions/*-key.ts): the actor is the owner, by JWT.
   const event: AuditEvent = { action: 'key.created', actor: userId, subject: userId, key_id: String(record.id), key_name: record.name, via: 'jwt' };
@@ -157,6 +184,48 @@ export async function verifyKeyEndpoint(rawKey: string | undefined): Promise<{ u
   }
 }
 
+const MINUTE_MS = 60_000;
+const utcMinute = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The per-key rate limit: each verified use counts in the key's counter of the current UTC minute
+ * (one UpdateItem, key-store.ts countKeyUse); past the key's limit the use is refused with 429 and
+ * Retry-After = the seconds left in the minute. The minute's first refusal is audited.
+ */
+async function admitKeyUse(binding: KeyBinding, now: number): Promise<void> {
+  const limit = rateLimitOf(binding);
+  const minuteStart = now - (now % MINUTE_MS);
+  const verdict = await countKeyUse(binding.id, utcMinute(now), limit, minuteStart / 1000);
+  if (verdict === 'admitted') return;
+  if (verdict === 'first_refusal') {
+    // Stored once per key and minute (the id), even if this refusal is retried.
+    await audit(
+      { action: 'key.rate_limited', actor: binding.user_id, subject: binding.user_id, key_id: String(binding.id), via: 'api_key' },
+      { id: `rl_${binding.id}_${utcMinute(now)}` },
+    );
+  }
+  countMetric('KeysRateLimited');
+  throw new RateLimitedError(`This access key is limited to ${limit} requests per minute; retry after the minute ends`, (minuteStart + MINUTE_MS - now) / 1000);
+}
+
+/**
+ * `GET /api/v1/api-keys/{id}/usage`: the admitted requests of one of the caller's keys per UTC day,
+ * the last 30 days oldest first (today last), days without requests as 0.
+ */
+export async function keyUsage(userId: string, id: number): Promise<{ days: { date: string; requests: number }[] }> {
+  if (!(await getKeyOfUser(userId, id))) throw new NotFoundError(NOT_YOURS);
+  const now = clock.now();
+  const dayMs = 24 * 3600 * 1000;
+  const dates = Array.from({ length: USAGE_DAYS }, (_, i) => utcDay(now - (USAGE_DAYS - 1 - i) * dayMs));
+  const totals = new Map(dates.map((d) => [d, 0]));
+  for (const { minute, requests } of await readKeyUsage(id, `${dates[0]}T00:00`, `${dates[USAGE_DAYS - 1]}T23:59`)) {
+    const date = minute.slice(0, 10);
+    if (totals.has(date)) totals.set(date, totals.get(date)! + requests);
+  }
+  return { days: dates.map((date) => ({ date, requests: totals.get(date)! })) };
+}
+
 /**
  * The checks of seed 001 §4 rule 4, in order, shared by the verify endpoint and the authorizer:
  * trim, prefix (and shape), hash lookup, active, not expired, then last_used_at (best effort).
@@ -174,6 +243,7 @@ export async function verifyAccessKey(rawKey: string | undefined): Promise<{ use
   if (status !== 'valid') throw new AuthError(NOT_VERIFIED, status === 'revoked' ? 'revoked_key' : 'expired_key');
   // The suspension marker on the guard (lib/admin/suspension.ts): read in the same GetItem.
   if (binding.suspended === true) throw new AuthError(ACCOUNT_SUSPENDED, 'account_suspended');
+  await admitKeyUse(binding, now);
   const lastUsed = binding.last_used_at === null ? 0 : Date.parse(binding.last_used_at);
   if (now - lastUsed >= LAST_USED_INTERVAL_MS) {
     try {

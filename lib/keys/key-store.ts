@@ -17,11 +17,11 @@ export const ACCOUNT_SUSPENDED = 'This account is suspended; contact an administ
  * What verification needs of a key: the hash guard mirrors it, so one consistent read by hash
  * answers (a guard written before the guard mirrored last_used_at is completed from the record).
  */
-export type KeyBinding = Pick<StoredKey, 'id' | 'user_id' | 'scopes' | 'expires_at' | 'is_active' | 'last_used_at'> & {
+export type KeyBinding = Pick<StoredKey, 'id' | 'user_id' | 'scopes' | 'expires_at' | 'is_active' | 'last_used_at' | 'rate_limit_per_minute'> & {
   /** Set on the guard while the owner's account is suspended (lib/admin/suspension.ts). */
   suspended?: boolean;
 };
-const BINDING_ATTRIBUTES = 'id, user_id, scopes, expires_at, is_active, last_used_at, suspended';
+const BINDING_ATTRIBUTES = 'id, user_id, scopes, expires_at, is_active, last_used_at, rate_limit_per_minute, suspended';
 
 /** The key record as stored under its user's partition. */
 export function keyRecordItem(key: StoredKey): Record<string, unknown> {
@@ -34,8 +34,8 @@ export function keyRecordItem(key: StoredKey): Record<string, unknown> {
  * transaction each), so verification reads it alone.
  */
 export function hashGuardItem(key: StoredKey): Record<string, unknown> {
-  const { id, user_id, scopes, expires_at, is_active, last_used_at } = key;
-  return { ...keyItems.hashGuard(key.key_hash), entity: 'api_key_hash', id, user_id, scopes, expires_at, is_active, last_used_at };
+  const { id, user_id, scopes, expires_at, is_active, last_used_at, rate_limit_per_minute } = key;
+  return { ...keyItems.hashGuard(key.key_hash), entity: 'api_key_hash', id, user_id, scopes, expires_at, is_active, last_used_at, rate_limit_per_minute };
 }
 
 /** Allocates the next id of the global sequence: unique and increasing across all users. */
@@ -350,4 +350,63 @@ export async function suspensionMarkItems(userId: string, suspended: boolean): P
       }),
     ),
   ];
+}
+
+/** How long a minute counter is kept: the 30 days of usage, plus a margin for TTL's lag. */
+const USAGE_TTL_SECONDS = 32 * 24 * 3600;
+
+export type KeyUseVerdict = 'admitted' | 'first_refusal' | 'refused';
+
+/**
+ * Counts one request of key `id` in UTC minute `minute` against `limit`: one UpdateItem of the
+ * key's minute counter, admitted while the count stays at or below the limit. The write that takes
+ * the count to limit + 1 is the minute's first refusal (the caller audits it); from then on the
+ * condition fails and nothing more is written. Exact across Lambda instances: DynamoDB applies the
+ * conditional ADDs on the item one after another. `lim` keeps the limit for the usage sum.
+ */
+export async function countKeyUse(id: number, minute: string, limit: number, minuteEpochSeconds: number): Promise<KeyUseVerdict> {
+  try {
+    const out = await db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: keyItems.usageMinute(id, minute),
+        UpdateExpression: 'SET lim = :limit, #ttl = :ttl ADD n :one',
+        ConditionExpression: 'attribute_not_exists(n) OR n <= :limit',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ttl': minuteEpochSeconds + USAGE_TTL_SECONDS },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(out.Attributes!.n) <= limit ? 'admitted' : 'first_refusal';
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return 'refused';
+    throw error;
+  }
+}
+
+/**
+ * The admitted requests of key `id` per minute from `fromMinute` to `toMinute` (inclusive): one
+ * Query of the key's usage partition (eventually consistent: a figure may lag a second behind).
+ * A minute's first refusal is in its count, not in what it admitted: min(n, lim).
+ */
+export async function readKeyUsage(id: number, fromMinute: string, toMinute: string): Promise<{ minute: string; requests: number }[]> {
+  const minutes: { minute: string; requests: number }[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(
+      new QueryCommand({
+        TableName: TABLE(),
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': keyItems.usagePartition(id), ':from': keyItems.usagePrefix + fromMinute, ':to': keyItems.usagePrefix + toMinute },
+        ProjectionExpression: 'sk, n, lim',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      const n = Number(item.n ?? 0);
+      minutes.push({ minute: String(item.sk).slice(keyItems.usagePrefix.length), requests: Math.min(n, Number(item.lim ?? n)) });
+    }
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return minutes;
 }

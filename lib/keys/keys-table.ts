@@ -11,4 +11,11 @@ export const keyItems = {
   idCounter: { pk: 'COUNTER', sk: 'api_key_id' },
   /** How many key records a user holds, kept in the same transaction as the records. */
   quota: (userId: string) => ({ pk: `USER#${userId}`, sk: 'QUOTA#api_keys' }),
+  /**
+   * The requests of key `id` in one UTC minute (`minute`: `YYYY-MM-DDTHH:MM`): the rate limit's
+   * counter and, summed per day, its usage. One partition per key (ids are never reused).
+   */
+  usageMinute: (id: number, minute: string) => ({ pk: `KEYUSE#${pad(id)}`, sk: `MIN#${minute}` }),
+  usagePartition: (id: number) => `KEYUSE#${pad(id)}`,
+  usagePrefix: 'MIN#',
 };

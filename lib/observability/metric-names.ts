@@ -34,6 +34,8 @@ export const METRICS = {
   KeysCreated: {},
   KeysRevoked: {},
   KeysDeleted: {},
+  /** Requests refused by a key's own rate limit (429 RATE_LIMITED). */
+  KeysRateLimited: {},
 } as const satisfies Record<string, { dimension?: string; values?: readonly string[] }>;
 
 export type MetricName = keyof typeof METRICS;

@@ -146,6 +146,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/api-keys/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An access key's admitted requests per UTC day, the last 30 days, oldest first (today last)
+         * @description Counted by the per-key rate limit (refused requests are not counted); days without requests are 0. Another user's key or an unknown id is 404.
+         */
+        get: operations["keyUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me": {
         parameters: {
             query?: never;
@@ -177,6 +197,126 @@ export interface paths {
          * @description Needs an admin login token (the request-context roles); an access key is 403.
          */
         post: operations["setRoles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's account events, newest first (kept 90 days)
+         * @description Key created, revoked, deleted and first rate-limited in a minute, role changes, ended sessions and administrators' actions on the account. Identifiers only, never a credential. `limit` 1-100 (default 20); `next_cursor` continues the list and is null on the last page. A login token only (an access key is 401).
+         */
+        get: operations["listAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{openid}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List any account's access keys, newest first
+         * @description Needs an admin login token (the request-context roles); an access key is 403. The action is an audit event on the affected account.
+         */
+        get: operations["adminListKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/api-keys/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke any access key by its id (again: succeeds again)
+         * @description Needs an admin login token (the request-context roles); an access key is 403. The action is an audit event on the affected account.
+         */
+        post: operations["adminRevokeKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/api-keys/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find the owner of a key given in plaintext (a leaked key), and revoke it in the same call with `revoke: true`
+         * @description Needs an admin login token (the request-context roles); an access key is 403. The action is an audit event on the affected account. A plaintext that is not a key of this service is 404, like an unknown key. The plaintext is neither stored nor logged.
+         */
+        post: operations["adminLookupKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{openid}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend an account: its sessions and keys get 401 from the next request on
+         * @description Needs an admin login token (the request-context roles); an access key is 403. The action is an audit event on the affected account.
+         */
+        post: operations["suspendAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{openid}/reinstate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reinstate a suspended account (revoked keys stay revoked)
+         * @description Needs an admin login token (the request-context roles); an access key is 403. The action is an audit event on the affected account.
+         */
+        post: operations["reinstateAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -886,6 +1026,8 @@ export interface operations {
                             updated_at: string;
                             /** @enum {string} */
                             status: "valid" | "revoked" | "expired";
+                            key_hint: string;
+                            rate_limit_per_minute: number;
                         }[];
                     };
                 };
@@ -908,6 +1050,7 @@ export interface operations {
                     name: string;
                     scopes?: string[];
                     expires_at?: string | null;
+                    rate_limit_per_minute?: number;
                 } & {
                     [key: string]: unknown;
                 };
@@ -939,6 +1082,8 @@ export interface operations {
                                 updated_at: string;
                                 /** @enum {string} */
                                 status: "valid" | "revoked" | "expired";
+                                key_hint: string;
+                                rate_limit_per_minute: number;
                             };
                         };
                     };
@@ -1055,6 +1200,42 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
+    keyUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope `{code: 0, data}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            days: {
+                                date: string;
+                                requests: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     me: {
         parameters: {
             query?: never;
@@ -1117,6 +1298,269 @@ export interface operations {
                         data: {
                             openid: string;
                             roles: string[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    listAudit: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope `{code: 0, data}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            items: {
+                                id: string;
+                                at: string;
+                                /** @enum {string} */
+                                type: "key.created" | "key.revoked" | "key.deleted" | "key.rate_limited" | "role.changed" | "session.ended" | "account.suspended" | "account.reinstated" | "admin.keys_listed" | "admin.key_looked_up";
+                                actor: string;
+                                details: {
+                                    via?: string;
+                                    key_id?: number;
+                                    key_name?: string;
+                                    roles_before?: string[];
+                                    roles_after?: string[];
+                                    session_id?: string;
+                                };
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    adminListKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                openid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope `{code: 0, data}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            id: number;
+                            name: string;
+                            /** @constant */
+                            key_prefix: "ak_";
+                            user_id: string;
+                            scopes: string[];
+                            expires_at: string | null;
+                            last_used_at: string | null;
+                            is_active: boolean;
+                            created_at: string;
+                            updated_at: string;
+                            /** @enum {string} */
+                            status: "valid" | "revoked" | "expired";
+                            key_hint: string;
+                            rate_limit_per_minute: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    adminRevokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope `{code: 0, data}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            /** @constant */
+                            revoked: true;
+                            id: number;
+                            user_id: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    adminLookupKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    key: string;
+                    revoke?: true | false;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope `{code: 0, data}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            user_id: string;
+                            key: {
+                                id: number;
+                                name: string;
+                                /** @constant */
+                                key_prefix: "ak_";
+                                user_id: string;
+                                scopes: string[];
+                                expires_at: string | null;
+                                last_used_at: string | null;
+                                is_active: boolean;
+                                created_at: string;
+                                updated_at: string;
+                                /** @enum {string} */
+                                status: "valid" | "revoked" | "expired";
+                                key_hint: string;
+                                rate_limit_per_minute: number;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    suspendAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                openid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope `{code: 0, data}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            openid: string;
+                            suspended: boolean;
+                            suspended_at: string | null;
+                            keys: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    reinstateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                openid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope `{code: 0, data}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            openid: string;
+                            suspended: boolean;
+                            suspended_at: string | null;
+                            keys: number;
                         };
                     };
                 };

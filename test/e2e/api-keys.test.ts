@@ -269,26 +269,32 @@ describe('what a key costs, counted at the DynamoDB client', () => {
     expect(commands(keyRequests(requests))).toEqual(['GetItemCommand']);
     expect(keyRequests(requests)[0]!.input).toMatchObject({ Key: keyItems.hashGuard(hashApiKey(apiKey)), ConsistentRead: true });
   };
+  /** The guard read, then the one extra request of the rate limit: the UpdateItem of the key's minute counter. */
+  const expectGuardReadAndCount = (requests: RecordedRequest[], apiKey: string, id: number) => {
+    expect(commands(keyRequests(requests))).toEqual(['GetItemCommand', 'UpdateItemCommand']);
+    expect(keyRequests(requests)[0]!.input).toMatchObject({ Key: keyItems.hashGuard(hashApiKey(apiKey)), ConsistentRead: true });
+    expect(keyRequests(requests)[1]!.input).toMatchObject({ Key: keyItems.usageMinute(id, clock.nowIso().slice(0, 16)) });
+  };
 
   it.each([
     ['verify', (key: string) => api.get(`/api/v1/api-keys/verify?key=${key}`)],
     ['the authorizer (GET /me)', (key: string) => api.get('/api/v1/me', { token: key })],
-  ])('%s: 1 request, 2 when last_used_at is due; a new key verifies at once, a revoked one on the next request no more', async (_label, call) => {
+  ])('%s: 2 requests (guard read, rate-limit counter), 3 when last_used_at is due; a new key verifies at once, a revoked one on the next request no more', async (_label, call) => {
     const created = await createKey(alice, { name: 'counted' });
     const key = created.data.api_key;
     // Right after create, never used: valid, and due.
     const first = await recordRequests(() => call(key));
     expect(first.result.status).toBe(200);
-    expect(commands(first.requests)).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(commands(first.requests)).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
     const used = await recordRequests(() => call(key));
     expect(used.result.status).toBe(200);
-    expect(used.requests).toHaveLength(1);
-    expectOneGuardRead(used.requests, key);
+    expect(used.requests).toHaveLength(2);
+    expectGuardReadAndCount(used.requests, key, created.data.key.id);
     clock.advance(59_999);
-    expect((await recordRequests(() => call(key))).requests).toHaveLength(1);
+    expect((await recordRequests(() => call(key))).requests).toHaveLength(2);
     clock.advance(1);
     const due = await recordRequests(() => call(key));
-    expect(commands(due.requests)).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(commands(due.requests)).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
     const listed = await api.get<KeyRecord[]>('/api/v1/api-keys', { token: alice });
     expect(listed.data.find((k) => k.id === created.data.key.id)?.last_used_at).toBe(clock.nowIso());
 
@@ -300,25 +306,25 @@ describe('what a key costs, counted at the DynamoDB client', () => {
     expectOneGuardRead(revoked.requests, key);
   });
 
-  it('the hub with Authorization: Bearer <key>: 1 request on the keys table, 2 when due, as many in all as with a JWT', async () => {
+  it('the hub with Authorization: Bearer <key>: 2 requests on the keys table, 3 when due, one more in all than with a JWT', async () => {
     const [owner] = await putTestAccounts(1);
     const created = await createKey(owner!.token, { name: 'hub script' });
     const key = created.data.api_key;
     const getFollower = (headers: Record<string, string>) => hub(api, 'get_follower', { openid: owner!.openid, watch_list: '', offset: 0 }, headers);
     const first = await recordRequests(() => getFollower({ authorization: `Bearer ${key}` }));
     expect(first.result.status).toBe(200);
-    expect(commands(keyRequests(first.requests))).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(commands(keyRequests(first.requests))).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
     const used = await recordRequests(() => getFollower({ authorization: `Bearer ${key}` }));
     expect(used.result.status).toBe(200);
-    expectOneGuardRead(used.requests, key);
-    // A JWT costs one request too (the ended-session and suspension check, one BatchGetItem): the same total.
+    expectGuardReadAndCount(used.requests, key, created.data.key.id);
+    // A JWT costs one request (the ended-session and suspension check, one BatchGetItem); a key one more: its rate-limit counter.
     const withJwt = await recordRequests(() => getFollower({ authorization: `Bearer ${owner!.token}` }));
     expect(withJwt.result.data).toEqual(used.result.data);
     expect(keyRequests(withJwt.requests)).toEqual([]);
-    expect(used.requests).toHaveLength(withJwt.requests.length);
+    expect(used.requests).toHaveLength(withJwt.requests.length + 1);
     clock.advance(60_000);
     const due = await recordRequests(() => getFollower({ authorization: `Bearer ${key}` }));
-    expect(commands(keyRequests(due.requests))).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
-    expect(due.requests).toHaveLength(withJwt.requests.length + 1);
+    expect(commands(keyRequests(due.requests))).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
+    expect(due.requests).toHaveLength(withJwt.requests.length + 2);
   });
 });

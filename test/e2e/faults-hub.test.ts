@@ -386,13 +386,13 @@ describe('profile edits under DynamoDB faults', () => {
           ? 'seed 001: a failed last_used_at update must not block the result'
           : undefined,
       mayChange: {
-        why: 'the key was used (it verified) even when the operation then failed: last_used_at records that',
-        attributes: (item) => (item.startsWith('api_keys ') ? ['last_used_at'] : []),
+        why: 'the key was used (it verified) even when the operation then failed: last_used_at and the rate-limit counter record that',
+        attributes: (item) => (item.startsWith('api_keys KEYUSE#') ? ['n', 'lim', 'ttl'] : item.startsWith('api_keys ') ? ['last_used_at'] : []),
       },
     };
     const report = await sweepFaults(sweep);
-    // The key's hash guard, its last_used_at (due: the key is new), the edit.
-    expect(report.requests).toEqual(['GetItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand']);
+    // The key's hash guard, its minute counter (the rate limit), its last_used_at (due: the key is new), the edit.
+    expect(report.requests).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand']);
     // Throughput, timeout, tx-throttled and tx-conflict at the last_used_at transaction.
     expect(report.tolerated).toHaveLength(4);
   });

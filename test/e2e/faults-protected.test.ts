@@ -111,10 +111,15 @@ describe('access keys under DynamoDB faults', () => {
         expect(res.data).toEqual({ user_id: user, scopes: [], valid: true });
       },
       tolerates: (fault) => (fault.request.command === 'TransactWriteItemsCommand' ? 'seed 001: a failed last_used_at update must not block the result' : undefined),
+      mayChange: {
+        why: 'a timed-out count of the rate limit may have been applied: the attempt counts, as a used key does',
+        attributes: (item, fault) => (fault.kind === 'timeout' && item.startsWith('api_keys KEYUSE#') ? ['n', 'lim', 'ttl'] : []),
+      },
     };
     const report = await sweepFaults(sweep);
-    // The hash guard (a new key is due at once), then last_used_at on guard and record together.
-    expect(report.requests).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    // The hash guard, the minute counter of the rate limit (a failure there is 503: no uncounted use),
+    // then last_used_at (a new key is due at once) on guard and record together.
+    expect(report.requests).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
     // Every fault planned at the transaction: throughput, throttling, timeout, tx-throttled, tx-conflict.
     expect(report.tolerated).toHaveLength(5);
   });
@@ -132,13 +137,16 @@ describe('the Lambda authorizer under DynamoDB faults', () => {
     expect((await api.get('/api/v1/me', { token })).data).toEqual({ user_id: user, auth_type: 'jwt', scopes: [], roles: [] });
   });
 
-  it('an access key whose lookup fails is 503 through the authorizer; its last_used_at write failing is not', async () => {
+  it('an access key whose lookup or rate-limit count fails is 503 through the authorizer; its last_used_at write failing is not', async () => {
     const user = newUserId();
     const { api_key } = await createKey(user, { name: 'script' });
     const lookup = failAt(1, 'throughput');
     expectUnavailable(await api.get('/api/v1/me', { token: api_key }), 'throughput at the hash guard read');
     expect(lookup.fired).toBe('GetItemCommand');
-    const fault = failAt(2, 'timeout');
+    const count = failAt(2, 'throttling');
+    expectUnavailable(await api.get('/api/v1/me', { token: api_key }), 'throttling at the rate-limit counter');
+    expect(count.fired).toBe('UpdateItemCommand');
+    const fault = failAt(3, 'timeout');
     const res = await api.get('/api/v1/me', { token: api_key });
     expect(fault.fired).toBe('TransactWriteItemsCommand');
     expect(res.status).toBe(200);

@@ -71,13 +71,17 @@ function expectEnvelope(answer: Answer) {
 }
 
 /**
- * A 4xx must change nothing. One exception by design: a wrong SMS code counts a try on the code item
- * (CONTRACT §3: the 5th wrong try ends it).
+ * A 4xx must change nothing. Exceptions by design: a wrong SMS code counts a try on the code item
+ * (CONTRACT §3: the 5th wrong try ends it), and a key that verified counts in its rate limit's minute
+ * counter even when the request then fails (the key was used, as last_used_at records).
  */
 // Called right after each request, before the case's other checks: a case that fails another check
 // still leaves `snapshot` current, so the cases fast-check replays while shrinking compare with the
 // state they really start from.
-async function expectUnchangedAfter4xx(answer: Answer, allowed: (id: string) => boolean = () => false) {
+const keyUseCounter = (id: string) => /\|KEYUSE#\d+\|MIN#[^|]+$/.test(id);
+
+async function expectUnchangedAfter4xx(answer: Answer, allowedToo: (id: string) => boolean = () => false) {
+  const allowed = (id: string) => keyUseCounter(id) || allowedToo(id);
   const before = snapshot;
   const after = await storeSnapshot();
   // The next case compares with this state, whatever this one found (fast-check replays while shrinking).
@@ -187,7 +191,8 @@ beforeAll(async () => {
   const api = (await import('../support/stack.js')).apiClient(base);
   admin = await signUp(api, ADMIN_PHONE);
   [alice, bob] = [await signUp(api), await signUp(api)];
-  const key = await api.post<{ api_key: string; key: { id: number } }>('/api/v1/api-keys', { token: alice.token, body: { name: 'property tests' } });
+  const key = await api.post<{ api_key: string; key: { id: number } }>('/api/v1/api-keys', { token: alice.token, body: { name: 'property tests', rate_limit_per_minute: 100_000 } });
+  // The highest limit: the generated calls with this key are many within a minute; its limit is tested in api-key-limits.test.ts.
   aliceKey = key.data.api_key;
   keyId = key.data.key.id;
   expect((await api.post(`/api/v1/admin/users/${alice.openid}/roles`, { token: admin.token, body: { roles: ['editor'] } })).status).toBe(200);
@@ -269,6 +274,7 @@ const ROUTE_STATUSES: Record<string, number[]> = {
   'POST /api/v1/api-keys/{id}/revoke': [200, 400, 401, 404],
   'DELETE /api/v1/api-keys/{id}': [200, 400, 401, 404],
   'GET /api/v1/api-keys/verify': [200, 401],
+  'GET /api/v1/api-keys/{id}/usage': [200, 400, 401, 404],
   'GET /api/v1/me': [200, 401],
   'POST /api/v1/admin/users/{openid}/roles': [200, 400, 401, 403, 404],
   'POST /api/v1/videos': [200, 201, 400, 401, 403],
@@ -278,7 +284,7 @@ const ROUTE_STATUSES: Record<string, number[]> = {
 
 /** A JSON body of the route's own fields with generated values, or anything at all. */
 const FIELDS: Record<string, string[]> = {
-  'POST /api/v1/api-keys': ['name', 'scopes', 'expires_at', 'user_id'],
+  'POST /api/v1/api-keys': ['name', 'scopes', 'expires_at', 'user_id', 'rate_limit_per_minute'],
   'POST /api/v1/admin/users/{openid}/roles': ['roles'],
   'POST /api/v1/videos': ['title', 'description', 'video_url', 'cover_url', 'duration_s', 'tags', 'external_id'],
 };

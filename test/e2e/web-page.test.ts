@@ -12,6 +12,7 @@ const MAX_KEYS = vi.hoisted(() => {
 });
 
 import { endSession } from '../../lib/auth/sessions.js';
+import { clock } from '../../lib/clock.js';
 import { decodeVerifiedToken } from '../../lib/auth/jwt.js';
 import { buildWeb } from '../../web/build.js';
 import { apiClient, startTestStack } from '../support/stack.js';
@@ -100,7 +101,7 @@ const listKeys = async (token: string) => (await api.get<KeyRecord[]>('/api/v1/a
 
 async function createThroughForm(page: Page, fields: { name: string; scopes?: string; expiry?: string }): Promise<void> {
   await page.getByLabel('Name', { exact: true }).fill(fields.name);
-  await page.getByLabel('Scopes (optional)').fill(fields.scopes ?? '');
+  await page.getByLabel('Custom scopes').fill(fields.scopes ?? '');
   if (fields.expiry !== undefined) await page.getByLabel('Expires (optional)').fill(fields.expiry);
   await page.getByRole('button', { name: 'Create key' }).click();
 }
@@ -289,7 +290,7 @@ describe('keys view', () => {
     });
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByLabel('Name', { exact: true }).fill('   ');
-    await page.getByLabel('Scopes (optional)').fill('a, b');
+    await page.getByLabel('Custom scopes').fill('a, b');
     await page.getByLabel('Name', { exact: true }).press('Enter');
     expect(await page.locator('#key-name-error').textContent()).toContain('Enter a name for the key');
     expect(await page.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBe('true');
@@ -337,6 +338,75 @@ describe('keys view', () => {
     await expect.poll(() => page.getByRole('status').textContent()).toContain('did not answer within 30 seconds');
     expect(await page.getByRole('button', { name: 'Create key' }).isEnabled()).toBe(true);
     await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
+});
+
+describe('scopes, hint, limit and usage', () => {
+  it('creates a key with exactly the ticked scopes plus a custom one and its limit; the list shows hint and limit; the chart the right figures', async () => {
+    const { page, token } = await openSignedIn('web-scopes');
+    expect(await page.locator('#scopes-meaning').textContent()).toContain('ENFORCE_KEY_SCOPES');
+    expect(await page.locator('.scope-boxes input[type=checkbox]').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value))).toEqual([
+      'videos:write',
+      'export:read',
+      'hub:read',
+      'hub:write',
+    ]);
+    // A limit out of range is refused in the page, before anything is sent.
+    await page.getByLabel('Name', { exact: true }).fill('checked');
+    await page.getByLabel('Requests per minute (optional)').fill('0');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    expect(await page.locator('#key-limit-error').textContent()).toContain('1 to 100,000');
+    expect(await listKeys(token)).toEqual([]);
+
+    await page.getByRole('checkbox', { name: 'videos:write' }).check();
+    await page.getByRole('checkbox', { name: 'hub:read' }).check();
+    await page.getByLabel('Custom scopes').fill('team:ci, hub:read');
+    await page.getByLabel('Requests per minute (optional)').fill('25');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const plaintext = (await page.locator('#new-key-value').textContent())!;
+    const [stored] = await listKeys(token);
+    expect(stored).toMatchObject({ name: 'checked', scopes: ['videos:write', 'hub:read', 'team:ci'] });
+    expect((stored as unknown as { rate_limit_per_minute: number }).rate_limit_per_minute).toBe(25);
+    // The form is reset: no box stays ticked for the next key.
+    expect(await page.getByRole('checkbox', { name: 'videos:write' }).isChecked()).toBe(false);
+    const id = stored!.id;
+    await row(page, id).waitFor();
+    expect(await row(page, id).locator('.key-hint').textContent()).toBe(`ak_…${plaintext.slice(-4)}`);
+    expect(await row(page, id).locator('[data-col=limit]').textContent()).toBe('25/min');
+    expect(await page.locator('.list-slot').innerHTML()).not.toContain(plaintext.slice(3, 28));
+
+    // Two requests two days ago, three today (the server runs in this process: its clock moves).
+    const now = Date.now();
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    clock.set(now - 2 * 86_400_000);
+    for (let i = 0; i < 2; i++) expect((await api.get('/api/v1/me', { token: plaintext })).status).toBe(200);
+    clock.reset();
+    for (let i = 0; i < 3; i++) expect((await api.get('/api/v1/me', { token: plaintext })).status).toBe(200);
+
+    const toggle = row(page, id).locator('button.usage-toggle');
+    await row(page, id).getByRole('button', { name: 'Show usage of key checked' }).click();
+    const chart = row(page, id).locator('figure.usage');
+    await chart.waitFor();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(await chart.locator('svg rect').count()).toBe(30);
+    expect(await chart.locator('svg').getAttribute('aria-hidden')).toBe('true');
+    expect(await chart.locator(`rect[data-date="${day(now)}"]`).getAttribute('data-requests')).toBe('3');
+    expect(await chart.locator(`rect[data-date="${day(now)}"]`).getAttribute('height')).toBe('40');
+    expect(await chart.locator(`rect[data-date="${day(now - 2 * 86_400_000)}"]`).getAttribute('height')).toBe('27');
+    expect(await chart.locator(`rect[data-date="${day(now - 86_400_000)}"]`).getAttribute('height')).toBe('0');
+    expect(await chart.locator('svg rect').last().getAttribute('data-date')).toBe(day(now));
+    expect(await chart.locator('figcaption').textContent()).toBe(`5 requests in the last 30 days; busiest day ${day(now)} with 3.`);
+    // The text alternative: every day's figure, oldest first.
+    await chart.getByText('Figures per day').click();
+    const figures = await chart.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [r.querySelector('th')!.textContent, r.querySelector('td')!.textContent]));
+    expect(figures).toHaveLength(30);
+    expect(figures[29]).toEqual([day(now), '3']);
+    expect(figures[27]).toEqual([day(now - 2 * 86_400_000), '2']);
+    expect(figures.reduce((sum, [, n]) => sum + Number(n), 0)).toBe(5);
+    await page.screenshot({ path: join(ARTIFACTS, 'usage-chart.png'), fullPage: true });
+    await row(page, id).getByRole('button', { name: 'Hide usage of key checked' }).click();
+    expect(await chart.count()).toBe(0);
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
   });
 });
 

@@ -73,7 +73,7 @@ describe('key store on DynamoDB Local', () => {
     await db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyItems.record('fresh', key.id), UpdateExpression: 'REMOVE key_hash' }));
     const { result, requests } = await recordRequests(() => verifyAccessKey(api_key));
     expect(result).toEqual({ user_id: 'fresh', scopes: ['hub:read'] });
-    expect(requests.map((r) => r.command)).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
     expect(requests.some((r) => 'IndexName' in r.input)).toBe(false);
   });
 });
@@ -84,25 +84,31 @@ const recordOf = async (userId: string, id: number) =>
   (await db.send(new GetCommand({ TableName: tableNames.apiKeys, Key: keyItems.record(userId, id), ConsistentRead: true }))).Item!;
 
 describe('verification cost', () => {
-  it('reads the hash guard once, strongly consistent, and adds one transaction when last_used_at is due', async () => {
+  it('reads the hash guard once, strongly consistent, counts the use (1 UpdateItem), and adds one transaction when last_used_at is due', async () => {
     clock.set(Date.now()); // time stands still but for advance: the minute's edge is exact
     const { api_key, key } = await createKey('counted', { name: 'counted' });
-    // Never used: due at once. The guard first, then one transaction writing guard and record.
+    // Never used: due at once. The guard first, the minute counter of the rate limit, then one
+    // transaction writing last_used_at on guard and record.
     const first = await recordRequests(() => verifyAccessKey(api_key));
-    expect(first.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(first.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
     expect(first.requests[0]!.input).toMatchObject({ Key: keyItems.hashGuard(hashApiKey(api_key)), ConsistentRead: true });
-    const written = (first.requests[1]!.input.TransactItems as { Update: { Key: unknown } }[]).map((i) => i.Update.Key);
+    expect(first.requests[1]!.input).toMatchObject({ Key: keyItems.usageMinute(key.id, clock.nowIso().slice(0, 16)) });
+    // The minute counter: the count, the limit it was counted against, and its expiry 32 days after its minute.
+    const counter = (await db.send(new GetCommand({ TableName: tableNames.apiKeys, Key: keyItems.usageMinute(key.id, clock.nowIso().slice(0, 16)), ConsistentRead: true }))).Item;
+    const minuteStart = clock.now() - (clock.now() % 60_000);
+    expect(counter).toMatchObject({ n: 1, lim: 600, ttl: minuteStart / 1000 + 32 * 24 * 3600 });
+    const written = (first.requests[2]!.input.TransactItems as { Update: { Key: unknown } }[]).map((i) => i.Update.Key);
     expect(written).toEqual([keyItems.hashGuard(hashApiKey(api_key)), keyItems.record('counted', key.id)]);
 
     try {
       const second = await recordRequests(() => verifyAccessKey(api_key));
-      expect(second.requests.map((r) => r.command)).toEqual(['GetItemCommand']);
+      expect(second.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand']);
       expect(second.requests[0]!.input).toMatchObject({ Key: keyItems.hashGuard(hashApiKey(api_key)), ConsistentRead: true });
       clock.advance(59_999);
-      expect((await recordRequests(() => verifyAccessKey(api_key))).requests).toHaveLength(1);
+      expect((await recordRequests(() => verifyAccessKey(api_key))).requests).toHaveLength(2);
       clock.advance(1);
       const due = await recordRequests(() => verifyAccessKey(api_key));
-      expect(due.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+      expect(due.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
       expect((await guardOf(api_key)).last_used_at).toBe(clock.nowIso());
       expect((await listKeys('counted'))[0]!.last_used_at).toBe(clock.nowIso());
     } finally {
@@ -174,16 +180,16 @@ describe('verification cost', () => {
       // Used less than a minute ago (the record says so): two reads, no write.
       const recent = await recordRequests(() => verifyAccessKey(api_key));
       expect(recent.result).toEqual({ user_id: 'legacy', scopes: ['export:read'] });
-      expect(recent.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'GetItemCommand']);
+      expect(recent.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'GetItemCommand', 'UpdateItemCommand']);
       expect(recent.requests[1]!.input).toMatchObject({ Key: keyItems.record('legacy', key.id), ConsistentRead: true });
       clock.set(Date.now() + 61_000);
       try {
         const due = await recordRequests(() => verifyAccessKey(api_key));
-        expect(due.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+        expect(due.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
         expect((await guardOf(api_key)).last_used_at).toBe(clock.nowIso());
         expect((await recordOf('legacy', key.id)).last_used_at).toBe(clock.nowIso());
         // Completed: one read from now on.
-        expect((await recordRequests(() => verifyAccessKey(api_key))).requests.map((r) => r.command)).toEqual(['GetItemCommand']);
+        expect((await recordRequests(() => verifyAccessKey(api_key))).requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand']);
       } finally {
         clock.reset();
       }
@@ -207,10 +213,10 @@ describe('authorizer decision', () => {
       isAuthorized: true,
       context: { authenticated: true, user_id: 'auth-user', auth_type: 'api_key', scopes: ['export:read'], roles: [] },
     });
-    expect(requests.map((r) => r.command)).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
     const again = await recordRequests(() => authorizeRequest(authorizerEvent(`Bearer ${api_key}`)));
     expect(again.result).toEqual(result);
-    expect(again.requests.map((r) => r.command)).toEqual(['GetItemCommand']);
+    expect(again.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand']);
     expect(again.requests[0]!.input).toMatchObject({ Key: keyItems.hashGuard(hashApiKey(api_key)), ConsistentRead: true });
   });
 

@@ -4,11 +4,19 @@ import { h, replaceChildren, type Child } from './dom.js';
 import { timeCell } from './format.js';
 import { expiryToIso, localDateTimeValue, parseScopes } from './form-values.js';
 import { announce } from './status.js';
+import { usageChart } from './usage-chart.js';
 
 interface CreatedKey {
   api_key?: string;
   key: ApiKey;
 }
+
+/** The scopes the server knows (lib/auth/scope-gate.ts SCOPES), offered as checkboxes. */
+const SCOPES = ['videos:write', 'export:read', 'hub:read', 'hub:write'] as const;
+const MAX_RATE_LIMIT = 100_000;
+/** What lib/auth/scope-gate.ts does with a key's scope list, said once for the form. */
+const EMPTY_SCOPES_MEANING =
+  'No scope ticked or typed means a key without scopes. Scopes are checked only where the server enforces them (ENFORCE_KEY_SCOPES): there a key without scopes may call every endpoint a key may call, and a key with scopes only the endpoints of those scopes. Where they are not enforced (the default), every key may call every endpoint a key may call, whatever its scopes. Key management always needs your login.';
 
 const STATUS_LABEL: Record<ApiKey['status'], { icon: string; text: string }> = {
   valid: { icon: '✓', text: 'Valid' },
@@ -116,20 +124,25 @@ export function renderKeys(container: HTMLElement): void {
       buttons.push(remove);
       revoke?.addEventListener('click', () => void runRowAction(key, 'revoke', buttons));
       remove.addEventListener('click', () => void runRowAction(key, 'delete', buttons));
+      const usageSlot = h('div', { class: 'usage-slot', id: `usage-${key.id}` });
+      const usageButton = h('button', { type: 'button', class: 'small usage-toggle', 'aria-expanded': 'false', 'aria-controls': `usage-${key.id}`, 'aria-label': `Show usage of key ${key.name}` }, 'Show usage');
+      usageButton.addEventListener('click', () => void showUsage(key, usageSlot, usageButton));
       const cell = (label: string, col: string, ...content: Child[]) => h('td', { 'data-label': label, 'data-col': col }, ...content);
       return h(
         'tr',
         { 'data-key-id': String(key.id), 'data-status': key.status },
-        h('th', { scope: 'row', 'data-label': 'Name', 'data-col': 'name' }, h('span', { class: 'key-name' }, key.name), h('span', { class: 'key-id muted' }, ` ${key.key_prefix}… #${key.id}`)),
+        h('th', { scope: 'row', 'data-label': 'Name', 'data-col': 'name' }, h('span', { class: 'key-name' }, key.name), h('span', { class: 'key-id muted' }, ' ', h('code', { class: 'key-hint' }, key.key_hint), ` #${key.id}`)),
         cell('Scopes', 'scopes', scopeList(key.scopes)),
         cell('Status', 'status', statusBadge(key.status)),
         cell('Created', 'created', timeCell(key.created_at)),
         cell('Expires', 'expires', timeCell(key.expires_at)),
         cell('Last used', 'last-used', timeCell(key.last_used_at)),
+        cell('Limit', 'limit', `${key.rate_limit_per_minute.toLocaleString('en')}/min`),
+        cell('Usage', 'usage', usageButton, usageSlot),
         cell('Actions', 'actions', h('div', { class: 'row-actions' }, revoke, remove)),
       );
     });
-    const head = ['Name', 'Scopes', 'Status', 'Created', 'Expires', 'Last used', 'Actions'].map((t) => h('th', { scope: 'col' }, t));
+    const head = ['Name', 'Scopes', 'Status', 'Created', 'Expires', 'Last used', 'Limit', 'Usage', 'Actions'].map((t) => h('th', { scope: 'col' }, t));
     return h(
       'div',
       { class: 'table-wrap' },
@@ -137,9 +150,33 @@ export function renderKeys(container: HTMLElement): void {
     );
   }
 
+  async function showUsage(key: ApiKey, slot: HTMLElement, button: HTMLButtonElement): Promise<void> {
+    if (button.getAttribute('aria-expanded') === 'true') {
+      slot.replaceChildren();
+      button.setAttribute('aria-expanded', 'false');
+      button.textContent = 'Show usage';
+      button.setAttribute('aria-label', `Show usage of key ${key.name}`);
+      return;
+    }
+    button.disabled = true;
+    try {
+      const usage = await client.get('/api/v1/api-keys/{id}/usage', { path: { id: String(key.id) } });
+      replaceChildren(slot, usageChart(key.name, usage.days));
+      button.setAttribute('aria-expanded', 'true');
+      button.textContent = 'Hide usage';
+      button.setAttribute('aria-label', `Hide usage of key ${key.name}`);
+    } catch (error) {
+      report(error);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
   // ---- create ----
   const nameInput = h('input', { name: 'name', type: 'text', maxlength: '64', required: true, autocomplete: 'off' });
-  const scopesInput = h('input', { name: 'scopes', type: 'text', autocomplete: 'off', spellcheck: 'false', placeholder: 'e.g. export:read, hub:read' });
+  const scopeBoxes = SCOPES.map((scope) => h('input', { type: 'checkbox', name: 'scope', value: scope, id: `scope-${scope.replace(':', '-')}` }));
+  const scopesInput = h('input', { name: 'scopes', type: 'text', autocomplete: 'off', spellcheck: 'false', placeholder: 'e.g. reports:read, team:ci' });
+  const limitInput = h('input', { name: 'rate_limit_per_minute', type: 'number', min: '1', max: String(MAX_RATE_LIMIT), step: '1', inputmode: 'numeric', placeholder: 'server default' });
   const expiryInput = h('input', { name: 'expires_at', type: 'datetime-local' });
   const createButton = h('button', { type: 'submit', class: 'primary' }, 'Create key');
   const resultSlot = h('div', { class: 'result-slot' });
@@ -147,7 +184,15 @@ export function renderKeys(container: HTMLElement): void {
     'form',
     { novalidate: true, class: 'create-form', 'aria-labelledby': 'create-heading' },
     field('key-name', 'Name', nameInput, 'What the key is for, e.g. “nightly export”. Up to 64 characters.'),
-    field('key-scopes', 'Scopes (optional)', scopesInput, 'Separate with commas. Leave empty for all.'),
+    h(
+      'fieldset',
+      { class: 'field scope-choice', 'aria-describedby': 'scopes-meaning' },
+      h('legend', {}, 'Scopes (optional)'),
+      h('div', { class: 'scope-boxes' }, ...scopeBoxes.map((box) => h('label', { class: 'check', for: box.id }, box, ' ', h('code', {}, box.value)))),
+      field('key-scopes', 'Custom scopes', scopesInput, 'Other scope names, separated with commas.'),
+      h('p', { id: 'scopes-meaning', class: 'hint' }, EMPTY_SCOPES_MEANING),
+    ),
+    field('key-limit', 'Requests per minute (optional)', limitInput, `1 to ${MAX_RATE_LIMIT.toLocaleString('en')}. Leave empty for the server's default. Past it, requests with this key get 429 until the minute ends.`),
     field('key-expiry', 'Expires (optional)', expiryInput, 'Your local time. Leave empty for a key that never expires.'),
     h('div', { class: 'actions' }, createButton),
   );
@@ -219,6 +264,7 @@ export function renderKeys(container: HTMLElement): void {
     const name = nameInput.value.trim();
     fieldError(nameInput, '');
     fieldError(expiryInput, '');
+    fieldError(limitInput, '');
     if (name === '') {
       fieldError(nameInput, 'Enter a name for the key.');
       announce('Enter a name for the key.', 'error');
@@ -233,10 +279,20 @@ export function renderKeys(container: HTMLElement): void {
       expiryInput.focus();
       return;
     }
+    const limitText = limitInput.value.trim();
+    const limit = limitText === '' ? undefined : Number(limitText);
+    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= MAX_RATE_LIMIT)) {
+      const message = `The limit must be a whole number from 1 to ${MAX_RATE_LIMIT.toLocaleString('en')}, or empty.`;
+      fieldError(limitInput, message);
+      announce(message, 'error');
+      limitInput.focus();
+      return;
+    }
+    const scopes = [...new Set([...scopeBoxes.filter((b) => b.checked).map((b) => b.value), ...parseScopes(scopesInput.value)])];
     createButton.disabled = true;
     createButton.textContent = 'Creating…';
     try {
-      const created = await client.post('/api/v1/api-keys', { body: { name, scopes: parseScopes(scopesInput.value), expires_at: expiresAt } });
+      const created = await client.post('/api/v1/api-keys', { body: { name, scopes, expires_at: expiresAt, rate_limit_per_minute: limit } });
       createForm.reset();
       announce(`Key “${created.key.name}” created.`, 'success');
       showCreated(created);
