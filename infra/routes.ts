@@ -38,8 +38,9 @@ export const FUNCTIONS = {
     description: 'Lambda authorizer: verifies a JWT or an access key (no caching)',
     // Access keys: the hash guard and record (GetItem), the minute counter of the rate limit
     // (UpdateItem), last_used_at (a transaction of two Updates). Login tokens: the ended-session
-    // marker and the account's suspension, one BatchGetItem.
-    tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] }, hub: { actions: ['BatchGetItem'] } },
+    // marker and the account's suspension, one BatchGetItem. A key's first refusal in a minute: its
+    // audit event (PutItem on the hub table, once per key and minute).
+    tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] }, hub: { actions: ['BatchGetItem', 'PutItem'] } },
     jwtSecret: true,
   },
   health: { entry: 'functions/health.ts', description: 'Liveness probe', tables: {} },
@@ -76,7 +77,12 @@ export const FUNCTIONS = {
     tables: { apiKeys: { actions: ['GetItem', 'DeleteItem', 'UpdateItem'] }, hub: { actions: ['PutItem'] } },
   },
   keyUsage: { entry: 'functions/key-usage.ts', description: "An access key's requests per day, last 30 days", tables: { apiKeys: { actions: ['GetItem', 'Query'] } } },
-  verifyKey: { entry: 'functions/verify-key.ts', description: 'Verify an access key (public)', tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] } } },
+  // The guard, the minute counter and last_used_at; a first refusal's audit event (hub PutItem).
+  verifyKey: {
+    entry: 'functions/verify-key.ts',
+    description: 'Verify an access key (public)',
+    tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] }, hub: { actions: ['PutItem'] } },
+  },
   me: { entry: 'functions/me.ts', description: 'Who the credential is', tables: {} },
   // The roles read, then written with the audit event in one transaction conditioned on them.
   setRoles: { entry: 'functions/set-roles.ts', description: "Set an account's stored roles (admin JWT only)", tables: { hub: { actions: ['GetItem', 'UpdateItem', 'PutItem'] } } },

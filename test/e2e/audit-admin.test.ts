@@ -359,13 +359,15 @@ describe('suspension', () => {
     const key = (await createKey(user.token, 'counted')).data.api_key;
     await verifyAccessKey(key); // writes last_used_at: the next verification within the minute reads only
     const keyCheck = await recordRequests(() => verifyAccessKey(key));
-    expect(keyCheck.requests.map((r) => r.command)).toEqual(['GetItemCommand']);
+    // The guard, then the per-key rate limit's minute counter (its own request, not suspension's).
+    expect(keyCheck.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand']);
     const tokenCheck = await recordRequests(() => verifyToken(user.token));
     expect(tokenCheck.requests.map((r) => r.command)).toEqual(['BatchGetItemCommand']);
 
     expect((await suspend(admin.token, user.openid)).status).toBe(200);
     const refusedKey = await recordRequests(() => verifyAccessKey(key).catch((e: unknown) => e));
     expect(refusedKey.result).toMatchObject({ status: 401, reason: 'account_suspended' });
+    // Refused by the marker on the guard, before the rate limit counts anything.
     expect(refusedKey.requests.map((r) => r.command)).toEqual(['GetItemCommand']);
     const refusedToken = await recordRequests(() => verifyToken(user.token).catch((e: unknown) => e));
     expect(refusedToken.result).toMatchObject({ status: 401, reason: 'account_suspended' });

@@ -373,7 +373,7 @@ describe('scopes, hint, limit and usage', () => {
     await row(page, id).waitFor();
     expect(await row(page, id).locator('.key-hint').textContent()).toBe(`ak_…${plaintext.slice(-4)}`);
     expect(await row(page, id).locator('[data-col=limit]').textContent()).toBe('25/min');
-    expect(await page.locator('.list-slot').innerHTML()).not.toContain(plaintext.slice(3, 28));
+    expect(await page.locator('section[aria-labelledby=keys-heading] .list-slot').innerHTML()).not.toContain(plaintext.slice(3, 28));
 
     // Two requests two days ago, three today (the server runs in this process: its clock moves).
     const now = Date.now();

@@ -237,7 +237,7 @@ describe('publishing', () => {
     expect(result.status).toBe(201);
     // Session, account (roles), author's latest list, the transaction, the counters of each tag and of the catalog.
     expect(requests.map((r) => r.command)).toEqual([
-      'GetItemCommand',
+      'BatchGetItemCommand',
       'GetItemCommand',
       'GetItemCommand',
       'TransactWriteItemsCommand',
