@@ -1,6 +1,6 @@
 import * as z from '../zod.js';
 import { defineRouteDoc } from '../api-doc.js';
-import { publicKeySchema } from '../keys/key-api.js';
+import { exampleKey, keyIdPath, publicKeySchema } from '../keys/key-api.js';
 import { lookupSchema } from './admin-keys.js';
 import { openidSchema, setRolesBodySchema, type RolesResult } from './set-roles.js';
 import type { SuspensionResult } from './suspension.js';
@@ -24,22 +24,6 @@ export const setRolesDoc = defineRouteDoc({
 });
 
 const adminOnly = 'Needs an admin login token (the request-context roles); an access key is 403. The action is an audit event on the affected account.';
-const keyIdPath = z.object({ id: z.string().check(z.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')) });
-const exampleKey: z.output<typeof publicKeySchema> = {
-  id: 42,
-  name: 'CI pipeline',
-  key_prefix: 'ak_',
-  user_id: 'u_9f2c4e1a7b',
-  scopes: ['videos:write'],
-  expires_at: null,
-  last_used_at: '2026-01-06T09:12:00.000Z',
-  is_active: true,
-  created_at: '2026-01-05T08:30:00.000Z',
-  updated_at: '2026-01-06T09:12:00.000Z',
-  status: 'valid',
-  key_hint: 'ak_…j1Uo',
-  rate_limit_per_minute: 600,
-};
 
 export const adminListKeysDoc = defineRouteDoc({
   tag: 'Administration',
@@ -49,7 +33,7 @@ export const adminListKeysDoc = defineRouteDoc({
   pathParams: z.object({ openid: openidSchema }),
   success: { status: 200, kind: 'json', data: z.array(publicKeySchema) },
   errors: [401, 403, 404],
-  examples: [{ summary: "An account's keys", path: { openid: 'u_9f2c4e1a7b' }, data: [exampleKey] }],
+  examples: [{ summary: "An account's keys", path: { openid: 'u_9f2c4e1a7b' }, data: [{ ...exampleKey, last_used_at: '2026-01-06T09:12:00.000Z' }] }],
 });
 
 export const adminRevokeKeyDoc = defineRouteDoc({
@@ -74,7 +58,7 @@ export const adminLookupKeyDoc = defineRouteDoc({
   examples: [
     {
       summary: 'A leaked key, revoked at once',
-      body: { key: 'ak_3q2hY0rG1mQ5v8Tn2Lx7Zc4Wb9Kd6Fp0Sj1Uo', revoke: true },
+      body: { key: 'ak_3q2hY0rG1mQ5v8Tn2Lx7Zc4Wb9K…', revoke: true },
       data: { user_id: 'u_9f2c4e1a7b', key: { ...exampleKey, is_active: false, status: 'revoked' } },
     },
   ],

@@ -31,8 +31,8 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const publicKeyMatches: Same<z.output<typeof publicKeySchema>, PublicKey> = true;
 void publicKeyMatches;
 
-const keyIdPath = z.object({ id: z.string().check(z.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')) });
-const exampleKey: z.output<typeof publicKeySchema> = {
+export const keyIdPath = z.object({ id: z.string().check(z.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')) });
+export const exampleKey: z.output<typeof publicKeySchema> = {
   id: 42,
   name: 'CI pipeline',
   key_prefix: 'ak_',
@@ -60,7 +60,7 @@ export const createKeyDoc = defineRouteDoc({
     {
       summary: 'A key for a publishing pipeline',
       body: { name: 'CI pipeline', scopes: ['videos:write'], expires_at: null, rate_limit_per_minute: 600 },
-      data: { api_key: 'ak_3q2hY0rG1mQ5v8Tn2Lx7Zc4Wb9Kd6Fp0Sj1Uo', key: exampleKey },
+      data: { api_key: 'ak_3q2hY0rG1mQ5v8Tn2Lx7Zc4Wb9K…', key: exampleKey },
     },
   ],
 });
@@ -102,7 +102,7 @@ export const verifyKeyDoc = defineRouteDoc({
   query: z.object({ key: z.string() }),
   success: { status: 200, kind: 'json', data: z.object({ user_id: z.string(), scopes: z.array(z.string()), valid: z.literal(true) }) },
   errors: [401],
-  examples: [{ summary: 'A valid key', query: { key: 'ak_3q2hY0rG1mQ5v8Tn2Lx7Zc4Wb9Kd6Fp0Sj1Uo' }, data: { user_id: 'u_9f2c4e1a7b', scopes: ['videos:write'], valid: true } }],
+  examples: [{ summary: 'A valid key', query: { key: 'ak_3q2hY0rG1mQ5v8Tn2Lx7Zc4Wb9K…' }, data: { user_id: 'u_9f2c4e1a7b', scopes: ['videos:write'], valid: true } }],
 });
 
 export const keyUsageDoc = defineRouteDoc({
