@@ -26,6 +26,8 @@ export interface RouteDoc {
   success:
     | { status: 200 | 201; kind: 'json'; data: z.ZodMiniType }
     | { status: 200; kind: 'html' | 'file' };
+  /** A second success answer, chosen by a request parameter (a dry run): its status must differ from `success`'s. */
+  alternative?: { status: 200; when: string; data: z.ZodMiniType };
   /** The statuses of CONTRACT §2 this route can answer besides its success (400 and 500 are implied where they apply). */
   errors: number[];
   /** Request examples; each must validate against the schemas above (test/unit/openapi.test.ts). */
@@ -37,8 +39,9 @@ export interface RouteExample {
   path?: Record<string, string>;
   query?: Record<string, string>;
   body?: unknown;
-  /** The answer's `data`, validated against the route's data schema. */
+  /** The answer's `data`, validated against the route's data schema (the alternative's when `alternative`). */
   data?: unknown;
+  alternative?: boolean;
 }
 
 /** Keeps a literal's types while checking it is a RouteDoc. */

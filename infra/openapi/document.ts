@@ -88,7 +88,7 @@ function routeOperation(route: RouteSpec, doc: RouteDoc) {
           content: {
             'application/json': {
               schema: envelope(jsonSchema(doc.success.data, 'output')),
-              ...examplesOf(doc.examples?.filter((e) => e.data !== undefined).map((e) => ({ summary: e.summary, value: { code: 0, data: e.data } }))),
+              ...examplesOf(doc.examples?.filter((e) => e.data !== undefined && !e.alternative).map((e) => ({ summary: e.summary, value: { code: 0, data: e.data } }))),
             },
           },
         }
@@ -114,7 +114,21 @@ function routeOperation(route: RouteSpec, doc: RouteDoc) {
         },
       },
     }),
-    responses: { [String(doc.success.status)]: success, ...errorResponses(statuses) },
+    responses: {
+      [String(doc.success.status)]: success,
+      ...(doc.alternative && {
+        [String(doc.alternative.status)]: {
+          description: `When ${doc.alternative.when}: the envelope \`{code: 0, data}\``,
+          content: {
+            'application/json': {
+              schema: envelope(jsonSchema(doc.alternative.data, 'output')),
+              ...examplesOf(doc.examples?.filter((e) => e.data !== undefined && e.alternative).map((e) => ({ summary: e.summary, value: { code: 0, data: e.data } }))),
+            },
+          },
+        },
+      }),
+      ...errorResponses(statuses),
+    },
     ...(doc.examples?.length && { 'x-examples': requestExamples(doc.examples) }),
   };
 }

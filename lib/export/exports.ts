@@ -22,7 +22,7 @@ export async function exportComments(principal: Principal, query: Record<string,
   const viewer = await exportViewer(principal);
   const index = commentRows(viewer);
   const after = request.after && expectKey(request.after, index);
-  const { rows, next } = await queryPage<StoredComment & Record<string, unknown>>(index, request.limit, after);
+  const { rows, next } = await queryPage<StoredComment & Record<string, unknown>>(index, request.limit, after, request.since);
   return page('export:comments', await commentViews(rows), next);
 }
 
@@ -38,7 +38,7 @@ export async function exportAccounts(principal: Principal, query: Record<string,
 
   if (rows.kind === 'all') {
     const after = request.after && expectKey(request.after, rows.index);
-    const result = await queryPage<{ openid: string } & Record<string, unknown>>(rows.index, request.limit, after);
+    const result = await queryPage<{ openid: string } & Record<string, unknown>>(rows.index, request.limit, after, request.since);
     const accounts = await getAccounts(result.rows.map((r) => r.openid));
     const found = result.rows.map((r) => accounts.get(r.openid)).filter((a): a is Account => !!a);
     return page(
@@ -53,19 +53,24 @@ export async function exportAccounts(principal: Principal, query: Record<string,
   let followingAfter: PageKey | undefined;
   let limit = request.limit;
   if (!request.after) {
-    if (viewer.account) items.push(accountRow(viewer, viewer.account));
-    limit -= 1;
-    if (limit === 0) return page('export:accounts', items, ownKey);
+    // With `since`, the own account is a row only when it was created from then on.
+    if (viewer.account && (request.since === undefined || viewer.account.created_at >= request.since)) {
+      items.push(accountRow(viewer, viewer.account));
+      limit -= 1;
+      if (limit === 0) return page('export:accounts', items, ownKey);
+    }
   } else if (request.after.pk === ownKey.pk && request.after.sk === ownKey.sk && Object.keys(request.after).length === 2) {
     followingAfter = undefined; // the page after the own account: followed accounts from the start
   } else {
     followingAfter = expectKey(request.after, rows.following);
   }
+  // The follow list is ordered by relation number, not time: `since` filters its accounts by their
+  // creation (the admin's list has it as a key condition), so such a page may hold fewer rows.
   const relations = await queryPage<{ followee: string } & Record<string, unknown>>(rows.following, limit, followingAfter);
   const followed = await getAccounts(relations.rows.map((r) => r.followee));
   for (const relation of relations.rows) {
     const account = followed.get(relation.followee);
-    if (account) items.push(accountRow(viewer, account));
+    if (account && (request.since === undefined || account.created_at >= request.since)) items.push(accountRow(viewer, account));
   }
   return page('export:accounts', items, relations.next);
 }

@@ -334,7 +334,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a video (stored role editor or admin)
-         * @description The same `external_id` from the same account updates that video instead of adding one (pipelines re-run).
+         * @description The same `external_id` from the same account updates that video instead of adding one (pipelines re-run). With `dry_run=true` the request is checked as a publish (role, scope, body) and nothing is written: 200 with the action it would take.
          */
         post: operations["publishVideo"];
         delete?: never;
@@ -1575,7 +1575,9 @@ export interface operations {
     };
     publishVideo: {
         parameters: {
-            query?: never;
+            query?: {
+                dry_run?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1594,6 +1596,25 @@ export interface operations {
             };
         };
         responses: {
+            /** @description When `dry_run=true`: the envelope `{code: 0, data}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            /** @constant */
+                            dry_run: true;
+                            /** @enum {string} */
+                            action: "create" | "update";
+                            vid: string | null;
+                        };
+                    };
+                };
+            };
             /** @description Success: the envelope `{code: 0, data}` */
             201: {
                 headers: {
@@ -1641,6 +1662,7 @@ export interface operations {
             query?: {
                 limit?: string;
                 cursor?: string;
+                since?: string;
             };
             header?: never;
             path?: never;
@@ -1683,6 +1705,7 @@ export interface operations {
             query?: {
                 limit?: string;
                 cursor?: string;
+                since?: string;
             };
             header?: never;
             path?: never;

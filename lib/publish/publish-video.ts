@@ -1,7 +1,10 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from '../zod.js';
 import type { Principal } from '../auth/principal.js';
+import { db, tableNames } from '../db/client.js';
+import { hubItems } from '../db/hub-items.js';
 import { toVideoView, videoViews, type VideoView } from '../catalog/video-view.js';
-import { putVideo } from '../catalog/videos.js';
+import { getVideo, putVideo } from '../catalog/videos.js';
 import { afterCommit } from '../db/failures.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { countMetric } from '../observability/metrics.js';
@@ -50,6 +53,21 @@ export const publishVideoSchema = z.object({
 
 export type PublishVideoInput = z.input<typeof publishVideoSchema>;
 
+/** `?dry_run=true`: check everything a publish checks and write nothing (beyond the contract; docs/protected-api.md). */
+export const publishQuerySchema = z.object({
+  dry_run: z.pipe(
+    z.optional(z.string().check(z.trim(), z.refine((v) => ['', 'true', 'false', '1', '0'].includes(v), 'must be true or false'))),
+    z.transform((v: string | undefined) => v === 'true' || v === '1'),
+  ),
+});
+
+/** The answer of a dry run: what the publish would do, and the video an update would change. */
+export interface PublishDryRun {
+  dry_run: true;
+  action: 'create' | 'update';
+  vid: string | null;
+}
+
 /**
  * `POST /api/v1/videos`. Authorized by the caller's STORED roles, read now: an access key carries
  * no roles, but it has the full capability of its creator (seed 001 §5), and a role granted or
@@ -58,12 +76,7 @@ export type PublishVideoInput = z.input<typeof publishVideoSchema>;
  * and concurrent publishes).
  */
 export async function publishVideo(principal: Principal, body: unknown): Promise<{ video: VideoView; created: boolean }> {
-  const account = await getAccount(principal.user_id, true);
-  if (!account || !(account.roles ?? []).some((role) => PUBLISHER_ROLES.includes(role))) {
-    throw new ForbiddenError('Publishing videos needs the editor or admin role');
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
-  const input = publishVideoSchema.parse(body);
+  const { account, input } = await checkedPublish(principal, body);
   const { video, created, replayed } = await putVideo({ author_openid: account.openid, ...input });
   // A new video or an update by external_id; a retry answered with the first publish's video is not another.
   if (!replayed) countMetric('Publishes');
@@ -75,4 +88,31 @@ export async function publishVideo(principal: Principal, body: unknown): Promise
   // publisher's own marks as unknown, i.e. false) rather than a 503 for a video that exists.
   const [view] = await afterCommit('video view', () => videoViews([video], principal.user_id), () => [fromWhatWasRead()]);
   return { video: view!, created };
+}
+
+/** The role (read now), then the body: what a publish and its dry run both check. */
+async function checkedPublish(principal: Principal, body: unknown) {
+  const account = await getAccount(principal.user_id, true);
+  if (!account || !(account.roles ?? []).some((role) => PUBLISHER_ROLES.includes(role))) {
+    throw new ForbiddenError('Publishing videos needs the editor or admin role');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
+  return { account, input: publishVideoSchema.parse(body) };
+}
+
+/**
+ * `POST /api/v1/videos?dry_run=true`: the same role and body checks as a publish, then whether it
+ * would create a video or update the one its `external_id` names (strongly consistent reads of the
+ * guard item putVideo writes and of its video). Writes nothing, so it is not a publish in the metrics either.
+ * Without `external_id` the answer is `create`: only a publish within 10 minutes of an identical
+ * one is recognized as its retry (docs/protected-api.md), which is not what a dry run is for.
+ */
+export async function dryRunPublish(principal: Principal, body: unknown): Promise<PublishDryRun> {
+  const { account, input } = await checkedPublish(principal, body);
+  if (input.external_id === undefined) return { dry_run: true, action: 'create', vid: null };
+  const link = await db.send(new GetCommand({ TableName: tableNames.hub, Key: hubItems.externalId(account.openid, input.external_id), ConsistentRead: true }));
+  const vid = (link.Item as { vid?: string } | undefined)?.vid;
+  // As putVideo decides: a guard whose video is gone is a new video.
+  const existing = vid ? await getVideo(vid, true) : undefined;
+  return existing ? { dry_run: true, action: 'update', vid: existing.vid } : { dry_run: true, action: 'create', vid: null };
 }

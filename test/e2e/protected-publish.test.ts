@@ -5,6 +5,7 @@ import { getAccount } from '../../lib/hub/accounts.js';
 import { hub, signUp, storedVideosOfAuthor, type SignedUp } from '../support/hub-fixtures.js';
 import type { VideoView } from '../../lib/catalog/video-view.js';
 import { ADMIN_PHONE } from '../support/constants.js';
+import { snapshotDiff, storeSnapshot } from '../support/fault-sweep.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 
 type Video = VideoView;
@@ -259,5 +260,61 @@ describe('POST /api/v1/videos: what is published', () => {
     const res = await api.post('/api/v1/videos', { token: key, rawBody, headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+});
+
+describe('POST /api/v1/videos?dry_run=true: checked as a publish, nothing written', () => {
+  let author: SignedUp;
+  beforeAll(async () => {
+    author = await signUp(api);
+    await grant(author, ['editor']);
+  });
+  const dryRun = (token: string | undefined, body: unknown, flag = 'true') =>
+    api.post<{ dry_run: boolean; action: string; vid: string | null }>(`/api/v1/videos?dry_run=${flag}`, { token, body });
+
+  it('answers create for a new external_id or none, update with the vid for a published one, and writes nothing', async () => {
+    const published = await publish(author.token, videoBody({ external_id: 'dry-1', title: 'Stored title' }));
+    expect(published.status).toBe(201);
+    const before = await storeSnapshot();
+    const count = await videoCount(author.openid);
+
+    const update = await dryRun(author.token, videoBody({ external_id: 'dry-1', title: 'A new title' }));
+    expect(update.status).toBe(200);
+    expect(update.body).toEqual({ code: 0, data: { dry_run: true, action: 'update', vid: published.data.video.vid } });
+    expect((await dryRun(author.token, videoBody({ external_id: 'dry-2' }))).data).toEqual({ dry_run: true, action: 'create', vid: null });
+    expect((await dryRun(author.token, videoBody())).data).toEqual({ dry_run: true, action: 'create', vid: null });
+    // Another account's external_id of the same name is not this account's video.
+    expect((await dryRun(editor.token, videoBody({ external_id: 'dry-1' }))).data).toEqual({ dry_run: true, action: 'create', vid: null });
+
+    expect(snapshotDiff(before, await storeSnapshot())).toEqual([]);
+    expect(await videoCount(author.openid)).toBe(count);
+    expect((await storedVideosOf(author.openid)).find((v) => v.external_id === 'dry-1')?.title).toBe('Stored title');
+  });
+
+  it('refuses what a publish refuses, with the same answers: a bad field, no role, no credential', async () => {
+    const before = await storeSnapshot();
+    const bad = await dryRun(author.token, videoBody({ duration_s: 0 }));
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ code: 'VALIDATION_ERROR', error: expect.stringContaining('"duration_s"') });
+    expect((await publish(author.token, videoBody({ duration_s: 0 }))).body).toEqual(bad.body);
+    expect((await dryRun(plain.token, videoBody())).status).toBe(403);
+    expect((await dryRun(undefined, videoBody())).status).toBe(401);
+    expect(snapshotDiff(before, await storeSnapshot())).toEqual([]);
+  });
+
+  it.each(['yes', 'TRUE ', '2'])('dry_run=%s is 400 naming dry_run, and nothing is published', async (flag) => {
+    const count = await videoCount(author.openid);
+    const res = await dryRun(author.token, videoBody(), encodeURIComponent(flag));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 'VALIDATION_ERROR', error: expect.stringContaining('"dry_run"') });
+    expect(await videoCount(author.openid)).toBe(count);
+  });
+
+  it('dry_run=false (or empty) publishes as without it', async () => {
+    for (const flag of ['false', '']) {
+      const res = await api.post<{ video: Video; created: boolean }>(`/api/v1/videos?dry_run=${flag}`, { token: author.token, body: videoBody() });
+      expect(res.status).toBe(201);
+      expect(res.data.created).toBe(true);
+    }
   });
 });

@@ -88,7 +88,7 @@ function exampleProblems(doc: RouteDoc, example: NonNullable<RouteDoc['examples'
   check('path', doc.pathParams, example.path);
   check('query', doc.query, example.query);
   check('body', doc.body, example.body);
-  check('data', doc.success.kind === 'json' ? doc.success.data : undefined, example.data);
+  check('data', example.alternative ? doc.alternative?.data : doc.success.kind === 'json' ? doc.success.data : undefined, example.data);
   return problems;
 }
 
