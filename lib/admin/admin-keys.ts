@@ -1,6 +1,6 @@
 import * as z from '../zod.js';
 import type { Principal } from '../auth/principal.js';
-import { audit } from '../audit/trail.js';
+import { audit, type AuditEvent } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { getAccount } from '../hub/accounts.js';
@@ -81,7 +81,10 @@ export async function lookupKey(principal: Principal, body: unknown): Promise<{ 
   if (!isWellFormedKey(plaintext)) throw new NotFoundError(UNKNOWN_KEY);
   let key = await findKeyRecordByHash(hashApiKey(plaintext));
   if (!key) throw new NotFoundError(UNKNOWN_KEY);
-  await audit({ action: 'admin.key_looked_up', actor: principal.user_id, subject: key.user_id, key_id: String(key.id), key_name: key.name, via: principal.auth_type });
-  if (parsed.data.revoke === true) key = await revokeStoredKey(key, adminActor(principal));
+  const looked: AuditEvent = { action: 'admin.key_looked_up', actor: principal.user_id, subject: key.user_id, key_id: String(key.id), key_name: key.name, via: principal.auth_type };
+  // With revoke, the look's event goes in the revoke's transaction: a failed revoke (503) stores no
+  // event of a look nobody saw, and its retry stores one look and one revoke.
+  if (parsed.data.revoke === true) key = await revokeStoredKey(key, adminActor(principal), [looked]);
+  else await audit(looked);
   return { user_id: key.user_id, key: toPublicKey(key, clock.now()) };
 }

@@ -21,6 +21,7 @@ import {
   readKeyUsage,
   removeKey,
   touchLastUsed,
+  uncountFirstRefusal,
 } from './key-store.js';
 
 export const MAX_NAME_LENGTH = 64;
@@ -132,16 +133,26 @@ export async function revokeKey(userId: string, id: number, actor: KeyActor = { 
   return { revoked: true, id };
 }
 
-/** Revokes a key read just before (undefined: 404); answers the key as stored afterwards. */
-export async function revokeStoredKey(key: StoredKey | undefined, actor: KeyActor): Promise<StoredKey> {
+/**
+ * Revokes a key read just before (undefined: 404); answers the key as stored afterwards. `before`:
+ * events of what led to the revoke (an administrator's lookup of the key), stored in the revoke's
+ * own transaction, active key or not, 1 ms before it (the trail lists them in the order they
+ * happened): with the revoke or not at all, so a failed revoke leaves no event of a look whose
+ * answer nobody got, and its retry stores one.
+ */
+export async function revokeStoredKey(key: StoredKey | undefined, actor: KeyActor, before: AuditEvent[] = []): Promise<StoredKey> {
   if (!key) throw new NotFoundError(NOT_YOURS);
   const nowIso = clock.nowIso();
+  const at = Date.parse(nowIso);
+  const preceding = before.map((e) => auditItem(e, at - 1));
   if (!key.is_active) {
-    if (!(await markRevoked(key, nowIso))) throw new NotFoundError(NOT_YOURS);
+    if (!(await markRevoked(key, nowIso, preceding, false))) throw new NotFoundError(NOT_YOURS);
+    before.forEach((e) => writeAuditLine(e));
     return { ...key, updated_at: nowIso };
   }
   const event: AuditEvent = { action: 'key.revoked', actor: actor.user_id, subject: key.user_id, key_id: String(key.id), key_name: key.name, via: actor.via };
-  if (await markRevoked(key, nowIso, [auditItem(event, Date.parse(nowIso))])) {
+  if (await markRevoked(key, nowIso, [...preceding, auditItem(event, at)], true)) {
+    before.forEach((e) => writeAuditLine(e));
     writeAuditLine(event);
     countMetric('KeysRevoked');
     return { ...key, is_active: false, updated_at: nowIso };
@@ -149,7 +160,7 @@ export async function revokeStoredKey(key: StoredKey | undefined, actor: KeyActo
   // Gone, or revoked by another request in between (which stored the event): read what is there.
   const now = await getKeyOfUser(key.user_id, key.id);
   if (!now) throw new NotFoundError(NOT_YOURS);
-  return revokeStoredKey(now, actor);
+  return revokeStoredKey(now, actor, before);
 }
 
 export async function deleteKey(userId: string, id: number): Promise<{ deleted: true; id: number }> {
@@ -200,10 +211,19 @@ async function admitKeyUse(binding: KeyBinding, now: number): Promise<void> {
   if (verdict === 'admitted') return;
   if (verdict === 'first_refusal') {
     // Stored once per key and minute (the id), even if this refusal is retried.
-    await audit(
-      { action: 'key.rate_limited', actor: binding.user_id, subject: binding.user_id, key_id: String(binding.id), via: 'api_key' },
-      { id: `rl_${binding.id}_${utcMinute(now)}` },
-    );
+    try {
+      await audit(
+        { action: 'key.rate_limited', actor: binding.user_id, subject: binding.user_id, key_id: String(binding.id), via: 'api_key' },
+        { id: `rl_${binding.id}_${utcMinute(now)}` },
+      );
+    } catch (error) {
+      // Later refusals write nothing (the counter's condition): left at limit + 1, the count would
+      // never let another request store the minute's event. Given back, the next request (the
+      // client's retry of this 503) is the first refusal again and stores it; the id keeps it once
+      // if this write was applied after all (a timeout).
+      await uncountFirstRefusal(binding.id, utcMinute(now), limit);
+      throw error;
+    }
   }
   countMetric('KeysRateLimited');
   throw new RateLimitedError(`This access key is limited to ${limit} requests per minute; retry after the minute ends`, (minuteStart + MINUTE_MS - now) / 1000);

@@ -143,12 +143,13 @@ export async function getKeyOfUser(userId: string, id: number): Promise<StoredKe
 }
 
 /**
- * Marks the record and its guard inactive together, with the `also` items (the audit event) when the
- * key is active: then only the revoke that ends the key writes (the record's condition), so a
- * concurrent or repeated revoke stores no second event. Returns false when the key is gone or, with
- * `also`, was revoked by another request in between.
+ * Marks the record and its guard inactive together, with the `also` items (the audit events). With
+ * `requireActive` (by default when there are `also` items: the revoke's own event) only the revoke
+ * that ends the key writes (the record's condition), so a concurrent or repeated revoke stores no
+ * second event. Returns false when the key is gone or, with `requireActive`, was revoked by another
+ * request in between.
  */
-export async function markRevoked(key: StoredKey, nowIso: string, also: TransactItem[] = []): Promise<boolean> {
+export async function markRevoked(key: StoredKey, nowIso: string, also: TransactItem[] = [], requireActive = also.length > 0): Promise<boolean> {
   try {
     await transactWrite([
       {
@@ -156,8 +157,8 @@ export async function markRevoked(key: StoredKey, nowIso: string, also: Transact
           TableName: TABLE(),
           Key: keyItems.record(key.user_id, key.id),
           UpdateExpression: 'SET is_active = :false, updated_at = :now',
-          ConditionExpression: also.length > 0 ? 'attribute_exists(pk) AND is_active = :true' : 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':false': false, ':now': nowIso, ...(also.length > 0 ? { ':true': true } : {}) },
+          ConditionExpression: requireActive ? 'attribute_exists(pk) AND is_active = :true' : 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':false': false, ':now': nowIso, ...(requireActive ? { ':true': true } : {}) },
         },
       },
       {
@@ -382,6 +383,29 @@ export async function countKeyUse(id: number, minute: string, limit: number, min
     if (isConditionalCheckFailed(error)) return 'refused';
     throw error;
   }
+}
+
+/**
+ * Gives back the count of the minute's first refusal of key `id` (the write that took its counter to
+ * `limit` + 1) when that refusal could not store its audit event: the key's next request is then the
+ * first refusal again and stores it (its event id keeps it once). Only while the count is still
+ * limit + 1 (refusals after the first write nothing), so a retried give-back that had been applied
+ * does not give back twice. A compensation: retried on transient errors, then logged.
+ */
+export async function uncountFirstRefusal(id: number, minute: string, limit: number): Promise<void> {
+  await retryTransient(() =>
+    db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: keyItems.usageMinute(id, minute),
+        UpdateExpression: 'ADD n :minus',
+        ConditionExpression: 'n = :over',
+        ExpressionAttributeValues: { ':minus': -1, ':over': limit + 1 },
+      }),
+    ),
+  ).catch((error: Error) => {
+    if (!isConditionalCheckFailed(error)) logger.warn('first refusal not given back: its audit event is not stored', { keyId: id, errorName: error.name });
+  });
 }
 
 /**
