@@ -12,7 +12,7 @@ import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 
-const CLI = resolve(import.meta.dirname, '../../bin/expohub.mjs');
+const CLI = resolve(import.meta.dirname, '../../cli/bin/expohub.mjs');
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;
@@ -33,6 +33,8 @@ function cli(args: string[], env: Record<string, string | undefined> = {}): Prom
     const base = { ...process.env };
     delete base.EXPOHUB_URL;
     delete base.EXPOHUB_KEY;
+    // No stored login of the person running the tests: an empty config directory.
+    base.EXPOHUB_CONFIG_DIR = join(dir, 'config');
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -79,21 +81,22 @@ describe('expohub CLI: usage', () => {
   it('--help prints usage and exits 0', async () => {
     const run = await cli(['--help']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('npx expohub publish FILE.jsonl');
+    expect(run.stdout).toContain('expohub publish FILE.jsonl');
+    expect(run.stdout).toContain('expohub keys create');
     expect(run.stdout).toContain('EXPOHUB_URL');
     expect(run.stdout).toContain('EXPOHUB_KEY');
   });
 
-  it('fails with exit 2 and a clear message when EXPOHUB_URL or EXPOHUB_KEY is missing', async () => {
+  it('without a server exits 2; without a credential (no EXPOHUB_KEY, no login) exits 3, saying what to do', async () => {
     const noKey = await cli(['export', 'comments'], { EXPOHUB_URL: stack.url });
-    expect(noKey.code).toBe(2);
-    expect(noKey.stderr).toContain('EXPOHUB_KEY is not set');
+    expect(noKey.code).toBe(3);
+    expect(noKey.stderr).toContain(`not signed in to ${stack.url}: run "expohub login --url ${stack.url}", or set EXPOHUB_KEY`);
     const neither = await cli(['publish', 'x.jsonl']);
     expect(neither.code).toBe(2);
-    expect(neither.stderr).toContain('EXPOHUB_URL and EXPOHUB_KEY are not set');
+    expect(neither.stderr).toContain('no server: pass --url URL, set EXPOHUB_URL');
   });
 
-  it.each([[['frobnicate']], [['export', 'videos']], [['publish']], [['export', 'comments', '--limit', '0']], [['--nope']], [[]]])('exits 2 on a usage error: %j', async (args) => {
+  it.each([[['frobnicate']], [['export', 'videos']], [['publish']], [['export', 'comments', '--limit', '0']], [['--nope']], [[]], [['publish', 'x.jsonl', '--cursor', 'c']], [['keys', 'create']], [['keys', 'revoke', 'abc']]])('exits 2 on a usage error: %j', async (args) => {
     const run = await cli(args, envFor(editorKey));
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/expohub: .+/);
@@ -129,7 +132,7 @@ describe('expohub publish', () => {
     expect(run.stderr).not.toMatch(/line (1|4|5|8):/);
     expect(run.stderr).toContain('published 3 of 7 lines; 4 failed (lines 2, 3, 6, 7)');
     // Not a TTY here: plain progress lines.
-    expect(run.stderr).toContain('progress: 7/7 lines (ok 3, failed 4)');
+    expect(run.stderr).toContain('progress: 7/7 lines published (ok 3, failed 4)');
 
     const out = ndjson(run.stdout);
     expect(out.map((o) => o.line).sort()).toEqual([1, 5, 8]);
@@ -163,12 +166,12 @@ describe('expohub publish', () => {
     const key = (await api.post<{ api_key: string }>('/api/v1/api-keys', { token: nobody.token, body: { name: 'no role' } })).data.api_key;
     const file = writeLines('forbidden.jsonl', Array.from({ length: 10 }, (_, i) => good({ title: `n${i}` })));
     const run = await cli(['publish', file, '--concurrency', '1', '--verbose'], envFor(key));
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(4);
     expect(run.stderr).toMatch(/line 1: FORBIDDEN/);
     expect(run.stderr).toContain('9 not attempted: stopped after 403 FORBIDDEN');
     expect(await videoCount(nobody.openid)).toBe(0);
     const bad = await cli(['publish', file], envFor(`${key.slice(0, -4)}XXXX`));
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(3);
     expect(bad.stderr).toMatch(/line \d+: AUTH_ERROR/);
     for (const text of [run.stdout, run.stderr, bad.stdout, bad.stderr]) {
       expect(text).not.toContain(key);
@@ -271,11 +274,11 @@ describe('expohub export', () => {
     expect(rows.find((r) => r.openid === editor.openid)?.phone).toBe(editor.phone);
   });
 
-  it('fails with exit 1 and the envelope error for a revoked key', async () => {
+  it('fails with exit 3 and the envelope error for a revoked key', async () => {
     const created = await api.post<{ api_key: string; key: { id: number } }>('/api/v1/api-keys', { token: editor.token, body: { name: 'revoked' } });
     expect((await api.post(`/api/v1/api-keys/${created.data.key.id}/revoke`, { token: editor.token })).status).toBe(200);
     const run = await cli(['export', 'comments', '--verbose'], envFor(created.data.api_key));
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(3);
     expect(run.stderr).toContain('AUTH_ERROR');
     expect(run.stdout).toBe('');
     expect(run.stderr).not.toContain(created.data.api_key);
