@@ -15,8 +15,8 @@ export function bearerCredential(headers: Record<string, string | undefined>): s
 }
 
 /**
- * Counts one credential check (Authentications) by its outcome: ok, the cause of a 401, or
- * `unavailable` when a dependency failed. A bug (any other error) is not an outcome: not counted.
+ * Counts one credential check (Authentications) by its outcome: ok, the cause of a 401,
+ * `rate_limited` for a key past its limit (429), or `unavailable` when a dependency failed. A bug (any other error) is not an outcome: not counted.
  */
 async function counted(check: () => Promise<Principal>): Promise<Principal> {
   try {
@@ -26,6 +26,7 @@ async function counted(check: () => Promise<Principal>): Promise<Principal> {
   } catch (error) {
     if (error instanceof AuthError) countMetric('Authentications', error.reason === 'malformed_key' ? 'unknown_key' : (error.reason ?? 'invalid_token'));
     else if (toAppError(error)?.status === 503) countMetric('Authentications', 'unavailable');
+    else if (toAppError(error)?.status === 429) countMetric('Authentications', 'rate_limited');
     throw error;
   }
 }

@@ -189,6 +189,7 @@ export async function verifyKeyEndpoint(rawKey: string | undefined): Promise<{ u
   } catch (error) {
     const outcome = error instanceof AuthError && error.reason ? VERIFICATION_OUTCOMES[error.reason] : undefined;
     if (outcome) countMetric('KeyVerifications', outcome);
+    else if (error instanceof RateLimitedError) countMetric('KeyVerifications', 'rate_limited');
     // Seed 001: one message for every cause here (authentication elsewhere says "suspended").
     if (error instanceof AuthError && error.reason === 'account_suspended') throw new AuthError(NOT_VERIFIED, 'account_suspended');
     throw error;

@@ -12,10 +12,10 @@ export const METRICS = {
   /** Credentials checked (authorizer and the hub's in-function check), by outcome. */
   Authentications: {
     dimension: 'outcome',
-    values: ['ok', 'missing', 'invalid_token', 'expired_token', 'session_ended', 'unknown_key', 'revoked_key', 'unavailable', 'expired_key', 'account_suspended'],
+    values: ['ok', 'missing', 'invalid_token', 'expired_token', 'session_ended', 'unknown_key', 'revoked_key', 'unavailable', 'expired_key', 'account_suspended', 'rate_limited'],
   },
   /** POST /api/v1/api-keys/verify answers, by outcome. */
-  KeyVerifications: { dimension: 'outcome', values: ['valid', 'unknown', 'revoked', 'malformed', 'expired', 'suspended'] },
+  KeyVerifications: { dimension: 'outcome', values: ['valid', 'unknown', 'revoked', 'malformed', 'expired', 'suspended', 'rate_limited'] },
   /** Verification codes handed to SNS. */
   SmsSent: {},
   /** gen_code refused by a rate limit (per phone, per IP, one send per interval). */

@@ -85,6 +85,12 @@ beforeAll(async () => {
   expect((await step('revoked key use', () => api.get('/api/v1/me', { token: apiKey }))).status).toBe(401);
   expect((await step('revoked key verify', () => api.get(`/api/v1/api-keys/verify?key=${apiKey}`))).status).toBe(401);
   expect((await step('key delete', () => api.delete(`/api/v1/api-keys/${keyId}`, { token: user.token }))).status).toBe(200);
+  // A key limited to 1 request a minute: its second use and a verify in the same minute are refused (429).
+  const limited = await api.post<{ api_key: string }>('/api/v1/api-keys', { token: user.token, body: { name: 'slow', rate_limit_per_minute: 1 } });
+  secrets.push({ what: 'rate-limited access key', value: limited.data.api_key });
+  expect((await api.get('/api/v1/me', { token: limited.data.api_key })).status).toBe(200);
+  expect((await step('rate-limited key use', () => api.get('/api/v1/me', { token: limited.data.api_key }))).status).toBe(429);
+  expect((await step('rate-limited key verify', () => api.get(`/api/v1/api-keys/verify?key=${limited.data.api_key}`))).status).toBe(429);
 
   // An admin (ADMIN_PHONES) gives the user the editor role, then sets the same roles again.
   admin = await signIn('admin sign-up', ADMIN_PHONE);
@@ -188,8 +194,8 @@ describe('audit lines', () => {
   it('no line of the whole flow holds a key, a JWT, an SMS code or a phone number', () => {
     const { rawLines } = output;
     expect(rawLines.length).toBeGreaterThan(20);
-    // 3 phone forms, an SMS code and a JWT for each of the 3 sign-ins, the key.
-    expect(secrets.length).toBe(10);
+    // 3 phone forms, an SMS code and a JWT for each of the 3 sign-ins, the two keys.
+    expect(secrets.length).toBe(11);
     for (const { what, value } of secrets) {
       const hits = rawLines.filter((l) => (typeof value === 'string' ? l.includes(value) : value.test(l)));
       expect(hits, what).toEqual([]);
@@ -204,6 +210,8 @@ describe('EMF metrics', () => {
     expect(emf(steps['revoked key use']!, 'Authentications')).toEqual([expect.objectContaining({ outcome: 'revoked_key', Authentications: 1, service: 'expohub' })]);
     expect(emf(steps['ended session use']!, 'Authentications')).toEqual([expect.objectContaining({ outcome: 'session_ended' })]);
     expect(emf(steps['throttled in the hub']!, 'Authentications')).toEqual([expect.objectContaining({ outcome: 'unavailable' })]);
+    expect(emf(steps['rate-limited key use']!, 'Authentications')).toEqual([expect.objectContaining({ outcome: 'rate_limited', Authentications: 1 })]);
+    expect(emf(steps['rate-limited key use']!, 'KeysRateLimited')).toHaveLength(1);
     const line = emf(steps['revoked key use']!, 'Authentications')[0]!;
     expect(line._aws).toMatchObject({ CloudWatchMetrics: [{ Namespace: 'expohub', Dimensions: [['service', 'outcome']], Metrics: [{ Name: 'Authentications', Unit: 'Count' }] }] });
   });
@@ -211,6 +219,7 @@ describe('EMF metrics', () => {
   it('key verifications by outcome', () => {
     expect(emf(steps['key verify']!, 'KeyVerifications')).toEqual([expect.objectContaining({ outcome: 'valid', KeyVerifications: 1 })]);
     expect(emf(steps['revoked key verify']!, 'KeyVerifications')).toEqual([expect.objectContaining({ outcome: 'revoked' })]);
+    expect(emf(steps['rate-limited key verify']!, 'KeyVerifications')).toEqual([expect.objectContaining({ outcome: 'rate_limited' })]);
   });
 
   it('keys created, revoked (not a repeat) and deleted, flushed once at the end of their invocation', () => {
