@@ -68,24 +68,28 @@ const suspensionResult = z.object({ openid: z.string(), suspended: z.boolean(), 
 const suspensionMatches: Same<z.output<typeof suspensionResult>, SuspensionResult> = true;
 void suspensionMatches;
 
-export const suspendAccountDoc = defineRouteDoc({
-  tag: 'Administration',
-  summary: "Suspend an account: its sessions and keys get 401 from the next request on",
-  description: adminOnly,
-  auth: 'jwt',
-  pathParams: z.object({ openid: openidSchema }),
-  success: { status: 200, kind: 'json', data: suspensionResult },
-  errors: [401, 403, 404],
-  examples: [{ summary: 'Suspend an account with 2 keys', path: { openid: 'u_9f2c4e1a7b' }, data: { openid: 'u_9f2c4e1a7b', suspended: true, suspended_at: '2026-01-07T10:00:00.000Z', keys: 2 } }],
+/** Suspend and reinstate: the same path, answer and errors; what differs is the summary and the example. */
+const suspensionDoc = (summary: string, example: { summary: string; suspended_at: string | null }) =>
+  defineRouteDoc({
+    tag: 'Administration',
+    summary,
+    description: adminOnly,
+    auth: 'jwt',
+    pathParams: z.object({ openid: openidSchema }),
+    success: { status: 200, kind: 'json', data: suspensionResult },
+    errors: [401, 403, 404],
+    examples: [
+      {
+        summary: example.summary,
+        path: { openid: 'u_9f2c4e1a7b' },
+        data: { openid: 'u_9f2c4e1a7b', suspended: example.suspended_at !== null, suspended_at: example.suspended_at, keys: 2 },
+      },
+    ],
+  });
+
+export const suspendAccountDoc = suspensionDoc('Suspend an account: its sessions and keys get 401 from the next request on', {
+  summary: 'Suspend an account with 2 keys',
+  suspended_at: '2026-01-07T10:00:00.000Z',
 });
 
-export const reinstateAccountDoc = defineRouteDoc({
-  tag: 'Administration',
-  summary: 'Reinstate a suspended account (revoked keys stay revoked)',
-  description: adminOnly,
-  auth: 'jwt',
-  pathParams: z.object({ openid: openidSchema }),
-  success: { status: 200, kind: 'json', data: suspensionResult },
-  errors: [401, 403, 404],
-  examples: [{ summary: 'Reinstate it', path: { openid: 'u_9f2c4e1a7b' }, data: { openid: 'u_9f2c4e1a7b', suspended: false, suspended_at: null, keys: 2 } }],
-});
+export const reinstateAccountDoc = suspensionDoc('Reinstate a suspended account (revoked keys stay revoked)', { summary: 'Reinstate it', suspended_at: null });

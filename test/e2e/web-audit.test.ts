@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../web/build.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
+import { storeLoginAndReload } from '../support/web-session.js';
 
 /** The page's Activity section (web/src/audit-view.ts) in Debian's Chromium, against the local server. */
 let stack: Awaited<ReturnType<typeof startTestStack>>;
@@ -31,15 +32,7 @@ async function openSignedIn(userId: string, token: string): Promise<Page> {
   const context = await browser.newContext({ baseURL: stack.url, viewport: { width: 1200, height: 900 }, locale: 'en-GB' });
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto('/');
-  await page.evaluate(
-    ([t, u]) => {
-      localStorage.setItem('expohub.token', t!);
-      localStorage.setItem('expohub.username', u!);
-    },
-    [token, userId],
-  );
-  await page.reload();
+  await storeLoginAndReload(page, userId, token);
   await page.getByRole('heading', { level: 2, name: 'Activity' }).waitFor();
   return page;
 }

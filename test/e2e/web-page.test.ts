@@ -17,6 +17,7 @@ import { decodeVerifiedToken } from '../../lib/auth/jwt.js';
 import { buildWeb } from '../../web/build.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
+import { LOGIN_STORAGE, storeLoginAndReload } from '../support/web-session.js';
 
 /**
  * The key-management page in Debian's Chromium, against the real local server (same routes,
@@ -33,7 +34,7 @@ interface KeyRecord {
 }
 
 const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts');
-const STORAGE = ['expohub.token', 'expohub.username', 'expohub.display_name'];
+const STORAGE = [LOGIN_STORAGE.token, LOGIN_STORAGE.username, 'expohub.display_name'];
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;
@@ -82,15 +83,7 @@ async function openPage(options: { width?: number; height?: number; timezoneId?:
 async function openSignedIn(userId: string, options: Parameters<typeof openPage>[0] = {}): Promise<{ page: Page; token: string }> {
   const token = await tokenFor(userId);
   const page = await openPage(options);
-  await page.goto('/');
-  await page.evaluate(
-    ([t, u]) => {
-      localStorage.setItem('expohub.token', t!);
-      localStorage.setItem('expohub.username', u!);
-    },
-    [token, userId],
-  );
-  await page.reload();
+  await storeLoginAndReload(page, userId, token);
   await page.getByRole('heading', { level: 1, name: 'Access keys' }).waitFor();
   return { page, token };
 }

@@ -1,17 +1,12 @@
-import { api, errorMessage } from './api.js';
+import type { ResponseData } from '../../lib/openapi/client.js';
+import { client, errorMessage } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { timeCell } from './format.js';
 
-/** An event of `GET /api/v1/audit` (ids only, never a secret). */
-export interface AuditEntry {
-  id: string;
-  at: string;
-  type: string;
-  actor: string;
-  details: { via?: string; key_id?: number; key_name?: string; roles_before?: string[]; roles_after?: string[]; session_id?: string };
-}
+/** An event of `GET /api/v1/audit` (ids only, never a secret), as the API document types it. */
+export type AuditEntry = ResponseData<'/api/v1/audit', 'get'>['items'][number];
 
-const LABELS: Record<string, string> = {
+const LABELS: Record<AuditEntry['type'], string> = {
   'key.created': 'Key created',
   'key.revoked': 'Key revoked',
   'key.deleted': 'Key deleted',
@@ -54,10 +49,8 @@ export function auditSection(): HTMLElement {
   async function load(reset: boolean): Promise<void> {
     const mine = ++seq;
     slot.setAttribute('aria-busy', 'true');
-    const query = new URLSearchParams({ limit: '20' });
-    if (!reset && cursor) query.set('cursor', cursor);
     try {
-      const page = await api<{ items: AuditEntry[]; next_cursor: string | null }>(`/api/v1/audit?${query.toString()}`, { auth: true });
+      const page = await client.get('/api/v1/audit', { query: { limit: '20', ...(!reset && cursor ? { cursor } : {}) } });
       if (mine !== seq) return;
       if (reset) body.replaceChildren();
       body.append(...page.items.map(row));
