@@ -1,3 +1,4 @@
+import { clock } from '../lib/clock.js';
 import { accessKeyFor, bearer, mustSucceed, newNonce, signUp, type Account } from './fixtures.js';
 import { hubRequest, type BenchRequest } from './invoke.js';
 import { as, constant, hubOp, route, type Scenario } from './scenario.js';
@@ -316,6 +317,24 @@ export const PROTECTED_SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'POST /videos?dry_run=true (new external_id)',
+    group: 'protected',
+    available: route('POST', '/api/v1/videos'),
+    expect: 200,
+    setup: async (w) => async (i) => ({ method: 'POST', path: '/api/v1/videos?dry_run=true', headers: bearer(w.editor.token), body: videoBody(i, `dry-${newNonce()}`) }),
+  },
+  {
+    name: 'POST /videos?dry_run=true (published external_id: update)',
+    group: 'protected',
+    available: route('POST', '/api/v1/videos'),
+    expect: 200,
+    setup: async (w) => {
+      const externalId = `dry-${newNonce()}`;
+      await mustSucceed({ method: 'POST', path: '/api/v1/videos', headers: bearer(w.editor.token), body: videoBody(0, externalId) }, 201);
+      return async (i) => ({ method: 'POST', path: '/api/v1/videos?dry_run=true', headers: bearer(w.editor.token), body: videoBody(i, externalId) });
+    },
+  },
+  {
     name: 'GET /export/comments (admin, limit 100)',
     group: 'protected',
     available: route('GET', '/api/v1/export/comments'),
@@ -328,6 +347,13 @@ export const PROTECTED_SCENARIOS: Scenario[] = [
     available: route('GET', '/api/v1/export/comments'),
     expect: 200,
     setup: async (w) => constant(get('/api/v1/export/comments?limit=100', w.alice.token))(),
+  },
+  {
+    name: 'GET /export/comments (admin, since an hour ago, limit 100)',
+    group: 'protected',
+    available: route('GET', '/api/v1/export/comments'),
+    expect: 200,
+    setup: async (w) => async () => get(`/api/v1/export/comments?limit=100&since=${encodeURIComponent(new Date(clock.now() - 3_600_000).toISOString())}`, w.admin.token),
   },
   {
     name: 'GET /export/accounts (admin, limit 100)',
