@@ -88,7 +88,7 @@ function intOption(value, name, min, max, fallback) {
 }
 
 function checkOptions(values, commandName) {
-  const allowed = COMMAND_OPTIONS[commandName] ?? [];
+  const allowed = COMMAND_OPTIONS[commandName];
   for (const name of Object.keys(values)) {
     if (!GLOBAL.includes(name) && !allowed.includes(name)) throw new UsageError(`--${name} is not an option of "${commandName}"`);
   }
@@ -107,9 +107,9 @@ async function main(argv) {
     return EXIT.OK;
   }
   const [command, ...args] = positionals;
-  const commandName = command === 'keys' && args[0] && COMMAND_OPTIONS[`keys ${args[0]}`] ? `keys ${args[0]}` : command;
-  if (command !== undefined && command in COMMAND_OPTIONS) checkOptions(values, commandName);
-  else if (command === 'keys' && commandName !== 'keys') checkOptions(values, commandName);
+  // An unknown command (or keys subcommand) is reported by its dispatcher below.
+  const commandName = command === 'keys' ? `keys ${args[0]}` : command;
+  if (commandName in COMMAND_OPTIONS) checkOptions(values, commandName);
   const options = {
     url: values.url,
     json: settings.json,

@@ -1,7 +1,7 @@
 // expohub login / logout: phone + SMS code, the token kept in the user's config directory (0600).
 import { randomBytes } from 'node:crypto';
 import process from 'node:process';
-import { credentialsFile, forgetLogin, normalizeUrl, resolveUrl, saveLogin, storedLogin } from '../config.mjs';
+import { credentialsFile, forgetLogin, resolveUrl, saveLogin, storedLogin } from '../config.mjs';
 import { makeClient, RequestError } from '../http.mjs';
 import { addSecret, CliError, EXIT, log, result, UsageError } from '../output.mjs';
 import { required } from '../prompt.mjs';
@@ -13,9 +13,13 @@ const CODE_ATTEMPTS_ON_A_TERMINAL = 3;
  * A previous login to the same server is passed as openid0/token0, so the server ends that session.
  */
 export async function login(options, env = process.env) {
-  const url = options.url ? normalizeUrl(options.url, '--url') : await resolveUrl(undefined, env).catch(() => {
-    throw new UsageError('login needs a server: expohub login --url https://api.example.com (or set EXPOHUB_URL)');
-  });
+  const named = options.url || env.EXPOHUB_URL?.trim();
+  // Without --url or EXPOHUB_URL: the server of the last login, if there was one.
+  const url = named
+    ? await resolveUrl(options.url, env)
+    : await resolveUrl(undefined, env).catch(() => {
+        throw new UsageError('login needs a server: expohub login --url https://api.example.com (or set EXPOHUB_URL)');
+      });
   const interactive = Boolean(process.stdin.isTTY);
   const phone = options.phone?.trim() || (interactive ? await required('Phone number (E.164, e.g. +8613800138000): ', 'phone number') : undefined);
   if (!phone) throw new UsageError('login needs --phone when stdin is not a terminal (the SMS code is then read from stdin)');
