@@ -71,28 +71,35 @@ export { writeAuditLine };
 
 /**
  * Records an event that has no transaction of its own to join (a read-only admin action, a key
- * first rate-limited in a window): the audit line, then the stored event (one Put, or with `id` one
- * transaction). `id` makes a repeated call store the fact once: pass one derived from what happened
- * (e.g. `rl_<key id>_<window>`) where the call can be repeated for the same fact.
+ * first rate-limited in a window): the stored event (one Put, or with `id` one transaction), then
+ * the audit line, as after a transaction: a failed store (503, retried by the client) leaves no
+ * line, and a repeat with the same `id` none either. `id` makes a repeated call store the fact
+ * once: pass one derived from what happened (e.g. `rl_<key id>_<window>`) where the call can be
+ * repeated for the same fact.
  */
 export async function audit(event: AuditEvent, options: { id?: string } = {}): Promise<void> {
-  writeAuditLine(event);
   const atMs = clock.now();
   const item = eventItem(event, atMs, options.id ?? newEventId());
   if (options.id === undefined) {
     // The same item each try: a retried Put that had been applied rewrites it, never a second event.
     await retryTransient(() => db.send(new PutCommand({ TableName: tableNames.hub, Item: item })));
+    writeAuditLine(event);
     return;
   }
   // A given id: a marker of the id (the event's sort key holds its time, which a retry does not
   // repeat) is written with the event, once: a second call with the id finds it and stores nothing.
   const marker = { ...hubItems.auditEventId(event.subject, options.id), entity: 'audit_event_id', ttl: item.ttl };
-  await retryTransient(() =>
+  const stored = await retryTransient(() =>
     transactWrite([
       { Put: { TableName: tableNames.hub, Item: marker, ConditionExpression: 'attribute_not_exists(pk)' } },
       { Put: { TableName: tableNames.hub, Item: item } },
     ]),
-  ).catch((error: unknown) => {
-    if (cancellationCode(error, 0) !== 'ConditionalCheckFailed') throw error;
-  });
+  ).then(
+    () => true,
+    (error: unknown) => {
+      if (cancellationCode(error, 0) !== 'ConditionalCheckFailed') throw error;
+      return false;
+    },
+  );
+  if (stored) writeAuditLine(event);
 }

@@ -9,7 +9,7 @@ vi.hoisted(() => {
 
 import { clock } from '../../lib/clock.js';
 import { ADMIN_PHONE } from '../support/constants.js';
-import { clearFaults, failAt } from '../support/faults.js';
+import { clearFaults, failAt, failWhere } from '../support/faults.js';
 import { hub, latestCode, newNonce, newPhone, type SignedUp } from '../support/hub-fixtures.js';
 import { captureOutput, emfLines, logLines as logsOf, type Capture, type Line } from '../support/log-capture.js';
 import { apiClient, startTestStack, type ApiResponse } from '../support/stack.js';
@@ -89,6 +89,10 @@ beforeAll(async () => {
   const limited = await api.post<{ api_key: string }>('/api/v1/api-keys', { token: user.token, body: { name: 'slow', rate_limit_per_minute: 1 } });
   secrets.push({ what: 'rate-limited access key', value: limited.data.api_key });
   expect((await api.get('/api/v1/me', { token: limited.data.api_key })).status).toBe(200);
+  // Its first refusal while the event cannot be stored: 503, no line; the client's retry stores it, one line.
+  failWhere('throughput', (command, input) => command === 'TransactWriteItemsCommand' && JSON.stringify(input).includes('AUDITID#'));
+  expect((await step('rate-limited, event not stored', () => api.get('/api/v1/me', { token: limited.data.api_key }))).status).toBe(503);
+  clearFaults();
   expect((await step('rate-limited key use', () => api.get('/api/v1/me', { token: limited.data.api_key }))).status).toBe(429);
   expect((await step('rate-limited key verify', () => api.get(`/api/v1/api-keys/verify?key=${limited.data.api_key}`))).status).toBe(429);
 
@@ -168,6 +172,12 @@ describe('audit lines', () => {
     expect(auditLines(steps['key revoke']!).map((l) => l.audit)).toEqual([keyFact('key.revoked')]);
     expect(auditLines(steps['key delete']!).map((l) => l.audit)).toEqual([keyFact('key.deleted')]);
     expect(auditLines(steps['key create']!)[0]).toMatchObject({ level: 'INFO', message: 'audit', function_name: 'local-createKey' });
+  });
+
+  it("a key's first refusal writes its line once the event is stored: none for a 503, one for the retry, none for a later refusal", () => {
+    expect(auditLines(steps['rate-limited, event not stored']!)).toEqual([]);
+    expect(auditLines(steps['rate-limited key use']!).map((l) => l.audit)).toEqual([expect.objectContaining({ action: 'key.rate_limited', actor: user.openid, via: 'api_key' })]);
+    expect(auditLines(steps['rate-limited key verify']!)).toEqual([]);
   });
 
   it('a repeated revoke, which changes nothing, writes no line', () => {
