@@ -203,28 +203,33 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /**
  * The per-key rate limit: each verified use counts in the key's counter of the current UTC minute
  * (one UpdateItem, key-store.ts countKeyUse); past the key's limit the use is refused with 429 and
- * Retry-After = the seconds left in the minute. The minute's first refusal is audited.
+ * Retry-After = the seconds left in the minute. The minute's first refusal is audited, once.
  */
 async function admitKeyUse(binding: KeyBinding, now: number): Promise<void> {
   const limit = rateLimitOf(binding);
   const minuteStart = now - (now % MINUTE_MS);
   const verdict = await countKeyUse(binding.id, utcMinute(now), limit, minuteStart / 1000);
   if (verdict === 'admitted') return;
+  // Stored once per key and minute (the id), even if it is written again.
+  const recordFirstRefusal = () =>
+    audit(
+      { action: 'key.rate_limited', actor: binding.user_id, subject: binding.user_id, key_id: String(binding.id), via: 'api_key' },
+      { id: `rl_${binding.id}_${utcMinute(now)}` },
+    );
   if (verdict === 'first_refusal') {
-    // Stored once per key and minute (the id), even if this refusal is retried.
     try {
-      await audit(
-        { action: 'key.rate_limited', actor: binding.user_id, subject: binding.user_id, key_id: String(binding.id), via: 'api_key' },
-        { id: `rl_${binding.id}_${utcMinute(now)}` },
-      );
+      await recordFirstRefusal();
     } catch (error) {
-      // Later refusals write nothing (the counter's condition): left at limit + 1, the count would
-      // never let another request store the minute's event. Given back, the next request (the
-      // client's retry of this 503) is the first refusal again and stores it; the id keeps it once
-      // if this write was applied after all (a timeout).
+      // Given back, the next request (the client's retry of this 503) is the first refusal again
+      // and stores the event; the id keeps it once if this write was applied after all (a timeout).
       await uncountFirstRefusal(binding.id, utcMinute(now), limit);
       throw error;
     }
+  } else if (verdict === 'second_refusal') {
+    // The first refusal may have timed out after its count was applied (its client got a 503 and
+    // it stored nothing), or not been given back: the second stores the event if it is missing (the
+    // id makes this a no-op when it is there). Later refusals write nothing, so this is the last chance.
+    await recordFirstRefusal().catch((error: Error) => logger.warn('key.rate_limited event not stored', { keyId: binding.id, errorName: error.name }));
   }
   countMetric('KeysRateLimited');
   throw new RateLimitedError(`This access key is limited to ${limit} requests per minute; retry after the minute ends`, (minuteStart + MINUTE_MS - now) / 1000);

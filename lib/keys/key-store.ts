@@ -356,12 +356,14 @@ export async function suspensionMarkItems(userId: string, suspended: boolean): P
 /** How long a minute counter is kept: the 30 days of usage, plus a margin for TTL's lag. */
 const USAGE_TTL_SECONDS = 32 * 24 * 3600;
 
-export type KeyUseVerdict = 'admitted' | 'first_refusal' | 'refused';
+export type KeyUseVerdict = 'admitted' | 'first_refusal' | 'second_refusal' | 'refused';
 
 /**
  * Counts one request of key `id` in UTC minute `minute` against `limit`: one UpdateItem of the
  * key's minute counter, admitted while the count stays at or below the limit. The write that takes
- * the count to limit + 1 is the minute's first refusal (the caller audits it); from then on the
+ * the count to limit + 1 is the minute's first refusal (the caller audits it); the one that takes it
+ * to limit + 2 is the second (the caller makes sure the first's event is stored: the first refusal
+ * may have timed out after its count was applied, and never reached its audit); from then on the
  * condition fails and nothing more is written. Exact across Lambda instances: DynamoDB applies the
  * conditional ADDs on the item one after another. `lim` keeps the limit for the usage sum.
  */
@@ -372,13 +374,14 @@ export async function countKeyUse(id: number, minute: string, limit: number, min
         TableName: TABLE(),
         Key: keyItems.usageMinute(id, minute),
         UpdateExpression: 'SET lim = :limit, #ttl = :ttl ADD n :one',
-        ConditionExpression: 'attribute_not_exists(n) OR n <= :limit',
+        ConditionExpression: 'attribute_not_exists(n) OR n <= :second',
         ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ttl': minuteEpochSeconds + USAGE_TTL_SECONDS },
+        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':second': limit + 1, ':ttl': minuteEpochSeconds + USAGE_TTL_SECONDS },
         ReturnValues: 'UPDATED_NEW',
       }),
     );
-    return Number(out.Attributes!.n) <= limit ? 'admitted' : 'first_refusal';
+    const n = Number(out.Attributes!.n);
+    return n <= limit ? 'admitted' : n === limit + 1 ? 'first_refusal' : 'second_refusal';
   } catch (error) {
     if (isConditionalCheckFailed(error)) return 'refused';
     throw error;
@@ -389,8 +392,8 @@ export async function countKeyUse(id: number, minute: string, limit: number, min
  * Gives back the count of the minute's first refusal of key `id` (the write that took its counter to
  * `limit` + 1) when that refusal could not store its audit event: the key's next request is then the
  * first refusal again and stores it (its event id keeps it once). Only while the count is still
- * limit + 1 (refusals after the first write nothing), so a retried give-back that had been applied
- * does not give back twice. A compensation: retried on transient errors, then logged.
+ * limit + 1, so a retried give-back that had been applied does not give back twice (and once a
+ * second refusal has moved it on, that refusal stores the event). A compensation: retried on transient errors, then logged.
  */
 export async function uncountFirstRefusal(id: number, minute: string, limit: number): Promise<void> {
   await retryTransient(() =>

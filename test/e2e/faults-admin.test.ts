@@ -382,7 +382,7 @@ describe('the per-key rate limit under DynamoDB faults', () => {
       expect(res.headers.get('retry-after')).toBe('50');
       expect(await rateLimitedEvents(c.openid)).toEqual([expect.objectContaining({ actor: c.openid, details: { via: 'api_key', key_id: c.id } })]);
       expect(await getHubItem(eventMarker(c))).toBeDefined();
-      // The admitted use and the first refusal; later refusals write nothing.
+      // The admitted use and the first refusal (the second refusal counts once more, then nothing).
       expect(await counter(c.id)).toMatchObject({ n: 2, lim: 1 });
     },
     tolerates: (fault) =>
@@ -411,10 +411,41 @@ describe('the per-key rate limit under DynamoDB faults', () => {
     expectUnavailable(res, 'rate-limit event write down');
     expect(snapshotDiff(before, await storeSnapshot())).toEqual([]);
     await firstRefusal.once(c, await firstRefusal.call(c));
-    // Refused again in the minute: 429, nothing more stored.
-    const again = await firstRefusal.call(c);
-    expect(again.status).toBe(429);
-    await firstRefusal.once(c, again);
+    await refusedWithOneEvent(c);
+  });
+
+  /** Refused twice more in the minute: 429s, one event still; the second refusal counts, the third writes nothing. */
+  async function refusedWithOneEvent(c: Limited) {
+    for (const n of [3, 3]) {
+      const again = await firstRefusal.call(c);
+      expect(again.status).toBe(429);
+      expect(await rateLimitedEvents(c.openid)).toHaveLength(1);
+      expect(await counter(c.id)).toMatchObject({ n, lim: 1 });
+    }
+  }
+
+  it("a key's first refusal whose count was applied but its answer lost: 503 with no event; the next refusal stores it, once", async () => {
+    clock.set(MINUTE_START + 10_000);
+    await wipeStore();
+    const c = await atItsLimit();
+    // The hash guard, then the minute counter: applied, its answer lost.
+    const lost = failAt(2, 'timeout', { applied: true });
+    const res = await firstRefusal.call(c);
+    clearFaults();
+    expect(lost.fired).toBe('UpdateItemCommand');
+    expectUnavailable(res, 'counter applied, answer lost');
+    expect(await rateLimitedEvents(c.openid)).toEqual([]);
+    expect(await counter(c.id)).toMatchObject({ n: 2, lim: 1 });
+    // The client's retry is the second refusal: it finds no event for the minute and stores it.
+    const retried = await firstRefusal.call(c);
+    expect(retried.status).toBe(429);
+    expect(await rateLimitedEvents(c.openid)).toEqual([expect.objectContaining({ actor: c.openid, details: { via: 'api_key', key_id: c.id } })]);
+    expect(await getHubItem(eventMarker(c))).toBeDefined();
+    expect(await counter(c.id)).toMatchObject({ n: 3, lim: 1 });
+    const third = await firstRefusal.call(c);
+    expect(third.status).toBe(429);
+    expect(await rateLimitedEvents(c.openid)).toHaveLength(1);
+    expect(await counter(c.id)).toMatchObject({ n: 3, lim: 1 });
   });
 
   it("a key's first refusal whose event write was applied but its answer lost: audit() sends it again and the id marker stores it once", async () => {
