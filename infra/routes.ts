@@ -87,6 +87,8 @@ export const FUNCTIONS = {
   // The roles read, then written with the audit event in one transaction conditioned on them.
   setRoles: { entry: 'functions/set-roles.ts', description: "Set an account's stored roles (admin JWT only)", tables: { hub: { actions: ['GetItem', 'UpdateItem', 'PutItem'] } } },
   // The caller's audit trail: one Query of the account's partition per page; signed cursors.
+  // Ends the calling token's session: the ended marker and its audit event in one transaction.
+  signOut: { entry: 'functions/sign-out.ts', description: "End the calling login token's session (sign out)", tables: { hub: { actions: ['PutItem'] } }, jwtSecret: true },
   listAudit: { entry: 'functions/list-audit.ts', description: "The caller's audit events, newest first", tables: { hub: { actions: ['Query'] } }, jwtSecret: true },
   // Administration (admin JWT only). Each action stores an audit event on the affected account (hub PutItem).
   adminListKeys: {
@@ -166,6 +168,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/api/v1/api-keys/{id}/usage', function: 'keyUsage', auth: 'authorizer' },
   { method: 'GET', path: '/api/v1/me', function: 'me', auth: 'authorizer' },
   { method: 'POST', path: '/api/v1/admin/users/{openid}/roles', function: 'setRoles', auth: 'authorizer' },
+  { method: 'POST', path: '/api/v1/logout', function: 'signOut', auth: 'authorizer' },
   { method: 'GET', path: '/api/v1/audit', function: 'listAudit', auth: 'authorizer' },
   { method: 'GET', path: '/api/v1/admin/users/{openid}/api-keys', function: 'adminListKeys', auth: 'authorizer' },
   { method: 'POST', path: '/api/v1/admin/api-keys/{id}/revoke', function: 'adminRevokeKey', auth: 'authorizer' },

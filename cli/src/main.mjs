@@ -15,7 +15,7 @@ const HELP = `expohub ${VERSION}: the expohub API from the command line
 Usage:
   expohub login [--url URL] [--phone PHONE]      sign in with an SMS code; the token is kept in
                                                  the config directory (mode 600)
-  expohub logout [--url URL]                     forget the stored token
+  expohub logout [--url URL]                     end the session on the server, forget the token
   expohub whoami                                 who the credential is (user, scopes, roles)
   expohub keys list                              your access keys
   expohub keys create --name NAME [--scope S]... [--rate-limit N] [--expires-at T]

@@ -1,5 +1,5 @@
 import * as z from '../../lib/zod.js';
-import { listAuditDoc } from '../../lib/account/audit-api.js';
+import { listAuditDoc, signOutDoc } from '../../lib/account/audit-api.js';
 import { adminListKeysDoc, adminLookupKeyDoc, adminRevokeKeyDoc, reinstateAccountDoc, setRolesDoc, suspendAccountDoc } from '../../lib/admin/admin-api.js';
 import { defineRouteDoc, type RouteDoc } from '../../lib/api-doc.js';
 import type { Principal } from '../../lib/auth/principal.js';
@@ -58,6 +58,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     examples: [{ summary: 'An access key', data: { user_id: 'u_9f2c4e1a7b', auth_type: 'api_key', scopes: ['export:read'], roles: [] } }],
   }),
   'POST /api/v1/admin/users/{openid}/roles': setRolesDoc,
+  'POST /api/v1/logout': signOutDoc,
   'GET /api/v1/audit': listAuditDoc,
   'GET /api/v1/admin/users/{openid}/api-keys': adminListKeysDoc,
   'POST /api/v1/admin/api-keys/{id}/revoke': adminRevokeKeyDoc,

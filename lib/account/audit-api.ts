@@ -57,3 +57,15 @@ export const listAuditDoc = defineRouteDoc({
     },
   ],
 });
+
+/** `POST /api/v1/logout` in the OpenAPI document. */
+export const signOutDoc = defineRouteDoc({
+  tag: 'Access keys',
+  summary: "Sign out: end the calling login token's session",
+  description:
+    'The token gets 401 everywhere from the next request on, as when a sign-in passes it as `token0`; a `session.ended` event is stored on the account. A login token only (an access key is 401). Calling it again with the ended token is 401.',
+  auth: 'jwt',
+  success: { status: 200, kind: 'json', data: z.object({ ended: z.literal(true) }) },
+  errors: [401],
+  examples: [{ summary: 'Sign out', data: { ended: true } }],
+});

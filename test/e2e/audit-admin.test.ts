@@ -374,3 +374,50 @@ describe('suspension', () => {
     expect(refusedToken.requests.map((r) => r.command)).toEqual(['BatchGetItemCommand']);
   });
 });
+
+describe('POST /api/v1/logout: sign out ends the calling token', () => {
+  it('the token gets 401 everywhere from then on, one session.ended event; other sessions and keys of the account go on', async () => {
+    const user = await signUp(api);
+    const key = (await createKey(user.token, 'stays valid')).data.api_key;
+    clock.advance(61_000); // one code per phone per 60 s
+    const other = await signUp(api, user.phone); // a second session of the same account (another device)
+    expect(other.openid).toBe(user.openid);
+
+    const out = await api.post('/api/v1/logout', { token: user.token });
+    expect(out.status).toBe(200);
+    expect(out.body).toEqual({ code: 0, data: { ended: true } });
+    for (const res of [await api.get('/api/v1/me', { token: user.token }), await hub(api, 'get_fav', { openid: user.openid, token: user.token, watch_list: 'like', next_id: 0, fav_index: 0, view: '', q: '', d: '' })]) {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ code: 'AUTH_ERROR', error: expect.stringContaining('ended') });
+    }
+    await expect(verifyToken(user.token)).rejects.toMatchObject({ status: 401 });
+    // Again with the ended token: 401, nothing more stored.
+    expect((await api.post('/api/v1/logout', { token: user.token })).status).toBe(401);
+
+    expect((await api.get('/api/v1/me', { token: other.token })).status).toBe(200);
+    expect((await api.get('/api/v1/me', { token: key })).status).toBe(200);
+    const events = (await trail(other.token, '?limit=100')).data.items.filter((e) => e.type === 'session.ended');
+    expect(events).toEqual([expect.objectContaining({ actor: user.openid, details: { via: 'jwt', session_id: decodeJwt(user.token).jti } })]);
+  });
+
+  it('an access key cannot sign out (401, the key stays valid); without a credential 401', async () => {
+    const user = await signUp(api);
+    const key = (await createKey(user.token, 'not a session')).data.api_key;
+    const res = await api.post('/api/v1/logout', { token: key });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ code: 'AUTH_ERROR', error: expect.stringContaining('login token') });
+    expect((await api.get('/api/v1/me', { token: key })).status).toBe(200);
+    expect((await api.post('/api/v1/logout')).status).toBe(401);
+  });
+
+  it('two sign-outs of one token at once: both answered, one event', async () => {
+    const user = await signUp(api);
+    const answers = await Promise.all([api.post('/api/v1/logout', { token: user.token }), api.post('/api/v1/logout', { token: user.token })]);
+    // Each is 200 (both passed the authorizer before either ended it) or 401 (the other had ended it first).
+    for (const a of answers) expect([200, 401]).toContain(a.status);
+    expect(answers.some((a) => a.status === 200)).toBe(true);
+    clock.advance(61_000);
+    const again = await signUp(api, user.phone);
+    expect((await trail(again.token, '?limit=100')).data.items.filter((e) => e.type === 'session.ended')).toHaveLength(1);
+  });
+});

@@ -331,11 +331,15 @@ describe('publish --dry-run and export --cursor/--since, with an access key', ()
     }
   });
 
-  it('logout removes the stored token; the next command is exit 3 and says to sign in', async () => {
+  it('logout ends the session on the server and removes the stored token; the next command is exit 3 and says to sign in', async () => {
+    const { token } = credentials().logins[stack.url]!;
+    expect((await api.get('/api/v1/me', { token })).status).toBe(200);
     const out = await expohub(['logout']);
     expect(out.code).toBe(0);
-    expect(out.stdout).toContain(`Signed out of ${stack.url}`);
+    expect(out.stdout).toContain(`Signed out of ${stack.url}: the session is ended on the server`);
     expect(existsSync(credentialsPath())).toBe(false);
+    expect((await api.get('/api/v1/me', { token })).status).toBe(401);
+    expect((await expohub(['logout', '--url', stack.url])).stdout).toContain('Not signed in');
     const after = await expohub(['keys', 'list', '--url', stack.url]);
     expect(after.code).toBe(3);
     expect(after.stderr).toContain(`not signed in to ${stack.url}`);

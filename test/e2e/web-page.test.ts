@@ -430,11 +430,14 @@ describe('401 handling', () => {
     expect(await listKeys(await tokenFor('web-carol'))).toEqual([]);
   });
 
-  it('sign out clears the login', async () => {
-    const { page } = await openSignedIn('web-dave');
+  it('sign out ends the session on the server and clears the login', async () => {
+    const { page, token } = await openSignedIn('web-dave');
+    expect((await api.get('/api/v1/me', { token })).status).toBe(200);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await page.getByText('You are signed out.').count()).toBe(1);
     expect(await storedLogin(page)).toEqual([null, null, null]);
+    expect((await api.get('/api/v1/me', { token })).status).toBe(401);
   });
 });
 

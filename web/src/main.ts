@@ -1,4 +1,4 @@
-import { onUnauthorized } from './api.js';
+import { ApiError, client, onUnauthorized } from './api.js';
 import { auditSection } from './audit-view.js';
 import { h, replaceChildren } from './dom.js';
 import { renderKeys } from './keys-view.js';
@@ -24,9 +24,20 @@ function showLogin(notice?: string): void {
   if (notice) announce(notice, 'info');
 }
 
-function signOut(): void {
+/**
+ * Ends the token's session on the server (POST /api/v1/logout), then forgets it here. Should the
+ * server not answer, the page forgets it all the same and says the token stays valid until it expires.
+ */
+async function signOut(): Promise<void> {
+  let ended = true;
+  try {
+    await client.post('/api/v1/logout');
+  } catch (error) {
+    // 401: the token no longer works anyway.
+    ended = error instanceof ApiError && error.status === 401;
+  }
   session.clear();
-  showLogin('You are signed out.');
+  showLogin(ended ? 'You are signed out.' : 'You are signed out on this device, but the server could not be reached: the sign-in stays valid until it expires.');
   focusHeading();
 }
 
@@ -35,7 +46,7 @@ function showKeys(): void {
   replaceChildren(
     account,
     h('span', { class: 'who' }, 'Signed in as ', h('strong', {}, session.displayName() ?? '')),
-    h('button', { type: 'button', class: 'small', onclick: signOut }, 'Sign out'),
+    h('button', { type: 'button', class: 'small', onclick: () => void signOut() }, 'Sign out'),
   );
   renderKeys(app);
   app.append(auditSection());

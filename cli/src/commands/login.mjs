@@ -69,21 +69,38 @@ export async function login(options, env = process.env) {
   }
 }
 
-/** Forgets the stored login of the server. The token itself stays valid until it expires. */
+/**
+ * Signs out of the server: the stored token's session is ended there (POST /api/v1/logout: the
+ * token gets 401 everywhere from then on), then the stored login is removed. A token the server
+ * already refuses (expired, ended) is only removed. When the server cannot be reached the login is
+ * removed all the same and the command says that the token stays valid until it expires (exit 1).
+ */
 export async function logout(options, env = process.env) {
   const url = await resolveUrl(options.url, env);
   const login = await storedLogin(url, env);
-  const removed = await forgetLogin(url, env);
-  const summary = { url, logged_out: removed, ...(login?.expires_at ? { token_expires_at: login.expires_at } : {}) };
-  if (!removed) {
-    await result(summary, `Not signed in to ${url}; nothing to do.`);
+  if (!login) {
+    await result({ url, logged_out: false }, `Not signed in to ${url}; nothing to do.`);
     return EXIT.OK;
   }
-  await result(
-    summary,
-    `Signed out of ${url}: the token is removed from ${credentialsFile(env)}. ` +
-      `It stays valid until ${login.expires_at} for anyone holding a copy; signing in again on the same server ends it.`,
-  );
+  let ended = true;
+  let failure;
+  try {
+    await makeClient({ base: url, credential: login.token, maxAttempts: options.maxAttempts, verbose: options.verbose })('POST', '/api/v1/logout', { idempotent: true });
+  } catch (error) {
+    // 401: the token no longer works anyway (expired, or ended by a lost earlier answer).
+    if (!(error instanceof RequestError && error.status === 401)) {
+      ended = false;
+      failure = error;
+    }
+  }
+  await forgetLogin(url, env);
+  const file = credentialsFile(env);
+  if (!ended) {
+    log(`Removed the token from ${file}, but the server could not end its session (${failure.message}): it stays valid until ${login.expires_at} for anyone holding a copy.`);
+    await result({ url, logged_out: true, session_ended: false, token_expires_at: login.expires_at }, `Signed out of ${url} on this machine only.`);
+    return EXIT.FAILED;
+  }
+  await result({ url, logged_out: true, session_ended: true }, `Signed out of ${url}: the session is ended on the server and the token is removed from ${file}.`);
   return EXIT.OK;
 }
 
