@@ -193,6 +193,14 @@ export const SCENARIOS: Scenario[] = [
     setup: async (w) => lastUsedRecent((await accessKeyFor(w.alice.openid)).api_key, me),
   },
   {
+    name: 'POST /logout (sign out)',
+    group: 'auth',
+    available: route('POST', '/api/v1/logout'),
+    expect: 200,
+    note: 'a fresh login token each call: the authorizer session check, then the ended marker and its event in one transaction',
+    setup: async (w) => async () => ({ method: 'POST', path: '/api/v1/logout', headers: bearer(await jwtFor(w.alice.openid)) }),
+  },
+  {
     name: 'GET /me (access key past its limit, 429)',
     group: 'auth',
     available: always,

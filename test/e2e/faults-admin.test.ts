@@ -459,3 +459,23 @@ describe('the per-key rate limit under DynamoDB faults', () => {
     await firstRefusal.once(c, res);
   });
 });
+
+describe('sign-out under DynamoDB faults', () => {
+  it('503 with the session still valid and no event; the retry ends it with one event', async () => {
+    let n = 0;
+    const sweep: FaultSweep<{ openid: string; token: string }> = {
+      async setup() {
+        const openid = `u_signout${++n}`;
+        return { openid, token: await tokenFor(openid) };
+      },
+      call: ({ token }) => api.post('/api/v1/logout', { token }),
+      async once({ openid, token }, res) {
+        expect(res.data).toEqual({ ended: true });
+        expect((await api.get('/api/v1/me', { token })).status).toBe(401);
+        expect((await eventsOf(openid)).filter((e) => e.type === 'session.ended')).toEqual([expect.objectContaining({ actor: openid, details: expect.objectContaining({ via: 'jwt' }) })]);
+      },
+    };
+    // The authorizer's session check, then the ended marker with its event in one transaction.
+    expect((await sweepFaults(sweep)).requests).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
+  });
+});
