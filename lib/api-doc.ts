@@ -44,5 +44,8 @@ export interface RouteExample {
   alternative?: boolean;
 }
 
+/** True when A and B are the same type: a documented schema's output checked against the type the code returns. */
+export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
 /** Keeps a literal's types while checking it is a RouteDoc. */
 export const defineRouteDoc = (doc: RouteDoc): RouteDoc => doc;

@@ -96,8 +96,6 @@ export function progress({ tty, plain, final = false }) {
   }
 }
 
-export const stderrIsTty = isTty;
-
 /** Writes to stdout, waiting when the pipe is full; resolves false when the reader went away. */
 export function writeOut(text) {
   return new Promise((resolve) => {

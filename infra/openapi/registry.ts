@@ -1,7 +1,7 @@
 import * as z from '../../lib/zod.js';
 import { listAuditDoc, signOutDoc } from '../../lib/account/audit-api.js';
 import { adminListKeysDoc, adminLookupKeyDoc, adminRevokeKeyDoc, reinstateAccountDoc, setRolesDoc, suspendAccountDoc } from '../../lib/admin/admin-api.js';
-import { defineRouteDoc, type RouteDoc } from '../../lib/api-doc.js';
+import { defineRouteDoc, type RouteDoc, type Same } from '../../lib/api-doc.js';
 import type { Principal } from '../../lib/auth/principal.js';
 import { exportAccountsDoc, exportCommentsDoc } from '../../lib/export/export-api.js';
 import { createKeyDoc, deleteKeyDoc, keyUsageDoc, listKeysDoc, revokeKeyDoc, verifyKeyDoc } from '../../lib/keys/key-api.js';
@@ -14,7 +14,6 @@ import { publishVideoDoc } from '../../lib/publish/publish-api.js';
  * The hub's route is described from its operations instead (lib/hub/operations.ts, lib/hub/hub-api.ts).
  */
 const principal = z.object({ user_id: z.string(), auth_type: z.enum(['jwt', 'api_key']), scopes: z.array(z.string()), roles: z.array(z.string()) });
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const principalMatches: Same<z.output<typeof principal>, Principal> = true;
 void principalMatches;
 

@@ -1,5 +1,5 @@
 import * as z from '../zod.js';
-import { defineRouteDoc } from '../api-doc.js';
+import { defineRouteDoc, type Same } from '../api-doc.js';
 import type { AuditEntry } from '../audit/trail.js';
 import { AUDIT_PAGE_MAX } from './audit-page.js';
 
@@ -31,7 +31,6 @@ const auditEntry = z.object({
     session_id: z.optional(z.string()),
   }),
 });
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const entryMatches: Same<z.output<typeof auditEntry>, AuditEntry> = true;
 void entryMatches;
 

@@ -1,5 +1,5 @@
 import * as z from '../zod.js';
-import { defineRouteDoc } from '../api-doc.js';
+import { defineRouteDoc, type Same } from '../api-doc.js';
 import { exampleKey, keyIdPath, publicKeySchema } from '../keys/key-api.js';
 import { lookupSchema } from './admin-keys.js';
 import { openidSchema, setRolesBodySchema, type RolesResult } from './set-roles.js';
@@ -7,7 +7,6 @@ import type { SuspensionResult } from './suspension.js';
 
 /** The administration routes in the OpenAPI document (lib/api-doc.ts). */
 const rolesResult = z.object({ openid: z.string(), roles: z.array(z.string()) });
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const rolesMatch: Same<z.output<typeof rolesResult>, RolesResult> = true;
 void rolesMatch;
 

@@ -1,5 +1,5 @@
 import * as z from '../zod.js';
-import { defineRouteDoc } from '../api-doc.js';
+import { defineRouteDoc, type Same } from '../api-doc.js';
 import { pageQuerySchema } from './paging.js';
 import type { AccountRow, CommentRow } from './visibility.js';
 
@@ -17,7 +17,6 @@ const accountRow = z.object({
   follower_count: z.number(),
 });
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const rowsMatch: [Same<z.output<typeof commentRow>, CommentRow>, Same<z.output<typeof accountRow>, AccountRow>] = [true, true];
 void rowsMatch;
 

@@ -48,13 +48,14 @@ export async function exportAccounts(principal: Principal, query: Record<string,
     );
   }
 
+  const createdSince = (account: Account) => request.since === undefined || account.created_at >= request.since;
   const ownKey = hubItems.account(rows.own);
   const items: AccountRow[] = [];
   let followingAfter: PageKey | undefined;
   let limit = request.limit;
   if (!request.after) {
     // With `since`, the own account is a row only when it was created from then on.
-    if (viewer.account && (request.since === undefined || viewer.account.created_at >= request.since)) {
+    if (viewer.account && createdSince(viewer.account)) {
       items.push(accountRow(viewer, viewer.account));
       limit -= 1;
       if (limit === 0) return page('export:accounts', items, ownKey);
@@ -70,7 +71,7 @@ export async function exportAccounts(principal: Principal, query: Record<string,
   const followed = await getAccounts(relations.rows.map((r) => r.followee));
   for (const relation of relations.rows) {
     const account = followed.get(relation.followee);
-    if (account && (request.since === undefined || account.created_at >= request.since)) items.push(accountRow(viewer, account));
+    if (account && createdSince(account)) items.push(accountRow(viewer, account));
   }
   return page('export:accounts', items, relations.next);
 }

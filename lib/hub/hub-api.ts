@@ -1,3 +1,4 @@
+import type { Same } from '../api-doc.js';
 import * as z from '../zod.js';
 import { exampleVideo, videoViewSchema } from '../catalog/video-view-schema.js';
 import type { OwnProfile, PublicUser } from './accounts.js';
@@ -41,7 +42,6 @@ const ownProfile = z.object({ ...profileFields, phone: z.string() });
 const favProfile = z.object({ ...profileFields, phone: z.optional(z.string()) });
 
 // The schemas and the types the use cases return must agree: tsc fails when one drifts.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const shapesMatch: [Same<z.output<typeof publicUser>, PublicUser>, Same<z.output<typeof relationPage>, RelationPage>, Same<z.output<typeof ownProfile>, OwnProfile>] = [true, true, true];
 void shapesMatch;
 

@@ -1,5 +1,5 @@
 import * as z from '../zod.js';
-import { defineRouteDoc } from '../api-doc.js';
+import { defineRouteDoc, type Same } from '../api-doc.js';
 import type { PublicKey } from './key-record.js';
 import { createKeySchema } from './key-service.js';
 
@@ -27,7 +27,6 @@ export const publicKeySchema = z.object({
 });
 
 // The schema and the type toPublicKey returns must be the same shape: tsc fails when one drifts.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const publicKeyMatches: Same<z.output<typeof publicKeySchema>, PublicKey> = true;
 void publicKeyMatches;
 

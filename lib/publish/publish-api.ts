@@ -1,10 +1,9 @@
 import * as z from '../zod.js';
-import { defineRouteDoc } from '../api-doc.js';
+import { defineRouteDoc, type Same } from '../api-doc.js';
 import { exampleVideo, videoViewSchema } from '../catalog/video-view-schema.js';
 import { publishQuerySchema, publishVideoSchema, type PublishDryRun } from './publish-video.js';
 
 const dryRunSchema = z.object({ dry_run: z.literal(true), action: z.enum(['create', 'update']), vid: z.union([z.string(), z.null()]) });
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const dryRunMatches: Same<z.output<typeof dryRunSchema>, PublishDryRun> = true;
 void dryRunMatches;
 

@@ -9,6 +9,7 @@ import { clock } from '../../lib/clock.js';
 import { getAccount } from '../../lib/hub/accounts.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { hub, latestCode, newPhone } from '../support/hub-fixtures.js';
+import { ndjson, type CliRun } from '../support/cli-run.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 
 /**
@@ -27,18 +28,12 @@ let home: string;
 let installed: string;
 let tarball: string;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /**
  * Runs the installed command with HOME in a scratch directory (so the config directory is
  * ~/.config/expohub there) and no EXPOHUB_* variable unless given. `answer` is called with the
  * stderr so far each time it grows, and returns a line to type on stdin (once per prompt).
  */
-function expohub(args: string[], env: Record<string, string> = {}, answer?: (stderr: string) => Promise<string | undefined>): Promise<Run> {
+function expohub(args: string[], env: Record<string, string> = {}, answer?: (stderr: string) => Promise<string | undefined>): Promise<CliRun> {
   return new Promise((resolveRun, reject) => {
     const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('EXPOHUB_') && name !== 'XDG_CONFIG_HOME'));
     const child = spawn(installed, args, { env: { ...base, HOME: home, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -66,13 +61,6 @@ const login = (phone: string, extra: string[] = [], code?: () => Promise<string>
 
 const credentialsPath = () => join(home, '.config', 'expohub', 'credentials.json');
 const credentials = () => JSON.parse(readFileSync(credentialsPath(), 'utf8')) as { current: string; logins: Record<string, { token: string; openid: string; expires_at: string }> };
-const ndjson = (text: string) =>
-  text
-    .split('\n')
-    .filter((l) => l.length > 0)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-/** The JSON lines of stderr with --json (messages, the summary, the error). */
-const jsonLines = (text: string) => ndjson(text);
 
 const video = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({ title: 'From the packed CLI', video_url: 'https://cdn.example.com/p.mp4', cover_url: 'https://cdn.example.com/p.jpg', duration_s: 30, tags: ['cli'], ...extra });
@@ -225,7 +213,7 @@ describe('keys', () => {
     expect(JSON.parse(deleted.stdout)).toEqual({ deleted: true, id: listed.id });
     const missing = await expohub(['keys', 'usage', String(listed.id), '--json']);
     expect(missing.code).toBe(5);
-    expect(jsonLines(missing.stderr).at(-1)).toMatchObject({ error: { code: 'NOT_FOUND', status: 404 }, exit_code: 5 });
+    expect(ndjson(missing.stderr).at(-1)).toMatchObject({ error: { code: 'NOT_FOUND', status: 404 }, exit_code: 5 });
   });
 });
 
@@ -259,7 +247,7 @@ describe('publish --dry-run and export --cursor/--since, with an access key', ()
     const real = await expohub(['publish', file, '--json'], withKey());
     expect(real.code).toBe(0);
     const vid = ndjson(real.stdout)[0]!.vid;
-    expect(jsonLines(real.stderr).at(-1)).toEqual({ summary: { dry_run: false, lines: 1, succeeded: 1, created: 1, updated: 0, failed_lines: [], not_attempted: 0 } });
+    expect(ndjson(real.stderr).at(-1)).toEqual({ summary: { dry_run: false, lines: 1, succeeded: 1, created: 1, updated: 0, failed_lines: [], not_attempted: 0 } });
     const again = await expohub(['publish', file, '--dry-run'], withKey());
     expect(again.code).toBe(0);
     expect(ndjson(again.stdout)).toEqual([{ line: 1, action: 'update', vid, external_id: 'pk-1' }]);
@@ -275,7 +263,7 @@ describe('publish --dry-run and export --cursor/--since, with an access key', ()
     const all = await expohub(['export', 'comments', '--limit', '2', '--json'], withKey());
     expect(all.code).toBe(0);
     expect(ndjson(all.stdout).map((r) => r.content)).toEqual(['c1', 'c2', 'c3', 'c4', 'c5']);
-    const summary = jsonLines(all.stderr).at(-1) as { summary: { rows: number; pages: number; next_since: string } };
+    const summary = ndjson(all.stderr).at(-1) as { summary: { rows: number; pages: number; next_since: string } };
     expect(summary.summary).toMatchObject({ kind: 'comments', rows: 5, pages: 3 });
     expect(Date.parse(summary.summary.next_since)).toBeLessThan(Date.now());
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAccount } from '../../lib/hub/accounts.js';
 import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { ADMIN_PHONE } from '../support/constants.js';
+import { ndjson, type CliRun } from '../support/cli-run.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 
 const CLI = resolve(import.meta.dirname, '../../cli/bin/expohub.mjs');
@@ -21,14 +22,8 @@ let editor: SignedUp;
 let editorKey: string;
 let dir: string;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the CLI as a child process. Asynchronous on purpose: the API server lives in this process. */
-function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliRun> {
   return new Promise((resolveRun, reject) => {
     const base = { ...process.env };
     delete base.EXPOHUB_URL;
@@ -46,11 +41,6 @@ function cli(args: string[], env: Record<string, string | undefined> = {}): Prom
 }
 
 const envFor = (key: string, url = stack.url) => ({ EXPOHUB_URL: url, EXPOHUB_KEY: key });
-const ndjson = (text: string) =>
-  text
-    .split('\n')
-    .filter((l) => l.length > 0)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 const videoCount = async (openid: string) => (await getAccount(openid, true))?.video_count ?? 0;
 
 function writeLines(name: string, lines: string[]): string {

@@ -17,7 +17,8 @@ import { decodeVerifiedToken } from '../../lib/auth/jwt.js';
 import { buildWeb } from '../../web/build.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
-import { LOGIN_STORAGE, storeLoginAndReload } from '../support/web-session.js';
+import { STORAGE_KEYS } from '../../web/src/session.js';
+import { storeLoginAndReload } from '../support/web-session.js';
 
 /**
  * The key-management page in Debian's Chromium, against the real local server (same routes,
@@ -34,7 +35,7 @@ interface KeyRecord {
 }
 
 const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts');
-const STORAGE = [LOGIN_STORAGE.token, LOGIN_STORAGE.username, 'expohub.display_name'];
+const STORAGE = [STORAGE_KEYS.token, STORAGE_KEYS.username, STORAGE_KEYS.displayName];
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;

@@ -1,7 +1,5 @@
 import type { Page } from 'playwright-core';
-
-/** The keys under which the key-management page keeps its login (web/src/session.ts). */
-export const LOGIN_STORAGE = { token: 'expohub.token', username: 'expohub.username' } as const;
+import { STORAGE_KEYS } from '../../web/src/session.js';
 
 /**
  * Signs a browser page in as if create_phone_account had answered: the login is put where the page
@@ -14,7 +12,7 @@ export async function storeLoginAndReload(page: Page, userId: string, token: str
       localStorage.setItem(storage.token, t);
       localStorage.setItem(storage.username, u);
     },
-    [LOGIN_STORAGE, token, userId] as const,
+    [STORAGE_KEYS, token, userId] as const,
   );
   await page.reload();
 }

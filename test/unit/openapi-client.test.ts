@@ -1,9 +1,9 @@
+import type { Same } from '../../lib/api-doc.js';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { buildUrl, typedClient, type HubOperationName } from '../../lib/openapi/client.js';
 import type { PublicKey } from '../../lib/keys/key-record.js';
 import { HUB_OPERATIONS } from '../../lib/hub/operations.js';
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 /** A client whose transport records what it was asked and answers `answer`. */
 function recording(answer: unknown = {}) {

@@ -70,11 +70,9 @@ async function createKey(args, options, env) {
   // Not retried on a lost answer: a second request could create a second key.
   const created = await (await keyClient(options, env))('POST', '/api/v1/api-keys', { body, idempotent: false });
   addSecret(created.api_key);
-  if (options.json) {
-    await result(created, '');
-  } else {
-    // The key alone on stdout (KEY=$(expohub keys create ...)); what to know about it on stderr.
-    await result(created, created.api_key);
+  // The key alone on stdout (KEY=$(expohub keys create ...)), or {api_key, key} with --json; what to know about it on stderr.
+  await result(created, created.api_key);
+  if (!options.json) {
     log(
       `Created key ${created.key.id} "${created.key.name}" (${created.key.scopes.length ? created.key.scopes.join(', ') : 'all scopes'}, ` +
         `${created.key.rate_limit_per_minute ?? 'default'} requests/minute). This is the only time the key is shown: store it now.`,
