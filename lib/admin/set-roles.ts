@@ -20,8 +20,9 @@ export interface RolesResult {
 }
 
 /**
- * Seed 001 §5: a role-context path. It authorizes by the request-context roles (the JWT's `roles`
- * claim) and denies access keys outright, whatever their owner's stored roles: keys carry no roles.
+ * A role-context path: it authorizes by the request-context roles (the JWT's `roles` claim less the
+ * roles the account lost since, docs/protected-api.md "Roles decided at request time") and denies
+ * access keys outright, whatever their owner's stored roles: keys carry no roles.
  */
 export function requireAdminJwt(principal: Principal): void {
   if (principal.auth_type !== 'jwt') {

@@ -32,9 +32,10 @@ async function counted(check: () => Promise<Principal>): Promise<Principal> {
 }
 
 /**
- * Seed 001 §5: a credential with the key prefix is an access key (roles are empty for keys); any
- * other credential is a JWT carrying the account's roles at issue time. Used by the authorizer and by
- * the hub's in-function authentication alike; each call is one check (Authentications).
+ * A credential with the key prefix is an access key (roles are empty for keys); any other credential
+ * is a JWT, whose roles are those of its claim the account still holds (verifyToken). Used by the
+ * authorizer and by the hub's in-function authentication alike; each call is one check
+ * (Authentications).
  */
 export function authenticateCredential(credential: string | undefined): Promise<Principal> {
   return counted(() => checkCredential(credential));

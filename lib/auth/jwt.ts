@@ -4,7 +4,7 @@ import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { AuthError } from '../errors.js';
 import { getSigningSecrets, verificationSecrets, type SigningSecret } from './jwt-secret.js';
-import { sessionStatus } from './sessions.js';
+import { effectiveRoles, sessionStatus } from './sessions.js';
 
 const ALG = 'HS256';
 
@@ -21,6 +21,8 @@ export interface TokenClaims {
   roles: string[];
   jti: string;
   exp: number;
+  /** Issued at (epoch seconds). */
+  iat: number;
 }
 
 export async function issueToken(subject: string, roles: readonly string[], ttlSeconds = config.JWT_TTL_SECONDS): Promise<IssuedToken> {
@@ -71,11 +73,11 @@ export async function decodeVerifiedToken(token: string): Promise<TokenClaims> {
   try {
     const { payload } = await verifyWithKnownSecrets(token);
     // An empty sub would authenticate as no one in particular, an empty jti could not be ended alone.
-    if (!isNonEmptyString(payload.sub) || !isNonEmptyString(payload.jti) || typeof payload.exp !== 'number') {
+    if (!isNonEmptyString(payload.sub) || !isNonEmptyString(payload.jti) || typeof payload.exp !== 'number' || typeof payload.iat !== 'number') {
       throw new AuthError('Invalid token', 'invalid_token');
     }
     const roles = Array.isArray(payload.roles) ? payload.roles.filter((r): r is string => typeof r === 'string') : [];
-    return { sub: payload.sub, roles, jti: payload.jti, exp: payload.exp };
+    return { sub: payload.sub, roles, jti: payload.jti, exp: payload.exp, iat: payload.iat };
   } catch (error) {
     if (error instanceof AuthError) throw error;
     if (error instanceof joseErrors.JWTExpired) throw new AuthError('Token expired; please sign in again', 'expired_token');
@@ -86,12 +88,14 @@ export async function decodeVerifiedToken(token: string): Promise<TokenClaims> {
 
 /**
  * A token is valid when it verifies, its session has not been ended and its account is not
- * suspended (one consistent BatchGetItem of both, lib/auth/sessions.ts).
+ * suspended (one consistent BatchGetItem of both, lib/auth/sessions.ts). Its `roles` are the ones
+ * the request may use: the token's, less those the account no longer holds or lost after the token
+ * was issued (`effectiveRoles`).
  */
 export async function verifyToken(token: string): Promise<TokenClaims> {
   const claims = await decodeVerifiedToken(token);
   const status = await sessionStatus(claims.jti, claims.sub);
   if (status.ended) throw new AuthError('This session has ended; please sign in again', 'session_ended');
   if (status.suspended) throw new AuthError('This account is suspended; contact an administrator', 'account_suspended');
-  return claims;
+  return { ...claims, roles: effectiveRoles(claims.roles, claims.iat, status) };
 }

@@ -19,6 +19,11 @@ export interface Account {
   signature: string;
   city: string;
   roles: Role[];
+  /**
+   * When each removed role was last removed (epoch ms): a JWT issued before that instant can no
+   * longer use the role, even after it is granted again (docs/protected-api.md, "Roles").
+   */
+  roles_removed_at?: Partial<Record<Role, number>>;
   created_at: string;
   updated_at: string;
   /** Users I follow / who follow me (follow_user, unfollow_user). */
@@ -115,20 +120,27 @@ export async function getAccounts(openids: string[]): Promise<Map<string, Accoun
   return out;
 }
 
-/** Replaces an account's stored roles (a subset of admin/editor). They reach JWTs issued afterwards. */
-export async function setAccountRoles(openid: string, roles: readonly string[]): Promise<Account> {
-  return (await replaceAccountRoles(openid, roles)).account;
+/**
+ * Replaces an account's stored roles (a subset of admin/editor), audited as a change by `actor`
+ * (the benches' fixtures; people change roles through lib/admin/set-roles.ts).
+ */
+export async function setAccountRoles(openid: string, roles: readonly string[], actor = 'system'): Promise<Account> {
+  const change = await replaceAccountRolesAudited(openid, roles, (rolesBefore, rolesAfter) => ({
+    action: 'role.changed',
+    actor,
+    via: actor,
+    subject: openid,
+    roles_before: rolesBefore,
+    roles_after: rolesAfter,
+  }));
+  return change.account;
 }
 
-/** setAccountRoles, also answering the roles the account held just before this write (for the audit line). */
-export async function replaceAccountRoles(openid: string, roles: readonly string[]): Promise<{ account: Account; rolesBefore: Role[] }> {
-  const unique = [...new Set(roles)];
-  const unknown = unique.filter((r) => !(ROLES as readonly string[]).includes(r));
-  if (unknown.length > 0) throw new ValidationError(`Invalid parameter "roles": unknown role "${unknown[0]}"; allowed: ${ROLES.join(', ')}`);
-  const now = clock.nowIso();
-  // The item as it was, in the same request: the write changes nothing but these two attributes.
-  const before = await updateAccount(openid, 'SET #roles = :roles, updated_at = :now', { '#roles': 'roles' }, { ':roles': unique, ':now': now }, 'ALL_OLD');
-  return { account: { ...before, roles: unique as Role[], updated_at: now }, rolesBefore: before.roles ?? [] };
+/** The stamps of the roles `after` drops from `before`, merged into the stamps already stored. */
+export function rolesRemovedAt(account: Pick<Account, 'roles_removed_at'>, before: readonly Role[], after: readonly Role[], nowMs: number): Partial<Record<Role, number>> {
+  const stamps = { ...account.roles_removed_at };
+  for (const role of before) if (!after.includes(role)) stamps[role] = nowMs;
+  return stamps;
 }
 
 /** Sets one profile field (nickname, signature, city) and returns the updated account. */
@@ -141,7 +153,6 @@ async function updateAccount(
   expression: string,
   names: Record<string, string>,
   values: Record<string, unknown>,
-  returnValues: 'ALL_NEW' | 'ALL_OLD' = 'ALL_NEW',
 ): Promise<Account> {
   try {
     const out = await retryOnConflict(() =>
@@ -153,7 +164,7 @@ async function updateAccount(
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: { ':now': clock.nowIso(), ...values },
-          ReturnValues: returnValues,
+          ReturnValues: 'ALL_NEW',
         }),
       ),
     );
@@ -193,10 +204,16 @@ export async function replaceAccountRolesAudited(
           Update: {
             TableName: TABLE(),
             Key: hubItems.account(openid),
-            UpdateExpression: 'SET #roles = :roles, updated_at = :now',
+            // A removed role is stamped with its removal: tokens issued before it lose the role for good.
+            UpdateExpression: 'SET #roles = :roles, roles_removed_at = :removed, updated_at = :now',
             ConditionExpression: before === undefined ? 'attribute_exists(pk) AND attribute_not_exists(#roles)' : 'attribute_exists(pk) AND #roles = :before',
             ExpressionAttributeNames: { '#roles': 'roles' },
-            ExpressionAttributeValues: { ':roles': unique, ':now': new Date(now).toISOString(), ...(before === undefined ? {} : { ':before': before }) },
+            ExpressionAttributeValues: {
+              ':roles': unique,
+              ':removed': rolesRemovedAt(account, rolesBefore, unique, now),
+              ':now': new Date(now).toISOString(),
+              ...(before === undefined ? {} : { ':before': before }),
+            },
           },
         },
         auditItem(event, now),

@@ -123,6 +123,10 @@ describe('GET /api/v1/audit: events of the caller account', () => {
       const [promoted, withdrawn] = (await trail(again.token)).data.items;
       expect(promoted).toMatchObject({ type: 'role.changed', actor: 'sign-in', details: { via: 'ADMIN_PHONES', roles_before: [], roles_after: ['admin'] } });
       expect(withdrawn).toMatchObject({ type: 'role.changed', actor: admin.openid, details: { roles_before: ['admin'], roles_after: [] } });
+      // The token from before the withdrawal lost the role for good; this file's admin goes on with the new one.
+      expect((await api.get('/api/v1/me', { token: admin.token })).data).toMatchObject({ roles: [] });
+      expect((await api.get('/api/v1/me', { token: again.token })).data).toMatchObject({ roles: ['admin'] });
+      admin = again;
     } finally {
       clock.reset();
     }

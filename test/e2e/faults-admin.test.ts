@@ -9,7 +9,7 @@ import { createKey, revokeKey, verifyAccessKey } from '../../lib/keys/key-servic
 import { keyItems } from '../../lib/keys/keys-table.js';
 import { expectUnavailable, retryAfterLostAnswer, snapshotDiff, storeSnapshot, sweepFaults, wipeStore, type FaultSweep, type PlannedFault } from '../support/fault-sweep.js';
 import { clearFaults, failAt, failWhere } from '../support/faults.js';
-import { getHubItem, newPhone } from '../support/hub-fixtures.js';
+import { getHubItem, newPhone, putTestAccounts } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
 
@@ -62,8 +62,9 @@ interface AdminCase extends Owner {
   adminToken: string;
 }
 const adminCase = async (keys: number): Promise<AdminCase> => {
-  const admin = newUserId();
-  return { ...(await ownerWithKeys(keys)), admin, adminToken: await tokenFor(admin, ['admin']) };
+  // An account that holds the admin role: the admin routes check the stored roles too.
+  const [admin] = await putTestAccounts(1, ['admin']);
+  return { ...(await ownerWithKeys(keys)), admin: admin!.openid, adminToken: admin!.token };
 };
 
 const isAuditPut = (fault: PlannedFault) => fault.request.command === 'PutItemCommand' && String((fault.request.input.Item as { sk?: unknown } | undefined)?.sk).startsWith(hubItems.auditPrefix);

@@ -85,7 +85,7 @@ describe('POST /api/v1/admin/users/{openid}/roles', () => {
     expect(await storedRoles(admin.openid)).toEqual(['admin']);
   });
 
-  it('authorizes by the request-context roles: an account whose stored roles hold admin, with a JWT whose roles claim does not, is 403', async () => {
+  it('authorizes by the request-context roles as well: an account whose stored roles hold admin, with a JWT whose roles claim does not, is 403', async () => {
     const promoted = await signUp(api);
     expect((await setRoles(admin.token, promoted.openid, { roles: ['admin'] })).status).toBe(200);
     expect(await storedRoles(promoted.openid)).toEqual(['admin']);
@@ -96,7 +96,7 @@ describe('POST /api/v1/admin/users/{openid}/roles', () => {
     expect(await storedRoles(user.openid)).not.toContain('admin');
   });
 
-  it('authorizes by the request-context roles: a JWT whose roles claim holds admin is allowed after the stored admin role was withdrawn', async () => {
+  it('a removed admin role stops working on the next request: the demoted admin can neither re-grant itself nor suspend an admin, and its old token stays without the role after a new grant', async () => {
     const former = await signUp(api);
     expect((await setRoles(admin.token, former.openid, { roles: ['admin'] })).status).toBe(200);
     clock.advance(61_000); // one SMS code per phone per minute
@@ -106,13 +106,26 @@ describe('POST /api/v1/admin/users/{openid}/roles', () => {
       expect((await setRoles(admin.token, former.openid, { roles: [] })).status).toBe(200);
       expect(await storedRoles(former.openid)).toEqual([]);
 
-      const res = await setRoles(signedInAsAdmin.token, user.openid, { roles: ['editor'] });
-      expect(res.status).toBe(200);
+      // The token still names admin; the request may use only what the account holds now.
+      expect((await api.get('/api/v1/me', { token: signedInAsAdmin.token })).data).toMatchObject({ roles: [] });
+      const regrant = await setRoles(signedInAsAdmin.token, former.openid, { roles: ['admin'] });
+      expect(regrant.status).toBe(403);
+      expect(await storedRoles(former.openid)).toEqual([]);
+      const suspend = await api.post(`/api/v1/admin/users/${encodeURIComponent(admin.openid)}/suspend`, { token: signedInAsAdmin.token });
+      expect(suspend.status).toBe(403);
+      expect((await api.get('/api/v1/me', { token: admin.token })).status).toBe(200);
+      // A token minted for the account with the claim alone (no stored role) is refused the same way.
+      expect((await setRoles(await tokenFor(former.openid, ['admin']), user.openid, { roles: ['admin'] })).status).toBe(403);
+      expect(await storedRoles(user.openid)).not.toContain('admin');
+
+      // Granted again: a token issued before the removal never regains the role; one issued after does.
+      expect((await setRoles(admin.token, former.openid, { roles: ['admin'] })).status).toBe(200);
+      expect((await setRoles(signedInAsAdmin.token, user.openid, { roles: ['editor'] })).status).toBe(403);
+      clock.advance(1_000);
+      const fresh = await tokenFor(former.openid, ['admin']);
+      expect((await setRoles(fresh, user.openid, { roles: ['editor'] })).status).toBe(200);
       expect(await storedRoles(user.openid)).toEqual(['editor']);
-      // A token minted for the account with the claim alone (no stored role at all) is the same request context.
-      const minted = await setRoles(await tokenFor(former.openid, ['admin']), user.openid, { roles: [] });
-      expect(minted.status).toBe(200);
-      expect(await storedRoles(user.openid)).toEqual([]);
+      expect((await setRoles(fresh, user.openid, { roles: [] })).status).toBe(200);
     } finally {
       clock.reset();
     }
