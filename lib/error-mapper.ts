@@ -17,7 +17,9 @@ const TRANSIENT = new Set([
 function zodMessage(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid request';
-  const name = issue.path.length > 0 ? issue.path.join('.') : 'body';
+  // An unknown field (a strict body, lib/zod.ts strictBody) is named by itself.
+  const unknownField = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+  const name = [...issue.path, ...(unknownField === undefined ? [] : [unknownField])].join('.') || 'body';
   return `Invalid parameter "${name}": ${issue.message}`;
 }
 

@@ -37,14 +37,30 @@ export {
   positive,
   refine,
   regex,
+  strictObject,
   string,
   superRefine,
   toJSONSchema,
   transform,
   trim,
   union,
+  unknown,
   url,
 } from 'zod/mini';
 export type { infer, input, output, ZodMiniType } from 'zod/mini';
+import { strictObject } from 'zod/mini';
+import type { ZodMiniType } from 'zod/mini';
+
+/**
+ * A JSON body's schema: a field it does not declare is refused (400 naming the field, with the
+ * fields it has), so a typo such as `scope` for `scopes` cannot silently widen what is created.
+ * The OpenAPI document shows it as `additionalProperties: false`.
+ */
+export function strictBody<Shape extends Record<string, ZodMiniType>>(shape: Shape) {
+  const fields = Object.keys(shape).join(', ');
+  return strictObject(shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? `is not a field of this body; its fields are ${fields}` : undefined),
+  });
+}
 export { $ZodError as ZodError } from 'zod/v4/core';
 export type { $RefinementCtx as RefinementCtx } from 'zod/v4/core';

@@ -55,7 +55,7 @@ export async function adminRevokeKey(principal: Principal, rawId: string | undef
   return { revoked: true, id, user_id: key.user_id };
 }
 
-export const lookupSchema = z.object({
+export const lookupSchema = z.strictBody({
   key: z.string({ error: 'must be a string' }),
   revoke: z.optional(z.union([z.literal(true), z.literal(false)], { error: 'must be true or false' })),
 });
@@ -72,19 +72,15 @@ const UNKNOWN_KEY = 'No API key matches';
 export async function lookupKey(principal: Principal, body: unknown): Promise<{ user_id: string; key: PublicKey }> {
   requireAdministrator(principal);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
-  const parsed = lookupSchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ValidationError(`Invalid parameter "${String(issue?.path[0] ?? 'key')}": ${issue?.message}`);
-  }
-  const plaintext = parsed.data.key.trim();
+  const parsed = lookupSchema.parse(body);
+  const plaintext = parsed.key.trim();
   if (!isWellFormedKey(plaintext)) throw new NotFoundError(UNKNOWN_KEY);
   let key = await findKeyRecordByHash(hashApiKey(plaintext));
   if (!key) throw new NotFoundError(UNKNOWN_KEY);
   const looked: AuditEvent = { action: 'admin.key_looked_up', actor: principal.user_id, subject: key.user_id, key_id: String(key.id), key_name: key.name, via: principal.auth_type };
   // With revoke, the look's event goes in the revoke's transaction: a failed revoke (503) stores no
   // event of a look nobody saw, and its retry stores one look and one revoke.
-  if (parsed.data.revoke === true) key = await revokeStoredKey(key, adminActor(principal), [looked]);
+  if (parsed.revoke === true) key = await revokeStoredKey(key, adminActor(principal), [looked]);
   else await audit(looked);
   return { user_id: key.user_id, key: toPublicKey(key, clock.now()) };
 }

@@ -7,7 +7,7 @@ import { tryNormalizePhone } from '../hub/phone.js';
 
 export const openidSchema = checkedText(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters')));
 
-export const setRolesBodySchema = z.object({
+export const setRolesBodySchema = z.strictBody({
   roles: z.pipe(
     z.array(z.enum(ROLES, { error: `every role must be one of: ${ROLES.join(', ')}` }), { error: 'must be an array of role names' }),
     z.transform((roles: (typeof ROLES)[number][]) => [...new Set(roles)]),

@@ -33,7 +33,7 @@ const LAST_USED_INTERVAL_MS = 60_000;
 const NOT_YOURS = 'API key does not exist or does not belong to the current user';
 const NOT_VERIFIED = 'Invalid, revoked or expired API key';
 
-export const createKeySchema = z.looseObject({
+export const createKeySchema = z.strictBody({
   name: checkedText(
     z
       .string({ error: 'must be a string' })
@@ -65,6 +65,8 @@ export const createKeySchema = z.looseObject({
         z.maximum(MAX_RATE_LIMIT_PER_MINUTE, `must be an integer from 1 to ${MAX_RATE_LIMIT_PER_MINUTE}`),
       ),
   ),
+  // Accepted and ignored: the key's owner is always the caller (docs/api-keys.md, "Create").
+  user_id: z.optional(z.unknown()),
 });
 
 export type CreateKeyInput = z.input<typeof createKeySchema>;

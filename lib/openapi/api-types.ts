@@ -1071,8 +1071,7 @@ export interface operations {
                     scopes?: string[];
                     expires_at?: string | null;
                     rate_limit_per_minute?: number;
-                } & {
-                    [key: string]: unknown;
+                    user_id?: unknown;
                 };
             };
         };

@@ -33,7 +33,7 @@ const httpsUrl = checkedText(z.string({ error: 'must be a string' }).check(z.tri
   }, 'must be an https:// URL'),
 );
 
-export const publishVideoSchema = z.object({
+export const publishVideoSchema = z.strictBody({
   title: line(120, 1),
   description: z.pipe(
     z.optional(z.string({ error: 'must be a string' }).check(z.trim(), z.maxLength(2000, 'must be at most 2000 characters'), z.superRefine(textIssues(true)))),
