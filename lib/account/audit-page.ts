@@ -17,8 +17,25 @@ interface AuditCursor {
   sk: string;
 }
 
+/** What the subject of an administrator's action sees as its actor (docs/protected-api.md, "The account's audit trail"). */
+export const ADMINISTRATOR = 'administrator';
+
+/**
+ * The actor as the account's own trail shows it: the account itself and `sign-in` as stored; a sign-in
+ * on the device that ended this session as `sign-in`; anyone else acting on the account is an
+ * administrator (its openid, or `admin-cli`), named only to a reader who holds the admin role. The
+ * stored event and the audit log line keep the actor for investigation.
+ */
+export function shownActor(entry: Pick<AuditEntry, 'actor' | 'type' | 'details'>, reader: { openid: string; admin: boolean }): string {
+  if (entry.actor === reader.openid || entry.actor === 'sign-in' || reader.admin) return entry.actor;
+  if (entry.type === 'session.ended' && entry.details?.via === 'sms_code') return 'sign-in';
+  return ADMINISTRATOR;
+}
+
 /** `GET /api/v1/audit?cursor=&limit=`: the account's events, newest first, one Query per page. */
-export async function auditPage(openid: string, query: { cursor?: string; limit?: string }): Promise<{ items: AuditEntry[]; next_cursor: string | null }> {
+export async function auditPage(reader: { user_id: string; roles: readonly string[] }, query: { cursor?: string; limit?: string }): Promise<{ items: AuditEntry[]; next_cursor: string | null }> {
+  const openid = reader.user_id;
+  const shownTo = { openid, admin: reader.roles.includes('admin') };
   let limit = AUDIT_PAGE_DEFAULT;
   if (query.limit !== undefined && query.limit !== '') {
     const parsed = limitSchema.safeParse(query.limit);
@@ -49,7 +66,7 @@ export async function auditPage(openid: string, query: { cursor?: string; limit?
   );
   const rows = ((out.Items ?? []) as (AuditEntry & { sk: string })[]).slice(0, limit + 1);
   const page = rows.slice(0, limit);
-  const items = page.map(({ id, at, type, actor, details }) => ({ id, at, type, actor, details: details ?? {} }));
+  const items = page.map(({ id, at, type, actor, details }) => ({ id, at, type, actor: shownActor({ actor, type, details }, shownTo), details: details ?? {} }));
   const next_cursor = rows.length > limit ? await signCursor(CURSOR_PURPOSE, { u: openid, sk: page[page.length - 1]!.sk } satisfies AuditCursor) : null;
   return { items, next_cursor };
 }

@@ -94,9 +94,32 @@ describe('GET /api/v1/audit: events of the caller account', () => {
     expect((await set(['editor'])).status).toBe(200); // nothing changes: no second event
     const items = (await trail(user.token)).data.items;
     expect(items).toEqual([
-      { id: expect.any(String), at: expect.any(String), type: 'role.changed', actor: admin.openid, details: { via: 'jwt', roles_before: [], roles_after: ['editor'] } },
+      { id: expect.any(String), at: expect.any(String), type: 'role.changed', actor: 'administrator', details: { via: 'jwt', roles_before: [], roles_after: ['editor'] } },
     ]);
     expect(await types(admin.token)).not.toContain('role.changed');
+  });
+
+  it("shows the subject of an administrator's action 'administrator', never the administrator's openid; an administrator reading its own trail sees who acted", async () => {
+    const user = await signUp(api);
+    const other = await signUp(api);
+    expect((await api.post(`/api/v1/admin/users/${other.openid}/roles`, { token: admin.token, body: { roles: ['admin'] } })).status).toBe(200);
+    clock.advance(61_000);
+    try {
+      const otherAdmin = await signUp(api, other.phone);
+      expect((await api.post(`/api/v1/admin/users/${user.openid}/roles`, { token: admin.token, body: { roles: ['editor'] } })).status).toBe(200);
+      expect((await api.get(`/api/v1/admin/users/${user.openid}/api-keys`, { token: admin.token })).status).toBe(200);
+      expect((await suspend(admin.token, user.openid)).status).toBe(200);
+      expect((await reinstate(admin.token, user.openid)).status).toBe(200);
+      const seen = await trail(user.token);
+      expect(seen.data.items.map((e) => e.actor)).toEqual(['administrator', 'administrator', 'administrator', 'administrator']);
+      expect(JSON.stringify(seen.body)).not.toContain(admin.openid);
+      // Stored with the actor, for investigation (and the audit log line): an admin reading its own trail sees it.
+      expect((await api.post(`/api/v1/admin/users/${otherAdmin.openid}/suspend`, { token: admin.token })).status).toBe(200);
+      expect((await reinstate(admin.token, otherAdmin.openid)).status).toBe(200);
+      expect((await trail(otherAdmin.token)).data.items.slice(0, 2).map((e) => e.actor)).toEqual([admin.openid, admin.openid]);
+    } finally {
+      clock.reset();
+    }
   });
 
   it('records the session ended by a sign-in on the same device, naming its jti, on the ended account', async () => {
@@ -214,7 +237,7 @@ describe('administration: admin JWT only', () => {
     expect(res.data).toEqual((await api.get<KeyRecord[]>('/api/v1/api-keys', { token: user.token })).data);
     expect(res.data).toEqual([expect.objectContaining({ id: key.key.id, user_id: user.openid, status: 'valid' })]);
     expect(JSON.stringify(res.body)).not.toContain('key_hash');
-    expect((await trail(user.token)).data.items[0]).toMatchObject({ type: 'admin.keys_listed', actor: admin.openid, details: { via: 'jwt' } });
+    expect((await trail(user.token)).data.items[0]).toMatchObject({ type: 'admin.keys_listed', actor: 'administrator', details: { via: 'jwt' } });
     const unknown = await api.get('/api/v1/admin/users/u_nobody/api-keys', { token: admin.token });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ code: 'NOT_FOUND' });
@@ -230,7 +253,7 @@ describe('administration: admin JWT only', () => {
     expect((await api.get(`/api/v1/api-keys/verify?key=${key.api_key}`)).status).toBe(401);
     expect((await revoke(key.key.id)).status).toBe(200);
     expect((await trail(user.token)).data.items.map((e) => [e.type, e.actor])).toEqual([
-      ['key.revoked', admin.openid],
+      ['key.revoked', 'administrator'],
       ['key.created', user.openid],
     ]);
     expect((await revoke(999_999_999)).status).toBe(404);
@@ -255,9 +278,9 @@ describe('administration: admin JWT only', () => {
     expect((await api.get('/api/v1/me', { token: key.api_key })).status).toBe(401);
     const events = (await trail(user.token)).data.items;
     expect(events.map((e) => [e.type, e.actor])).toEqual([
-      ['key.revoked', admin.openid],
-      ['admin.key_looked_up', admin.openid],
-      ['admin.key_looked_up', admin.openid],
+      ['key.revoked', 'administrator'],
+      ['admin.key_looked_up', 'administrator'],
+      ['admin.key_looked_up', 'administrator'],
       ['key.created', user.openid],
     ]);
     expect(JSON.stringify(events)).not.toContain(key.api_key);
@@ -321,8 +344,8 @@ describe('suspension', () => {
 
     const events = (await trail(user.token)).data.items.map((e) => [e.type, e.actor]);
     expect(events.slice(0, 2)).toEqual([
-      ['account.reinstated', admin.openid],
-      ['account.suspended', admin.openid],
+      ['account.reinstated', 'administrator'],
+      ['account.suspended', 'administrator'],
     ]);
     expect(events.filter((e) => e[0]!.startsWith('account.'))).toHaveLength(2);
   });
