@@ -232,7 +232,7 @@ export interface paths {
         };
         /**
          * The caller's account events, newest first (kept 90 days)
-         * @description Key created, revoked, deleted and first rate-limited in a minute, role changes, ended sessions and administrators' actions on the account. Identifiers only, never a credential. `limit` 1-100 (default 20); `next_cursor` continues the list and is null on the last page. A login token only (an access key is 401).
+         * @description Key created, revoked, deleted and first rate-limited in a minute, role changes, ended sessions and administrators' actions on the account. `actor` is the account's own openid, `sign-in`, or `administrator` for an administrator's action (named only to a reader with the admin role). Identifiers only, never a credential. `limit` 1-100 (default 20); `next_cursor` continues the list and is null on the last page. A login token only (an access key is 401).
          */
         get: operations["listAudit"];
         put?: never;
