@@ -36,7 +36,9 @@ export interface FrontDoorLimits {
   wafRequestsPer5Min: number;
   /** WAF: `GET /api/v1?do=gen_code` per IP per 5 minutes (each one may send an SMS). */
   wafGenCodePer5Min: number;
-  /** API Gateway `$default` stage: steady requests per second and burst, all routes together. */
+  /** WAF: `GET /api/v1/api-keys/verify` per IP per 5 minutes. */
+  wafVerifyPer5Min: number;
+  /** API Gateway `$default` stage: steady requests per second and burst of each route without its own throttle. */
   stageRate: number;
   stageBurst: number;
   /** `GET /api/v1/api-keys/verify` (public, a key lookup each): its own route throttle. */
@@ -47,14 +49,22 @@ export interface FrontDoorLimits {
 export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export const DEFAULT_LIMITS: FrontDoorLimits = {
-  wafRequestsPer5Min: 2000,
-  wafGenCodePer5Min: 30,
-  stageRate: 100,
-  stageBurst: 200,
-  verifyRate: 10,
-  verifyBurst: 20,
+/** WAF's per-IP limits, the same on every stage. */
+const WAF_PER_IP = { wafRequestsPer5Min: 2000, wafGenCodePer5Min: 30, wafVerifyPer5Min: 1000 };
+
+/**
+ * Default limits by kind of stage (docs/deploy.md, "Throttles"). API Gateway's quota, 10,000 requests
+ * per second with a burst of 5,000, is shared by every API and stage of the account in the Region: a
+ * production route may take half of it, another stage's route a twentieth. The verification route
+ * gets a fifth of that: at WAF's 1,000 per IP per 5 minutes (3.3 a second), 300 addresses are needed
+ * to use it up in production, 30 elsewhere.
+ */
+export const DEFAULT_LIMITS: Record<'production' | 'other', FrontDoorLimits> = {
+  production: { ...WAF_PER_IP, stageRate: 5000, stageBurst: 2500, verifyRate: 1000, verifyBurst: 500 },
+  other: { ...WAF_PER_IP, stageRate: 500, stageBurst: 250, verifyRate: 100, verifyBurst: 50 },
 };
+
+export const defaultLimits = (production: boolean): FrontDoorLimits => DEFAULT_LIMITS[production ? 'production' : 'other'];
 
 /** Share of the monthly SMS spend limit at which the spend alarm fires. */
 export const SMS_SPEND_ALARM_RATIO = 0.8;
@@ -74,7 +84,7 @@ export const DEFAULT_SETTINGS: ExpohubSettings = {
   logLevel: 'INFO',
   smsAllowedCountries: [],
   smsMonthlySpendLimitUsd: DEFAULT_SMS_MONTHLY_SPEND_LIMIT_USD,
-  limits: DEFAULT_LIMITS,
+  limits: DEFAULT_LIMITS.other,
 };
 
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -164,14 +174,16 @@ export function settingsFromContext(tryGetContext: (key: string) => unknown): Ex
     throw new Error(`Context webAclArn must be the ARN of a CLOUDFRONT-scoped web ACL (arn:aws:wafv2:us-east-1:<account>:global/webacl/<name>/<id>), got "${webAclArn}"`);
   }
 
+  const defaults = defaultLimits(production);
   const limits: FrontDoorLimits = {
     // WAF rate-based rules take 10 and up (per evaluation window).
-    wafRequestsPer5Min: integer(tryGetContext, 'wafRequestsPer5Min', DEFAULT_LIMITS.wafRequestsPer5Min, 10),
-    wafGenCodePer5Min: integer(tryGetContext, 'wafGenCodePer5Min', DEFAULT_LIMITS.wafGenCodePer5Min, 10),
-    stageRate: integer(tryGetContext, 'throttleRate', DEFAULT_LIMITS.stageRate, 1),
-    stageBurst: integer(tryGetContext, 'throttleBurst', DEFAULT_LIMITS.stageBurst, 1),
-    verifyRate: integer(tryGetContext, 'verifyThrottleRate', DEFAULT_LIMITS.verifyRate, 1),
-    verifyBurst: integer(tryGetContext, 'verifyThrottleBurst', DEFAULT_LIMITS.verifyBurst, 1),
+    wafRequestsPer5Min: integer(tryGetContext, 'wafRequestsPer5Min', defaults.wafRequestsPer5Min, 10),
+    wafGenCodePer5Min: integer(tryGetContext, 'wafGenCodePer5Min', defaults.wafGenCodePer5Min, 10),
+    wafVerifyPer5Min: integer(tryGetContext, 'wafVerifyPer5Min', defaults.wafVerifyPer5Min, 10),
+    stageRate: integer(tryGetContext, 'throttleRate', defaults.stageRate, 1),
+    stageBurst: integer(tryGetContext, 'throttleBurst', defaults.stageBurst, 1),
+    verifyRate: integer(tryGetContext, 'verifyThrottleRate', defaults.verifyRate, 1),
+    verifyBurst: integer(tryGetContext, 'verifyThrottleBurst', defaults.verifyBurst, 1),
   };
 
   const settings: ExpohubSettings = {

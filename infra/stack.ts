@@ -106,7 +106,13 @@ export class ExpohubStack extends Stack {
     const streamCounters = new StreamCounters(this, 'StreamCounters', { table: tables.table('HUB_TABLE'), fn: functions.get('streamCounters') });
     const webAclArn =
       settings.webAclArn ??
-      new WebAcl(this, 'WebAcl', { namePrefix: prefix, requestsPer5Min: limits.wafRequestsPer5Min, genCodePer5Min: limits.wafGenCodePer5Min }).acl.attrArn;
+      new WebAcl(this, 'WebAcl', {
+        namePrefix: prefix,
+        requestsPer5Min: limits.wafRequestsPer5Min,
+        genCodePer5Min: limits.wafGenCodePer5Min,
+        verifyPer5Min: limits.wafVerifyPer5Min,
+        logRemovalPolicy: keep,
+      }).acl.attrArn;
     const web = new WebHosting(this, 'Web', {
       apiDomainName: http.domainName,
       assetsDir: props.webAssetsDir,

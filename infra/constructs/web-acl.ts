@@ -1,6 +1,8 @@
-import { Aws, CfnRule, Fn, Stack, Token } from 'aws-cdk-lib';
+import { ArnFormat, Aws, CfnRule, Fn, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { ROUTES } from '../routes.js';
 
 export interface WebAclProps {
   /** `expohub-<stage>`: the ACL's name and its metrics' prefix. */
@@ -9,11 +11,29 @@ export interface WebAclProps {
   requestsPer5Min: number;
   /** `?do=gen_code` per viewer IP per 5 minutes. */
   genCodePer5Min: number;
+  /** `GET /api/v1/api-keys/verify` per viewer IP per 5 minutes. */
+  verifyPer5Min: number;
+  /** The WAF log group's fate when the stack is deleted. */
+  logRemovalPolicy?: RemovalPolicy;
 }
 
 /**
+ * What the hub runs as gen_code, as WAF sees the whole query string after URL_DECODE and LOWERCASE.
+ * The hub (lib/http/request.ts, lib/hub/dispatch.ts) decodes the raw query string once, name and
+ * value, takes the first `do` and trims it: `do=gen_code+`, `d%6F=gen%5Fcode`, `do=%E3%80%80gen_code`
+ * all send an SMS. Matching `do=`, then anything but `&`, then `gen_code` anywhere in the decoded
+ * string covers every such spelling, whatever the whitespace trimmed; what it also matches (`do=x`
+ * followed by a later `do=gen_code`, `GEN_CODE`, which the hub refuses) only counts toward the same
+ * per-IP limit. Decoded once, as the hub does: a double-encoded name is no operation there.
+ */
+const GEN_CODE_QUERY_PATTERN = 'do=[^&]*gen_code';
+
+/** The public key verification route's path (infra/routes.ts). */
+const VERIFY_PATH = ROUTES.find((r) => r.function === 'verifyKey')!.path;
+
+/**
  * Rules of the AWS managed common rule set that would block legitimate calls of this API; they count
- * instead (their matches still show in the ACL's metrics and sampled requests).
+ * instead (their matches still show in the ACL's metrics).
  */
 export const COMMON_RULE_SET_COUNT_ONLY: Record<string, string> = {
   NoUserAgent_HEADER: 'Access-key clients are scripts and servers (curl, cron jobs, SDKs) that may send no User-Agent; the API authenticates them by key.',
@@ -24,7 +44,13 @@ export const COMMON_RULE_SET_COUNT_ONLY: Record<string, string> = {
 /**
  * The distribution's web ACL (scope CLOUDFRONT): a rate limit per IP on everything, a lower one per
  * IP on `do=gen_code` (each may send an SMS; the hub is one route, so API Gateway cannot throttle it
- * apart), and the AWS managed common rule set. At CloudFront, WAF sees the viewer's address.
+ * apart), one per IP on the public key verification (so a few addresses cannot use up its route
+ * throttle), and the AWS managed common rule set. At CloudFront, WAF sees the viewer's address.
+ *
+ * No rule samples requests: WAF keeps samples' URIs and headers for three hours, with the hub's
+ * `token`, `token0` and `code`, verify's `key` and `Authorization`, and no redaction applies to them.
+ * Blocked requests go to a log group instead, with the query string and `Authorization` redacted
+ * (docs/deploy.md, "WAF").
  *
  * A CLOUDFRONT web ACL exists only in us-east-1: the stack must be deployed there, which a template
  * rule checks before anything is created (and the synth, when the stack's region is known); a stack
@@ -53,12 +79,12 @@ export class WebAcl extends Construct {
 
     const visibility = (name: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
       cloudWatchMetricsEnabled: true,
-      sampledRequestsEnabled: true,
+      sampledRequestsEnabled: false,
       metricName: `${props.namePrefix}-${name}`,
     });
     this.acl = new wafv2.CfnWebACL(this, 'Acl', {
       name: `${props.namePrefix}-web`,
-      description: 'expohub per-IP rate limits, all requests and verification codes, and the AWS managed common rule set',
+      description: 'expohub per-IP rate limits on all requests, verification codes and key verification, and the AWS managed common rule set',
       scope: 'CLOUDFRONT',
       defaultAction: { allow: {} },
       visibilityConfig: visibility('web'),
@@ -80,11 +106,13 @@ export class WebAcl extends Construct {
               evaluationWindowSec: 300,
               aggregateKeyType: 'IP',
               scopeDownStatement: {
-                byteMatchStatement: {
-                  fieldToMatch: { singleQueryArgument: { Name: 'do' } },
-                  positionalConstraint: 'EXACTLY',
-                  searchString: 'gen_code',
-                  textTransformations: [{ priority: 0, type: 'LOWERCASE' }],
+                regexMatchStatement: {
+                  fieldToMatch: { queryString: {} },
+                  regexString: GEN_CODE_QUERY_PATTERN,
+                  textTransformations: [
+                    { priority: 0, type: 'URL_DECODE' },
+                    { priority: 1, type: 'LOWERCASE' },
+                  ],
                 },
               },
             },
@@ -92,8 +120,34 @@ export class WebAcl extends Construct {
           visibilityConfig: visibility('gen-code-per-ip'),
         },
         {
-          name: 'AWSManagedRulesCommonRuleSet',
+          name: 'VerifyPerIp',
           priority: 2,
+          action: { block: {} },
+          statement: {
+            rateBasedStatement: {
+              limit: props.verifyPer5Min,
+              evaluationWindowSec: 300,
+              aggregateKeyType: 'IP',
+              scopeDownStatement: {
+                byteMatchStatement: {
+                  fieldToMatch: { uriPath: {} },
+                  positionalConstraint: 'STARTS_WITH',
+                  searchString: VERIFY_PATH.toLowerCase(),
+                  // Spellings of the path that still reach the route (or that merely over-count).
+                  textTransformations: [
+                    { priority: 0, type: 'URL_DECODE' },
+                    { priority: 1, type: 'NORMALIZE_PATH' },
+                    { priority: 2, type: 'LOWERCASE' },
+                  ],
+                },
+              },
+            },
+          },
+          visibilityConfig: visibility('verify-per-ip'),
+        },
+        {
+          name: 'AWSManagedRulesCommonRuleSet',
+          priority: 3,
           overrideAction: { none: {} },
           statement: {
             managedRuleGroupStatement: {
@@ -105,6 +159,26 @@ export class WebAcl extends Construct {
           visibilityConfig: visibility('common-rule-set'),
         },
       ],
+    });
+
+    // Blocked requests only (the volume follows attacks, not traffic), kept a month, without the query
+    // string (tokens, codes, keys, phone numbers) or Authorization. A CloudWatch Logs destination must
+    // be named aws-waf-logs-*; the stack's id makes the name new for each stack, so a production log
+    // group retained after a teardown does not block a redeploy.
+    const logs = new LogGroup(this, 'Logs', {
+      logGroupName: `aws-waf-logs-${props.namePrefix}-${Fn.select(2, Fn.split('/', Aws.STACK_ID))}`,
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.DESTROY,
+    });
+    new wafv2.CfnLoggingConfiguration(this, 'Logging', {
+      resourceArn: this.acl.attrArn,
+      // WAF takes the log group's ARN without the `:*` suffix that LogGroup.logGroupArn carries.
+      logDestinationConfigs: [stack.formatArn({ service: 'logs', resource: 'log-group', resourceName: logs.logGroupName, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+      redactedFields: [{ queryString: {} }, { singleHeader: { Name: 'authorization' } }],
+      loggingFilter: {
+        DefaultBehavior: 'DROP',
+        Filters: [{ Behavior: 'KEEP', Requirement: 'MEETS_ANY', Conditions: [{ ActionCondition: { Action: 'BLOCK' } }] }],
+      },
     });
   }
 }

@@ -20,6 +20,7 @@ export interface DevRoute {
 
 export interface LocalServerOptions {
   port: number;
+  /** The address to listen on (default 127.0.0.1); requests are answered only for loopback host names. */
   host?: string;
   /** Folder of the built web page, served at `/`. */
   staticDir?: string;
@@ -39,6 +40,20 @@ interface CompiledRoute {
   pattern: RegExp;
   paramNames: string[];
   literalSegments: number;
+}
+
+/**
+ * Whether a request's `Host` names this machine's loopback interface: `127.0.0.1`, `[::1]`,
+ * `localhost` or a `*.localhost` name (which resolve to loopback without DNS), any case, with or
+ * without a port. The host name of a page an attacker re-points at 127.0.0.1 (DNS rebinding) is none
+ * of these, so a web page cannot read `/_dev/sms` or call the API as the local user (docs/web.md,
+ * "Running it locally").
+ */
+function isLoopbackHost(host: string | undefined): boolean {
+  const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::\d{1,5})?$/i.exec(host ?? '');
+  if (!match) return false;
+  const name = match[1]!.toLowerCase();
+  return name === '127.0.0.1' || name === '[::1]' || name === 'localhost' || /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+localhost$/.test(name);
 }
 
 /** A path whose percent-encoding does not decode (`%ZZ`, a cut UTF-8 sequence): 400, not a crash. */
@@ -250,6 +265,16 @@ export function toGatewayEvent(route: RouteSpec, request: GatewayRequest): { eve
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const server = createServer(async (req, res) => {
     const requestId = randomUUID();
+    // Before anything else: a page, a dev route or an API call for a host name that is not this machine's.
+    if (!isLoopbackHost(req.headers.host)) {
+      const shown = JSON.stringify((req.headers.host ?? '').slice(0, 100));
+      return sendJson(
+        res,
+        400,
+        { code: 'VALIDATION_ERROR', error: `Invalid Host ${shown}: the local server answers only to 127.0.0.1, localhost and [::1] (protection against DNS rebinding)` },
+        requestId,
+      );
+    }
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const method = (req.method ?? 'GET').toUpperCase();

@@ -11,8 +11,11 @@ import { PROJECT_ROOT } from '../../infra/constructs/expohub-function.js';
 import { FUNCTIONS, ROUTES, type FunctionName, type FunctionSpec } from '../../infra/routes.js';
 import { DEFAULT_SETTINGS, ExpohubStack, settingsFromContext } from '../../infra/stack.js';
 import { COMMON_RULE_SET_COUNT_ONLY } from '../../infra/constructs/web-acl.js';
+import { DEFAULT_LIMITS } from '../../infra/settings.js';
+import { queryParameters, type ApiEvent } from '../../lib/http/request.js';
 import { METRICS_NAMESPACE } from '../../lib/observability/metric-names.js';
 import { TABLES } from '../../lib/db/tables.js';
+import { countsTowardRateRule, type RawRequest } from '../support/waf-eval.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 interface Resource {
@@ -34,6 +37,7 @@ const CONTEXT = {
   alarmEmail: 'ops@example.com',
   wafRequestsPer5Min: '1500',
   wafGenCodePer5Min: '25',
+  wafVerifyPer5Min: '700',
   throttleRate: '80',
   throttleBurst: '160',
   verifyThrottleRate: '7',
@@ -149,25 +153,81 @@ describe('HTTP API', () => {
     expect(refersTo(props.AuthorizerUri, ourFunctions().get('authorizer')!.id)).toBe(true);
   });
 
-  it('logs every request as JSON without headers or query strings, and throttles the default stage', () => {
+  it('throttles each route of the default stage from context, and the public key verification route apart', () => {
+    const stage = ofType('AWS::ApiGatewayV2::Stage')[0]![1].Properties;
+    // From context (throttleRate, throttleBurst; verifyThrottleRate, verifyThrottleBurst).
+    expect(stage.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: 80, ThrottlingBurstLimit: 160 });
+    const verify = ROUTES.find((r) => r.function === 'verifyKey')!;
+    expect(stage.RouteSettings).toEqual({ [`${verify.method} ${verify.path}`]: { ThrottlingRateLimit: 7, ThrottlingBurstLimit: 14 } });
+  });
+
+  it('logs every request as one JSON line of request metadata only: no query string, header or authorizer context', () => {
     const stages = ofType('AWS::ApiGatewayV2::Stage');
     expect(stages).toHaveLength(1);
     const stage = stages[0]![1].Properties;
     expect(stage.StageName).toBe('$default');
     expect(stage.AutoDeploy).toBe(true);
-    // From context (throttleRate, throttleBurst), and a lower one on the public key verification.
-    expect(stage.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: 80, ThrottlingBurstLimit: 160 });
-    const verify = ROUTES.find((r) => r.function === 'verifyKey')!;
-    expect(stage.RouteSettings).toEqual({ [`${verify.method} ${verify.path}`]: { ThrottlingRateLimit: 7, ThrottlingBurstLimit: 14 } });
-    const format = JSON.parse(stage.AccessLogSettings.Format);
+    const format = JSON.parse(stage.AccessLogSettings.Format) as Record<string, string>;
     expect(format).toMatchObject({
       requestId: '$context.requestId',
       routeKey: '$context.routeKey',
       status: '$context.status',
       latency: '$context.responseLatency',
     });
-    expect(stage.AccessLogSettings.Format).not.toMatch(/header|querystring|authorization/i);
+    // Every field is one $context variable known to carry no request content. Those that would
+    // ($context.requestOverride.querystring.*, ...header.*, $context.authorizer.<key>, $request.*)
+    // are not on the list: the hub's query string carries token, token0 and code, verify's key, and
+    // Authorization a JWT or an access key. $context.path is the path alone.
+    const SAFE = new Set([
+      '$context.requestId', '$context.routeKey', '$context.httpMethod', '$context.path', '$context.status',
+      '$context.responseLatency', '$context.integrationLatency', '$context.integrationErrorMessage',
+      '$context.authorizer.error', '$context.responseLength', '$context.identity.sourceIp', '$context.requestTime',
+    ]);
+    for (const [name, value] of Object.entries(format)) expect(SAFE.has(value), `${name}: ${value}`).toBe(true);
+    expect(stage.AccessLogSettings.Format).not.toMatch(/header|querystring|authorization|\$request\.|\$input/i);
   });
+});
+
+describe('throttles by stage', () => {
+  const from = (context: Record<string, unknown>) => settingsFromContext((key) => context[key]);
+  const prod = { stage: 'prod', adminPhones: '+8613800138000', shareBaseUrl: 'https://s.example.com' };
+
+  it('defaults to production figures on a production stage and a tenth of them elsewhere (docs/deploy.md, "Throttles")', () => {
+    expect(from(prod).limits).toEqual({ wafRequestsPer5Min: 2000, wafGenCodePer5Min: 30, wafVerifyPer5Min: 1000, stageRate: 5000, stageBurst: 2500, verifyRate: 1000, verifyBurst: 500 });
+    expect(from({ stage: 'prod-eu', adminPhones: '+8613800138000', shareBaseUrl: 'https://s.example.com' }).limits).toEqual(DEFAULT_LIMITS.production);
+    for (const stage of ['dev', 'staging', 'production']) {
+      expect(from({ stage }).limits, stage).toEqual({ wafRequestsPer5Min: 2000, wafGenCodePer5Min: 30, wafVerifyPer5Min: 1000, stageRate: 500, stageBurst: 250, verifyRate: 100, verifyBurst: 50 });
+    }
+    // Context still wins, on any stage.
+    expect(from({ ...prod, throttleRate: '3000', verifyThrottleBurst: '20' }).limits).toMatchObject({ stageRate: 3000, stageBurst: 2500, verifyRate: 1000, verifyBurst: 20 });
+  });
+
+  it('keeps production within half the default account quota, and needs hundreds of addresses at the per-IP limit to use up verification', () => {
+    // API Gateway: 10,000 requests per second, burst 5,000, per account and Region, every API and stage together.
+    const ACCOUNT = { rate: 10_000, burst: 5_000 };
+    const { production, other } = DEFAULT_LIMITS;
+    expect(production.stageRate).toBeLessThanOrEqual(ACCOUNT.rate / 2);
+    expect(production.stageBurst).toBeLessThanOrEqual(ACCOUNT.burst / 2);
+    expect(other.stageRate * 10).toBeLessThanOrEqual(production.stageRate);
+    for (const limits of [production, other]) {
+      expect(limits.verifyRate).toBeLessThan(limits.stageRate);
+      // Addresses, each at WAF's verify limit (per 5 minutes), that together reach the route's rate.
+      const addresses = (limits.verifyRate * 300) / limits.wafVerifyPer5Min;
+      expect(addresses).toBeGreaterThanOrEqual(limits === production ? 300 : 30);
+      expect(limits.wafVerifyPer5Min).toBeLessThan(limits.wafRequestsPer5Min);
+    }
+  });
+
+  it('synthesizes the defaults of a non-production stage: the stage, the verify route and the per-IP verify rule', async () => {
+    const { resources: all } = await synthWith({});
+    const stage = Object.values(all).find((r) => r.Type === 'AWS::ApiGatewayV2::Stage')!.Properties;
+    expect(stage.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 250 });
+    const verify = ROUTES.find((r) => r.function === 'verifyKey')!;
+    expect(stage.RouteSettings).toEqual({ [`${verify.method} ${verify.path}`]: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 50 } });
+    const acl = Object.values(all).find((r) => r.Type === 'AWS::WAFv2::WebACL')!.Properties;
+    const rule = asArray<Json>(acl.Rules).find((r) => r.Name === 'VerifyPerIp')!;
+    expect(rule.Statement.RateBasedStatement).toMatchObject({ Limit: 1000, AggregateKeyType: 'IP', EvaluationWindowSec: 300 });
+  }, 60_000);
 });
 
 describe('tables', () => {
@@ -505,7 +565,7 @@ describe('settings from context', () => {
       smsMonthlySpendLimitUsd: 50,
       alarmEmail: 'ops@example.com',
       domain: { name: 'api.example.com' },
-      limits: { wafRequestsPer5Min: 1500, wafGenCodePer5Min: 25, stageRate: 80, stageBurst: 160, verifyRate: 7, verifyBurst: 14 },
+      limits: { wafRequestsPer5Min: 1500, wafGenCodePer5Min: 25, wafVerifyPer5Min: 700, stageRate: 80, stageBurst: 160, verifyRate: 7, verifyBurst: 14 },
     });
     expect(from({ stage: 'prod-eu', adminPhones: '+8613800138000', shareBaseUrl: 'https://s.example.com' }).production).toBe(true);
     expect(from({ stage: 'production' }).production).toBe(false);
@@ -549,6 +609,7 @@ describe('settings from context', () => {
     expect(() => from({ domainName: 'api.example.com', certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0a1b' })).toThrow(/us-east-1/);
     expect(() => from({ webAclArn: 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/x/0a1b' })).toThrow(/webAclArn/);
     expect(() => from({ wafGenCodePer5Min: '5' })).toThrow(/wafGenCodePer5Min must be an integer of at least 10/);
+    expect(() => from({ wafVerifyPer5Min: '9' })).toThrow(/wafVerifyPer5Min must be an integer of at least 10/);
     expect(() => from({ throttleRate: 'fast' })).toThrow(/throttleRate/);
   });
 
@@ -579,27 +640,21 @@ describe('front door', () => {
     expect(secret.Properties.GenerateSecretString.PasswordLength).toBeGreaterThanOrEqual(32);
   });
 
-  it('attaches a CLOUDFRONT web ACL: a per-IP rate rule, a lower per-IP rule on do=gen_code, the common rule set', () => {
+  const aclRules = (): Json => Object.fromEntries(asArray<Json>(ofType('AWS::WAFv2::WebACL')[0]![1].Properties.Rules).map((r) => [r.Name as string, r]));
+
+  it('attaches a CLOUDFRONT web ACL: per-IP rate rules on everything, do=gen_code and key verification, then the common rule set', () => {
     const acls = ofType('AWS::WAFv2::WebACL');
     expect(acls).toHaveLength(1);
     const [aclId, acl] = acls[0]!;
     expect(distributionConfig().WebACLId).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
     expect(acl.Properties).toMatchObject({ Scope: 'CLOUDFRONT', DefaultAction: { Allow: {} }, Name: 'expohub-prod-web' });
-    const rules = Object.fromEntries(asArray<Json>(acl.Properties.Rules).map((r) => [r.Name, r]));
+    const rules = aclRules();
+    expect(Object.keys(rules).sort()).toEqual(['AWSManagedRulesCommonRuleSet', 'GenCodePerIp', 'RatePerIp', 'VerifyPerIp']);
     expect(rules.RatePerIp).toMatchObject({ Action: { Block: {} }, Statement: { RateBasedStatement: { Limit: 1500, AggregateKeyType: 'IP', EvaluationWindowSec: 300 } } });
     expect(rules.RatePerIp.Statement.RateBasedStatement.ScopeDownStatement).toBeUndefined();
-    expect(rules.GenCodePerIp).toMatchObject({
-      Action: { Block: {} },
-      Statement: {
-        RateBasedStatement: {
-          Limit: 25,
-          AggregateKeyType: 'IP',
-          ScopeDownStatement: {
-            ByteMatchStatement: { FieldToMatch: { SingleQueryArgument: { Name: 'do' } }, PositionalConstraint: 'EXACTLY', SearchString: 'gen_code' },
-          },
-        },
-      },
-    });
+    // Limits from context (wafGenCodePer5Min, wafVerifyPer5Min); what they count is tested below.
+    expect(rules.GenCodePerIp).toMatchObject({ Action: { Block: {} }, Statement: { RateBasedStatement: { Limit: 25, AggregateKeyType: 'IP', EvaluationWindowSec: 300 } } });
+    expect(rules.VerifyPerIp).toMatchObject({ Action: { Block: {} }, Statement: { RateBasedStatement: { Limit: 700, AggregateKeyType: 'IP', EvaluationWindowSec: 300 } } });
     const common = rules.AWSManagedRulesCommonRuleSet;
     expect(common.OverrideAction).toEqual({ None: {} });
     expect(common.Statement.ManagedRuleGroupStatement).toMatchObject({ VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' });
@@ -607,8 +662,93 @@ describe('front door', () => {
     expect(counted.map((o) => o.Name).sort()).toEqual(Object.keys(COMMON_RULE_SET_COUNT_ONLY).sort());
     for (const o of counted) expect(o.ActionToUse).toEqual({ Count: {} });
     // The rate rules are evaluated before the rule group.
-    expect(rules.RatePerIp.Priority).toBeLessThan(common.Priority);
-    expect(rules.GenCodePerIp.Priority).toBeLessThan(common.Priority);
+    for (const name of ['RatePerIp', 'GenCodePerIp', 'VerifyPerIp']) expect(rules[name].Priority, name).toBeLessThan(common.Priority);
+  });
+
+  describe('the gen_code rule counts every query string the hub runs as gen_code', () => {
+    // What the hub runs (lib/hub/dispatch.ts): the first `do` of the raw query string, decoded once
+    // (lib/http/request.ts; API Gateway passes rawQueryString as sent), trimmed.
+    const hubRunsGenCode = (query: string) => (queryParameters({ rawQueryString: query } as ApiEvent).do ?? '').trim() === 'gen_code';
+    const request = (query: string): RawRequest => ({ path: '/api/v1', query });
+    const PHONE = 'phonenumber=13800138000&nonce=n1';
+    const SPELLINGS = [
+      'do=gen_code', 'do=gen_code+', 'do=gen_code%20', 'do=+gen_code+', 'do=%20gen_code%20', 'do=gen%5Fcode', 'do=gen%5fcode',
+      'do=%67%65%6E%5F%63%6F%64%65', 'd%6F=gen_code', '%64%6F=gen%5Fcode%20', 'do=%09gen_code%0A', 'do=%0Bgen_code%0C%0D',
+      'do=%C2%A0gen_code', 'do=%E3%80%80gen_code%EF%BB%BF', 'do=gen_code%E2%80%A8', 'do=gen_code&do=like',
+    ];
+
+    it.each(SPELLINGS)('%s: the hub sends a code, and the rule counts it', (spelling) => {
+      const rule = aclRules().GenCodePerIp;
+      for (const query of [`${spelling}&${PHONE}`, `${PHONE}&${spelling}`]) {
+        expect(hubRunsGenCode(query), `the hub runs ${query}`).toBe(true);
+        expect(countsTowardRateRule(rule, request(query)), query).toBe(true);
+      }
+    });
+
+    it('also counts spellings the hub refuses (GEN_CODE), which costs nothing but the sender\'s own budget', () => {
+      const rule = aclRules().GenCodePerIp;
+      for (const query of [`do=GEN_CODE&${PHONE}`, `do=Gen_Code%20&${PHONE}`, `DO=gen_code&${PHONE}`]) {
+        expect(hubRunsGenCode(query), query).toBe(false);
+        expect(countsTowardRateRule(rule, request(query)), query).toBe(true);
+      }
+    });
+
+    it('counts no other operation, and no double encoding (the hub decodes once: that is no operation)', () => {
+      const rule = aclRules().GenCodePerIp;
+      const others = [
+        'do=get_next_list&openid=u_1&token=t&watch_count=5',
+        'do=create_phone_account&openid=13800138000&token=n1&code=123456&openid0=&token0=',
+        'do=comment_set&openid=u_1&token=t&vid=v1&content=gen_code%20is%20the%20first%20step',
+        'do=like&openid=u_1&token=t&vid=v1',
+        'do=gen%255Fcode&phonenumber=13800138000',
+      ];
+      for (const query of others) {
+        expect(hubRunsGenCode(query), query).toBe(false);
+        expect(countsTowardRateRule(rule, request(query)), query).toBe(false);
+      }
+    });
+  });
+
+  it('counts key verifications toward the per-IP verify rule however the path is spelled, and nothing else', () => {
+    const rule = aclRules().VerifyPerIp;
+    const verify = ROUTES.find((r) => r.function === 'verifyKey')!.path;
+    const counted = [verify, '/api/v1/api-keys/%76erify', '/api/v1//api-keys/verify', '/api/v1/api-keys/./verify', '/api/v1/x/../api-keys/verify', '/API/v1/api-keys/VERIFY'];
+    for (const path of counted) expect(countsTowardRateRule(rule, { path, query: 'key=ak_x' }), path).toBe(true);
+    const notCounted = ['/api/v1/api-keys', '/api/v1/api-keys/k_0123/revoke', '/api/v1/health', '/api/v1'];
+    for (const path of notCounted) expect(countsTowardRateRule(rule, { path, query: 'key=verify' }), path).toBe(false);
+  });
+
+  it('samples no request (samples keep URIs and headers, unredacted); every rule and the ACL keep their metrics', () => {
+    const [, acl] = ofType('AWS::WAFv2::WebACL')[0]!;
+    const configs = [acl.Properties.VisibilityConfig, ...asArray<Json>(acl.Properties.Rules).map((r) => r.VisibilityConfig)];
+    expect(configs).toHaveLength(5);
+    for (const config of configs) expect(config, config.MetricName).toMatchObject({ SampledRequestsEnabled: false, CloudWatchMetricsEnabled: true });
+    // Nothing else in the template samples requests either (a rule group, another ACL).
+    expect(JSON.stringify(resources)).not.toMatch(/"SampledRequestsEnabled":true/);
+  });
+
+  it('logs blocked requests only, to an aws-waf-logs-* group, with the query string and Authorization redacted', () => {
+    const configs = ofType('AWS::WAFv2::LoggingConfiguration');
+    expect(configs).toHaveLength(1);
+    const logging = configs[0]![1].Properties;
+    const [aclId] = ofType('AWS::WAFv2::WebACL')[0]!;
+    expect(logging.ResourceArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+    expect(logging.RedactedFields).toEqual(expect.arrayContaining([{ QueryString: {} }, { SingleHeader: { Name: 'authorization' } }]));
+    expect(logging.RedactedFields).toHaveLength(2);
+    expect(logging.LoggingFilter).toEqual({
+      DefaultBehavior: 'DROP',
+      Filters: [{ Behavior: 'KEEP', Requirement: 'MEETS_ANY', Conditions: [{ ActionCondition: { Action: 'BLOCK' } }] }],
+    });
+    // The destination: the log group's ARN without the `:*` suffix WAF refuses.
+    const destination = JSON.stringify(logging.LogDestinationConfigs);
+    const groups = ofType('AWS::Logs::LogGroup').filter(([id]) => refersTo(logging.LogDestinationConfigs, id));
+    expect(groups).toHaveLength(1);
+    const [, group] = groups[0]!;
+    expect(destination).toContain(':log-group:');
+    expect(destination).not.toContain(':*');
+    expect(JSON.stringify(group.Properties.LogGroupName)).toMatch(/"aws-waf-logs-expohub-prod-"/);
+    expect(group.Properties.RetentionInDays).toBe(30);
+    expect(group.DeletionPolicy).toBe('Retain');
   });
 
   it('refuses to deploy the web ACL outside us-east-1: a template rule, and the synth when the region is known', async () => {
