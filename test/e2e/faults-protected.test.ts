@@ -159,7 +159,8 @@ describe('role administration under DynamoDB faults', () => {
     const sweep: FaultSweep<{ admin: string; target: string }> = {
       async setup() {
         const target = await accountWithRoles([]);
-        return { admin: await tokenFor(newUserId(), ['admin']), target: target.openid };
+        // An account that holds the admin role: the route checks the stored roles too.
+        return { admin: (await accountWithRoles(['admin'])).token, target: target.openid };
       },
       call: ({ admin, target }) => api.post(`/api/v1/admin/users/${target}/roles`, { token: admin, body: { roles: ['editor'] } }),
       async once({ target }, res) {

@@ -15,7 +15,8 @@ const api = useTestStack();
 let user: TestAccount;
 
 beforeAll(async () => {
-  [user] = (await putTestAccounts(1)) as [typeof user];
+  // An admin: the crafted tokens claim admin, and the roles route also checks the stored roles.
+  [user] = (await putTestAccounts(1, ['admin'])) as [typeof user];
 });
 
 interface Claims {

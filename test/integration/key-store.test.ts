@@ -9,6 +9,7 @@ import { authorizeRequest } from '../../lib/auth/authorizer.js';
 import { createTestTables } from '../support/stack.js';
 import { recordRequests } from '../support/db-requests.js';
 import { tokenFor } from '../support/tokens.js';
+import { putTestAccounts } from '../support/hub-fixtures.js';
 import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 
 beforeAll(createTestTables);
@@ -221,9 +222,11 @@ describe('authorizer decision', () => {
   });
 
   it('yields a JWT\'s subject and roles with one request (the ended-session and suspension check)', async () => {
-    const token = await tokenFor('jwt-user', ['editor']);
+    // The roles the request may use are the claim's that the account still holds: it holds editor.
+    const [account] = await putTestAccounts(1, ['editor']);
+    const token = await tokenFor(account!.openid, ['editor', 'admin']);
     const { result, requests } = await recordRequests(() => authorizeRequest(authorizerEvent(`Bearer ${token}`)));
-    expect(result.context).toEqual({ authenticated: true, user_id: 'jwt-user', auth_type: 'jwt', scopes: [], roles: ['editor'] });
+    expect(result.context).toEqual({ authenticated: true, user_id: account!.openid, auth_type: 'jwt', scopes: [], roles: ['editor'] });
     expect(requests.map((r) => r.command)).toEqual(['BatchGetItemCommand']);
   });
 
