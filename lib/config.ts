@@ -67,8 +67,11 @@ const configSchema = z
     /** Codes per phone and caller network (IPv4 address, IPv6 /64) per UTC hour / day. */
     RATE_SMS_PHONE_NETWORK_HOURLY: positiveInt(3),
     RATE_SMS_PHONE_NETWORK_DAILY: positiveInt(5),
-    /** Codes per phone per UTC hour / day, whoever asks: the hard bound on SMS to one number. */
-    RATE_SMS_PHONE_HOURLY: positiveInt(10),
+    /**
+     * Codes per phone per UTC hour / day, whoever asks: the hard bound on SMS to one number. The hour
+     * leaves the owner its own 3 while strangers on 3 other networks take theirs.
+     */
+    RATE_SMS_PHONE_HOURLY: positiveInt(12),
     RATE_SMS_PHONE_DAILY: positiveInt(30),
     /** Codes per caller network per hour, all phones together. */
     RATE_SMS_IP_HOURLY: positiveInt(50),

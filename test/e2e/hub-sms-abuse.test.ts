@@ -122,22 +122,24 @@ describe('gen_code: what one phone receives, whoever asks', () => {
   it(`at most ${config.RATE_SMS_PHONE_HOURLY} codes an hour and ${config.RATE_SMS_PHONE_DAILY} a day reach one phone, from any number of networks`, async () => {
     const day = startNextUtcDay();
     const phone = newPhone();
-    const networks = Array.from({ length: 12 }, (_, i) => `198.51.100.${120 + i}`);
-    const perHour = config.RATE_SMS_PHONE_HOURLY;
-    const hours = config.RATE_SMS_PHONE_DAILY / perHour;
-    for (let hour = 0; hour < hours; hour++) {
+    // More networks than the hour allows sends, each asking once an hour (within its own allowance).
+    const networks = Array.from({ length: config.RATE_SMS_PHONE_HOURLY + 2 }, (_, i) => `198.51.100.${120 + i}`);
+    let total = 0;
+    for (let hour = 0; total < config.RATE_SMS_PHONE_DAILY; hour++) {
+      const allowed = Math.min(config.RATE_SMS_PHONE_HOURLY, config.RATE_SMS_PHONE_DAILY - total);
+      // The hour that fills the day: then the day's wait is the longer one.
+      const dayFull = total + allowed === config.RATE_SMS_PHONE_DAILY;
       const statuses: number[] = [];
       for (const ip of networks) {
         const res = await genCode(phone, newNonce(), ip);
         statuses.push(res.status);
         if (res.status === 429) {
-          // The last hour fills the day too: then the day's wait is the longer one.
-          const dayFull = hour === hours - 1;
           expect(res.body).toMatchObject({ code: 'RATE_LIMITED', error: `Too many codes requested for this phone number ${dayFull ? 'today' : 'this hour'}` });
           expect(retryAfterMs(res)).toBe((dayFull ? day + DAY_MS : day + (hour + 1) * HOUR_MS) - clock.now());
         }
       }
-      expect(statuses, `hour ${hour}`).toEqual(networks.map((_, i) => (i < perHour ? 200 : 429)));
+      expect(statuses, `hour ${hour}`).toEqual(networks.map((_, i) => (i < allowed ? 200 : 429)));
+      total += allowed;
       clock.set(day + (hour + 1) * HOUR_MS + 1_000);
     }
     const today = await genCode(phone, newNonce(), '198.51.100.199');
@@ -178,19 +180,32 @@ describe('gen_code: what one phone receives, whoever asks', () => {
       if (until > clock.now()) clock.set(until);
     }
 
-    /** The owner asks for a code (waiting out any refusal), reads it, types it half a minute later; the attack goes on throughout. */
-    async function ownerSignsIn(): Promise<{ openid: string; new_account: boolean }> {
-      const start = clock.now();
-      const nonce = newNonce();
+    /** The owner asks for a code until one is sent, waiting out any refusal; the attack goes on meanwhile. Returns the code. */
+    async function ownerGetsCode(nonce: string, start: number): Promise<string> {
       for (;;) {
         await attackUntil(clock.now());
         const sent = await genCode(phone, nonce, owner);
-        if (sent.status === 200) break;
+        if (sent.status === 200) return newestCode(phone);
         expect(sent.status, JSON.stringify(sent.body)).toBe(429);
         expect(clock.now() + retryAfterMs(sent) - start, `the owner is told to wait: ${JSON.stringify(sent.body)}`).toBeLessThanOrEqual(120_000);
         await attackUntil(clock.now() + retryAfterMs(sent));
       }
-      const code = await newestCode(phone);
+    }
+
+    /**
+     * The owner gets a code and types it half a minute later; with `mistypes`, the owner first gets
+     * the code wrong 5 times (it ends) and asks for another: two codes in the hour.
+     */
+    async function ownerSignsIn(mistypes = false): Promise<{ openid: string; new_account: boolean }> {
+      const start = clock.now();
+      let nonce = newNonce();
+      let code = await ownerGetsCode(nonce, start);
+      if (mistypes) {
+        await attackUntil(clock.now() + 10_000);
+        for (let i = 0; i < 5; i++) expect((await signIn(phone, nonce, wrongFor(code), owner)).status).toBe(401);
+        nonce = newNonce();
+        code = await ownerGetsCode(nonce, start);
+      }
       await attackUntil(clock.now() + 30_000);
       const res = await signIn(phone, nonce, code, owner);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -198,10 +213,11 @@ describe('gen_code: what one phone receives, whoever asks', () => {
       return res.data;
     }
 
-    // The attack runs all day; the owner signs in while it is at its fastest, once the attacker's
-    // networks have spent their allowance, and late in the day.
+    // The attack runs all day; the owner signs in while it is at its fastest (mistyping the first
+    // code: a second code that hour), once the attacker's networks have spent their allowance, and
+    // late in the day.
     await attackUntil(day + 10 * 60_000);
-    const first = await ownerSignsIn();
+    const first = await ownerSignsIn(true);
     expect(first.new_account).toBe(true);
     await attackUntil(day + 3 * HOUR_MS);
     expect((await ownerSignsIn()).openid).toBe(first.openid);
@@ -211,7 +227,7 @@ describe('gen_code: what one phone receives, whoever asks', () => {
     // The attacker got what its networks may have, each network counted once (the IPv6 one by its /64).
     expect(attackerSent).toEqual(attackers.map(() => config.RATE_SMS_PHONE_NETWORK_DAILY));
     const messages = await received(phone);
-    expect(messages).toHaveLength(attackers.length * config.RATE_SMS_PHONE_NETWORK_DAILY + 3);
+    expect(messages).toHaveLength(attackers.length * config.RATE_SMS_PHONE_NETWORK_DAILY + 4);
     const perHour = new Map<number, number>();
     for (const m of messages) {
       const hour = Math.floor(Date.parse(m.sent_at) / HOUR_MS);
