@@ -19,6 +19,8 @@ export function benchSettings(dynamoEndpoint: string, tables: Record<string, str
     SHARE_BASE_URL: 'http://127.0.0.1:3000',
     RATE_SMS_PHONE_HOURLY: '1000000',
     RATE_SMS_PHONE_DAILY: '1000000',
+    RATE_SMS_PHONE_NETWORK_HOURLY: '1000000',
+    RATE_SMS_PHONE_NETWORK_DAILY: '1000000',
     RATE_SMS_IP_HOURLY: '1000000',
     RATE_COMMENTS_PER_MINUTE: '1000000',
     MAX_KEYS_PER_USER: '1000000',

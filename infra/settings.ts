@@ -18,8 +18,10 @@ export interface ExpohubSettings {
   logLevel: LogLevel;
   /** SMS_ALLOWED_COUNTRIES: ISO 3166 alpha-2 codes gen_code may send to; empty leaves the functions' default. */
   smsAllowedCountries: string[];
-  /** SMS_DAILY_CAP: codes sent per day across all numbers; the functions' default when absent. */
+  /** SMS_DAILY_CAP: codes sent per day to numbers without an account; the functions' default when absent. */
   smsDailyCap?: number;
+  /** SMS_DAILY_CAP_RETURNING: codes sent per day to numbers with an account; the functions' default when absent. */
+  smsDailyCapReturning?: number;
   /** The account's SNS monthly SMS spend limit (USD); the spend alarm fires at SMS_SPEND_ALARM_RATIO of it. */
   smsMonthlySpendLimitUsd: number;
   /** E-mail address subscribed to the alarm topic (it must confirm the subscription). */
@@ -155,6 +157,7 @@ export function settingsFromContext(tryGetContext: (key: string) => unknown): Ex
   const badCountry = smsAllowedCountries.find((c) => !/^[A-Z]{2}$/.test(c));
   if (badCountry) throw new Error(`Context smsAllowedCountries must hold ISO 3166 alpha-2 codes (CN,HK), got "${badCountry}"`);
   const dailyCap = text('smsDailyCap');
+  const dailyCapReturning = text('smsDailyCapReturning');
   const spendLimit = text('smsMonthlySpendLimitUsd');
   const alarmEmail = text('alarmEmail');
   if (alarmEmail !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail)) throw new Error(`Context alarmEmail must be an e-mail address, got "${alarmEmail}"`);
@@ -197,6 +200,7 @@ export function settingsFromContext(tryGetContext: (key: string) => unknown): Ex
     logLevel: logLevel as LogLevel,
     smsAllowedCountries,
     smsDailyCap: dailyCap === undefined ? undefined : integer(tryGetContext, 'smsDailyCap', 0, 1),
+    smsDailyCapReturning: dailyCapReturning === undefined ? undefined : integer(tryGetContext, 'smsDailyCapReturning', 0, 1),
     smsMonthlySpendLimitUsd: spendLimit === undefined ? DEFAULT_SMS_MONTHLY_SPEND_LIMIT_USD : positiveNumber('smsMonthlySpendLimitUsd', spendLimit),
     alarmEmail,
     domain: domainName !== undefined && certificateArn !== undefined ? { name: domainName, certificateArn } : undefined,

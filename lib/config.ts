@@ -62,9 +62,18 @@ const configSchema = z
     ANDROID_CERT_SHA256: csv,
     SMS_SENDER: z._default(z.enum(['sns', 'console']), 'sns'),
     SMS_CODE_TTL_SECONDS: positiveInt(300),
+    /** gen_code limits (docs/hub-api.md, "gen_code"). The resend wait, per phone and requester (nonce, network). */
     RATE_SMS_PHONE_INTERVAL_S: positiveInt(60),
-    RATE_SMS_PHONE_HOURLY: positiveInt(5),
-    RATE_SMS_PHONE_DAILY: positiveInt(10),
+    /** Codes per phone and caller network (IPv4 address, IPv6 /64) per UTC hour / day. */
+    RATE_SMS_PHONE_NETWORK_HOURLY: positiveInt(3),
+    RATE_SMS_PHONE_NETWORK_DAILY: positiveInt(5),
+    /**
+     * Codes per phone per UTC hour / day, whoever asks: the hard bound on SMS to one number. The hour
+     * leaves the owner its own 3 while strangers on 3 other networks take theirs.
+     */
+    RATE_SMS_PHONE_HOURLY: positiveInt(12),
+    RATE_SMS_PHONE_DAILY: positiveInt(30),
+    /** Codes per caller network per hour, all phones together. */
     RATE_SMS_IP_HOURLY: positiveInt(50),
     /**
      * Countries (ISO 3166 alpha-2) gen_code sends SMS to; a number elsewhere is refused before
@@ -79,10 +88,12 @@ const configSchema = z
       ),
     ),
     /**
-     * All SMS sends of the deployment per UTC day, whoever asks: the ceiling on a day's SMS bill.
-     * Past it gen_code answers 429 until 00:00 UTC.
+     * SMS sends of the deployment per UTC day to numbers without an account. Past it gen_code answers
+     * 429 to those numbers until 00:00 UTC. With SMS_DAILY_CAP_RETURNING: the ceiling on a day's SMS bill.
      */
     SMS_DAILY_CAP: positiveInt(1000),
+    /** SMS sends per UTC day to numbers that have an account: a budget of their own, which new numbers cannot spend. */
+    SMS_DAILY_CAP_RETURNING: positiveInt(1000),
     RATE_COMMENTS_PER_MINUTE: positiveInt(10),
     MAX_KEYS_PER_USER: positiveInt(100),
     /** Requests per minute of an access key created without its own `rate_limit_per_minute` (and of keys older than the setting). */

@@ -49,8 +49,13 @@ export const hubItems = {
   auditEventId: (openid: string, id: string) => ({ pk: `ACCOUNT#${openid}`, sk: `AUDITID#${id}` }),
   /** phone (E.164) -> openid; written with the account in one transaction, so a phone has one account. */
   phone: (e164: string) => ({ pk: `PHONE#${e164}`, sk: 'ACCOUNT' }),
-  /** The current SMS code of a phone (hash only), with a TTL. */
-  smsCode: (e164: string) => ({ pk: `PHONE#${e164}`, sk: 'CODE' }),
+  /**
+   * A pending SMS code of a phone, one per nonce (the device that asked), hash only, with a TTL: a
+   * request from another device never replaces it (docs/hub-api.md, "gen_code").
+   */
+  smsCode: (e164: string, nonce: string) => ({ pk: `PHONE#${e164}`, sk: `CODE#${nonce}` }),
+  /** When a phone was last sent a code for one caller network (its resend wait), with a TTL. */
+  smsRequester: (e164: string, network: string) => ({ pk: `PHONE#${e164}`, sk: `SENT#${network}` }),
   /** A fixed-window counter for rate limits, with a TTL: e.g. rateWindow('sms-phone', phone, 'h', 493812). */
   rateWindow: (limit: string, subject: string, window: string) => ({ pk: `RATE#${limit}#${subject}`, sk: window }),
 

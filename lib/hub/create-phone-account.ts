@@ -30,8 +30,8 @@ function codeEnded(code: StoredCode, now: number): RateLimitedError {
 }
 
 /** The 401 or 429 for a code that could not be spent, decided on its current state. */
-async function refusal(phone: string, now: number): Promise<Error> {
-  const current = await getCode(phone);
+async function refusal(phone: string, nonce: string, now: number): Promise<Error> {
+  const current = await getCode(phone, nonce);
   if (current && !current.used && current.attempts >= MAX_CODE_ATTEMPTS) return codeEnded(current, now);
   return new AuthError(WRONG_OR_EXPIRED);
 }
@@ -51,21 +51,22 @@ async function previousSession(openid0: string, token0: string): Promise<TokenCl
 
 /**
  * create_phone_account: `openid` is the phone given to gen_code, `token` its nonce, `code` the SMS
- * code. Wrong tries are counted on the code (the 5th ends it); the right code is spent in the same
- * transaction that creates a new account, so it works exactly once.
+ * code. Only the code of that (phone, nonce) is checked: codes other devices asked for are neither
+ * tried nor spent. Wrong tries are counted on the code (the 5th ends it); the right code is spent in
+ * the same transaction that creates a new account, so it works exactly once.
  */
 export const createPhoneAccount = defineOperation({
   auth: 'none',
   query,
   async run({ openid: phone, token: nonce, code, openid0, token0, invite_uid }) {
     const now = clock.now();
-    const stored = await getCode(phone);
+    const stored = await getCode(phone, nonce);
     if (!stored || stored.used || stored.expires_at <= now) throw new AuthError(WRONG_OR_EXPIRED);
     if (stored.attempts >= MAX_CODE_ATTEMPTS) throw codeEnded(stored, now);
 
-    if (stored.nonce !== nonce || !(await codeMatches(stored.code_hash, phone, nonce, code))) {
-      const attempts = await recordWrongTry(phone, stored.code_hash);
-      if (attempts === undefined) throw await refusal(phone, now);
+    if (!(await codeMatches(stored.code_hash, phone, nonce, code))) {
+      const attempts = await recordWrongTry(phone, nonce, stored.code_hash);
+      if (attempts === undefined) throw await refusal(phone, nonce, now);
       const left = MAX_CODE_ATTEMPTS - attempts;
       throw new AuthError(left > 0 ? `Wrong code; ${left} ${left === 1 ? 'try' : 'tries'} left` : 'Wrong code; this code no longer works, request a new one');
     }
@@ -83,9 +84,9 @@ export const createPhoneAccount = defineOperation({
     };
     let signedIn;
     try {
-      signedIn = await signInByPhone(phone, { guard: consumeCodeItem(phone, stored.code_hash, now), inviter, also });
+      signedIn = await signInByPhone(phone, { guard: consumeCodeItem(phone, nonce, stored.code_hash, now), inviter, also });
     } catch (error) {
-      if (error instanceof SignInGuardFailed) throw await refusal(phone, now);
+      if (error instanceof SignInGuardFailed) throw await refusal(phone, nonce, now);
       throw error;
     }
     // Stored: the previous session is over (ended again, and written again, if it already was).

@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { retryTransient } from '../db/failures.js';
@@ -18,6 +19,46 @@ export interface RateLimit {
   max: number;
   /** What the 429 says, e.g. "Too many codes requested for this phone number". */
   message: string;
+}
+
+/** The 8 groups of an IPv6 address that isIPv6 accepted (`::` expanded, a trailing dotted IPv4 as two groups). */
+function ipv6Groups(address: string): number[] {
+  const toGroups = (part: string) =>
+    part === ''
+      ? []
+      : part.split(':').flatMap((g) => {
+          if (!g.includes('.')) return [parseInt(g, 16)];
+          const [a, b, c, d] = g.split('.').map(Number) as [number, number, number, number];
+          return [(a << 8) | b, (c << 8) | d];
+        });
+  const [head = '', tail] = address.split('::');
+  const front = toGroups(head);
+  const back = tail === undefined ? [] : toGroups(tail);
+  return [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
+}
+
+/**
+ * The network a caller's address is counted in (docs/hub-api.md, "gen_code"): an IPv4 address as
+ * itself; an IPv6 address by its /64, the prefix one subscriber is given and picks fresh addresses
+ * from at will (temporary addresses), so rotating them does not escape a per-IP window; an
+ * IPv4-mapped IPv6 address (`::ffff:203.0.113.7`) as its IPv4 address. Anything else as given.
+ */
+export function networkOf(ip: string): string {
+  const address = ip
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/%.*$/, '');
+  if (isIPv4(address) || !isIPv6(address)) return address;
+  const groups = ipv6Groups(address);
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    const [hi, lo] = [groups[6]!, groups[7]!];
+    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
 }
 
 const windowOf = (limit: RateLimit, nowMs: number) => Math.floor(nowMs / 1000 / limit.windowSeconds);

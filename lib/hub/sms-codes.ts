@@ -10,7 +10,7 @@ import { logger } from '../logger.js';
 /** Wrong tries a code survives: the 5th wrong try ends it. */
 export const MAX_CODE_ATTEMPTS = 5;
 
-/** The stored state of a phone's current code: never the code itself. */
+/** The stored state of one pending code (a phone and the nonce it was asked with): never the code itself. */
 export interface StoredCode {
   code_hash: string;
   nonce: string;
@@ -48,57 +48,92 @@ export function sameHash(a: string, b: string): boolean {
 const TABLE = () => tableNames.hub;
 
 /**
- * Stores a new code, replacing the previous one, unless a code was sent less than `intervalSeconds`
- * ago (the condition is the exact one-send-per-interval limit).
+ * Stores a new code for (phone, nonce), replacing only that nonce's previous one, unless it was sent
+ * less than `intervalSeconds` ago: the codes of other nonces (other devices) are not touched
+ * (docs/hub-api.md, "gen_code").
  */
 export function putCodeItem(phone: string, code: StoredCode, intervalSeconds: number): TransactItem {
   const ttl = Math.ceil(Math.max(code.expires_at, code.sent_at + intervalSeconds * 1000) / 1000) + 60;
   return {
     Put: {
       TableName: TABLE(),
-      Item: { ...hubItems.smsCode(phone), entity: 'sms_code', ...code, ttl },
+      Item: { ...hubItems.smsCode(phone, code.nonce), entity: 'sms_code', ...code, ttl },
       ConditionExpression: 'attribute_not_exists(pk) OR sent_at <= :since',
       ExpressionAttributeValues: { ':since': code.sent_at - intervalSeconds * 1000 },
     },
   };
 }
 
-export async function getCode(phone: string): Promise<StoredCode | undefined> {
-  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.smsCode(phone), ConsistentRead: true }));
+/**
+ * Records a send to `phone` for a caller network, unless one was sent for that network less than
+ * `intervalSeconds` ago: the resend wait of a requester, which a caller elsewhere cannot reset.
+ */
+export function putRequesterItem(phone: string, network: string, sentAt: number, intervalSeconds: number): TransactItem {
+  return {
+    Put: {
+      TableName: TABLE(),
+      Item: { ...hubItems.smsRequester(phone, network), entity: 'sms_requester', sent_at: sentAt, ttl: Math.ceil(sentAt / 1000) + intervalSeconds + 60 },
+      ConditionExpression: 'attribute_not_exists(pk) OR sent_at <= :since',
+      ExpressionAttributeValues: { ':since': sentAt - intervalSeconds * 1000 },
+    },
+  };
+}
+
+export async function getCode(phone: string, nonce: string): Promise<StoredCode | undefined> {
+  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.smsCode(phone, nonce), ConsistentRead: true }));
   return out.Item as StoredCode | undefined;
 }
 
+/** When `phone` was last sent a code for `network` (epoch ms), if within the item's lifetime. */
+export async function lastSentTo(phone: string, network: string): Promise<number | undefined> {
+  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.smsRequester(phone, network), ConsistentRead: true }));
+  return out.Item?.sent_at as number | undefined;
+}
+
 /**
- * Removes a code whose SMS could not be sent (only that code: a newer one is left alone). It runs
- * right after a failure, so transient errors are retried; one that still fails is logged and left
- * (the code was never sent, it cannot be used; it blocks a new one for the resend interval).
+ * Conditional delete run right after a failure, transient errors retried; one that still fails is
+ * logged and left, and a failed condition means the item is no longer ours (nothing to undo).
  */
-export async function deleteUnsentCode(phone: string, codeHash: string): Promise<void> {
-  await retryTransient(() =>
-    db.send(
-      new DeleteCommand({
-        TableName: TABLE(),
-        Key: hubItems.smsCode(phone),
-        ConditionExpression: 'code_hash = :h',
-        ExpressionAttributeValues: { ':h': codeHash },
-      }),
-    ),
-  ).catch((error: Error) => {
-    if (!isConditionalCheckFailed(error)) logger.warn('unsent code not removed', { errorName: error.name });
+async function undoWrite(what: string, input: ConstructorParameters<typeof DeleteCommand>[0]): Promise<void> {
+  await retryTransient(() => db.send(new DeleteCommand(input))).catch((error: Error) => {
+    if (!isConditionalCheckFailed(error)) logger.warn(`${what} not removed`, { errorName: error.name });
   });
 }
 
 /**
- * Counts a wrong try against the code that was checked. Returns the attempts so far, or undefined
- * when that code is no longer the live one (replaced, used or already ended).
+ * Undoes a request whose SMS could not be sent: removes its code (only that code: a newer one of the
+ * nonce is left alone) and its requester's send time (only that send), so that neither the nonce nor
+ * the network waits for a code that never arrived. A removal that fails is logged and left: the
+ * unsent code cannot be used, and it holds the resend wait for its interval.
  */
-export async function recordWrongTry(phone: string, codeHash: string): Promise<number | undefined> {
+export async function undoUnsentCode(phone: string, network: string, code: StoredCode): Promise<void> {
+  await Promise.all([
+    undoWrite('unsent code', {
+      TableName: TABLE(),
+      Key: hubItems.smsCode(phone, code.nonce),
+      ConditionExpression: 'code_hash = :h',
+      ExpressionAttributeValues: { ':h': code.code_hash },
+    }),
+    undoWrite('unsent send time', {
+      TableName: TABLE(),
+      Key: hubItems.smsRequester(phone, network),
+      ConditionExpression: 'sent_at = :at',
+      ExpressionAttributeValues: { ':at': code.sent_at },
+    }),
+  ]);
+}
+
+/**
+ * Counts a wrong try against the code of (phone, nonce) that was checked. Returns the attempts so
+ * far, or undefined when that code is no longer the live one (replaced, used or already ended).
+ */
+export async function recordWrongTry(phone: string, nonce: string, codeHash: string): Promise<number | undefined> {
   try {
     const out = await retryOnConflict(() =>
       db.send(
         new UpdateCommand({
           TableName: TABLE(),
-          Key: hubItems.smsCode(phone),
+          Key: hubItems.smsCode(phone, nonce),
           UpdateExpression: 'ADD attempts :one',
           ConditionExpression: 'code_hash = :h AND used = :no AND attempts < :max',
           ExpressionAttributeValues: { ':one': 1, ':h': codeHash, ':no': false, ':max': MAX_CODE_ATTEMPTS },
@@ -114,14 +149,15 @@ export async function recordWrongTry(phone: string, codeHash: string): Promise<n
 }
 
 /**
- * Spends the code, as a transaction item: it succeeds once, for the live, unexpired code that has
- * wrong tries left, so two parallel requests with the right code cannot both sign in.
+ * Spends the code of (phone, nonce), as a transaction item: it succeeds once, for the live, unexpired
+ * code that has wrong tries left, so two parallel requests with the right code cannot both sign in.
+ * The phone's codes of other nonces are left to expire (docs/hub-api.md, "create_phone_account").
  */
-export function consumeCodeItem(phone: string, codeHash: string, nowMs: number): TransactItem {
+export function consumeCodeItem(phone: string, nonce: string, codeHash: string, nowMs: number): TransactItem {
   return {
     Update: {
       TableName: TABLE(),
-      Key: hubItems.smsCode(phone),
+      Key: hubItems.smsCode(phone, nonce),
       UpdateExpression: 'SET used = :yes, used_at = :now',
       ConditionExpression: 'code_hash = :h AND used = :no AND attempts < :max AND expires_at > :now',
       ExpressionAttributeValues: { ':yes': true, ':no': false, ':h': codeHash, ':max': MAX_CODE_ATTEMPTS, ':now': nowMs },

@@ -20,8 +20,8 @@ export const METRICS = {
   SmsSent: {},
   /** gen_code refused by a rate limit (per phone, per IP, one send per interval). */
   SmsRateLimited: {},
-  /** gen_code refused before sending: destination country not allowed, or the global daily cap reached. */
-  SmsRefused: { dimension: 'reason', values: ['country', 'daily_cap'] },
+  /** gen_code refused before sending: destination country not allowed, or a daily budget spent (new numbers', returning accounts'). */
+  SmsRefused: { dimension: 'reason', values: ['country', 'daily_cap', 'daily_cap_returning'] },
   /** SNS refused or failed a send. */
   SmsFailed: {},
   /** 503 answers, by the dependency that failed. */

@@ -59,22 +59,64 @@ async function query(pk: string, skPrefix: string): Promise<Record<string, unkno
 const afterCommit = (fault: PlannedFault, requests: RecordedRequest[]) =>
   fault.position > requests.map((r) => r.command).lastIndexOf('TransactWriteItemsCommand') + 1;
 
+/** gen_code from this file's one network (127.0.0.1), and the code the SMS carried. */
+async function requestCode(phone: string) {
+  const nonce = newNonce();
+  expect((await hub(api, 'gen_code', { phonenumber: phone, nonce })).status).toBe(200);
+  return { nonce, code: await latestCode(api, phone) };
+}
+const smsTo = async (phone: string) => (await api.get<{ messages: unknown[] }>(`/_dev/sms?phone=${encodeURIComponent(phone)}`)).data.messages.length;
+
 describe('gen_code under DynamoDB faults', () => {
-  it('answers 503 with nothing stored, and the retry stores one code, counts one send and sends one SMS', async () => {
-    const sweep: FaultSweep<{ phone: string; nonce: string }> = {
-      setup: async () => ({ phone: newPhone(), nonce: newNonce() }),
-      call: ({ phone, nonce }) => hub(api, 'gen_code', { phonenumber: phone, nonce }),
-      async once({ phone }) {
-        expect(await getHubItem(hubItems.smsCode(phone))).toMatchObject({ attempts: 0, used: false });
-        // Per phone per hour and per day, per IP per hour, and the deployment's daily cap.
-        const windows = [...(await storeSnapshot()).entries()].filter(([key]) => key.startsWith('hub RATE#sms-'));
-        expect(windows.map(([, item]) => (JSON.parse(item) as { n: number }).n)).toEqual([1, 1, 1, 1]);
-        const sms = await api.get<{ messages: unknown[] }>(`/_dev/sms?phone=${encodeURIComponent(phone)}`);
-        expect(sms.data.messages).toHaveLength(1);
-      },
-    };
-    const report = await sweepFaults(sweep);
-    expect(report.requests).toEqual(['TransactWriteItemsCommand']);
+  /** The rate windows stored now: `<pk> | <sk>` -> n. */
+  const windowsNow = async () =>
+    new Map([...(await storeSnapshot()).entries()].filter(([key]) => key.startsWith('hub RATE#sms-')).map(([key, item]) => [key.slice(4), (JSON.parse(item) as { n: number }).n]));
+  interface Ask {
+    phone: string;
+    nonce: string;
+    windowsBefore: Map<string, number>;
+    smsBefore: number;
+  }
+  const codeSweep = (returning: boolean): FaultSweep<Ask> => ({
+    async setup() {
+      const phone = newPhone();
+      if (returning) {
+        // The phone's account, signed up a day earlier: the windows of that day are past.
+        clock.advance(-86_400_000);
+        const first = await requestCode(phone);
+        expect((await hub(api, 'create_phone_account', { openid: phone, token: first.nonce, code: first.code, openid0: '', token0: '' })).status).toBe(200);
+        clock.advance(86_400_000);
+      }
+      return { phone, nonce: newNonce(), windowsBefore: await windowsNow(), smsBefore: await smsTo(phone) };
+    },
+    call: ({ phone, nonce }) => hub(api, 'gen_code', { phonenumber: phone, nonce }),
+    async once({ phone, nonce, windowsBefore, smsBefore }) {
+      expect(await getHubItem(hubItems.smsCode(phone, nonce))).toMatchObject({ attempts: 0, used: false });
+      expect(await getHubItem(hubItems.smsRequester(phone, '127.0.0.1'))).toMatchObject({ sent_at: expect.any(Number) });
+      // One send in each window (lib/hub/gen-code.ts): per phone and network (hour, day), per phone
+      // (hour, day), per network, and the daily budget the phone draws on.
+      const counted = [...(await windowsNow()).entries()].filter(([key, n]) => n !== (windowsBefore.get(key) ?? 0)).map(([key, n]) => [key.split(' | ')[0], n - (windowsBefore.get(key) ?? 0)]);
+      expect(Object.fromEntries(counted)).toEqual({
+        [`RATE#sms-phone-net-hour#${phone}#127.0.0.1`]: 1,
+        [`RATE#sms-phone-net-day#${phone}#127.0.0.1`]: 1,
+        [`RATE#sms-phone-hour#${phone}`]: 1,
+        [`RATE#sms-phone-day#${phone}`]: 1,
+        'RATE#sms-ip-hour#127.0.0.1': 1,
+        [`RATE#sms-${returning ? 'returning' : 'new'}-day#all`]: 1,
+      });
+      expect(await smsTo(phone)).toBe(smsBefore + 1);
+    },
+  });
+
+  it('a number without an account: 503 with nothing stored, and the retry stores one code, counts one send and sends one SMS', async () => {
+    const report = await sweepFaults(codeSweep(false));
+    // The phone's account link (which daily budget), then one transaction: the code, the network's send time, the windows.
+    expect(report.requests).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  });
+
+  it("a number with an account: the same, the send counted in the returning accounts' budget", async () => {
+    const report = await sweepFaults(codeSweep(true));
+    expect(report.requests).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
   });
 });
 
@@ -83,14 +125,17 @@ describe('create_phone_account under DynamoDB faults', () => {
     phone: string;
     nonce: string;
     code: string;
+    /** A code another device of the phone asked for, pending: the sign-in neither tries nor spends it. */
+    other: { nonce: string };
     inviter: User;
     previous: User;
   }
-  const requestCode = async (phone: string) => {
-    const nonce = newNonce();
-    expect((await hub(api, 'gen_code', { phonenumber: phone, nonce })).status).toBe(200);
-    return { nonce, code: await latestCode(api, phone) };
-  };
+  /** Two pending codes of the phone, a minute apart (one network: its resend wait): another device's, then ours. */
+  async function twoCodes(phone: string) {
+    const other = await requestCode(phone);
+    clock.advance(61_000);
+    return { ...(await requestCode(phone)), other: { nonce: other.nonce } };
+  }
   const signIn = (s: SignUp) =>
     hub<{ openid: string; token: string; new_account: boolean }>(api, 'create_phone_account', {
       openid: s.phone,
@@ -104,7 +149,8 @@ describe('create_phone_account under DynamoDB faults', () => {
   async function signedInOnce(s: SignUp, res: ApiResponse<unknown>, invited: boolean) {
     const data = res.data as { openid: string; token: string };
     expect(await getHubItem(hubItems.phone(s.phone))).toMatchObject({ openid: data.openid });
-    expect(await getHubItem(hubItems.smsCode(s.phone))).toMatchObject({ used: true });
+    expect(await getHubItem(hubItems.smsCode(s.phone, s.nonce))).toMatchObject({ used: true });
+    expect(await getHubItem(hubItems.smsCode(s.phone, s.other.nonce))).toMatchObject({ used: false, attempts: 0 });
     expect(await query(hubItems.invite(s.inviter.openid, '').pk, 'INVITED#')).toHaveLength(invited ? 1 : 0);
     const ended = await decodeVerifiedToken(s.previous.token);
     expect(await getHubItem({ pk: `SESSION#${ended.jti}`, sk: 'ENDED' })).toBeDefined();
@@ -116,7 +162,7 @@ describe('create_phone_account under DynamoDB faults', () => {
       async setup() {
         const [inviter, previous] = await users(2);
         const phone = newPhone();
-        return { phone, ...(await requestCode(phone)), inviter: inviter!, previous: previous! };
+        return { phone, ...(await twoCodes(phone)), inviter: inviter!, previous: previous! };
       },
       call: signIn,
       async once(s, res) {
@@ -126,8 +172,8 @@ describe('create_phone_account under DynamoDB faults', () => {
       },
     };
     const report = await sweepFaults(sweep);
-    // The code, the inviter, the phone's account; then one transaction spends the code, creates the
-    // account and its phone item, records the invitation and ends the previous session.
+    // The code of the nonce, the inviter, the phone's account; then one transaction spends that code,
+    // creates the account and its phone item, records the invitation and ends the previous session.
     expect(report.requests).toEqual(['GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
   });
 
@@ -139,7 +185,7 @@ describe('create_phone_account under DynamoDB faults', () => {
         const first = await requestCode(phone);
         const created = await hub<{ openid: string }>(api, 'create_phone_account', { openid: phone, token: first.nonce, code: first.code, openid0: '', token0: '' });
         clock.advance(61_000);
-        return { phone, ...(await requestCode(phone)), inviter: inviter!, previous: previous!, openid: created.data.openid };
+        return { phone, ...(await twoCodes(phone)), inviter: inviter!, previous: previous!, openid: created.data.openid };
       },
       call: signIn,
       async once(s, res) {

@@ -63,13 +63,15 @@ describe('gen_code through Amazon SNS (a local stand-in of its query API)', () =
     ['down', 'no answer (connection refused)'],
   ] as const)('answers 503 with Retry-After when SNS gives %s (%s), and the attempt does not count against the phone', async (mode, _what) => {
     const phone = newPhone();
+    const nonce = newNonce();
     await sns.setMode(mode);
-    const failed = await genCode(phone);
+    const failed = await genCode(phone, nonce);
     expectUnavailable(failed, `SNS ${mode}`);
     expect(failed.headers.get('retry-after')).toBe('5');
     // The SDK tried twice (maxAttempts 2) before giving up; nothing was left behind.
     if (mode !== 'down') expect(sentTo(phone)).toHaveLength(2);
-    expect(await getHubItem(hubItems.smsCode(phone))).toBeUndefined();
+    expect(await getHubItem(hubItems.smsCode(phone, nonce))).toBeUndefined();
+    expect(await getHubItem(hubItems.smsRequester(phone, '127.0.0.1'))).toBeUndefined();
 
     await sns.setMode('ok');
     // Neither the resend interval nor the one-per-hour window holds the failed attempt against it.
@@ -81,17 +83,19 @@ describe('gen_code through Amazon SNS (a local stand-in of its query API)', () =
   });
 
   it('gives the send back even when DynamoDB fails while undoing it', async () => {
-    for (const [n, kind] of [
-      [2, 'throughput'],
-      [3, 'timeout'],
+    for (const [n, kind, command] of [
+      [3, 'throughput', 'DeleteItemCommand'],
+      [4, 'timeout', 'DeleteItemCommand'],
+      [5, 'timeout', 'UpdateItemCommand'],
     ] as const) {
       const phone = newPhone();
       await sns.setMode('internal-error');
-      // 1: the transaction storing the code and counting the send; then the undo: 2 deletes the
-      // code, 3-5 give the send back to each window. The undo retries what fails.
+      // 1: the phone's account link (which daily budget); 2: the transaction storing the code and
+      // the network's send time and counting the send; then the undo: 3 deletes the code, 4 the send
+      // time, 5-10 give the send back to each window. The undo retries what fails.
       const fault = failAt(n, kind);
       expectUnavailable(await genCode(phone), `SNS down, ${kind} at request ${n}`);
-      expect(fault.fired).toBe(n === 2 ? 'DeleteItemCommand' : 'UpdateItemCommand');
+      expect(fault.fired).toBe(command);
       clearFaults();
       await sns.setMode('ok');
       expect((await genCode(phone)).status, `${kind} at request ${n}: the next code is sent`).toBe(200);

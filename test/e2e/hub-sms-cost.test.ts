@@ -1,22 +1,22 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-// SMS cost controls (lib/config.ts is read once, at the first import: set before it). A cap of 3
-// sends per UTC day for the whole deployment, and two allowed countries.
-const CAP = vi.hoisted(() => {
+// SMS cost controls (lib/config.ts is read once, at the first import: set before it). Daily budgets
+// of 3 sends to numbers without an account and 2 to numbers with one, and two allowed countries.
+const { CAP, CAP_RETURNING } = vi.hoisted(() => {
   // Metrics on (the suite's setup turns them off), to see SmsRefused.
-  Object.assign(process.env, { SMS_DAILY_CAP: '3', SMS_ALLOWED_COUNTRIES: 'cn, HK', POWERTOOLS_METRICS_DISABLED: 'false' });
-  return 3;
+  Object.assign(process.env, { SMS_DAILY_CAP: '3', SMS_DAILY_CAP_RETURNING: '2', SMS_ALLOWED_COUNTRIES: 'cn, HK', POWERTOOLS_METRICS_DISABLED: 'false' });
+  return { CAP: 3, CAP_RETURNING: 2 };
 });
 
 import { clock } from '../../lib/clock.js';
 import { hubItems } from '../../lib/db/hub-items.js';
 import { UnavailableError } from '../../lib/errors.js';
 import { setSmsSender } from '../../lib/hub/sms.js';
-import { getHubItem, hub, newNonce, newPhone } from '../support/hub-fixtures.js';
+import { getHubItem, hub, latestCode, newNonce, newPhone, signUp } from '../support/hub-fixtures.js';
 import { captureOutput, emfLines, type Capture } from '../support/log-capture.js';
 import { useTestStack } from '../support/stack.js';
 
-const api = useTestStack({ env: { SMS_DAILY_CAP: '3', SMS_ALLOWED_COUNTRIES: 'cn, HK' } });
+const api = useTestStack({ env: { SMS_DAILY_CAP: '3', SMS_DAILY_CAP_RETURNING: '2', SMS_ALLOWED_COUNTRIES: 'cn, HK' } });
 afterEach(() => setSmsSender(undefined));
 
 // The metric SmsRefused, as the functions print it (CloudWatch embedded metric format on stdout).
@@ -28,12 +28,12 @@ afterEach(() => output?.restore());
 const refusals = () => emfLines(output!.lines, 'SmsRefused').map((line) => line.reason);
 
 const DAY_MS = 86_400_000;
-const genCode = (phone: string) => hub<{ expires_in: number; resend_in: number }>(api, 'gen_code', { phonenumber: phone, nonce: newNonce() });
+const genCode = (phone: string, nonce = newNonce()) => hub<{ expires_in: number; resend_in: number }>(api, 'gen_code', { phonenumber: phone, nonce });
 const outbox = async (phone: string) => (await api.get<{ messages: unknown[] }>(`/_dev/sms?phone=${encodeURIComponent(phone)}`)).data.messages;
 
-/** Sends of the current UTC day counted against the cap (the counter item of lib/hub/gen-code.ts). */
-async function sentToday(): Promise<number> {
-  const item = await getHubItem<{ n?: number }>(hubItems.rateWindow('sms-all-day', 'all', `86400s#${Math.floor(clock.now() / DAY_MS)}`));
+/** Sends of the current UTC day counted against a daily budget (the counter items of lib/hub/gen-code.ts). */
+async function sentToday(budget: 'new' | 'returning' = 'new'): Promise<number> {
+  const item = await getHubItem<{ n?: number }>(hubItems.rateWindow(`sms-${budget}-day`, 'all', `86400s#${Math.floor(clock.now() / DAY_MS)}`));
   return item?.n ?? 0;
 }
 
@@ -54,14 +54,15 @@ describe('gen_code: allowed destination countries (SMS_ALLOWED_COUNTRIES)', () =
     ['a number of no country (+800)', '+80012345678'],
   ])('refuses %s with 400 naming the parameter and the allowed countries; nothing stored, counted or sent', async (_what, phone) => {
     startNextUtcDay();
-    const refused = await genCode(phone);
+    const nonce = newNonce();
+    const refused = await genCode(phone, nonce);
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({
       code: 'VALIDATION_ERROR',
       error: 'Invalid parameter "phonenumber": verification codes can only be sent to phone numbers of CN, HK',
     });
     expect(refusals()).toEqual(['country']);
-    expect(await getHubItem(hubItems.smsCode(phone))).toBeUndefined();
+    expect(await getHubItem(hubItems.smsCode(phone, nonce))).toBeUndefined();
     expect(await outbox(phone)).toEqual([]);
     expect(await sentToday()).toBe(0);
     const hourWindow = hubItems.rateWindow('sms-phone-hour', phone, `3600s#${Math.floor(clock.now() / 3_600_000)}`);
@@ -86,8 +87,8 @@ describe('gen_code: allowed destination countries (SMS_ALLOWED_COUNTRIES)', () =
   });
 });
 
-describe('gen_code: the daily cap of the deployment (SMS_DAILY_CAP)', () => {
-  it(`sends ${CAP} codes in a UTC day to anyone, then 429 with Retry-After until 00:00 UTC, then sends again`, async () => {
+describe('gen_code: the daily budget of new numbers (SMS_DAILY_CAP)', () => {
+  it(`sends ${CAP} codes in a UTC day to numbers without an account, then 429 with Retry-After until 00:00 UTC, then sends again`, async () => {
     const hoursIntoDay = 15;
     startNextUtcDay(hoursIntoDay * 3_600_000);
     for (let i = 0; i < CAP; i++) expect((await genCode(newPhone())).status).toBe(200);
@@ -95,7 +96,8 @@ describe('gen_code: the daily cap of the deployment (SMS_DAILY_CAP)', () => {
     expect(refusals()).toEqual([]);
 
     const phone = newPhone();
-    const refused = await genCode(phone);
+    const nonce = newNonce();
+    const refused = await genCode(phone, nonce);
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({
       code: 'RATE_LIMITED',
@@ -104,7 +106,7 @@ describe('gen_code: the daily cap of the deployment (SMS_DAILY_CAP)', () => {
     expect(Number(refused.headers.get('retry-after'))).toBe((24 - hoursIntoDay) * 3600);
     expect(refusals()).toEqual(['daily_cap']);
     // Refused: nothing stored or sent, and neither the cap nor the phone's own windows moved.
-    expect(await getHubItem(hubItems.smsCode(phone))).toBeUndefined();
+    expect(await getHubItem(hubItems.smsCode(phone, nonce))).toBeUndefined();
     expect(await outbox(phone)).toEqual([]);
     expect(await sentToday()).toBe(CAP);
     expect(await getHubItem(hubItems.rateWindow('sms-phone-day', phone, `86400s#${Math.floor(clock.now() / DAY_MS)}`))).toBeUndefined();
@@ -136,5 +138,48 @@ describe('gen_code: the daily cap of the deployment (SMS_DAILY_CAP)', () => {
 
     for (let i = 1; i < CAP; i++) expect((await genCode(newPhone())).status).toBe(200);
     expect((await genCode(newPhone())).status).toBe(429);
+  });
+});
+
+describe('gen_code: the daily budget of numbers with an account (SMS_DAILY_CAP_RETURNING)', () => {
+  it('is their own: new numbers spending theirs leave it whole, and a returning user still signs in', async () => {
+    startNextUtcDay();
+    const [alice, bob] = [await signUp(api), await signUp(api)];
+    // The next UTC day: strangers spend the budget of new numbers.
+    clock.advance(DAY_MS);
+    for (let i = 0; i < CAP; i++) expect((await genCode(newPhone())).status).toBe(200);
+    expect((await genCode(newPhone())).status).toBe(429);
+    expect(refusals()).toEqual(['daily_cap']);
+
+    const nonce = newNonce();
+    expect((await genCode(alice.phone, nonce)).status).toBe(200);
+    const again = await hub<{ openid: string; new_account: boolean }>(api, 'create_phone_account', { openid: alice.phone, token: nonce, code: await latestCode(api, alice.phone), openid0: '', token0: '' });
+    expect(again.status).toBe(200);
+    expect(again.data).toEqual(expect.objectContaining({ openid: alice.openid, new_account: false }));
+    expect((await genCode(bob.phone)).status).toBe(200);
+    expect([await sentToday('new'), await sentToday('returning')]).toEqual([CAP, CAP_RETURNING]);
+  });
+
+  it(`sends ${CAP_RETURNING} codes a UTC day to numbers with an account, then the same 429 a new number gets once both are spent`, async () => {
+    const hoursIntoDay = 9;
+    startNextUtcDay();
+    const users = [await signUp(api), await signUp(api), await signUp(api)];
+    clock.advance(DAY_MS + hoursIntoDay * 3_600_000 - 1_000);
+    for (const user of users.slice(0, CAP_RETURNING)) expect((await genCode(user.phone)).status).toBe(200);
+    const refused = await genCode(users[CAP_RETURNING]!.phone);
+    expect(refused.status).toBe(429);
+    expect(refusals()).toEqual(['daily_cap_returning']);
+    expect(await outbox(users[CAP_RETURNING]!.phone)).toHaveLength(1);
+    expect(await sentToday('returning')).toBe(CAP_RETURNING);
+    // New numbers draw on their own budget meanwhile.
+    for (let i = 0; i < CAP; i++) expect((await genCode(newPhone())).status).toBe(200);
+
+    // Both spent: a number with an account and one without get the same answer.
+    const fresh = await genCode(newPhone());
+    for (const res of [refused, fresh]) {
+      expect(res.status).toBe(429);
+      expect(res.body).toEqual({ code: 'RATE_LIMITED', error: 'The service has sent all the verification codes it may send today; please try again after 00:00 UTC' });
+      expect(Number(res.headers.get('retry-after'))).toBe((24 - hoursIntoDay) * 3600);
+    }
   });
 });

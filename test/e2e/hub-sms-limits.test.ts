@@ -22,17 +22,18 @@ describe('gen_code per source IP', () => {
     expect(sent.map((r) => r.status)).toEqual(sent.map(() => 200));
 
     const phone = newPhone();
-    const refused = await hub(api, 'gen_code', { phonenumber: phone, nonce: newNonce() });
+    const nonce = newNonce();
+    const refused = await hub(api, 'gen_code', { phonenumber: phone, nonce });
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ code: 'RATE_LIMITED', error: expect.stringContaining('network') });
     const wait = Number(refused.headers.get('retry-after'));
     expect(wait).toBeGreaterThan(3000);
     expect(wait).toBeLessThanOrEqual(3600);
     // Refused: no code was stored for that phone, and its own limits were not touched.
-    expect(await getHubItem(hubItems.smsCode(phone))).toBeUndefined();
+    expect(await getHubItem(hubItems.smsCode(phone, nonce))).toBeUndefined();
 
     clock.advance(wait * 1000);
-    const next = await hub(api, 'gen_code', { phonenumber: phone, nonce: newNonce() });
+    const next = await hub(api, 'gen_code', { phonenumber: phone, nonce });
     expect(next.status).toBe(200);
   });
 });

@@ -33,6 +33,7 @@ const CONTEXT = {
   logLevel: 'warn',
   smsAllowedCountries: 'cn, HK',
   smsDailyCap: '500',
+  smsDailyCapReturning: '700',
   smsMonthlySpendLimitUsd: '50',
   alarmEmail: 'ops@example.com',
   wafRequestsPer5Min: '1500',
@@ -311,6 +312,7 @@ describe('functions', () => {
         LOG_LEVEL: 'WARN',
         SMS_ALLOWED_COUNTRIES: 'CN,HK',
         SMS_DAILY_CAP: '500',
+        SMS_DAILY_CAP_RETURNING: '700',
       });
       // The functions behind a route check the origin secret; the authorizer and the stream processor do not.
       const [originSecretId] = ofType('AWS::SecretsManager::Secret').map(([id]) => id).filter((id) => id.startsWith('OriginVerifySecret'));
@@ -550,7 +552,7 @@ describe('settings from context', () => {
   const from = (context: Record<string, unknown>) => settingsFromContext((key) => context[key]);
 
   it('defaults to the dev stage, no admins, scope gate off, no CORS, INFO logs and the documented limits', () => {
-    expect(from({})).toEqual({ ...DEFAULT_SETTINGS, shareBaseUrl: undefined, smsDailyCap: undefined, alarmEmail: undefined, domain: undefined, webAclArn: undefined });
+    expect(from({})).toEqual({ ...DEFAULT_SETTINGS, shareBaseUrl: undefined, smsDailyCap: undefined, smsDailyCapReturning: undefined, alarmEmail: undefined, domain: undefined, webAclArn: undefined });
     expect(DEFAULT_SETTINGS).toMatchObject({ stage: 'dev', production: false, logLevel: 'INFO', smsMonthlySpendLimitUsd: 1 });
   });
 
@@ -562,6 +564,7 @@ describe('settings from context', () => {
       logLevel: 'WARN',
       smsAllowedCountries: ['CN', 'HK'],
       smsDailyCap: 500,
+      smsDailyCapReturning: 700,
       smsMonthlySpendLimitUsd: 50,
       alarmEmail: 'ops@example.com',
       domain: { name: 'api.example.com' },
@@ -603,6 +606,7 @@ describe('settings from context', () => {
     expect(() => from({ smsAllowedCountries: 'CN,CHN' })).toThrow(/smsAllowedCountries/);
     expect(() => from({ smsDailyCap: '0' })).toThrow(/smsDailyCap/);
     expect(() => from({ smsDailyCap: '1.5' })).toThrow(/smsDailyCap/);
+    expect(() => from({ smsDailyCapReturning: '0' })).toThrow(/smsDailyCapReturning/);
     expect(() => from({ smsMonthlySpendLimitUsd: '-1' })).toThrow(/smsMonthlySpendLimitUsd/);
     expect(() => from({ alarmEmail: 'ops' })).toThrow(/alarmEmail/);
     expect(() => from({ domainName: 'api.example.com' })).toThrow(/go together/);
