@@ -141,6 +141,8 @@ export class ExpohubStack extends Stack {
       tables,
       smsMonthlySpendLimitUsd: settings.smsMonthlySpendLimitUsd,
       smsSpendAlarmRatio: SMS_SPEND_ALARM_RATIO,
+      // The functions' defaults when the context does not set them (lib/config.ts: 1000 each).
+      smsDailyCaps: { new: settings.smsDailyCap ?? 1000, returning: settings.smsDailyCapReturning ?? 1000 },
       alarmEmail: settings.alarmEmail,
       otherAlarms: streamCounters.alarms,
       production: settings.production,

@@ -16,6 +16,9 @@ import type { ApiFunctions } from './api-functions.js';
 import type { DataTables } from './data-tables.js';
 
 /** What the alarms watch for, in one place (docs/deploy.md, "Alarms"). */
+/** The share of a daily SMS budget sent in 24 hours that raises its alarm. */
+export const SMS_BUDGET_ALARM_RATIO = 0.8;
+
 export const ALARM_THRESHOLDS = {
   /** Any invocation error (a crash or a timeout: handled errors answer in the envelope) in 5 minutes. */
   lambdaErrors: 0,
@@ -39,6 +42,8 @@ export interface MonitoringProps {
   /** The account's monthly SMS spend limit (USD) and the share of it that raises the alarm. */
   smsMonthlySpendLimitUsd: number;
   smsSpendAlarmRatio: number;
+  /** The functions' two daily SMS budgets (SMS_DAILY_CAP, SMS_DAILY_CAP_RETURNING): alarmed before they run out. */
+  smsDailyCaps: { new: number; returning: number };
   alarmEmail?: string;
   /** Alarms made elsewhere in the stack that should notify the topic too. */
   otherAlarms: cloudwatch.Alarm[];
@@ -204,6 +209,35 @@ export class Monitoring extends Construct {
         };
       }),
     });
+
+    // The daily SMS budgets (docs/deploy.md, "SMS cost controls"): an alarm when the sends of the last
+    // 24 hours reach SMS_BUDGET_ALARM_RATIO of a budget, before gen_code starts answering 429 to its
+    // numbers, and one as soon as a budget refuses a send. The budgets are UTC days; the 24-hour window
+    // is the longest an alarm evaluates, so it warns early rather than late.
+    this.facade.addLargeHeader('SMS daily budgets');
+    for (const budget of ['new', 'returning'] as const) {
+      const cap = props.smsDailyCaps[budget];
+      const sent = new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName: 'SmsSent', dimensionsMap: { ...service, budget }, statistic: 'Sum', period: Duration.days(1) });
+      const near = sent.createAlarm(this, `SmsBudgetNear-${budget}`, {
+        alarmName: `${props.namePrefix}-sms-budget-near-${budget}`,
+        alarmDescription: `SMS sent in 24 hours to ${budget === 'new' ? 'numbers without an account' : 'returning accounts'} reached ${Math.round(SMS_BUDGET_ALARM_RATIO * 100)}% of its daily budget (${cap}): past it gen_code answers 429 to those numbers until 00:00 UTC (docs/deploy.md, "SMS cost controls").`,
+        threshold: Math.floor(cap * SMS_BUDGET_ALARM_RATIO),
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      const refused = customMetric('SmsRefused', { reason: budget === 'new' ? 'daily_cap' : 'daily_cap_returning' });
+      const spent = refused.createAlarm(this, `SmsBudgetSpent-${budget}`, {
+        alarmName: `${props.namePrefix}-sms-budget-spent-${budget}`,
+        alarmDescription: `The daily SMS budget of ${budget === 'new' ? 'numbers without an account' : 'returning accounts'} (${cap}) is spent: gen_code answers 429 to those numbers until 00:00 UTC.`,
+        threshold: 0,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      for (const alarm of [near, spent]) alarm.addAlarmAction(new SnsAction(this.topic));
+      this.facade.addWidget(new cloudwatch.GraphWidget({ title: `SMS sent, budget ${budget} (24 h sums)`, left: [sent], leftAnnotations: [{ value: cap, label: 'daily budget' }], width: 12 }));
+    }
 
     for (const alarm of props.otherAlarms) alarm.addAlarmAction(new SnsAction(this.topic));
   }

@@ -107,7 +107,7 @@ export const genCode = defineOperation({
 
     try {
       await smsSender().send(phone, `Your expohub code is ${code}. It is valid for ${Math.round(config.SMS_CODE_TTL_SECONDS / 60)} minutes.`, code);
-      countMetric('SmsSent');
+      countMetric('SmsSent', returning ? 'returning' : 'new');
     } catch (error) {
       countMetric('SmsFailed');
       // Leave nothing behind: the unsent code cannot be used and does not hold the resend wait, and

@@ -16,8 +16,8 @@ export const METRICS = {
   },
   /** POST /api/v1/api-keys/verify answers, by outcome. */
   KeyVerifications: { dimension: 'outcome', values: ['valid', 'unknown', 'revoked', 'malformed', 'expired', 'suspended', 'rate_limited'] },
-  /** Verification codes handed to SNS. */
-  SmsSent: {},
+  /** Verification codes handed to SNS, by the daily budget they count in (numbers without an account, returning accounts). */
+  SmsSent: { dimension: 'budget', values: ['new', 'returning'] },
   /** gen_code refused by a rate limit (per phone, per IP, one send per interval). */
   SmsRateLimited: {},
   /** gen_code refused before sending: destination country not allowed, or a daily budget spent (new numbers', returning accounts'). */

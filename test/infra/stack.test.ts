@@ -854,6 +854,18 @@ describe('alarms and dashboard', () => {
     expect(alarm).toMatchObject({ Namespace: 'AWS/SNS', MetricName: 'SMSMonthToDateSpentUSD', Threshold: 40, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
   });
 
+  it('alarms before each daily SMS budget runs out (80% of its sends in 24 hours) and when it refuses a send', () => {
+    // CONTEXT sets the budgets to 500 and 700.
+    for (const [budget, reason, threshold] of [['new', 'daily_cap', 400], ['returning', 'daily_cap_returning', 560]] as const) {
+      const near = named(`sms-budget-near-${budget}`);
+      expect(near).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: 'SmsSent', Statistic: 'Sum', Period: 86400, Threshold: threshold, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+      expect(near.Dimensions).toEqual(expect.arrayContaining([{ Name: 'service', Value: 'expohub-prod' }, { Name: 'budget', Value: budget }]));
+      const spent = named(`sms-budget-spent-${budget}`);
+      expect(spent).toMatchObject({ MetricName: 'SmsRefused', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+      expect(spent.Dimensions).toEqual(expect.arrayContaining([{ Name: 'reason', Value: reason }]));
+    }
+  });
+
   it("alarms on the service's Unavailable (every cause) and SmsFailed metrics, for this stage's service", () => {
     const unavailable = metricsOf(named('Service-Unavailable-Critical'));
     expect(unavailable.map((m) => m.Dimensions.find((d: Json) => d.Name === 'cause').Value).sort()).toEqual(['dynamodb', 'other', 'secrets', 'sms']);
