@@ -118,7 +118,34 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   return parsed.data;
 }
 
-export const config: Config = loadConfig(process.env);
+let current: Config | undefined;
+const listeners: ((config: Config) => void)[] = [];
 
-/** The environment `config` was parsed from: lets the test harness detect a config loaded too early. */
-export const loadedEnvironment: Readonly<Record<string, string | undefined>> = Object.freeze({ ...process.env });
+/**
+ * The settings every module reads. Built once, from the environment, on first use (a Lambda's cold
+ * start: a missing or malformed variable fails the first request with its name), unless a harness
+ * has passed its own with `configure` (the local server, the tests). Read it where a setting is used,
+ * not at import: a module that keeps a setting registers `onConfigure` to follow a new one.
+ */
+export const config: Config = new Proxy({} as Config, {
+  get: (_, name) => (current ??= loadConfig(process.env))[name as keyof Config],
+  has: (_, name) => name in (current ??= loadConfig(process.env)),
+  ownKeys: () => Reflect.ownKeys((current ??= loadConfig(process.env))),
+  getOwnPropertyDescriptor: (_, name) => Reflect.getOwnPropertyDescriptor((current ??= loadConfig(process.env)), name),
+});
+
+/**
+ * Replaces the settings with those of `env` (parsed, failing like the cold start), and tells the
+ * modules that keep one (the logger's level, ...). The composition root calls it: the local server
+ * with its environment, the test harness with a file's own settings.
+ */
+export function configure(env: NodeJS.ProcessEnv): Config {
+  current = loadConfig(env);
+  for (const listener of listeners) listener(current);
+  return current;
+}
+
+/** Follows `configure`: `listener` runs with each new configuration (not with the first one). */
+export function onConfigure(listener: (config: Config) => void): void {
+  listeners.push(listener);
+}

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { configure } from '../../lib/config.js';
 import { createTables } from './create-tables.js';
 import { DEV_ROUTES } from './dev-routes.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
@@ -15,8 +16,8 @@ export interface LocalStackOptions {
   dynamoEndpoint?: string;
   /** Prefix for the table names (tests isolate themselves with it). */
   tablePrefix?: string;
-  /** Extra environment for the handlers (rate limits, ENFORCE_KEY_SCOPES, ...). */
-  env?: Record<string, string>;
+  /** Extra environment for the handlers (rate limits, ENFORCE_KEY_SCOPES, ...); undefined removes a variable. */
+  env?: Record<string, string | undefined>;
   staticDir?: string;
   devRoutes?: DevRoute[];
 }
@@ -48,8 +49,8 @@ export function localJwtSecret(dataDir: string): string {
 
 /**
  * Everything `npm start` runs: DynamoDB Local, the tables from the shared definitions, and the HTTP
- * server in front of the same handlers the stack deploys. The environment is set before any handler
- * module is imported, because lib/config.ts reads it once at import, as on a Lambda cold start.
+ * server in front of the same handlers the stack deploys, configured with this environment
+ * (lib/config.ts `configure`).
  */
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const dataDir = options.dataDir ?? '.data';
@@ -63,23 +64,28 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     (dynamo = await startDynamoDbLocal({ dataDir: dataDir === 'memory' ? undefined : join(resolve(dataDir), 'dynamodb') })).endpoint;
   try {
     const tableNames = await createTables(dynamoEndpoint, options.tablePrefix ?? '');
-    Object.assign(process.env, {
+    const env: Record<string, string | undefined> = {
       EXPOHUB_RUNTIME: 'local',
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
       DYNAMODB_ENDPOINT: dynamoEndpoint,
-      // A JWT_SECRET_ARN in the environment (tests against a Secrets Manager stand-in) is read as deployed.
-      ...(process.env.JWT_SECRET_ARN ? {} : { JWT_SECRET: process.env.JWT_SECRET ?? localJwtSecret(dataDir) }),
+      // A JWT_SECRET_ARN (tests against a Secrets Manager stand-in) is read as deployed.
+      ...((options.env?.JWT_SECRET_ARN ?? process.env.JWT_SECRET_ARN) ? { JWT_SECRET: undefined } : { JWT_SECRET: process.env.JWT_SECRET ?? localJwtSecret(dataDir) }),
       SMS_SENDER: 'console',
       ADMIN_PHONES: process.env.ADMIN_PHONES ?? LOCAL_DEFAULTS.ADMIN_PHONES,
       ...tableNames,
       ...options.env,
-    });
+    };
+    for (const [name, value] of Object.entries(env)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    // The handlers read their settings from lib/config.ts: this environment from now on.
+    configure(process.env);
     const server = await startLocalServer({
       port: options.port ?? 0,
       staticDir: options.staticDir,
       devRoutes: options.devRoutes ?? DEV_ROUTES,
     });
-    // Imported now, after the environment is set (lib/config.ts reads it once, at import).
     const { applyChangeRecords } = await import('../../lib/streams/counters.js');
     const streams = await startStreamPoller({ endpoint: dynamoEndpoint, table: tableNames.HUB_TABLE, apply: applyChangeRecords });
     return {

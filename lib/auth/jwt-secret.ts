@@ -1,7 +1,7 @@
 import { createHash, hkdfSync } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { clock } from '../clock.js';
-import { config } from '../config.js';
+import { config, onConfigure } from '../config.js';
 import { UnavailableError } from '../errors.js';
 import { logger } from '../logger.js';
 import { traced } from '../observability/tracer.js';
@@ -103,6 +103,11 @@ function refresh(): Promise<SigningSecrets> {
 }
 
 let local: Promise<SigningSecrets> | undefined;
+// Another configuration (a harness's) reads its own secrets.
+onConfigure(() => {
+  local = cached = lastGood = undefined;
+  client = undefined;
+});
 
 /**
  * The signing secrets. Locally: JWT_SECRET and the optional JWT_SECRET_PREVIOUS. Deployed: the

@@ -77,12 +77,13 @@ export function httpHandler(useCase: UseCaseHandler, options: HandlerOptions) {
         requireAuth(principalFromAuthorizer(request.event.requestContext.authorizer?.lambda), options.auth);
       },
     });
-  // Seed 001 §5: the scope gate "exists and is not mounted by default": it joins the chain only
-  // when ENFORCE_KEY_SCOPES is on, still before the body is parsed.
+  // The scope gate exists and is off by default (docs/protected-api.md, "The scope gate"): it acts
+  // only when ENFORCE_KEY_SCOPES is on, still before the body is parsed.
   const scope = options.scope;
-  if (scope && config.ENFORCE_KEY_SCOPES) {
+  if (scope) {
     chain.use({
       before: async (request) => {
+        if (!config.ENFORCE_KEY_SCOPES) return;
         const { principal } = principalFromAuthorizer(request.event.requestContext.authorizer?.lambda);
         if (principal) enforceScope(principal, scope, true);
       },

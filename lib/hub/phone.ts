@@ -1,6 +1,6 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import * as z from '../zod.js';
-import { config } from '../config.js';
+import { config, onConfigure } from '../config.js';
 import { ValidationError } from '../errors.js';
 
 /**
@@ -54,6 +54,7 @@ export function maskPhone(e164: string): string {
 }
 
 let adminPhones: Set<string> | undefined;
+onConfigure(() => (adminPhones = undefined));
 /** Phones in ADMIN_PHONES get the `admin` role when their account is created or signs in. */
 export function isAdminPhone(e164: string): boolean {
   adminPhones ??= new Set(config.ADMIN_PHONES.map((p) => tryNormalizePhone(p)).filter((p): p is string => p !== undefined));

@@ -1,5 +1,5 @@
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
-import { config } from '../config.js';
+import { config, onConfigure } from '../config.js';
 import { UnavailableError } from '../errors.js';
 import { logger } from '../logger.js';
 import { traced } from '../observability/tracer.js';
@@ -41,6 +41,7 @@ export class ConsoleSmsSender implements SmsSender {
 }
 
 let sender: SmsSender | undefined;
+onConfigure(() => (sender = undefined));
 export function smsSender(): SmsSender {
   sender ??= config.SMS_SENDER === 'sns' ? new SnsSmsSender() : new ConsoleSmsSender();
   return sender;

@@ -1,11 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-
-vi.hoisted(() => {
-  // INFO: the audit line of the first refusal is written (tests run SILENT otherwise). A small
-  // default limit: keys created without their own limit, and keys older than limits, get it.
-  Object.assign(process.env, { LOG_LEVEL: 'INFO', KEY_RATE_LIMIT_PER_MINUTE: '4' });
-});
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
@@ -26,7 +20,9 @@ interface Usage {
   days: { date: string; requests: number }[];
 }
 
-const api = useTestStack();
+// INFO: the audit line of the first refusal is written (tests run SILENT otherwise). A small default
+// limit: keys created without their own limit, and keys older than limits, get it.
+const api = useTestStack({ env: { LOG_LEVEL: 'INFO', KEY_RATE_LIMIT_PER_MINUTE: '4' } });
 // The lines written at INFO are kept, not printed; a test reads those of its own requests.
 let capture: Capture;
 beforeAll(() => {

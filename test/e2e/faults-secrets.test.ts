@@ -1,16 +1,11 @@
 import { jwtVerify } from 'jose';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The signing secret read from Secrets Manager as deployed (JWT_SECRET_ARN, no JWT_SECRET), through
 // the real SecretsManagerClient, which reaches the stand-in through AWS_ENDPOINT_URL_SECRETS_MANAGER
 // (set once the stand-in listens, before the first request reads the secret). lib/config.ts is
 // read once, at the first import: the environment is set before that.
-const SECRET_ARN = vi.hoisted(() => {
-  const arn = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:expohub-jwt-Ab12Cd';
-  delete process.env.JWT_SECRET;
-  Object.assign(process.env, { JWT_SECRET_ARN: arn, AWS_ACCESS_KEY_ID: 'AKIDLOCALSTANDIN', AWS_SECRET_ACCESS_KEY: 'local-stand-in-secret' });
-  return arn;
-});
+const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:expohub-jwt-Ab12Cd';
 
 import { clock } from '../../lib/clock.js';
 import { startSecretsManagerStandIn, type SecretsManagerCall, type StandIn } from '../support/aws-stand-ins.js';
@@ -31,7 +26,7 @@ afterAll(async () => {
   await sm?.close();
   delete process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER;
 });
-const api = useTestStack();
+const api = useTestStack({ env: { JWT_SECRET_ARN: SECRET_ARN, AWS_ACCESS_KEY_ID: 'AKIDLOCALSTANDIN', AWS_SECRET_ACCESS_KEY: 'local-stand-in-secret' } });
 
 describe('the signing secret from Secrets Manager (a local stand-in of its JSON API)', () => {
   it('at a cold start while Secrets Manager fails: 503 on every path that needs the secret, no failure kept, and the first request after recovery works', async () => {

@@ -1,11 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 // The real SNS sender, configured as deployed (lib/config.ts is read once, at the first import):
 // its SNSClient reaches the stand-in through AWS_ENDPOINT_URL_SNS, set once the stand-in listens.
 // One send per phone per hour, so that a failed send counted against the caller would show at once.
-vi.hoisted(() => {
-  Object.assign(process.env, { SMS_SENDER: 'sns', RATE_SMS_PHONE_HOURLY: '1', AWS_ACCESS_KEY_ID: 'AKIDLOCALSTANDIN', AWS_SECRET_ACCESS_KEY: 'local-stand-in-secret' });
-});
 
 import { clock } from '../../lib/clock.js';
 import { hubItems } from '../../lib/db/hub-items.js';
@@ -24,7 +21,7 @@ afterAll(async () => {
   await sns?.close();
   delete process.env.AWS_ENDPOINT_URL_SNS;
 });
-const api = useTestStack({ env: { SMS_SENDER: 'sns', RATE_SMS_PHONE_HOURLY: '1' } });
+const api = useTestStack({ env: { SMS_SENDER: 'sns', RATE_SMS_PHONE_HOURLY: '1', AWS_ACCESS_KEY_ID: 'AKIDLOCALSTANDIN', AWS_SECRET_ACCESS_KEY: 'local-stand-in-secret' } });
 afterEach(async () => {
   clearFaults();
   await sns.setMode('ok');

@@ -1,13 +1,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt } from 'jose';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-// lib/config.ts is read once, at the first import: the admin phone must be known before that.
-const ADMIN_PHONE = vi.hoisted(() => {
-  const phone = '+8613900139000';
-  process.env.ADMIN_PHONES = `${phone},+8613800138000`;
-  return phone;
-});
+const ADMIN_PHONE = '+8613900139000';
 
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
@@ -21,7 +16,7 @@ let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ env: { ADMIN_PHONES: `${ADMIN_PHONE},+8613800138000` } });
   api = apiClient(stack.url);
 });
 afterAll(async () => stack?.stop());

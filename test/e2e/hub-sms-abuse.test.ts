@@ -1,20 +1,13 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-// Callers at chosen addresses: the front door as deployed (test/support/viewers.ts), configured
-// before lib/config.ts is read. Every SMS limit keeps its default.
-vi.hoisted(() => {
-  Object.assign(process.env, {
-    ORIGIN_VERIFY_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:expohub-origin-Sm5Abu',
-    AWS_ACCESS_KEY_ID: 'AKIDLOCALSTANDIN',
-    AWS_SECRET_ACCESS_KEY: 'local-stand-in-secret',
-  });
-});
+// Callers at chosen addresses: the front door as deployed (test/support/viewers.ts). Every SMS limit
+// keeps its default.
 
 import { clock } from '../../lib/clock.js';
 import { config } from '../../lib/config.js';
 import { hub, newNonce, newPhone } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
-import { useViewerAddresses } from '../support/viewers.js';
+import { useViewerAddresses, VIEWER_ENV } from '../support/viewers.js';
 
 /**
  * A stranger who knows a phone number against its owner (docs/hub-api.md, "gen_code"): requests for
@@ -23,7 +16,7 @@ import { useViewerAddresses } from '../support/viewers.js';
  * stay bounded whoever asks. Each test uses its own phone and networks.
  */
 const from = useViewerAddresses();
-const api = useTestStack();
+const api = useTestStack({ env: VIEWER_ENV });
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;

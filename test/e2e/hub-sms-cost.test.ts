@@ -1,12 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-// SMS cost controls (lib/config.ts is read once, at the first import: set before it). Daily budgets
-// of 3 sends to numbers without an account and 2 to numbers with one, and two allowed countries.
-const { CAP, CAP_RETURNING } = vi.hoisted(() => {
-  // Metrics on (the suite's setup turns them off), to see SmsRefused.
-  Object.assign(process.env, { SMS_DAILY_CAP: '3', SMS_DAILY_CAP_RETURNING: '2', SMS_ALLOWED_COUNTRIES: 'cn, HK', POWERTOOLS_METRICS_DISABLED: 'false' });
-  return { CAP: 3, CAP_RETURNING: 2 };
-});
+// SMS cost controls. Daily budgets of 3 sends to numbers without an account and 2 to numbers with
+// one, and two allowed countries.
+const [CAP, CAP_RETURNING] = [3, 2];
 
 import { clock } from '../../lib/clock.js';
 import { hubItems } from '../../lib/db/hub-items.js';
@@ -16,7 +12,8 @@ import { getHubItem, hub, latestCode, newNonce, newPhone, signUp } from '../supp
 import { captureOutput, emfLines, type Capture } from '../support/log-capture.js';
 import { useTestStack } from '../support/stack.js';
 
-const api = useTestStack({ env: { SMS_DAILY_CAP: '3', SMS_DAILY_CAP_RETURNING: '2', SMS_ALLOWED_COUNTRIES: 'cn, HK' } });
+// Metrics on (the suite's setup turns them off), to see SmsRefused.
+const api = useTestStack({ env: { SMS_DAILY_CAP: String(CAP), SMS_DAILY_CAP_RETURNING: String(CAP_RETURNING), SMS_ALLOWED_COUNTRIES: 'cn, HK', POWERTOOLS_METRICS_DISABLED: 'false' } });
 afterEach(() => setSmsSender(undefined));
 
 // The metric SmsRefused, as the functions print it (CloudWatch embedded metric format on stdout).

@@ -1,15 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { decodeProtectedHeader } from 'jose';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-// Locally the rotation is two settings: JWT_SECRET (current) and JWT_SECRET_PREVIOUS. lib/config.ts
-// is read once, at the first import: set before it.
-const SECRETS = vi.hoisted(() => {
-  const previous = `previous-${'p'.repeat(40)}`;
-  const current = `current-${'c'.repeat(40)}`;
-  Object.assign(process.env, { JWT_SECRET: current, JWT_SECRET_PREVIOUS: previous });
-  return { previous, current };
-});
+// Locally the rotation is two settings: JWT_SECRET (current) and JWT_SECRET_PREVIOUS.
+const SECRETS = { previous: `previous-${'p'.repeat(40)}`, current: `current-${'c'.repeat(40)}` };
 
 import { signingSecret } from '../../lib/auth/jwt-secret.js';
 import { signUp } from '../support/hub-fixtures.js';

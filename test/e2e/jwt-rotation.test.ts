@@ -1,22 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The signing secret as deployed (JWT_SECRET_ARN, no JWT_SECRET), read through the real
 // SecretsManagerClient from a stand-in of Secrets Manager that keeps staging labels, rotated by the
 // real rotation command. The functions keep what they read for 60 s (JWT_SECRET_CACHE_SECONDS);
-// the test moves `clock` past it. lib/config.ts is read once, at the first import: set before it.
-const SECRET_ARN = vi.hoisted(() => {
-  const arn = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:expohub-jwt-Rot8Ab';
-  delete process.env.JWT_SECRET;
-  Object.assign(process.env, {
-    JWT_SECRET_ARN: arn,
-    JWT_SECRET_CACHE_SECONDS: '60',
-    AWS_ACCESS_KEY_ID: 'AKIDLOCALSTANDIN',
-    AWS_SECRET_ACCESS_KEY: 'local-stand-in-secret',
-  });
-  return arn;
-});
+// the test moves `clock` past it.
+const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:expohub-jwt-Rot8Ab';
 
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { clock } from '../../lib/clock.js';
@@ -39,7 +29,9 @@ afterAll(async () => {
   await sm?.close();
   delete process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER;
 });
-const api = useTestStack();
+const api = useTestStack({
+  env: { JWT_SECRET_ARN: SECRET_ARN, JWT_SECRET_CACHE_SECONDS: '60', AWS_ACCESS_KEY_ID: 'AKIDLOCALSTANDIN', AWS_SECRET_ACCESS_KEY: 'local-stand-in-secret' },
+});
 
 const quiet = { log: () => undefined, error: () => undefined };
 async function currentSecretValue(): Promise<string> {

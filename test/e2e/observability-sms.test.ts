@@ -1,16 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 // The real SNS sender against the local stand-in of SNS (as test/e2e/faults-sns.test.ts), with the
 // logs at INFO and the EMF metrics on: what an operator sees of gen_code.
-vi.hoisted(() => {
-  Object.assign(process.env, {
-    SMS_SENDER: 'sns',
-    AWS_ACCESS_KEY_ID: 'AKIDLOCALSTANDIN',
-    AWS_SECRET_ACCESS_KEY: 'local-stand-in-secret',
-    LOG_LEVEL: 'INFO',
-    POWERTOOLS_METRICS_DISABLED: 'false',
-  });
-});
 
 import { startSnsStandIn, type SnsPublish, type StandIn } from '../support/aws-stand-ins.js';
 import { hub, newNonce, newPhone } from '../support/hub-fixtures.js';
@@ -29,7 +20,9 @@ afterAll(async () => {
   await sns?.close();
   delete process.env.AWS_ENDPOINT_URL_SNS;
 });
-const api = useTestStack({ env: { SMS_SENDER: 'sns' } });
+const api = useTestStack({
+  env: { SMS_SENDER: 'sns', AWS_ACCESS_KEY_ID: 'AKIDLOCALSTANDIN', AWS_SECRET_ACCESS_KEY: 'local-stand-in-secret', LOG_LEVEL: 'INFO', POWERTOOLS_METRICS_DISABLED: 'false' },
+});
 afterEach(async () => sns.setMode('ok'));
 
 /** gen_code for `phone`, with the lines written while it ran. */

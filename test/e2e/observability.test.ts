@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // This file reads what the functions write: logs at INFO (the other files run SILENT) and the EMF
-// metrics (off elsewhere). Set before lib/config.ts and the logger and metrics are first imported.
+// metrics (off elsewhere), set in the stack's environment (the logger and the metrics follow it).
 // POWERTOOLS_LOGGER_LOG_EVENT asks Powertools to log every event (tokens, keys, codes): refused.
-vi.hoisted(() => {
-  Object.assign(process.env, { LOG_LEVEL: 'INFO', POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_LOGGER_LOG_EVENT: 'true' });
-});
 
 import { clock } from '../../lib/clock.js';
 import { ADMIN_PHONE } from '../support/constants.js';
@@ -65,7 +62,7 @@ let keyId: number;
 const phone = newPhone();
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ env: { LOG_LEVEL: 'INFO', POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_LOGGER_LOG_EVENT: 'true' } });
   api = apiClient(stack.url);
   output = captureOutput();
   secrets.push({ what: 'phone (E.164)', value: phone }, { what: 'phone (national)', value: phone.slice(3) }, { what: 'admin phone', value: ADMIN_PHONE });

@@ -1,9 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-
-// lib/config.ts is read once, at the first import (below): the gate must be on before it.
-vi.hoisted(() => {
-  process.env.ENFORCE_KEY_SCOPES = 'true';
-});
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { config } from '../../lib/config.js';
 import { HUB_OPERATIONS } from '../../lib/hub/operations.js';

@@ -1,7 +1,7 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems } from '../../lib/db/hub-items.js';
 import { SHARE_PAGE_CSP } from '../../lib/share/page.js';
@@ -14,18 +14,13 @@ import { apiClient, startTestStack } from '../support/stack.js';
  * (the same route and handler as deployed): status, preview tags, language, escaping, the 404 page,
  * the opens counted.
  */
-// Read by lib/config.ts at its first import, which the imports above make: set before them.
-const env = vi.hoisted(() => {
-  const values = {
-    APP_LINK_SCHEME: 'expohubtest',
-    APP_STORE_URL: 'https://apps.example.com/expohub',
-    APPLE_APP_IDS: 'ABCDE12345.com.example.expohub',
-    ANDROID_APP_PACKAGE: 'com.example.expohub',
-    ANDROID_CERT_SHA256: '14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5',
-  };
-  Object.assign(process.env, values);
-  return values;
-});
+const env = {
+  APP_LINK_SCHEME: 'expohubtest',
+  APP_STORE_URL: 'https://apps.example.com/expohub',
+  APPLE_APP_IDS: 'ABCDE12345.com.example.expohub',
+  ANDROID_APP_PACKAGE: 'com.example.expohub',
+  ANDROID_CERT_SHA256: '14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5',
+};
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;
 let author: TestAccount;

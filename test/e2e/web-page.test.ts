@@ -2,14 +2,10 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-// lib/config.ts is read once, at the first import (below): a small key quota lets a test reach the
-// server's real 409 with a few keys.
-const MAX_KEYS = vi.hoisted(() => {
-  process.env.MAX_KEYS_PER_USER = '4';
-  return 4;
-});
+// A small key quota lets a test reach the server's real 409 with a few keys.
+const MAX_KEYS = 4;
 
 import { endSession } from '../../lib/auth/sessions.js';
 import { clock } from '../../lib/clock.js';

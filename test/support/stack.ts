@@ -32,15 +32,6 @@ export async function startTestStack(options: Pick<LocalStackOptions, 'env' | 's
     tablePrefix: process.env.TEST_TABLE_PREFIX,
     ...options,
   });
-  // lib/config.ts is parsed once, at its first import. A test file that imported lib/ code before
-  // calling this would run with the old settings and silently ignore `env`: fail loudly instead.
-  const { loadedEnvironment } = await import('../../lib/config.js');
-  for (const [name, value] of Object.entries(options.env ?? {})) {
-    if (loadedEnvironment[name] !== value) {
-      await stack.stop();
-      throw new Error(`lib/config.ts was loaded before startTestStack set ${name}; set it earlier (vi.hoisted) in this test file`);
-    }
-  }
   streamsByUrl.set(stack.url, stack.streams);
   const stop = stack.stop;
   return Object.assign(stack, {
