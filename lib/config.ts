@@ -84,6 +84,8 @@ const configSchema = z
      */
     SMS_DAILY_CAP: positiveInt(1000),
     RATE_COMMENTS_PER_MINUTE: positiveInt(10),
+    /** sharetext: new shares per caller IP per UTC hour (a repeat of the day's share is not counted). */
+    RATE_SHARES_IP_HOURLY: positiveInt(60),
     MAX_KEYS_PER_USER: positiveInt(100),
     /** Requests per minute of an access key created without its own `rate_limit_per_minute` (and of keys older than the setting). */
     KEY_RATE_LIMIT_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)), 600),

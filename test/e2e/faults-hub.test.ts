@@ -273,17 +273,33 @@ const commentSweep: FaultSweep<Commenting> = {
   recognizesLostCommit: 'the number the comment took holds it: the write tried again finds it there and answers it',
 };
 
-const shareSweep: FaultSweep<{ sharer: string; vid: string }> = {
-  async setup() {
-    const [author] = await users(1);
-    return { sharer: `u_sharer${++seq}`, vid: (await videos(author!.openid, 1))[0]!.vid };
-  },
-  call: ({ sharer, vid }) => hub(api, 'sharetext', { openid: sharer, vid, d: 'device-1', locale: 'en', country: 'CN' }),
-  async once({ vid }, res) {
-    const { shareid } = res.data as { shareid: string };
-    expect(await getHubItem(hubItems.share(shareid))).toMatchObject({ vid });
-    expect(await video(vid)).toMatchObject({ share_count: 1 });
-  },
+type Sharing = { sharer: User; vid: string };
+const shareSetup = async (): Promise<Sharing> => {
+  const [author, sharer] = await users(2);
+  return { sharer: sharer!, vid: (await videos(author!.openid, 1))[0]!.vid };
+};
+/** One share, counted once on the video and once in the caller IP's hourly window, with its expiry. */
+async function sharedOnce({ vid }: Sharing, res: ApiResponse<unknown>, attributedTo?: string) {
+  const { shareid } = res.data as { shareid: string };
+  const stored = await getHubItem<Record<string, unknown>>(hubItems.share(shareid));
+  expect(stored).toMatchObject({ vid, ttl: expect.any(Number) });
+  expect(stored!.openid).toBe(attributedTo);
+  expect(await video(vid)).toMatchObject({ share_count: 1 });
+  const windows = [...(await storeSnapshot()).entries()].filter(([key]) => key.startsWith('hub RATE#shares-ip#'));
+  expect(windows.map(([, item]) => (JSON.parse(item) as { n: number }).n)).toEqual([1]);
+}
+
+const shareSweep: FaultSweep<Sharing> = {
+  setup: shareSetup,
+  // Anonymous: the openid is not the sharer.
+  call: ({ sharer, vid }) => hub(api, 'sharetext', { openid: sharer.openid, vid, d: 'device-1', locale: 'en', country: 'CN' }),
+  once: (ctx, res) => sharedOnce(ctx, res),
+};
+
+const signedInShareSweep: FaultSweep<Sharing> = {
+  setup: shareSetup,
+  call: ({ sharer, vid }) => hub(api, 'sharetext', { openid: sharer.openid, token: sharer.token, vid, d: 'device-1', locale: 'en', country: 'CN' }),
+  once: (ctx, res) => sharedOnce(ctx, res, ctx.sharer.openid),
 };
 
 interface Pair {
@@ -435,7 +451,13 @@ describe('comment_set and sharetext under DynamoDB faults', () => {
   });
 
   it('sharetext: 503 with no share; the retry records one share, counted once', async () => {
+    // The video; one transaction: the share, its count on the video, the IP's window.
     expect((await sweepFaults(shareSweep)).requests).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  });
+
+  it('sharetext signed in: the same, the share attributed to the account', async () => {
+    // The token's check (session and suspension), then as above.
+    expect((await sweepFaults(signedInShareSweep)).requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
   });
 });
 
@@ -496,7 +518,7 @@ describe('a lost answer: the commit applied, its response timed out, the client 
     ['like', likeSweep],
     ['dislike', dislikeSweep],
     ['comment_set (its 60 s retry guard)', commentSweep],
-    ['sharetext (the same share within the minute)', shareSweep],
+    ['sharetext (the same share within the UTC day)', shareSweep],
     ['follow_user', followSweep],
     ['unfollow_user', unfollowSweep],
     ['change_nickname', profileSweep('change_nickname', 'nickname', 'Booth captain')],
