@@ -75,7 +75,8 @@ describe('5,000 refused comments on one video', () => {
     const statuses = new Map<number, number>();
     const count = (res: ApiResponse) => statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
 
-    for (let round = 0; refused < 5000; round++) {
+    let rounds = 0;
+    for (let round = 0; refused < 5000; round++, rounds++) {
       // A fresh minute: every account's window is empty, so the burst races to its first slots.
       clock.advance(60_000 - (clock.now() % 60_000) + 100);
       const window = `60s#${Math.floor(clock.now() / 60_000)}`;
@@ -112,7 +113,7 @@ describe('5,000 refused comments on one video', () => {
         expect((await rawItem<{ n: number }>(hubItems.rateWindow('comments-minute', who.openid, window)))?.n ?? 0).toBe(mine);
       }
       // Retries of the comments just written: each answered with its comment, none new.
-      const retries = await Promise.all([...newThisRound].flatMap(([cid, c]) => Array.from({ length: 6 }, async () => ({ cid, res: await post(c.who, video.vid, c.content) }))));
+      const retries = await Promise.all([...newThisRound].flatMap(([cid, c]) => Array.from({ length: 3 }, async () => ({ cid, res: await post(c.who, video.vid, c.content) }))));
       for (const { cid, res } of retries) {
         count(res);
         expect(res.status).toBe(200);
@@ -120,6 +121,8 @@ describe('5,000 refused comments on one video', () => {
         refused++;
       }
     }
+    // Each round each account got at least one comment through, and the limit refused thousands.
+    expect(accepted.size).toBeGreaterThanOrEqual(rounds * accounts.length);
     expect(statuses.get(429)).toBeGreaterThan(3000);
     expect(statuses.get(400)).toBeGreaterThan(0);
     expect(statuses.get(404)).toBeGreaterThan(0);
@@ -151,7 +154,7 @@ describe('5,000 refused comments on one video', () => {
       if (!res.data.has_more) break;
     }
     expect(listed.sort()).toEqual([...accepted.keys()].sort());
-  }, 600_000);
+  }, 400_000);
 });
 
 describe('a comment sequence holding as many gaps as it may', () => {
