@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as z from '../zod.js';
 import { getVideo } from '../catalog/videos.js';
 import { clock } from '../clock.js';
@@ -113,8 +115,10 @@ async function takeNumber(vid: string, claim: string, legacyCount: number): Prom
       const seq = ((old?.n as number | undefined) ?? legacyCount) + 1;
       return { seq, count: seq - gapsOf(old), created: !old };
     } catch (error) {
-      const mine = isConditionalCheckFailed(error) ? (error as { Item?: Record<string, unknown> }).Item : undefined;
-      if (!mine) throw error;
+      // The item comes as DynamoDB sent it: the document client does not convert an error's item.
+      const raw = isConditionalCheckFailed(error) ? (error as { Item?: Record<string, AttributeValue> }).Item : undefined;
+      if (!raw) throw error;
+      const mine = unmarshall(raw);
       // An earlier try was applied and its answer lost: its number is still the latest.
       return { seq: mine.n as number, count: (mine.n as number) - gapsOf(mine), created: false };
     }

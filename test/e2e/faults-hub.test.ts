@@ -9,8 +9,8 @@ import { decodeVerifiedToken } from '../../lib/auth/jwt.js';
 import { createKey } from '../../lib/keys/key-service.js';
 import { parseFeedState, TASTE } from '../../lib/recommend/feed-state.js';
 import { expectUnavailable, retryAfterLostAnswer, snapshotDiff, storeSnapshot, sweepFaults, wipeStore, type FaultSweep, type PlannedFault } from '../support/fault-sweep.js';
-import { clearFaults, failWhere } from '../support/faults.js';
-import type { RecordedRequest } from '../support/db-requests.js';
+import { clearFaults, failAt, failWhere } from '../support/faults.js';
+import { recordRequests, type RecordedRequest } from '../support/db-requests.js';
 import { getHubItem, hub, latestCode, newNonce, newPhone, putTestAccounts } from '../support/hub-fixtures.js';
 import { useTestStack, type ApiResponse } from '../support/stack.js';
 
@@ -417,6 +417,20 @@ describe('comment_set and sharetext under DynamoDB faults', () => {
       expect(await getHubItem(hubItems.comment(ctx.vid, 1))).toEqual({ ...hubItems.comment(ctx.vid, 1), entity: 'comment_gap', vid: ctx.vid, seq: 1 });
       expect(await getHubItem(hubItems.commentSequence(ctx.vid))).toMatchObject({ n: 1, gaps: new Set([1]) });
       await commentedOnce(ctx, await postComment(ctx), { n: 2, gaps: [1] });
+    });
+
+    it("the number's answer lost: the take tried again finds its own claim, so the comment has the one number taken", async () => {
+      await wipeStore();
+      const ctx = await commentSetup();
+      const { requests } = await recordRequests(() => postComment(ctx), { includeFailed: true });
+      const take = requests.findIndex((r) => r.command === 'UpdateItemCommand' && JSON.stringify(r.input).includes('COMMENTSEQ')) + 1;
+      await wipeStore();
+      const fresh = await commentSetup();
+      const lost = failAt(take, 'timeout', { applied: true });
+      const res = await postComment(fresh).finally(clearFaults);
+      expect(lost.fired).toBe('UpdateItemCommand');
+      expect(res.status).toBe(200);
+      await commentedOnce(fresh, res);
     });
 
     it('the undo failing too: the retry waits for the reservation, then takes it over once stale and writes one comment', async () => {
