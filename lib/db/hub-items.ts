@@ -118,6 +118,7 @@ export const hubItems = {
   /** openid saw vid (latest time). gsi1: HISTORY#openid / seen_at#vid (history list). */
   seen: (openid: string, vid: string) => ({ pk: `ACCOUNT#${openid}`, sk: `SEEN#${vid}` }),
   historyIndex: (openid: string, seenAt: string, vid: string) => ({ gsi1pk: `HISTORY#${openid}`, gsi1sk: timeKey(seenAt, vid) }),
+  /** A share: one per (sharer, video, UTC day), with a TTL (lib/share/shares.ts). */
   share: (shareid: string) => ({ pk: `SHARE#${shareid}`, sk: 'SHARE' }),
   /** An invitation recorded once per new account. */
   invite: (inviter: string, invitee: string) => ({ pk: `ACCOUNT#${inviter}`, sk: `INVITED#${invitee}` }),
