@@ -23,6 +23,7 @@ export function benchSettings(dynamoEndpoint: string, tables: Record<string, str
     RATE_SMS_PHONE_NETWORK_DAILY: '1000000',
     RATE_SMS_IP_HOURLY: '1000000',
     RATE_COMMENTS_PER_MINUTE: '1000000',
+    RATE_SHARES_IP_HOURLY: '1000000',
     MAX_KEYS_PER_USER: '1000000',
     // The per-key limit at its maximum: the sections call one key far more often than 600 times a
     // minute; what they measure (the counter's request) is the same whatever the limit. The keylimit

@@ -95,6 +95,8 @@ const configSchema = z
     /** SMS sends per UTC day to numbers that have an account: a budget of their own, which new numbers cannot spend. */
     SMS_DAILY_CAP_RETURNING: positiveInt(1000),
     RATE_COMMENTS_PER_MINUTE: positiveInt(10),
+    /** sharetext: new shares per caller IP per UTC hour (a repeat of the day's share is not counted). */
+    RATE_SHARES_IP_HOURLY: positiveInt(60),
     MAX_KEYS_PER_USER: positiveInt(100),
     /** Requests per minute of an access key created without its own `rate_limit_per_minute` (and of keys older than the setting). */
     KEY_RATE_LIMIT_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)), 600),

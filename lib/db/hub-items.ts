@@ -86,16 +86,20 @@ export const hubItems = {
   comment: (vid: string, seq: number) => ({ pk: `VIDEO#${vid}`, sk: `COMMENT#${pad(seq)}` }),
   commentsByAuthorIndex: (openid: string, createdAt: string, cid: string) => ({ gsi1pk: `COMMENTS#${openid}`, gsi1sk: timeKey(createdAt, cid) }),
   allCommentsIndex: (createdAt: string, cid: string) => ({ gsi2pk: shardKey('COMMENTS', cid, SHARDS.comments), gsi2sk: timeKey(createdAt, cid) }),
-  /** Retry guard of comment_set: (openid, vid, content) within 60 s, with a TTL. */
+  /**
+   * Retry guard of comment_set: (openid, vid, content) within 60 s, with a TTL. Written first as the
+   * comment's reservation (with the window slot), given the comment's `seq` when it is written.
+   */
   commentDedup: (openid: string, digest: string) => ({ pk: `ACCOUNT#${openid}`, sk: `COMMENTDEDUP#${digest}` }),
   /** openid commented on vid (latest comment time): get_fav watch_list=comment lists each video once. gsi1: COMMENTED#openid / commented_at#vid. */
   commented: (openid: string, vid: string) => ({ pk: `ACCOUNT#${openid}`, sk: `COMMENTED#${vid}` }),
   commentedIndex: (openid: string, at: string, vid: string) => ({ gsi1pk: `COMMENTED#${openid}`, gsi1sk: timeKey(at, vid) }),
   /**
-   * The numbering of a video's comments: `n` numbers handed out (a plain atomic ADD, never in a
-   * transaction, so parallel comments never conflict) and `gaps`, the numbers of comments that were
-   * refused or failed after taking theirs. Absent on videos commented on before it: their comments
-   * are 1..comment_count with no gaps.
+   * The numbering of a video's comments: `n` numbers handed out (a plain atomic update, never in a
+   * transaction, so parallel comments never conflict; only by comments already reserved), `claim`
+   * (the take of the latest number) and `gaps`, the numbers of comments whose write failed after
+   * taking theirs (at most 1,000: docs/data-model.md, "Comment numbers"). Absent on videos commented
+   * on before it: their comments are 1..comment_count with no gaps.
    */
   commentSequence: (vid: string) => ({ pk: `VIDEO#${vid}`, sk: 'COMMENTSEQ' }),
 
@@ -119,6 +123,7 @@ export const hubItems = {
   /** openid saw vid (latest time). gsi1: HISTORY#openid / seen_at#vid (history list). */
   seen: (openid: string, vid: string) => ({ pk: `ACCOUNT#${openid}`, sk: `SEEN#${vid}` }),
   historyIndex: (openid: string, seenAt: string, vid: string) => ({ gsi1pk: `HISTORY#${openid}`, gsi1sk: timeKey(seenAt, vid) }),
+  /** A share: one per (sharer, video, UTC day), with a TTL (lib/share/shares.ts). */
   share: (shareid: string) => ({ pk: `SHARE#${shareid}`, sk: 'SHARE' }),
   /** An invitation recorded once per new account. */
   invite: (inviter: string, invitee: string) => ({ pk: `ACCOUNT#${inviter}`, sk: `INVITED#${invitee}` }),

@@ -22,7 +22,9 @@ interface CommentSequence {
 
 /**
  * The number of the comment ranked `rank` (1 = newest) among numbers 1..n less the gaps (`gapsDown`:
- * the gaps up to n, highest first). Gaps are rare (a comment refused after taking its number).
+ * the gaps up to n, highest first). Gaps are rare and bounded: only a comment whose write failed
+ * after taking its number leaves one, and the sequence holds at most 1,000 (docs/data-model.md,
+ * "Comment numbers").
  */
 function numberOfRank(rank: number, n: number, gapsDown: number[]): number {
   let seq = n - rank + 1;

@@ -110,9 +110,14 @@ export const HUB_DOCS: Record<string, HubOperationDoc> = {
     data: z.object({ text: z.string(), url: z.string(), shareid: z.string() }),
     examples: [
       {
-        summary: 'Chinese share text',
+        summary: 'Chinese share text, anonymous (openid is not stored)',
         query: { openid: OPENID, vid: 'v_8k2m4q', d: '', locale: 'zh-CN', country: 'CN' },
         data: { text: 'Booth tour: hall 3 https://share.example.com/s/s_5t7u', url: 'https://share.example.com/s/s_5t7u', shareid: 's_5t7u' },
+      },
+      {
+        summary: "Signed in: the account's share",
+        query: { ...signedIn, vid: 'v_8k2m4q', d: '', locale: 'en', country: 'CN' },
+        data: { text: 'Watch "Booth tour: hall 3" on expohub: https://share.example.com/s/K2rq8mZp4xTa', url: 'https://share.example.com/s/K2rq8mZp4xTa', shareid: 'K2rq8mZp4xTa' },
       },
     ],
   },

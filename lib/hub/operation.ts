@@ -13,7 +13,7 @@ export interface HubContext {
  * One `do` operation: its query schema, who may call it, and a use case taking plain input.
  * - auth 'required': token (query) or Authorization Bearer (JWT or access key); the user must equal `openid`.
  * - auth 'optional': the same when a credential is present (an invalid one is still 401).
- * - auth 'none': sign-up steps and sharetext.
+ * - auth 'none': the sign-up steps.
  */
 export type HubOperation<S extends z.ZodMiniType = z.ZodMiniType> = {
   query: S;

@@ -5,6 +5,7 @@ import { clock } from '../clock.js';
 import { logger } from '../logger.js';
 import { batchGetHubItems, batchWriteHubItems, itemId, type BatchWrite } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
+import { shareExpired, type StoredShare } from '../share/shares.js';
 import { hubItems } from '../db/hub-items.js';
 import type { UpdateBuilder } from '../db/update-builder.js';
 import { randomBase62 } from '../ids.js';
@@ -52,8 +53,9 @@ export async function nextList(req: FeedRequest): Promise<FeedAnswer> {
 
   const state = parseFeedState(stateRead?.state, nowMs, stateRead?.chunks);
   const seen = new Set([...state.seen, ...req.viewed, ...state.likedRecent.map((e) => e.vid)]);
-  const share = req.shareid ? (found.get(itemId(hubItems.share(req.shareid))) as { vid?: string } | undefined) : undefined;
-  const sharedVid = typeof share?.vid === 'string' && !state.disliked.has(share.vid) ? share.vid : undefined;
+  const share = req.shareid ? (found.get(itemId(hubItems.share(req.shareid))) as StoredShare | undefined) : undefined;
+  // An expired share is gone (lib/share/shares.ts): DynamoDB's TTL removes it only later.
+  const sharedVid = share && typeof share.vid === 'string' && !shareExpired(share, nowMs) && !state.disliked.has(share.vid) ? share.vid : undefined;
   const ctx: Context = { req, nowMs, seed: randomBase62(8), stateKey, state, found, followees: req.viewer && !req.q && !req.similarTo && req.order === 'rec' ? (stateRead?.followees ?? []) : [], seen, sharedVid, cursor, used, trim: req.viewer ? likedTrim(state) : undefined };
 
   let outcome: Outcome;

@@ -1,20 +1,24 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { db, tableNames } from '../db/client.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
 import { hubItems } from '../db/hub-items.js';
 import { logger } from '../logger.js';
 import { pageLanguage, renderNotFoundPage, renderSharePage, SHARE_PAGE_CSP, type PageLanguage } from './page.js';
+import { shareExpired, shareExpiry, type StoredShare } from './shares.js';
 
 /**
  * `GET /s/{shareid}` (CONTRACT §7): the share page. One read for the share and one for the video
  * with its author (a BatchGet of both; the share names the author), and the open counted meanwhile;
- * an unknown share or a removed video gets the 404 page in the same style and language.
+ * an unknown or expired share, or a removed video, gets the 404 page in the same style and language.
  *
  * Opens: a view by a person adds 1 to the share's `open_count` and to the video's `open_count` (two
- * UpdateItems in parallel, best effort: the page is served even when counting fails). Link-preview fetchers (chat apps and social networks, named by
- * their user agent) are counted apart, in the share's `preview_count`, and not on the video. No
- * personal data is stored with an open.
+ * UpdateItems in parallel, best effort: the page is served even when counting fails), and moves the
+ * share's expiry to 30 days from now (lib/share/shares.ts) in the same update. Link-preview fetchers
+ * (chat apps and social networks, named by their user agent) are counted apart, in the share's
+ * `preview_count`, and not on the video; they do not keep a share alive. No personal data is stored
+ * with an open.
  */
 
 export interface PageRequest {
@@ -38,12 +42,7 @@ const SHARE_ID = /^[A-Za-z0-9]{12}$/;
 const PREVIEW_AGENT = /bot\b|crawler|spider|facebookexternalhit|facebookcatalog|Slackbot|Twitterbot|TelegramBot|WhatsApp|Discordbot|LinkedInBot|SkypeUriPreview|Pinterest|redditbot|Embedly|vkShare|Iframely|BingPreview|Google-InspectionTool|bytespider|Baiduspider|Sogou|YisouSpider/i;
 export const isPreviewFetcher = (userAgent: string | undefined) => !!userAgent && PREVIEW_AGENT.test(userAgent);
 
-interface ShareItem {
-  shareid: string;
-  vid: string;
-  author_openid?: string;
-  locale?: string;
-}
+type ShareItem = Pick<StoredShare, 'shareid' | 'vid' | 'author_openid' | 'locale' | 'ttl'>;
 
 interface VideoRecord {
   vid: string;
@@ -82,14 +81,15 @@ export async function sharePage(request: PageRequest): Promise<PageResponse> {
 
   const shareRead = await batchGetHubItems<ShareItem>([hubItems.share(shareid)]);
   const share = shareRead.get(itemId(hubItems.share(shareid)));
-  if (!share) return notFound(fallbackLang, true);
+  const now = clock.now();
+  if (!share || shareExpired(share, now)) return notFound(fallbackLang, true);
   const lang = share.locale ? pageLanguage(share.locale, undefined) : fallbackLang;
   const vary = !share.locale;
 
   // The video and its author in one BatchGet (shares of earlier code do not name the author: a
   // second read), the open counted meanwhile.
   const preview = isPreviewFetcher(request.userAgent);
-  const [found] = await Promise.all([videoAndAuthor(share), countOpen(share, preview)]);
+  const [found] = await Promise.all([videoAndAuthor(share), countOpen(share, preview, now)]);
   if (!found.video) return notFound(lang, vary);
   const v = found.video;
   const html = renderSharePage({
@@ -123,19 +123,23 @@ async function videoAndAuthor(share: ShareItem): Promise<{ video?: VideoRecord; 
   return { video, author: typeof account?.nickname === 'string' ? account.nickname : undefined };
 }
 
-async function countOpen(share: ShareItem, preview: boolean): Promise<void> {
-  const add = (key: { pk: string; sk: string }, attribute: string) =>
+async function countOpen(share: ShareItem, preview: boolean, nowMs: number): Promise<void> {
+  const add = (key: { pk: string; sk: string }, attribute: string, extend = false) =>
     db.send(
       new UpdateCommand({
         TableName: tableNames.hub,
         Key: key,
-        UpdateExpression: 'ADD #n :one',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#n': attribute },
-        ExpressionAttributeValues: { ':one': 1 },
+        UpdateExpression: `${extend ? 'SET #ttl = :ttl ' : ''}ADD #n :one`,
+        // An expired share is not revived by an open that raced with its expiry.
+        ConditionExpression: extend ? 'attribute_exists(pk) AND #ttl > :now' : 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#n': attribute, ...(extend ? { '#ttl': 'ttl' } : {}) },
+        ExpressionAttributeValues: { ':one': 1, ...(extend ? { ':ttl': shareExpiry(nowMs), ':now': Math.floor(nowMs / 1000) } : {}) },
       }),
     );
-  const writes = preview ? [add(hubItems.share(share.shareid), 'preview_count')] : [add(hubItems.share(share.shareid), 'open_count'), add(hubItems.video(share.vid), 'open_count')];
+  // Shares of earlier code have no expiry: an open does not give them one.
+  const writes = preview
+    ? [add(hubItems.share(share.shareid), 'preview_count')]
+    : [add(hubItems.share(share.shareid), 'open_count', share.ttl !== undefined), add(hubItems.video(share.vid), 'open_count')];
   const outcomes = await Promise.allSettled(writes);
   for (const o of outcomes) if (o.status === 'rejected') logger.warn('share open not counted', { errorName: (o.reason as Error)?.name });
 }

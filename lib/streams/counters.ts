@@ -26,6 +26,13 @@ import { factOf, type ChangeRecord, type Fact, type LikeImage } from './facts.js
 export const streamDb = createDocumentClient();
 const TABLE = () => tableNames.hub;
 const MARKER_TTL_S = 3 * 86_400;
+/**
+ * The most numbers a comment sequence's `gaps` may hold (docs/data-model.md, "Comment numbers"):
+ * about 5 bytes each, so the item stays under 6 KB. Only failed writes make gaps; past the cap a gap
+ * is not recorded (logged), rather than growing the item until its update fails for every record
+ * of the video.
+ */
+export const MAX_COMMENT_GAPS = 1000;
 
 type Key = { pk: string; sk: string };
 
@@ -33,8 +40,8 @@ interface Target {
   key: Key;
   /** Number attributes and the amount added to each. */
   add: Map<string, number>;
-  /** Numbers added to a number set (a comment sequence's gaps). */
-  addToSet?: { attribute: string; values: Set<number> };
+  /** Numbers added to a number set (a comment sequence's gaps), while it holds fewer than `cap`. */
+  addToSet?: { attribute: string; values: Set<number>; cap: number };
   /** An ADD must not create the item (a video or an account that is gone is left alone). */
   mustExist: boolean;
 }
@@ -87,7 +94,7 @@ function targetsOf(facts: Applicable[], gone: Set<string>): Target[] {
       let target = targets.get(id);
       if (!target) targets.set(id, (target = { key: d.key, add: new Map(), mustExist: d.mustExist }));
       if (d.set) {
-        target.addToSet ??= { attribute: d.attribute, values: new Set() };
+        target.addToSet ??= { attribute: d.attribute, values: new Set(), cap: MAX_COMMENT_GAPS };
         target.addToSet.values.add(d.delta);
       } else {
         target.add.set(d.attribute, (target.add.get(d.attribute) ?? 0) + d.delta);
@@ -110,17 +117,20 @@ function updateOf(target: Target): TransactItem {
     clauses.push(`#a${n} :v${n}`);
     n++;
   }
+  const conditions = target.mustExist ? ['attribute_exists(pk)'] : [];
   if (target.addToSet) {
     names[`#a${n}`] = target.addToSet.attribute;
     values[`:v${n}`] = target.addToSet.values;
+    values[':cap'] = target.addToSet.cap;
     clauses.push(`#a${n} :v${n}`);
+    conditions.push(`(attribute_not_exists(#a${n}) OR size(#a${n}) < :cap)`);
   }
   return {
     Update: {
       TableName: TABLE(),
       Key: target.key,
       UpdateExpression: `ADD ${clauses.join(', ')}`,
-      ...(target.mustExist ? { ConditionExpression: 'attribute_exists(pk)' } : {}),
+      ...(conditions.length > 0 ? { ConditionExpression: conditions.join(' AND ') } : {}),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },
@@ -155,7 +165,10 @@ async function applyChunk(chunk: Applicable[]): Promise<Applicable[]> {
       const applied = new Set(pending.filter((_, i) => failed(i)));
       const missing = targets.filter((_, j) => failed(pending.length + j));
       if (applied.size === 0 && missing.length === 0) throw error;
-      for (const target of missing) gone.add(keyId(target.key));
+      for (const target of missing) {
+        gone.add(keyId(target.key));
+        if (target.addToSet) logger.error('comment gaps at their cap: gaps not recorded', { key: target.key.pk, gaps: [...target.addToSet.values].length });
+      }
       pending = pending.filter((f) => !applied.has(f));
     }
   }

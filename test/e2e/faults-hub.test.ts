@@ -4,12 +4,13 @@ import { importVideos } from '../../lib/catalog/import.js';
 import type { VideoItem } from '../../lib/catalog/video-items.js';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
-import { feedStateAndFollows, hubItems } from '../../lib/db/hub-items.js';
+import { feedStateAndFollows, hubItems, pad } from '../../lib/db/hub-items.js';
 import { decodeVerifiedToken } from '../../lib/auth/jwt.js';
 import { createKey } from '../../lib/keys/key-service.js';
 import { parseFeedState, TASTE } from '../../lib/recommend/feed-state.js';
-import { retryAfterLostAnswer, storeSnapshot, sweepFaults, type FaultSweep, type PlannedFault } from '../support/fault-sweep.js';
-import type { RecordedRequest } from '../support/db-requests.js';
+import { expectUnavailable, retryAfterLostAnswer, snapshotDiff, storeSnapshot, sweepFaults, wipeStore, type FaultSweep, type PlannedFault } from '../support/fault-sweep.js';
+import { clearFaults, failAt, failWhere } from '../support/faults.js';
+import { recordRequests, type RecordedRequest } from '../support/db-requests.js';
 import { getHubItem, hub, latestCode, newNonce, newPhone, putTestAccounts } from '../support/hub-fixtures.js';
 import { useTestStack, type ApiResponse } from '../support/stack.js';
 
@@ -280,37 +281,71 @@ const dislikeSweep: FaultSweep<Likes> = {
   // Nothing after the commit: the counters and the trend follow from the stream.
 };
 
-const commentSweep: FaultSweep<{ writer: User; vid: string }> = {
-  async setup() {
-    const [writer, author] = await users(2);
-    return { writer: writer!, vid: (await videos(author!.openid, 1))[0]!.vid };
-  },
-  call: ({ writer, vid }) => hub(api, 'comment_set', { openid: writer.openid, token: writer.token, vid, content: 'Great booth' }),
-  async once({ writer, vid }, res) {
-    expect(res.data).toMatchObject({ comment_count: 1, comment: { vid, openid: writer.openid, content: 'Great booth' } });
-    expect((await query(hubItems.video(vid).pk, 'COMMENT#')).filter((c) => c.entity === 'comment')).toHaveLength(1);
-    expect(await video(vid)).toMatchObject({ comment_count: 1 });
-    expect(await query(hubItems.commented(writer.openid, '').pk, 'COMMENTED#')).toHaveLength(1);
-  },
-  mayChange: {
-    why: 'a comment refused or failed after taking its number leaves that number skipped for good: the sequence counts it, a gap marker holds its place (no comment, no count), the stream processor records the gap',
-    attributes: (item) =>
-      item.endsWith('| COMMENTSEQ') ? ['n', 'gaps', 'entity', 'vid'] : item.includes('| COMMENT#') ? ['entity', 'vid', 'seq'] : item.startsWith('hub STREAMED#') ? ['entity', 'ttl'] : [],
-  },
-  recognizesLostCommit: 'the number the comment took holds it: the gap marker cannot take its place, so the commit is recognized and answered',
+type Commenting = { writer: User; vid: string };
+const commentSetup = async (): Promise<Commenting> => {
+  const [writer, author] = await users(2);
+  return { writer: writer!, vid: (await videos(author!.openid, 1))[0]!.vid };
+};
+const postComment = ({ writer, vid }: Commenting) => hub(api, 'comment_set', { openid: writer.openid, token: writer.token, vid, content: 'Great booth' });
+/** The writer's window of the per-minute limit, as of now. */
+const commentWindow = (writer: User) => getHubItem<{ n: number }>(hubItems.rateWindow('comments-minute', writer.openid, `60s#${Math.floor(clock.now() / 60_000)}`));
+
+/** One comment, numbered 1 with no gap, counted once in the writer's window, its guard naming it. */
+async function commentedOnce({ writer, vid }: Commenting, res: ApiResponse<unknown>, numbers = { n: 1, gaps: undefined as number[] | undefined }) {
+  expect(res.data).toMatchObject({ comment_count: 1, comment: { vid, openid: writer.openid, content: 'Great booth' } });
+  const comments = (await query(hubItems.video(vid).pk, 'COMMENT#')).filter((c) => c.entity === 'comment');
+  expect(comments).toHaveLength(1);
+  expect(comments[0]).toMatchObject({ cid: (res.data as { comment: { cid: string } }).comment.cid, seq: numbers.n });
+  expect(await video(vid)).toMatchObject({ comment_count: 1 });
+  expect(await query(hubItems.commented(writer.openid, '').pk, 'COMMENTED#')).toHaveLength(1);
+  const sequence = await getHubItem<{ n: number; gaps?: Set<number> }>(hubItems.commentSequence(vid));
+  expect({ n: sequence?.n, gaps: sequence?.gaps && [...sequence.gaps] }).toEqual(numbers);
+  expect(await commentWindow(writer)).toMatchObject({ n: 1 });
+  expect(await query(hubItems.account(writer.openid).pk, 'COMMENTDEDUP#')).toEqual([expect.objectContaining({ seq: numbers.n })]);
+  const page = await hub<{ list: unknown[]; total: number }>(api, 'comment_get', { openid: writer.openid, token: writer.token, vid, page: 1, d: '' });
+  expect(page.data).toMatchObject({ list: [expect.objectContaining({ content: 'Great booth' })], total: 1 });
+}
+
+const commentSweep: FaultSweep<Commenting> = {
+  setup: commentSetup,
+  call: postComment,
+  once: (ctx, res) => commentedOnce(ctx, res),
+  // No mayChange: a 503 leaves the store exactly as it was, the comment sequence included (no
+  // number taken, or taken and given back).
+  tolerates: (fault, requests) =>
+    fault.position > requests.map((r) => r.command).indexOf('TransactWriteItemsCommand') + 1
+      ? "after the reservation, the number and the comment's write are tried again in place (the number's take finds its own claim, the write its own comment)"
+      : undefined,
+  recognizesLostCommit: 'the number the comment took holds it: the write tried again finds it there and answers it',
 };
 
-const shareSweep: FaultSweep<{ sharer: string; vid: string }> = {
-  async setup() {
-    const [author] = await users(1);
-    return { sharer: `u_sharer${++seq}`, vid: (await videos(author!.openid, 1))[0]!.vid };
-  },
-  call: ({ sharer, vid }) => hub(api, 'sharetext', { openid: sharer, vid, d: 'device-1', locale: 'en', country: 'CN' }),
-  async once({ vid }, res) {
-    const { shareid } = res.data as { shareid: string };
-    expect(await getHubItem(hubItems.share(shareid))).toMatchObject({ vid });
-    expect(await video(vid)).toMatchObject({ share_count: 1 });
-  },
+type Sharing = { sharer: User; vid: string };
+const shareSetup = async (): Promise<Sharing> => {
+  const [author, sharer] = await users(2);
+  return { sharer: sharer!, vid: (await videos(author!.openid, 1))[0]!.vid };
+};
+/** One share, counted once on the video and once in the caller IP's hourly window, with its expiry. */
+async function sharedOnce({ vid }: Sharing, res: ApiResponse<unknown>, attributedTo?: string) {
+  const { shareid } = res.data as { shareid: string };
+  const stored = await getHubItem<Record<string, unknown>>(hubItems.share(shareid));
+  expect(stored).toMatchObject({ vid, ttl: expect.any(Number) });
+  expect(stored!.openid).toBe(attributedTo);
+  expect(await video(vid)).toMatchObject({ share_count: 1 });
+  const windows = [...(await storeSnapshot()).entries()].filter(([key]) => key.startsWith('hub RATE#shares-ip#'));
+  expect(windows.map(([, item]) => (JSON.parse(item) as { n: number }).n)).toEqual([1]);
+}
+
+const shareSweep: FaultSweep<Sharing> = {
+  setup: shareSetup,
+  // Anonymous: the openid is not the sharer.
+  call: ({ sharer, vid }) => hub(api, 'sharetext', { openid: sharer.openid, vid, d: 'device-1', locale: 'en', country: 'CN' }),
+  once: (ctx, res) => sharedOnce(ctx, res),
+};
+
+const signedInShareSweep: FaultSweep<Sharing> = {
+  setup: shareSetup,
+  call: ({ sharer, vid }) => hub(api, 'sharetext', { openid: sharer.openid, token: sharer.token, vid, d: 'device-1', locale: 'en', country: 'CN' }),
+  once: (ctx, res) => sharedOnce(ctx, res, ctx.sharer.openid),
 };
 
 interface Pair {
@@ -384,14 +419,105 @@ describe('like and dislike under DynamoDB faults', () => {
 });
 
 describe('comment_set and sharetext under DynamoDB faults', () => {
-  it('comment_set: 503 with no comment; the retry writes exactly one', async () => {
+  it('comment_set: 503 with nothing changed (no number taken); the retry writes exactly one', async () => {
     const report = await sweepFaults(commentSweep);
-    // The retry guard, the video, the author, the rate window, the number, the transaction: nothing after the commit.
-    expect(report.requests.slice(1)).toEqual(['GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
+    // The retry guard, the video, the author, the rate window; the reservation (guard and window
+    // slot), the number, the comment's transaction: nothing after the commit.
+    expect(report.requests.slice(1)).toEqual(['GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
+    // Every fault at the number (request 7) or the comment's write (8) is absorbed by a try in place.
+    const absorbed = report.tolerated.filter((t) => !t.startsWith('tx-conflict'));
+    expect(absorbed.length).toBeGreaterThan(0);
+    expect(absorbed.filter((t) => !/ at request [78] /.test(t))).toEqual([]);
   }, 180_000);
 
+  describe('comment_set when a write stays down (every try fails)', () => {
+    const isCommentWrite = (command: string, input: Record<string, unknown>) => command === 'TransactWriteItemsCommand' && JSON.stringify(input).includes('"COMMENT#');
+    const windowKey = (item: string) => item.startsWith('hub RATE#comments-minute#');
+
+    it('refused writes: the number is given back, the reservation undone; the retry writes one comment at that number', async () => {
+      await wipeStore();
+      const ctx = await commentSetup();
+      const before = await storeSnapshot();
+      const down = failWhere('throughput', isCommentWrite);
+      const res = await postComment(ctx).finally(clearFaults);
+      expectUnavailable(res, 'comment write down');
+      expect(down.failures).toBe(3);
+      // Exactly as before; the window's slot given back leaves its counter at 0.
+      expect(snapshotDiff(before, await storeSnapshot(), (item) => (windowKey(item) ? ['n', 'ttl'] : []))).toEqual([]);
+      expect(await commentWindow(ctx.writer)).toMatchObject({ n: 0 });
+      await commentedOnce(ctx, await postComment(ctx));
+    });
+
+    it('writes whose answers were lost: the number is abandoned as one gap (the write may land), the retry writes one comment, counts exact', async () => {
+      await wipeStore();
+      const ctx = await commentSetup();
+      const before = await storeSnapshot();
+      const down = failWhere('timeout', isCommentWrite);
+      const res = await postComment(ctx).finally(clearFaults);
+      expectUnavailable(res, 'comment write lost');
+      expect(down.failures).toBe(3);
+      // The gap marker at number 1 and the sequence recording it (with the stream's marker of that
+      // record); the window's slot given back, the guard removed.
+      const diff = snapshotDiff(before, await storeSnapshot(), (item) => (windowKey(item) ? ['n', 'ttl'] : []));
+      expect(diff.map((d) => d.split(':')[0]!).filter((d) => !d.startsWith('added hub STREAMED#'))).toEqual([`added hub VIDEO#${ctx.vid} | COMMENT#${pad(1)}`, `added hub VIDEO#${ctx.vid} | COMMENTSEQ`]);
+      expect(await getHubItem(hubItems.comment(ctx.vid, 1))).toEqual({ ...hubItems.comment(ctx.vid, 1), entity: 'comment_gap', vid: ctx.vid, seq: 1 });
+      expect(await getHubItem(hubItems.commentSequence(ctx.vid))).toMatchObject({ n: 1, gaps: new Set([1]) });
+      await commentedOnce(ctx, await postComment(ctx), { n: 2, gaps: [1] });
+    });
+
+    it("the number's answer lost: the take tried again finds its own claim, so the comment has the one number taken", async () => {
+      await wipeStore();
+      const ctx = await commentSetup();
+      const { requests } = await recordRequests(() => postComment(ctx), { includeFailed: true });
+      const take = requests.findIndex((r) => r.command === 'UpdateItemCommand' && JSON.stringify(r.input).includes('COMMENTSEQ')) + 1;
+      await wipeStore();
+      const fresh = await commentSetup();
+      const lost = failAt(take, 'timeout', { applied: true });
+      const res = await postComment(fresh).finally(clearFaults);
+      expect(lost.fired).toBe('UpdateItemCommand');
+      expect(res.status).toBe(200);
+      await commentedOnce(fresh, res);
+    });
+
+    it('the undo failing too: the retry waits for the reservation, then takes it over once stale and writes one comment', async () => {
+      await wipeStore();
+      const ctx = await commentSetup();
+      clock.set(Math.floor(Date.now() / 60_000) * 60_000 + 5_000);
+      const undo = (command: string, input: Record<string, unknown>) => command === 'DeleteItemCommand' && JSON.stringify(input).includes('COMMENTDEDUP#');
+      failWhere('throughput', (command, input) => isCommentWrite(command, input) || undo(command, input));
+      const res = await postComment(ctx).finally(clearFaults);
+      expectUnavailable(res, 'comment write and undo down');
+      // The number was given back; the reservation stays, pending, holding its window slot.
+      expect(await getHubItem(hubItems.commentSequence(ctx.vid))).toBeUndefined();
+      const [pending] = await query(hubItems.account(ctx.writer.openid).pk, 'COMMENTDEDUP#');
+      expect(pending).toMatchObject({ cid: expect.any(String) });
+      expect(pending!.seq).toBeUndefined();
+
+      // A retry at once finds it fresh: it waits for its holder, which has ended, and answers 503.
+      const early = await postComment(ctx);
+      expectUnavailable(early, 'reservation still fresh');
+      expect(Number(early.headers.get('retry-after'))).toBeLessThanOrEqual(10);
+      clock.advance(10_000);
+      const retried = await postComment(ctx);
+      expect(retried.status).toBe(200);
+      expect((retried.data as { comment: { cid: string } }).comment.cid).not.toBe(pending!.cid);
+      const comments = (await query(hubItems.video(ctx.vid).pk, 'COMMENT#')).filter((c) => c.entity === 'comment');
+      expect(comments.map((c) => c.seq)).toEqual([1]);
+      expect(await getHubItem(hubItems.commentSequence(ctx.vid))).toMatchObject({ n: 1 });
+      expect(await video(ctx.vid)).toMatchObject({ comment_count: 1 });
+      // The ended reservation's slot stays used (it could not be given back), the retry took its own.
+      expect(await commentWindow(ctx.writer)).toMatchObject({ n: 2 });
+    }, 60_000);
+  });
+
   it('sharetext: 503 with no share; the retry records one share, counted once', async () => {
+    // The video; one transaction: the share, its count on the video, the IP's window.
     expect((await sweepFaults(shareSweep)).requests).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  });
+
+  it('sharetext signed in: the same, the share attributed to the account', async () => {
+    // The token's check (session and suspension), then as above.
+    expect((await sweepFaults(signedInShareSweep)).requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
   });
 });
 
@@ -452,7 +578,7 @@ describe('a lost answer: the commit applied, its response timed out, the client 
     ['like', likeSweep],
     ['dislike', dislikeSweep],
     ['comment_set (its 60 s retry guard)', commentSweep],
-    ['sharetext (the same share within the minute)', shareSweep],
+    ['sharetext (the same share within the UTC day)', shareSweep],
     ['follow_user', followSweep],
     ['unfollow_user', unfollowSweep],
     ['change_nickname', profileSweep('change_nickname', 'nickname', 'Booth captain')],

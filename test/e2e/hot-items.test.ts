@@ -81,11 +81,11 @@ describe('50 people commenting on one video at once', () => {
     expect(commands(pages[2]!)).toEqual(commands(pages[0]!));
   }, 120_000);
 
-  it('skips the number of a refused comment: pages stay 20 long and the total exact', async () => {
+  it('skips the number of a comment whose write failed: pages stay 20 long and the total exact', async () => {
     const video = await putTestVideo(author.openid);
     const [writer] = people.slice(60, 61) as [TestAccount];
     for (let i = 0; i < 21; i++) expect((await hub(api, 'comment_set', { openid: people[70 + i]!.openid, token: people[70 + i]!.token, vid: video.vid, content: `c${i}` })).status).toBe(200);
-    // A number taken and abandoned, as by a comment whose transaction was refused after taking it.
+    // A number taken and abandoned, as by a comment whose write failed after taking it.
     await db.send(new UpdateCommand({ TableName: tableNames.hub, Key: hubItems.commentSequence(video.vid), UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } }));
     await db.send(new PutCommand({ TableName: tableNames.hub, Item: { ...hubItems.comment(video.vid, 22), entity: 'comment_gap', vid: video.vid, seq: 22 } }));
     expect((await hub(api, 'comment_set', { openid: writer.openid, token: writer.token, vid: video.vid, content: 'after the gap' })).data).toMatchObject({ comment_count: 22 });

@@ -13,6 +13,7 @@ import { recordRequests } from '../support/db-requests.js';
 import { getHubItem, hub, putTestAccounts, putTestSeen } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
+import { SHARE_LIFETIME_S } from '../../lib/share/shares.js';
 
 type User = { openid: string; token: string };
 interface Feed {
@@ -266,6 +267,15 @@ describe('more like this, shares', () => {
     const unknown = await feed({ shareid: 'no-such-share', watch_count: 5 });
     expect(unknown.status).toBe(200);
     expect(unknown.data.list).toHaveLength(5);
+    // Past its expiry (30 days after it was made, never opened) the share is gone, before DynamoDB's TTL removes it.
+    clock.advance(SHARE_LIFETIME_S * 1000 + 1000);
+    try {
+      const expired = await feed({ shareid: shared.data.shareid, order: 'new', watch_count: 5 });
+      expect(expired.status).toBe(200);
+      expect(vids(expired)).not.toContain(target);
+    } finally {
+      clock.reset();
+    }
   });
 });
 

@@ -405,7 +405,7 @@ describe('comment_get', () => {
 describe('sharetext', () => {
   const share = (params: Record<string, string>) => hub<{ text: string; url: string; shareid: string }>(api, 'sharetext', { openid: alice.openid, d: 'device-1', locale: 'zh-CN', country: 'CN', ...params });
 
-  it('records a share, counts it on the video and answers {text, url, shareid} without a token', async () => {
+  it('records a share, counts it on the video and answers {text, url, shareid} without a token (attributed to nobody)', async () => {
     const video = await putTestVideo(bob.openid, { title: '上海车展 2026' });
     const res = await share({ vid: video.vid });
     expect(res.status).toBe(200);
@@ -415,10 +415,13 @@ describe('sharetext', () => {
     expect(text).toContain('上海车展 2026');
     expect(text).toContain(url);
     expect(text).toMatch(/[推荐视频]/);
-    expect(await getHubItem(hubItems.share(shareid))).toMatchObject({ vid: video.vid, openid: alice.openid, locale: 'zh-CN', country: 'CN' });
+    const stored = await getHubItem(hubItems.share(shareid));
+    expect(stored).toMatchObject({ vid: video.vid, d: 'device-1', locale: 'zh-CN', country: 'CN' });
+    expect(stored).not.toHaveProperty('openid');
     expect(await getHubItem(hubItems.video(video.vid))).toMatchObject({ share_count: 1 });
 
-    // The same request again (a retry) is the same share; another device is another share.
+    // The same request again (a retry, or a repeat the same UTC day) is the same share; another
+    // device is another share (docs/hub-api.md, sharetext).
     expect((await share({ vid: video.vid })).data.shareid).toBe(shareid);
     expect(await getHubItem(hubItems.video(video.vid))).toMatchObject({ share_count: 1 });
     const other = await share({ vid: video.vid, d: 'device-2', locale: 'en-US', country: 'us' });

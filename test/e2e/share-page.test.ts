@@ -1,10 +1,12 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems } from '../../lib/db/hub-items.js';
 import { SHARE_PAGE_CSP } from '../../lib/share/page.js';
+import { SHARE_LIFETIME_S } from '../../lib/share/shares.js';
 import { recordRequests } from '../support/db-requests.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
@@ -124,6 +126,41 @@ describe('GET /s/{shareid}', () => {
     await open(shareid, { 'user-agent': 'TelegramBot (like TwitterBot)' });
     expect(await getHubItem(hubItems.share(shareid))).toMatchObject({ open_count: 2, preview_count: 2 });
     expect(await getHubItem(hubItems.video(video.vid))).toMatchObject({ open_count: 2, share_count: 1 });
+  });
+});
+
+describe('an expiring share', () => {
+  afterEach(() => clock.reset());
+  const ttlOf = async (shareid: string) => (await getHubItem<{ ttl: number }>(hubItems.share(shareid)))!.ttl;
+  const day = 86_400_000;
+
+  it('answers the 404 page once 30 days passed without an open; an open by a person keeps it 30 more days, a link preview does not', async () => {
+    const video = await putTestVideo(author.openid);
+    const unopened = await shareOf(video.vid, 'en');
+    const opened = await shareOf(video.vid, 'zh-CN');
+    const made = await ttlOf(opened);
+    expect(made - Math.floor(clock.now() / 1000)).toBeGreaterThanOrEqual(SHARE_LIFETIME_S - 60);
+
+    clock.advance(20 * day);
+    expect((await open(opened, { 'user-agent': 'facebookexternalhit/1.1' })).status).toBe(200);
+    expect(await ttlOf(opened)).toBe(made);
+    expect((await open(opened)).status).toBe(200);
+    const extended = await ttlOf(opened);
+    expect(extended).toBe(Math.ceil(clock.now() / 1000) + SHARE_LIFETIME_S);
+
+    clock.advance(10 * day + 60_000);
+    // Made 30 days and a minute ago, never opened: gone, though DynamoDB may not have removed it yet.
+    expect(await getHubItem(hubItems.share(unopened))).toBeDefined();
+    const gone = await open(unopened);
+    expect(gone.status).toBe(404);
+    expect(gone.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(gone.html).toContain('This share was not found');
+    // Opened 10 days ago: still there, until 30 days after that open.
+    expect((await open(opened)).status).toBe(200);
+    clock.advance(30 * day + 60_000);
+    expect((await open(opened)).status).toBe(404);
+    // An expired share is not revived by a view.
+    expect(await ttlOf(opened)).toBeLessThan(Math.floor(clock.now() / 1000));
   });
 });
 

@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import { hubItems } from '../db/hub-items.js';
+
+/**
+ * A share (docs/data-model.md, the Share item): written by sharetext, read by the share page and by
+ * get_next_list's `shareid`. One per (sharer, video, UTC day), so its id is derived from them.
+ */
+
+/**
+ * A share lives 30 days after it was made, or after its last open by a person (each open moves its
+ * expiry): a link nobody opens goes away (DynamoDB TTL on `ttl`), a link in use keeps working.
+ */
+export const SHARE_LIFETIME_S = 30 * 86_400;
+
+/**
+ * Who a share is counted for: the signed-in account, else the device (`d`), else the caller's IP.
+ * Only an account is stored as the sharer (`openid`); a device or an IP only makes the id.
+ */
+export type Sharer = { kind: 'account'; openid: string } | { kind: 'device'; d: string } | { kind: 'ip'; ip: string };
+
+export interface StoredShare {
+  shareid: string;
+  vid: string;
+  /** The video's author, so that the share page reads the video and its author in one request. */
+  author_openid?: string;
+  /** The sharer, only when authenticated as that account (shares of earlier code: as claimed). */
+  openid?: string;
+  d?: string;
+  locale?: string;
+  country?: string;
+  created_at?: string;
+  /** Epoch seconds after which the share is gone (absent on shares of earlier code: they stay). */
+  ttl?: number;
+}
+
+/** 12 letters and digits, the same for every share of one sharer, video and UTC day. */
+export function shareIdFor(sharer: Sharer, vid: string, nowMs: number): string {
+  const who = sharer.kind === 'account' ? `a:${sharer.openid}` : sharer.kind === 'device' ? `d:${sharer.d}` : `ip:${sharer.ip}`;
+  const day = new Date(nowMs).toISOString().slice(0, 10);
+  return createHash('sha256').update(`${who}\n${vid}\n${day}`).digest('base64url').replace(/[-_]/g, '').slice(0, 12);
+}
+
+/** The expiry of a share made or opened at `nowMs`. */
+export const shareExpiry = (nowMs: number) => Math.ceil(nowMs / 1000) + SHARE_LIFETIME_S;
+
+/**
+ * Whether the share is past its expiry: DynamoDB removes expired items within a few days, not at
+ * once, so readers check the time themselves.
+ */
+export const shareExpired = (share: Pick<StoredShare, 'ttl'>, nowMs: number) => share.ttl !== undefined && share.ttl * 1000 <= nowMs;
+
+export function shareItem(share: StoredShare & { created_at: string; ttl: number }) {
+  return { ...hubItems.share(share.shareid), entity: 'share', ...share };
+}
