@@ -1,12 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-vi.hoisted(() => {
-  // A small per-minute limit: each burst admits few comments and refuses the rest, so thousands of
-  // refusals cost few accepted comments to list afterwards. The limit itself is tested in hub-social.
-  Object.assign(process.env, { RATE_COMMENTS_PER_MINUTE: '2' });
-});
 
 import { itemSizeBytes } from '../../bench/item-size.js';
 import { clock } from '../../lib/clock.js';
@@ -30,7 +25,9 @@ let api: ReturnType<typeof apiClient>;
 let accounts: TestAccount[];
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  // A small per-minute limit: each burst admits few comments and refuses the rest, so thousands of
+  // refusals cost few accepted comments to list afterwards. The limit itself is tested in hub-social.
+  stack = await startTestStack({ env: { RATE_COMMENTS_PER_MINUTE: '2' } });
   burst = apiClient(stack.url, { settle: false });
   api = apiClient(stack.url);
   accounts = await putTestAccounts(4);
