@@ -16,7 +16,7 @@ export default defineConfig({
       'test/unit/key-material.test.ts',
       'test/unit/error-mapper.test.ts',
       'test/unit/text.test.ts',
-      'test/integration/key-store.test.ts',
+      'test/api/key-store.test.ts',
       'test/e2e/api-keys.test.ts',
       'test/e2e/jwt-claims.test.ts',
       'test/e2e/scope-gate.test.ts',

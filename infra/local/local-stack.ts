@@ -20,12 +20,21 @@ export interface LocalStackOptions {
   env?: Record<string, string | undefined>;
   staticDir?: string;
   devRoutes?: DevRoute[];
+  /**
+   * How the stream processor runs: `background` (npm start: it polls, as the deployed event source
+   * mapping does) or `on-demand` (tests: records are applied when `streams.settle()` is called, so a
+   * test reads derived counters exactly when it asks for them, and nothing polls meanwhile).
+   */
+  streams?: 'background' | 'on-demand';
+  /** false: no HTTP server (requests go in-process through invokeGateway: the api-tier tests). */
+  http?: boolean;
 }
 
 export interface LocalStack {
+  /** The HTTP server's URL (`inprocess:` without one). */
   url: string;
   dynamoEndpoint: string;
-  server: LocalServer;
+  server: LocalServer | undefined;
   /** The hub table's stream processor (derived counters), as the deployed stream Lambda. */
   streams: StreamPoller;
   stop(): Promise<void>;
@@ -81,20 +90,23 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     }
     // The handlers read their settings from lib/config.ts: this environment from now on.
     configure(process.env);
-    const server = await startLocalServer({
-      port: options.port ?? 0,
-      staticDir: options.staticDir,
-      devRoutes: options.devRoutes ?? DEV_ROUTES,
-    });
+    const server =
+      options.http === false
+        ? undefined
+        : await startLocalServer({
+            port: options.port ?? 0,
+            staticDir: options.staticDir,
+            devRoutes: options.devRoutes ?? DEV_ROUTES,
+          });
     const { applyChangeRecords } = await import('../../lib/streams/counters.js');
-    const streams = await startStreamPoller({ endpoint: dynamoEndpoint, table: tableNames.HUB_TABLE, apply: applyChangeRecords });
+    const streams = await startStreamPoller({ endpoint: dynamoEndpoint, table: tableNames.HUB_TABLE, apply: applyChangeRecords, background: options.streams !== 'on-demand' });
     return {
-      url: server.url,
+      url: server?.url ?? `inprocess:${randomBytes(6).toString('hex')}`,
       dynamoEndpoint,
       server,
       streams,
       stop: async () => {
-        await server.close();
+        await server?.close();
         await streams.stop();
         await dynamo?.stop();
       },

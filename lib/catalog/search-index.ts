@@ -110,7 +110,7 @@ export const postingItem = (gram: string, createdAt: string, vid: string) => ({ 
  * The largest a posting item can be, in DynamoDB's item size (attribute names and values in UTF-8):
  * a gram is at most 3 code points of at most 4 bytes, `created_at` an ISO time of 24 characters, a
  * vid at most 64 ASCII characters, so the worst case is 130 bytes (computed in
- * test/integration/search-postings.test.ts): one write unit, far from the 400 KB item limit, whatever
+ * test/deep/search-postings.test.ts): one write unit, far from the 400 KB item limit, whatever
  * the catalog size.
  */
 export const POSTING_ITEM_MAX_BYTES = 130;

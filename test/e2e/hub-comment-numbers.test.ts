@@ -39,6 +39,11 @@ type Posted = { comment: CommentView; comment_count: number };
 type Page = { list: CommentView[]; total: number; has_more: boolean };
 const post = (who: TestAccount, vid: string, content: string) => hub<Posted>(burst, 'comment_set', { openid: who.openid, token: who.token, vid, content });
 const LIMIT = 2;
+/**
+ * Refused comments sent: 5,000 in the deep tier, fewer in `npm test` (vitest.config.ts sets
+ * COMMENT_REFUSALS per project); both fail on numbering that takes a number for a refused comment.
+ */
+const REFUSALS = Number(process.env.COMMENT_REFUSALS ?? 5000);
 /** The bound docs/data-model.md states for a sequence without gaps. */
 const SEQUENCE_BYTES_WITHOUT_GAPS = 150;
 
@@ -64,7 +69,7 @@ async function queryAll(pk: string, skPrefix: string): Promise<Record<string, un
   return items;
 }
 
-describe('5,000 refused comments on one video', () => {
+describe(`${REFUSALS} refused comments on one video`, () => {
   it('leave the comment sequence as the accepted comments alone made it, and every count exact', async () => {
     const video = await putTestVideo(accounts[0]!.openid);
     const accepted = new Map<string, string>(); // cid -> content
@@ -73,7 +78,7 @@ describe('5,000 refused comments on one video', () => {
     const count = (res: ApiResponse) => statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
 
     let rounds = 0;
-    for (let round = 0; refused < 5000; round++, rounds++) {
+    for (let round = 0; refused < REFUSALS; round++, rounds++) {
       // A fresh minute: every account's window is empty, so the burst races to its first slots.
       clock.advance(60_000 - (clock.now() % 60_000) + 100);
       const window = `60s#${Math.floor(clock.now() / 60_000)}`;

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-// The real SNS sender against the local stand-in of SNS (as test/e2e/faults-sns.test.ts), with the
+// The real SNS sender against the local stand-in of SNS (as test/deep/faults-sns.test.ts), with the
 // logs at INFO and the EMF metrics on: what an operator sees of gen_code.
 
 import { startSnsStandIn, type SnsPublish, type StandIn } from '../support/aws-stand-ins.js';
