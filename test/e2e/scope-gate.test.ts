@@ -148,6 +148,8 @@ const CONTRACT_HUB_SCOPES: Record<string, 'hub:read' | 'hub:write'> = {
   change_nickname: 'hub:write',
   change_signature: 'hub:write',
   change_city: 'hub:write',
+  // Optional, as get_next_list: a credential attributes the share (docs/hub-api.md, "sharetext").
+  sharetext: 'hub:write',
 };
 
 describe('the scope of every authenticated hub operation (CONTRACT §5)', () => {
@@ -170,6 +172,7 @@ describe('the scope of every authenticated hub operation (CONTRACT §5)', () => 
       change_nickname: { nickname: 'Gatekeeper' },
       change_signature: { signature: 'checks scopes' },
       change_city: { city: 'Ningbo' },
+      sharetext: { vid, d: 'gate', locale: 'en', country: '' },
     })[op]!;
   const call = (op: string, key: string) => hub(api, op, { openid: editor.openid, ...validParams(op) }, { authorization: `Bearer ${key}` });
 
