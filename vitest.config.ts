@@ -28,13 +28,13 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], pool: 'threads', isolate: false } },
       { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'] } },
-      { extends: true, test: { name: 'api', include: ['test/api/**/*.test.ts'], ...database } },
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], env: { PROPERTY_RUNS: '25', COMMENT_REFUSALS: '500' }, ...database } },
+      { extends: true, test: { name: 'api', include: ['test/api/**/*.test.ts'], env: { COMMENT_REFUSALS: '500' }, ...database } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], env: { PROPERTY_RUNS: '25' }, ...database } },
       {
         extends: true,
         test: {
           name: 'deep',
-          include: ['test/deep/**/*.test.ts', 'test/e2e/properties.test.ts', 'test/e2e/hub-comment-numbers.test.ts'],
+          include: ['test/deep/**/*.test.ts', 'test/e2e/properties.test.ts', 'test/api/hub-comment-numbers.test.ts'],
           env: { PROPERTY_RUNS: '200', COMMENT_REFUSALS: '5000' },
           ...database,
         },

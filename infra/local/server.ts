@@ -58,6 +58,7 @@ function isLoopbackHost(host: string | undefined): boolean {
 
 /** A path whose percent-encoding does not decode (`%ZZ`, a cut UTF-8 sequence): 400, not a crash. */
 class MalformedPathError extends Error {}
+const MALFORMED_PATH = { code: 'VALIDATION_ERROR', error: 'Invalid path: malformed percent-encoding (encode each path segment as UTF-8)' };
 
 function decodePathSegment(segment: string): string {
   try {
@@ -343,9 +344,7 @@ export async function invokeGateway(
     for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
     return { status: result.statusCode ?? 200, headers, body: result.body ?? '', isBase64Encoded: result.isBase64Encoded };
   } catch (error) {
-    if (error instanceof MalformedPathError) {
-      return jsonAnswer(400, { code: 'VALIDATION_ERROR', error: 'Invalid path: malformed percent-encoding (encode each path segment as UTF-8)' }, requestId);
-    }
+    if (error instanceof MalformedPathError) return jsonAnswer(400, MALFORMED_PATH, requestId);
     console.error(`[local] request ${requestId} failed:`, error);
     return jsonAnswer(500, { code: 'INTERNAL_ERROR', error: `Internal error; request id ${requestId}` }, requestId);
   }
@@ -387,12 +386,18 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       res.end(out.isBase64Encoded && out.body ? Buffer.from(out.body, 'base64') : out.body);
     } catch (error) {
       const tooLarge = (error as { status?: number }).status === 413;
-      if (!tooLarge) console.error(`[local] request ${requestId} failed:`, error);
+      // A static file's path whose percent-encoding does not decode, like a route's (invokeGateway).
+      const malformed = error instanceof MalformedPathError;
+      if (!tooLarge && !malformed) console.error(`[local] request ${requestId} failed:`, error);
       if (!res.headersSent) {
         sendJson(
           res,
-          tooLarge ? 400 : 500,
-          tooLarge ? { code: 'VALIDATION_ERROR', error: 'Request body too large (1 MiB at most)' } : { code: 'INTERNAL_ERROR', error: `Internal error; request id ${requestId}` },
+          tooLarge || malformed ? 400 : 500,
+          tooLarge
+            ? { code: 'VALIDATION_ERROR', error: 'Request body too large (1 MiB at most)' }
+            : malformed
+              ? MALFORMED_PATH
+              : { code: 'INTERNAL_ERROR', error: `Internal error; request id ${requestId}` },
           requestId,
         );
       } else res.end();

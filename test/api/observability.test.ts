@@ -62,7 +62,7 @@ let keyId: number;
 const phone = newPhone();
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { LOG_LEVEL: 'INFO', POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_LOGGER_LOG_EVENT: 'true' } });
+  stack = await startTestStack({ http: false, env: { LOG_LEVEL: 'INFO', POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_LOGGER_LOG_EVENT: 'true' } });
   api = apiClient(stack.url);
   output = captureOutput();
   secrets.push({ what: 'phone (E.164)', value: phone }, { what: 'phone (national)', value: phone.slice(3) }, { what: 'admin phone', value: ADMIN_PHONE });

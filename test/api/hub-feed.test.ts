@@ -33,7 +33,7 @@ let nextUser = 0;
 const newUser = () => users[nextUser++]!;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ http: false });
   api = apiClient(stack.url);
   expect(await seedDemoCatalog(CATALOG_SIZE)).toBe(CATALOG_SIZE);
   users = await putTestAccounts(19);

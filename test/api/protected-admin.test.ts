@@ -19,7 +19,7 @@ const setRoles = (token: string | undefined, openid: string, body: unknown) =>
 const storedRoles = async (openid: string) => (await getAccount(openid, true))?.roles;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ http: false });
   api = apiClient(stack.url);
   admin = await signUp(api, ADMIN_PHONE);
   user = await signUp(api);

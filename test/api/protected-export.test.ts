@@ -62,7 +62,7 @@ const byCid = (rows: CommentRow[]) => [...rows].sort((a, b) => a.cid.localeCompa
 const allComments = () => [...commentsBy.values()].flat();
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { ENFORCE_KEY_SCOPES: 'false' } });
+  stack = await startTestStack({ http: false, env: { ENFORCE_KEY_SCOPES: 'false' } });
   api = apiClient(stack.url);
   admin = await signUp(api, ADMIN_PHONE);
   [alice, bob, carol] = [await signUp(api), await signUp(api), await signUp(api)];

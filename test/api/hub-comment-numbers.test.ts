@@ -27,7 +27,7 @@ let accounts: TestAccount[];
 beforeAll(async () => {
   // A small per-minute limit: each burst admits few comments and refuses the rest, so thousands of
   // refusals cost few accepted comments to list afterwards. The limit itself is tested in hub-social.
-  stack = await startTestStack({ env: { RATE_COMMENTS_PER_MINUTE: '2' } });
+  stack = await startTestStack({ http: false, env: { RATE_COMMENTS_PER_MINUTE: '2' } });
   burst = apiClient(stack.url, { settle: false });
   api = apiClient(stack.url);
   accounts = await putTestAccounts(4);
@@ -125,7 +125,7 @@ describe(`${REFUSALS} refused comments on one video`, () => {
     }
     // Each round each account got at least one comment through, and the limit refused thousands.
     expect(accepted.size).toBeGreaterThanOrEqual(rounds * accounts.length);
-    expect(statuses.get(429)).toBeGreaterThan(3000);
+    expect(statuses.get(429)).toBeGreaterThan(REFUSALS * 0.6);
     expect(statuses.get(400)).toBeGreaterThan(0);
     expect(statuses.get(404)).toBeGreaterThan(0);
     expect(statuses.get(500)).toBeUndefined();

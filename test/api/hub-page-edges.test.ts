@@ -8,7 +8,7 @@ import { useTestStack } from '../support/stack.js';
  * it must say that nothing follows (has_more false, next_id -1, next_offset -1) rather than promise
  * a page that turns out empty.
  */
-const api = useTestStack();
+const api = useTestStack({ http: false });
 let reader: TestAccount;
 
 beforeAll(async () => {

@@ -51,7 +51,7 @@ const allowedOnly = (allowed: (scope: string) => boolean): Record<Call, number> 
   Object.fromEntries(Object.keys(calls(editor, '')).map((name) => [name, allowed(name.split(' ')[0]!) ? (name === 'videos:write' ? 201 : 200) : 403])) as Record<Call, number>;
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { ENFORCE_KEY_SCOPES: 'true' } });
+  stack = await startTestStack({ http: false, env: { ENFORCE_KEY_SCOPES: 'true' } });
   api = apiClient(stack.url);
   admin = await signUp(api, ADMIN_PHONE);
   editor = await signUp(api);

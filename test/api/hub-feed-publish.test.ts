@@ -21,7 +21,7 @@ let author: User;
 let fan: User;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ http: false });
   api = apiClient(stack.url);
   expect(await seedDemoCatalog(30)).toBe(30);
   const accounts = await putTestAccounts(2);

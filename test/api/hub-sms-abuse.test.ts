@@ -16,7 +16,7 @@ import { useViewerAddresses, VIEWER_ENV } from '../support/viewers.js';
  * stay bounded whoever asks. Each test uses its own phone and networks.
  */
 const from = useViewerAddresses();
-const api = useTestStack({ env: VIEWER_ENV });
+const api = useTestStack({ http: false, env: VIEWER_ENV });
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;

@@ -9,7 +9,7 @@ let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ http: false });
   api = apiClient(stack.url);
 });
 afterAll(async () => stack?.stop());

@@ -20,7 +20,7 @@ afterAll(async () => {
   await sns?.close();
   delete process.env.AWS_ENDPOINT_URL_SNS;
 });
-const api = useTestStack({
+const api = useTestStack({ http: false,
   env: { SMS_SENDER: 'sns', AWS_ACCESS_KEY_ID: 'AKIDLOCALSTANDIN', AWS_SECRET_ACCESS_KEY: 'local-stand-in-secret', LOG_LEVEL: 'INFO', POWERTOOLS_METRICS_DISABLED: 'false' },
 });
 afterEach(async () => sns.setMode('ok'));

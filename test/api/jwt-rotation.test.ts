@@ -29,7 +29,7 @@ afterAll(async () => {
   await sm?.close();
   delete process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER;
 });
-const api = useTestStack({
+const api = useTestStack({ http: false,
   env: { JWT_SECRET_ARN: SECRET_ARN, JWT_SECRET_CACHE_SECONDS: '60', AWS_ACCESS_KEY_ID: 'AKIDLOCALSTANDIN', AWS_SECRET_ACCESS_KEY: 'local-stand-in-secret' },
 });
 

@@ -18,7 +18,7 @@ let owner: User;
 let author: User;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ http: false });
   api = apiClient(stack.url);
   [viewer, owner, author] = (await putTestAccounts(3)) as [User, User, User];
 });

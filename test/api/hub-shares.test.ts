@@ -20,7 +20,7 @@ let bob: TestAccount;
 let aliceKey: string;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ http: false });
   api = apiClient(stack.url);
   burst = apiClient(stack.url, { settle: false });
   [alice, bob] = (await putTestAccounts(2)) as [TestAccount, TestAccount];

@@ -26,7 +26,7 @@ let alice: string;
 let bob: string;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ http: false });
   api = apiClient(stack.url);
   alice = await tokenFor('alice');
   bob = await tokenFor('bob');

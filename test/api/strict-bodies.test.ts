@@ -7,7 +7,7 @@ import { useTestStack } from '../support/stack.js';
 // Strict JSON bodies (docs/api-keys.md, "Envelope"): a field a body does not declare is 400 naming
 // it, and nothing is written. A typo must never widen what is created (a key without scopes may call
 // everything).
-const api = useTestStack();
+const api = useTestStack({ http: false });
 
 let admin: SignedUp | undefined;
 let user: SignedUp | undefined;

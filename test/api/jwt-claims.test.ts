@@ -11,7 +11,7 @@ import { useTestStack, type ApiResponse } from '../support/stack.js';
  * Tokens signed with this file's real secret (setup-env.ts) but wrong in one claim or in the
  * algorithm: each must be 401 wherever a JWT is accepted, like a token with a bad signature.
  */
-const api = useTestStack();
+const api = useTestStack({ http: false });
 let user: TestAccount;
 
 beforeAll(async () => {

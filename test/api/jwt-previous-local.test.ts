@@ -10,7 +10,7 @@ import { signUp } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 import { tokenSignedWith } from '../support/tokens.js';
 
-const api = useTestStack({ env: { JWT_SECRET: SECRETS.current, JWT_SECRET_PREVIOUS: SECRETS.previous } });
+const api = useTestStack({ http: false, env: { JWT_SECRET: SECRETS.current, JWT_SECRET_PREVIOUS: SECRETS.previous } });
 
 describe('JWT_SECRET_PREVIOUS (local)', () => {
   it('signs with JWT_SECRET, accepts what JWT_SECRET_PREVIOUS signed (with or without its kid), refuses any other secret', async () => {

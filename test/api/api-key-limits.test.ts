@@ -22,7 +22,7 @@ interface Usage {
 
 // INFO: the audit line of the first refusal is written (tests run SILENT otherwise). A small default
 // limit: keys created without their own limit, and keys older than limits, get it.
-const api = useTestStack({ env: { LOG_LEVEL: 'INFO', KEY_RATE_LIMIT_PER_MINUTE: '4' } });
+const api = useTestStack({ http: false, env: { LOG_LEVEL: 'INFO', KEY_RATE_LIMIT_PER_MINUTE: '4' } });
 // The lines written at INFO are kept, not printed; a test reads those of its own requests.
 let capture: Capture;
 beforeAll(() => {

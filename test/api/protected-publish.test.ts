@@ -43,7 +43,7 @@ const storedVideosOf = storedVideosOfAuthor;
 const videoCount = async (openid: string) => (await getAccount(openid, true))?.video_count ?? 0;
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { ENFORCE_KEY_SCOPES: 'false' } });
+  stack = await startTestStack({ http: false, env: { ENFORCE_KEY_SCOPES: 'false' } });
   api = apiClient(stack.url);
   admin = await signUp(api, ADMIN_PHONE);
   editor = await signUp(api);

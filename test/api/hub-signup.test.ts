@@ -16,7 +16,7 @@ let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { ADMIN_PHONES: `${ADMIN_PHONE},+8613800138000` } });
+  stack = await startTestStack({ http: false, env: { ADMIN_PHONES: `${ADMIN_PHONE},+8613800138000` } });
   api = apiClient(stack.url);
 });
 afterAll(async () => stack?.stop());

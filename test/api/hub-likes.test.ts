@@ -27,8 +27,9 @@ let author: User;
 let users: User[];
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  api = apiClient(stack.url);
+  stack = await startTestStack({ http: false });
+  // Counters derived from the stream (like_count, comment_count, liked_count) are read after most calls.
+  api = apiClient(stack.url, { settle: true });
   const accounts = await putTestAccounts(32);
   author = accounts[0]!;
   users = accounts.slice(1);

@@ -13,7 +13,7 @@ import { captureOutput, emfLines, type Capture } from '../support/log-capture.js
 import { useTestStack } from '../support/stack.js';
 
 // Metrics on (the suite's setup turns them off), to see SmsRefused.
-const api = useTestStack({ env: { SMS_DAILY_CAP: String(CAP), SMS_DAILY_CAP_RETURNING: String(CAP_RETURNING), SMS_ALLOWED_COUNTRIES: 'cn, HK', POWERTOOLS_METRICS_DISABLED: 'false' } });
+const api = useTestStack({ http: false, env: { SMS_DAILY_CAP: String(CAP), SMS_DAILY_CAP_RETURNING: String(CAP_RETURNING), SMS_ALLOWED_COUNTRIES: 'cn, HK', POWERTOOLS_METRICS_DISABLED: 'false' } });
 afterEach(() => setSmsSender(undefined));
 
 // The metric SmsRefused, as the functions print it (CloudWatch embedded metric format on stdout).

@@ -45,7 +45,7 @@ const reinstate = (token: string, openid: string) => api.post<{ openid: string; 
 const lookup = (token: string, body: unknown) => api.post<{ user_id: string; key: KeyRecord }>('/api/v1/admin/api-keys/lookup', { token, body });
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ http: false });
   api = apiClient(stack.url);
   admin = await signUp(api, ADMIN_PHONE);
   const created = await createKey(admin.token, 'admin pipeline');
