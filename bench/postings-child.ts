@@ -17,8 +17,8 @@ import { POSTING_ITEM_MAX_BYTES, searchGrams, videoSearchText } from '../lib/cat
 import { clock } from '../lib/clock.js';
 import { inParallel } from '../lib/db/batch.js';
 import { db, tableNames } from '../lib/db/client.js';
-import { setAccountRoles } from '../lib/hub/accounts.js';
-import { demoVideos } from '../lib/hub/demo-catalog.js';
+import { setAccountRoles } from '../lib/accounts/accounts.js';
+import { demoVideos } from '../infra/local/demo-catalog.js';
 import { printTable } from './format.js';
 import { jwtFor, signUp, signUpMany } from './fixtures.js';
 import { itemSizeBytes } from './item-size.js';

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableNames } from '../lib/db/client.js';
 import { hubItems, pad } from '../lib/db/hub-items.js';
-import { accountItem, accountRecord, type Account } from '../lib/hub/accounts.js';
-import { commentItem, type StoredComment } from '../lib/hub/comments.js';
-import { relationItems } from '../lib/hub/follows.js';
+import { accountItem, accountRecord, type Account } from '../lib/accounts/accounts.js';
+import { commentItem, type StoredComment } from '../lib/comments/comments.js';
+import { relationItems } from '../lib/social/follows.js';
 import { KEY_PREFIX } from '../lib/keys/key-material.js';
 import type { StoredKey } from '../lib/keys/key-record.js';
 import { hashGuardItem, keyRecordItem } from '../lib/keys/key-store.js';
@@ -33,7 +33,7 @@ export async function batchWrite(table: string, items: Record<string, unknown>[]
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
-/** An account item as sign-up writes it (accountRecord/accountItem of lib/hub/accounts.ts), without a phone link (not read here). */
+/** An account item as sign-up writes it (accountRecord/accountItem of lib/accounts/accounts.ts), without a phone link (not read here). */
 function benchAccount(openid: string, index: number, createdAt: string, overrides: Partial<Account> = {}) {
   const record = accountRecord({ openid, phone: `+86137${String(index).padStart(8, '0')}`, nickname: `bench ${openid.slice(-6)}`, created_at: createdAt });
   return accountItem({ ...record, ...overrides });
@@ -41,7 +41,7 @@ function benchAccount(openid: string, index: number, createdAt: string, override
 
 /**
  * `count` new accounts following `followee`, numbered 1..count on the followee's side, with both
- * relation items as follow() writes them (lib/hub/follows.ts) and the counters it keeps.
+ * relation items as follow() writes them (lib/social/follows.ts) and the counters it keeps.
  */
 export async function seedFollowers(followee: string, count: number): Promise<void> {
   const base = Date.parse('2025-01-01T00:00:00.000Z');

@@ -3,7 +3,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { frontDoor } from '../lib/http/front-door.js';
 import { lowerCaseHeaders, type ApiEvent } from '../lib/http/request.js';
 import { observability } from '../lib/observability/middleware.js';
-import document from '../lib/openapi/openapi.json';
+import document from '../lib/openapi/generated/openapi.json';
 import { REFERENCE_PAGE_CSP, renderReferencePage } from '../lib/openapi/reference-page.js';
 
 /** Generated at build time (npm run openapi); the page is rendered from it once, on first request. */

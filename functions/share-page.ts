@@ -7,7 +7,7 @@ import { logger } from '../lib/logger.js';
 import { countUnavailable } from '../lib/observability/metrics.js';
 import { observability } from '../lib/observability/middleware.js';
 import { config } from '../lib/config.js';
-import { pageLanguage, renderUnavailablePage, SHARE_PAGE_CSP } from '../lib/share/page.js';
+import { pageLanguage, renderUnavailablePage, SHARE_PAGE_CSP } from '../lib/share/share-html.js';
 import { sharePage } from '../lib/share/share-page.js';
 
 const FORBIDDEN: APIGatewayProxyStructuredResultV2 = { statusCode: 403, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'Forbidden' };

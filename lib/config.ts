@@ -25,7 +25,7 @@ export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL'
 const configSchema = z
   .object({
     EXPOHUB_RUNTIME: z._default(z.enum(['aws', 'local']), 'aws'),
-    /** The least severe level written; the audit lines are written at any level but SILENT (lib/observability/audit.ts). */
+    /** The least severe level written; the audit lines are written at any level but SILENT (lib/audit/log-line.ts). */
     LOG_LEVEL: z.pipe(
       z.pipe(
         z._default(z.string(), 'INFO'),

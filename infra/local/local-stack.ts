@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { configure } from '../../lib/config.js';
+import { installConsoleSmsSender } from '../../lib/sms/sender.js';
+import { consoleSmsSender } from './sms-outbox.js';
 import { createTables } from './create-tables.js';
 import { DEV_ROUTES } from './dev-routes.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
@@ -90,6 +92,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     }
     // The handlers read their settings from lib/config.ts: this environment from now on.
     configure(process.env);
+    installConsoleSmsSender(consoleSmsSender);
     const server =
       options.http === false
         ? undefined

@@ -9,7 +9,7 @@ import { ROUTE_DOCS } from './registry.js';
 /**
  * Builds the OpenAPI 3.1 document from the zod schemas that validate the requests (CONTRACT §9):
  * requests from their input side (what a client sends, before trims and transforms), answers from
- * the output side. Run by `npm run openapi`, which writes lib/openapi/openapi.json (served by
+ * the output side. Run by `npm run openapi`, which writes lib/openapi/generated/openapi.json (served by
  * functions/openapi.ts) and the typed client's types.
  *
  * The hub is one path with every parameter in the query; OpenAPI allows one operation per path and

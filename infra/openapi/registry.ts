@@ -1,5 +1,5 @@
 import * as z from '../../lib/zod.js';
-import { listAuditDoc, signOutDoc } from '../../lib/account/audit-api.js';
+import { listAuditDoc, signOutDoc } from '../../lib/audit/audit-api.js';
 import { adminListKeysDoc, adminLookupKeyDoc, adminRevokeKeyDoc, reinstateAccountDoc, setRolesDoc, suspendAccountDoc } from '../../lib/admin/admin-api.js';
 import { defineRouteDoc, type RouteDoc, type Same } from '../../lib/api-doc.js';
 import type { Principal } from '../../lib/auth/principal.js';

@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal.js';
 import { audit, type AuditEvent } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
-import { getAccount } from '../hub/accounts.js';
+import { getAccount } from '../accounts/accounts.js';
 import { hashApiKey, isWellFormedKey } from '../keys/key-material.js';
 import { toPublicKey, type PublicKey } from '../keys/key-record.js';
 import { listKeys, revokeStoredKey, type KeyActor } from '../keys/key-service.js';

@@ -1,9 +1,10 @@
 import * as z from '../zod.js';
-import { ROLES, type Principal, type Role } from '../auth/principal.js';
+import type { Principal } from '../auth/principal.js';
+import { ROLES, type Role } from '../accounts/roles.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { checkedText } from '../text.js';
-import { accountIdOfPhone, replaceAccountRolesAudited, requireAccount } from '../hub/accounts.js';
-import { tryNormalizePhone } from '../hub/phone.js';
+import { accountIdOfPhone, replaceAccountRolesAudited, requireAccount } from '../accounts/accounts.js';
+import { tryNormalizePhone } from '../sms/phone.js';
 
 export const openidSchema = checkedText(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters')));
 

@@ -5,7 +5,7 @@ import { tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError } from '../errors.js';
-import { getAccount } from '../hub/accounts.js';
+import { getAccount } from '../accounts/accounts.js';
 import { markKeysSuspended, suspensionMarkItems } from '../keys/key-store.js';
 import { parseOpenid, requireAdministrator } from './admin-keys.js';
 

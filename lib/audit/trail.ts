@@ -5,7 +5,7 @@ import { retryTransient } from '../db/failures.js';
 import { hubItems } from '../db/hub-items.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { randomBase62 } from '../ids.js';
-import { writeAuditLine, type AuditAction, type AuditEvent } from '../observability/audit.js';
+import { writeAuditLine, type AuditAction, type AuditEvent } from './log-line.js';
 
 export type { AuditAction, AuditEvent };
 

@@ -111,7 +111,7 @@ export const hubItems = {
   /**
    * follower -> followee. gsi1: FOLLOWING#follower / relation#followee, where `relation` is the
    * relation number pad(seq) the follower's account handed out (newest = highest), so get_follow
-   * reads any `offset` with one Query (see lib/hub/follows.ts).
+   * reads any `offset` with one Query (see lib/social/follows.ts).
    */
   follows: (follower: string, followee: string) => ({ pk: `ACCOUNT#${follower}`, sk: `FOLLOWS#${followee}` }),
   followingIndex: (follower: string, relation: string, followee: string) => ({ gsi1pk: `FOLLOWING#${follower}`, gsi1sk: timeKey(relation, followee) }),

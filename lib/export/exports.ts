@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import { hubItems } from '../db/hub-items.js';
-import { getAccounts, type Account } from '../hub/accounts.js';
-import { commentViews, type StoredComment } from '../hub/comments.js';
+import { getAccounts, type Account } from '../accounts/accounts.js';
+import { commentViews, type StoredComment } from '../comments/comments.js';
 import { encodeCursor, expectKey, parsePageQuery, queryPage, type ExportList, type PageKey } from './paging.js';
 import { accountRow, accountRows, commentRows, exportViewer, type AccountRow, type CommentRow } from './visibility.js';
 

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from '../zod.js';
-import { MAX_CURSOR_LENGTH, openCursor, signCursor } from '../auth/signed-cursor.js';
+import { MAX_CURSOR_LENGTH, openCursor, signCursor } from '../secrets/signed-cursor.js';
 import { db, tableNames } from '../db/client.js';
 import { mergeShardPages } from '../db/shard-merge.js';
 import { ValidationError } from '../errors.js';
@@ -61,7 +61,7 @@ export interface PageRequest {
 /** Which list a cursor continues: a cursor of one export cannot continue the other. */
 export type ExportList = 'export:comments' | 'export:accounts';
 
-/** The opaque cursor of the row key `key`: signed (lib/auth/signed-cursor.ts), bound to its list. */
+/** The opaque cursor of the row key `key`: signed (lib/secrets/signed-cursor.ts), bound to its list. */
 export const encodeCursor = (list: ExportList, key: PageKey): Promise<string> => signCursor(list, key);
 
 const BAD_CURSOR = 'Invalid parameter "cursor": not a cursor from a previous page of this export';

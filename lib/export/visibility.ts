@@ -1,8 +1,8 @@
 import type { Principal } from '../auth/principal.js';
 import { hubItems, hubPartitions, unshardedPartitions } from '../db/hub-items.js';
-import { getAccount, type Account } from '../hub/accounts.js';
-import type { CommentView } from '../hub/comments.js';
-import { maskPhone } from '../hub/phone.js';
+import { getAccount, type Account } from '../accounts/accounts.js';
+import type { CommentView } from '../comments/comments.js';
+import { maskPhone } from '../sms/phone.js';
 import type { IndexSpec } from './paging.js';
 import { storedCount } from '../db/attributes.js';
 

@@ -9,7 +9,7 @@ import { afterCommit } from '../db/failures.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { countMetric } from '../observability/metrics.js';
 import { checkedText, textIssues } from '../text.js';
-import { getAccount } from '../hub/accounts.js';
+import { getAccount } from '../accounts/accounts.js';
 
 /** The roles that may publish, read from the account item at request time (CONTRACT §5). */
 const PUBLISHER_ROLES = ['editor', 'admin'];

@@ -5,7 +5,7 @@ import { db, tableNames } from '../db/client.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
 import { hubItems } from '../db/hub-items.js';
 import { logger } from '../logger.js';
-import { pageLanguage, renderNotFoundPage, renderSharePage, SHARE_PAGE_CSP, type PageLanguage } from './page.js';
+import { pageLanguage, renderNotFoundPage, renderSharePage, SHARE_PAGE_CSP, type PageLanguage } from './share-html.js';
 import { shareExpired, shareExpiry, type StoredShare } from './shares.js';
 
 /**

@@ -7,7 +7,7 @@ import { itemSizeBytes } from '../../bench/item-size.js';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems } from '../../lib/db/hub-items.js';
-import type { CommentView } from '../../lib/hub/comments.js';
+import type { CommentView } from '../../lib/comments/comments.js';
 import { applyChangeRecords, MAX_COMMENT_GAPS } from '../../lib/streams/counters.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, settleStreams, startTestStack, type ApiResponse } from '../support/stack.js';

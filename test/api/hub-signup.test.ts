@@ -8,7 +8,7 @@ import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems } from '../../lib/db/hub-items.js';
 import { UnavailableError } from '../../lib/errors.js';
-import { setSmsSender } from '../../lib/hub/sms.js';
+import { setSmsSender } from '../../lib/sms/sender.js';
 import { hub, latestCode, newNonce, newPhone, signUp } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 

@@ -7,7 +7,7 @@ const [CAP, CAP_RETURNING] = [3, 2];
 import { clock } from '../../lib/clock.js';
 import { hubItems } from '../../lib/db/hub-items.js';
 import { UnavailableError } from '../../lib/errors.js';
-import { setSmsSender } from '../../lib/hub/sms.js';
+import { setSmsSender } from '../../lib/sms/sender.js';
 import { getHubItem, hub, latestCode, newNonce, newPhone, signUp } from '../support/hub-fixtures.js';
 import { captureOutput, emfLines, type Capture } from '../support/log-capture.js';
 import { useTestStack } from '../support/stack.js';

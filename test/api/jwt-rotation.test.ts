@@ -10,7 +10,7 @@ const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:expohub
 
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { clock } from '../../lib/clock.js';
-import { signingSecret } from '../../lib/auth/jwt-secret.js';
+import { signingSecret } from '../../lib/secrets/signing-secrets.js';
 import { main as rotate } from '../../infra/rotate-jwt-secret.js';
 import { startSecretsManagerStandIn, type SecretsManagerCall, type StandIn } from '../support/aws-stand-ins.js';
 import { hub, latestCode, newNonce, newPhone, putTestVideo, signUp } from '../support/hub-fixtures.js';

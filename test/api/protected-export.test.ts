@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { clock } from '../../lib/clock.js';
 import type { AccountRow, CommentRow } from '../../lib/export/visibility.js';
-import { maskPhone } from '../../lib/hub/phone.js';
+import { maskPhone } from '../../lib/sms/phone.js';
 import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { apiClient, startTestStack } from '../support/stack.js';

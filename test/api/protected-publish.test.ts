@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 
-import { getAccount } from '../../lib/hub/accounts.js';
+import { getAccount } from '../../lib/accounts/accounts.js';
 import { hub, signUp, storedVideosOfAuthor, type SignedUp } from '../support/hub-fixtures.js';
 import type { VideoView } from '../../lib/catalog/video-view.js';
 import { ADMIN_PHONE } from '../support/constants.js';

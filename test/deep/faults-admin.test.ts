@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems } from '../../lib/db/hub-items.js';
-import { accountItem, accountRecord } from '../../lib/hub/accounts.js';
+import { accountItem, accountRecord } from '../../lib/accounts/accounts.js';
 import { hashApiKey } from '../../lib/keys/key-material.js';
 import { createKey, revokeKey, verifyAccessKey } from '../../lib/keys/key-service.js';
 import { keyItems } from '../../lib/keys/keys-table.js';

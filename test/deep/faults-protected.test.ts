@@ -6,7 +6,7 @@ import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems } from '../../lib/db/hub-items.js';
 import { MAX_TRANSACTION_ITEMS } from '../../lib/db/transact.js';
-import { accountItem, accountRecord } from '../../lib/hub/accounts.js';
+import { accountItem, accountRecord } from '../../lib/accounts/accounts.js';
 import { createKey, verifyAccessKey } from '../../lib/keys/key-service.js';
 import { keyItems } from '../../lib/keys/keys-table.js';
 import { expectUnavailable, snapshotDiff, storeSnapshot, sweepFaults, wipeStore, type FaultSweep, type PlannedFault } from '../support/fault-sweep.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems } from '../../lib/db/hub-items.js';
-import { DEMO_AUTHORS, demoVideos, seedDemoCatalog } from '../../lib/hub/demo-catalog.js';
+import { DEMO_AUTHORS, demoVideos, seedDemoCatalog } from '../../infra/local/demo-catalog.js';
 import { cachedTagFrequencies, forgetTagFrequencies } from '../../lib/catalog/tag-stats.js';
 import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
 import { epochDay, tagAttribute, tasteUnit } from '../../lib/recommend/feed-state.js';

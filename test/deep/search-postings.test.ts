@@ -20,7 +20,7 @@ import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems, hubPartitions } from '../../lib/db/hub-items.js';
 import { MAX_TRANSACTION_ITEMS } from '../../lib/db/transact.js';
-import { demoVideos } from '../../lib/hub/demo-catalog.js';
+import { demoVideos } from '../../infra/local/demo-catalog.js';
 import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
 import { recordRequests, type RecordedRequest } from '../support/db-requests.js';
 import { getHubItem, hub, putTestAccounts, type TestAccount } from '../support/hub-fixtures.js';

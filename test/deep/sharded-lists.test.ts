@@ -4,7 +4,7 @@ import { videoItem, type VideoItem } from '../../lib/catalog/video-items.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems, hubPartitions, SHARDS, unshardedPartitions } from '../../lib/db/hub-items.js';
 import { migrateShardedPartitions } from '../../lib/db/shard-migration.js';
-import { commentItem, type StoredComment } from '../../lib/hub/comments.js';
+import { commentItem, type StoredComment } from '../../lib/comments/comments.js';
 import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
 import { exploreStep } from '../../lib/recommend/sources.js';
 import { recordRequests, type RecordedRequest } from '../support/db-requests.js';

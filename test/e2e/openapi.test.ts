@@ -41,7 +41,7 @@ describe('GET /api/v1/openapi.json and GET /api/v1/docs', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('x-request-id')).toBeTruthy();
-    expect(await res.json()).toEqual(JSON.parse(readFileSync(join(ROOT, 'lib/openapi/openapi.json'), 'utf8')));
+    expect(await res.json()).toEqual(JSON.parse(readFileSync(join(ROOT, 'lib/openapi/generated/openapi.json'), 'utf8')));
   });
 
   it('serves the reference page, HTML under a strict CSP', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setSmsSender } from '../../lib/hub/sms.js';
+import { setSmsSender } from '../../lib/sms/sender.js';
 import { textProblem } from '../../lib/text.js';
 import { HUB_OPERATIONS } from '../../lib/hub/operations.js';
 import { ROUTES, type RouteSpec } from '../../infra/routes.js';

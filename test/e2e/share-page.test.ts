@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems } from '../../lib/db/hub-items.js';
-import { SHARE_PAGE_CSP } from '../../lib/share/page.js';
+import { SHARE_PAGE_CSP } from '../../lib/share/share-html.js';
 import { SHARE_LIFETIME_S } from '../../lib/share/shares.js';
 import { recordRequests } from '../support/db-requests.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 // A small key quota lets a test reach the server's real 409 with a few keys.
 const MAX_KEYS = 4;
 
-import { endSession } from '../../lib/auth/sessions.js';
+import { endSession } from '../../lib/accounts/sessions.js';
 import { clock } from '../../lib/clock.js';
 import { decodeVerifiedToken } from '../../lib/auth/jwt.js';
 import { buildWeb } from '../../web/build.js';

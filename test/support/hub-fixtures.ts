@@ -4,7 +4,7 @@ import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { batchGetHubItems, itemId } from '../../lib/db/batch.js';
 import { hubItems, hubPartitions } from '../../lib/db/hub-items.js';
-import { accountItem, accountRecord } from '../../lib/hub/accounts.js';
+import { accountItem, accountRecord } from '../../lib/accounts/accounts.js';
 import type { VideoItem } from '../../lib/catalog/video-items.js';
 import { settleStreams, type apiClient, type ApiResponse } from './stack.js';
 import { tokenFor } from './tokens.js';

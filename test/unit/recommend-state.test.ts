@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lib/errors.js';
-import { demoVideos } from '../../lib/hub/demo-catalog.js';
-import { signCursor } from '../../lib/auth/signed-cursor.js';
+import { demoVideos } from '../../infra/local/demo-catalog.js';
+import { signCursor } from '../../lib/secrets/signed-cursor.js';
 import { decodeCursor, encodeCursor } from '../../lib/recommend/cursor.js';
 import { addTaste, epochDay, feedChunkAttributes, fromStoredEntry, likedTrim, LIKED_RECENT_CAP, mergeCoLiked, parseFeedState, RESERVOIR_CAP, SEEN_DAYS, tagAttribute, TASTE, tasteUnit, toStoredEntry, VIEW_TASTE_DAYS, WALK_SKIP_CAP } from '../../lib/recommend/feed-state.js';
 import { UpdateBuilder } from '../../lib/db/update-builder.js';

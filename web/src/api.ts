@@ -16,7 +16,7 @@ export class ApiError extends Error {
   }
 }
 
-/** A key record as the API returns it: the type the OpenAPI document gives it (lib/openapi/api-types.ts). */
+/** A key record as the API returns it: the type the OpenAPI document gives it (lib/openapi/generated/api-types.ts). */
 export type ApiKey = ResponseData<'/api/v1/api-keys', 'get'>[number];
 
 type Envelope = { code: 0; data: unknown } | { code: string; error: string };

@@ -7,7 +7,7 @@ import { afterCommit, retryTransient, wasRefused } from '../db/failures.js';
 import { cancellationCode, retryOnConflict, transactWrite } from '../db/transact.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { logger } from '../logger.js';
-import { publicUser, requireAccount, type Account, type PublicUser } from './accounts.js';
+import { publicUser, requireAccount, type Account, type PublicUser } from '../accounts/accounts.js';
 
 /**
  * Follow relations. Each relation is stored twice (follower side, followee side) and both

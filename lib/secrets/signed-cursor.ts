@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { derivedKey, getSigningSecrets, verificationSecrets } from './jwt-secret.js';
+import { derivedKey, getSigningSecrets, verificationSecrets } from './signing-secrets.js';
 
 /**
  * Cursors the server hands out (the feed's `fav_index`, the exports' `cursor`) are opaque to clients

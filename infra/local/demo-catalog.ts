@@ -1,11 +1,11 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { importVideos } from '../catalog/import.js';
-import type { ImportedVideo } from '../catalog/video-items.js';
-import { clock } from '../clock.js';
-import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
-import { hubPartitions } from '../db/hub-items.js';
-import { seededRandom } from '../seeded-random.js';
-import { accountItem, accountRecord } from './accounts.js';
+import { importVideos } from '../../lib/catalog/import.js';
+import type { ImportedVideo } from '../../lib/catalog/video-items.js';
+import { clock } from '../../lib/clock.js';
+import { db, isConditionalCheckFailed, tableNames } from '../../lib/db/client.js';
+import { hubPartitions } from '../../lib/db/hub-items.js';
+import { seededRandom } from '../../lib/seeded-random.js';
+import { accountItem, accountRecord } from '../../lib/accounts/accounts.js';
 
 /**
  * The demo catalog `npm start` seeds into an empty store (DEMO_VIDEOS, default 200): bilingual

@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import { bearerCredential } from '../auth/authenticate.js';
 import { decodeVerifiedToken } from '../auth/jwt.js';
-import { endSessionItem } from '../auth/sessions.js';
+import { endSessionItem } from '../accounts/sessions.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
 import { cancellationCode, transactWrite } from '../db/transact.js';
 import { AuthError } from '../errors.js';

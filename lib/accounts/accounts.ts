@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ROLES, type Role } from '../auth/principal.js';
+import { ROLES, type Role } from './roles.js';
 import { clock } from '../clock.js';
 import { storedCount } from '../db/attributes.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
@@ -9,7 +9,7 @@ import { cancellationCode, retryOnConflict, transactWrite, type TransactItem } f
 import { NotFoundError, ValidationError } from '../errors.js';
 import { newOpenid, randomDigits } from '../ids.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
-import { isAdminPhone, maskPhone } from './phone.js';
+import { isAdminPhone, maskPhone } from '../sms/phone.js';
 
 /** The account item: profile, stored roles and the counters kept exact by the writers of each fact. */
 export interface Account {

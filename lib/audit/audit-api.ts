@@ -1,7 +1,7 @@
 import * as z from '../zod.js';
 import { defineRouteDoc, type Same } from '../api-doc.js';
-import type { AuditEntry } from '../audit/trail.js';
-import { AUDIT_PAGE_MAX } from './audit-page.js';
+import type { AuditEntry } from './trail.js';
+import { AUDIT_PAGE_MAX } from './audit-list.js';
 
 /** `GET /api/v1/audit` in the OpenAPI document (lib/api-doc.ts). */
 const AUDIT_TYPES = [

@@ -1,7 +1,9 @@
+import { clock } from '../../lib/clock.js';
+import type { SmsSender } from '../../lib/sms/sender.js';
+
 /**
  * The local SMS channel: messages the console sender "sent", kept in memory for `GET /_dev/sms`.
- * No configuration import here, so the local server can load it before the environment is set.
- * Nothing writes to it when SMS_SENDER=sns (deployed).
+ * Nothing writes to it when SMS_SENDER=sns. Local runtime only: never in a deployed bundle.
  */
 export interface OutboxMessage {
   phone: string;
@@ -22,3 +24,11 @@ export function recordOutboxMessage(message: OutboxMessage): void {
 export function outboxMessagesFor(phone: string): OutboxMessage[] {
   return messages.filter((m) => m.phone === phone).reverse();
 }
+
+/** Local: the console is the SMS channel (the one place a code is printed), plus the `/_dev/sms` outbox. */
+export const consoleSmsSender: SmsSender = {
+  async send(phoneE164, text, code = '') {
+    console.log(`[sms] ${phoneE164}: ${text}`);
+    recordOutboxMessage({ phone: phoneE164, code, text, sent_at: clock.nowIso() });
+  },
+};

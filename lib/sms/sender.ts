@@ -3,8 +3,6 @@ import { config, onConfigure } from '../config.js';
 import { UnavailableError } from '../errors.js';
 import { logger } from '../logger.js';
 import { traced } from '../observability/tracer.js';
-import { clock } from '../clock.js';
-import { recordOutboxMessage } from './sms-outbox.js';
 
 export interface SmsSender {
   /** Sends `text` to a phone in E.164; throws UnavailableError when the channel refuses. `code` feeds the local outbox only. */
@@ -32,22 +30,26 @@ export class SnsSmsSender implements SmsSender {
   }
 }
 
-/** Local: the console is the SMS channel (the one place a code is printed), plus the `/_dev/sms` outbox. */
-export class ConsoleSmsSender implements SmsSender {
-  async send(phoneE164: string, text: string, code = ''): Promise<void> {
-    console.log(`[sms] ${phoneE164}: ${text}`);
-    recordOutboxMessage({ phone: phoneE164, code, text, sent_at: clock.nowIso() });
-  }
+/**
+ * SMS_SENDER=console: the channel the local runtime installs (infra/local/sms-outbox.ts: the
+ * console and the `/_dev/sms` outbox). Dev-only code stays out of the deployed bundles.
+ */
+let consoleSender: SmsSender | undefined;
+export function installConsoleSmsSender(local: SmsSender): void {
+  consoleSender = local;
 }
 
 let sender: SmsSender | undefined;
+let replaced: SmsSender | undefined;
 onConfigure(() => (sender = undefined));
 export function smsSender(): SmsSender {
-  sender ??= config.SMS_SENDER === 'sns' ? new SnsSmsSender() : new ConsoleSmsSender();
-  return sender;
+  if (replaced) return replaced;
+  if (config.SMS_SENDER === 'sns') return (sender ??= new SnsSmsSender());
+  if (!consoleSender) throw new Error('SMS_SENDER=console is the local runtime: it installs its sender (infra/local/sms-outbox.ts)');
+  return consoleSender;
 }
 
-/** Tests replace the sender (e.g. one that fails) and restore it with `setSmsSender(undefined)`. */
+/** Tests replace the sender (e.g. one that fails) and restore the configured one with `setSmsSender(undefined)`. */
 export function setSmsSender(replacement: SmsSender | undefined): void {
-  sender = replacement;
+  replaced = replacement;
 }

@@ -24,7 +24,7 @@ export interface SessionStatus {
   suspended: boolean;
   /** The account's stored roles now ([] when the account is gone). */
   roles: string[];
-  /** When each removed role was last removed (epoch ms), lib/hub/accounts.ts `roles_removed_at`. */
+  /** When each removed role was last removed (epoch ms), lib/accounts/accounts.ts `roles_removed_at`. */
   rolesRemovedAt: Record<string, number>;
 }
 

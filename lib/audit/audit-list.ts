@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from '../zod.js';
-import type { AuditEntry } from '../audit/trail.js';
-import { openCursor, signCursor } from '../auth/signed-cursor.js';
+import type { AuditEntry } from './trail.js';
+import { openCursor, signCursor } from '../secrets/signed-cursor.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
 import { ValidationError } from '../errors.js';

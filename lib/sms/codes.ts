@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { derivedKey, getSigningSecrets, verificationSecrets, type SigningSecret } from '../auth/jwt-secret.js';
+import { derivedKey, getSigningSecrets, verificationSecrets, type SigningSecret } from '../secrets/signing-secrets.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { retryTransient } from '../db/failures.js';
 import { hubItems } from '../db/hub-items.js';
