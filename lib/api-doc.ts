@@ -12,10 +12,6 @@ export interface RouteDoc {
   description?: string;
   /** Groups routes on the reference page. */
   tag: 'Hub' | 'Access keys' | 'Protected' | 'Administration' | 'Service' | 'Share pages';
-  /** Who may call: nobody needs a credential, a login JWT only, or a JWT or an access key. */
-  auth: 'none' | 'jwt' | 'any';
-  /** The scope an access key needs when ENFORCE_KEY_SCOPES is on. */
-  scope?: string;
   /** Path parameters, one string property per `{name}` of the path. */
   pathParams?: z.ZodMiniType;
   /** Query parameters: an object schema of strings (its input side is documented). */

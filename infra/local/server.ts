@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2, APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
-import { FUNCTIONS, ROUTES, type FunctionName, type RouteSpec } from '../routes.js';
+import { FUNCTIONS, ROUTES, usesAuthorizer, type FunctionName, type RouteSpec } from '../routes.js';
 
 const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -239,7 +239,7 @@ function buildFunctionEvent(route: RouteSpec, request: GatewayRequest) {
  */
 export function toGatewayEvent(route: RouteSpec, request: GatewayRequest): { event: GatewayEvent; authorizerEvent?: APIGatewayRequestAuthorizerEventV2 } {
   const event = buildFunctionEvent(route, request);
-  if (route.auth !== 'authorizer') return { event };
+  if (!usesAuthorizer(route)) return { event };
   const authorizerEvent: APIGatewayRequestAuthorizerEventV2 = {
     version: '2.0',
     type: 'REQUEST',

@@ -67,9 +67,11 @@ const envelope = (data: JsonSchema) => ({
   required: ['code', 'data'],
 });
 
-function security(auth: RouteDoc['auth']) {
+/** The route's declared authorization (lib/http/routes.ts) as OpenAPI security requirements. */
+function security(auth: RouteSpec['auth']) {
   if (auth === 'none') return [];
-  if (auth === 'jwt') return [{ bearerJwt: [] }];
+  if (auth === 'jwt' || auth === 'admin') return [{ bearerJwt: [] }];
+  if (auth === 'key') return [{ accessKey: [] }];
   return [{ bearerJwt: [] }, { accessKey: [] }];
 }
 
@@ -80,7 +82,7 @@ function requestExamples(examples: RouteExample[] | undefined) {
 function routeOperation(route: RouteSpec, doc: RouteDoc) {
   const name = `${route.method} ${route.path}`;
   const hasInput = !!(doc.pathParams || doc.query || doc.body);
-  const statuses = [...doc.errors, 500, ...(hasInput ? [400] : []), ...(doc.auth === 'none' ? [] : [401, 503])];
+  const statuses = [...doc.errors, 500, ...(hasInput ? [400] : []), ...(route.auth === 'none' ? [] : [401, 503]), ...(route.auth === 'admin' ? [403] : [])];
   const success =
     doc.success.kind === 'json'
       ? {
@@ -100,8 +102,8 @@ function routeOperation(route: RouteSpec, doc: RouteDoc) {
     summary: doc.summary,
     ...(doc.description && { description: doc.description }),
     tags: [doc.tag],
-    security: security(doc.auth),
-    ...(doc.scope && { 'x-scope': doc.scope }),
+    security: security(route.auth),
+    ...(route.scope && { 'x-scope': route.scope }),
     parameters: [...parameters(doc.pathParams, 'path', name), ...parameters(doc.query, 'query', name)],
     ...(doc.body && {
       requestBody: {
@@ -213,7 +215,7 @@ function hubOperation(operations: Record<string, HubOperation>, docs: Record<str
 }
 
 export interface DocumentSources {
-  routes: RouteSpec[];
+  routes: readonly RouteSpec[];
   routeDocs: Record<string, RouteDoc>;
   hubOperations: Record<string, HubOperation>;
   hubDocs: Record<string, HubOperationDoc>;

@@ -38,7 +38,6 @@ export const listAuditDoc = defineRouteDoc({
   tag: 'Protected',
   summary: "The caller's account events, newest first (kept 90 days)",
   description: `Key created, revoked, deleted and first rate-limited in a minute, role changes, ended sessions and administrators' actions on the account. \`actor\` is the account's own openid, \`sign-in\`, or \`administrator\` for an administrator's action (named only to a reader with the admin role). Identifiers only, never a credential. \`limit\` 1-${AUDIT_PAGE_MAX} (default 20); \`next_cursor\` continues the list and is null on the last page. A login token only (an access key is 401).`,
-  auth: 'jwt',
   query: z.object({ cursor: z.optional(z.string()), limit: z.optional(z.string().check(z.regex(/^[0-9]{1,3}$/, 'must be an integer from 1 to 100'))) }),
   success: { status: 200, kind: 'json', data: z.object({ items: z.array(auditEntry), next_cursor: z.union([z.string(), z.null()]) }) },
   errors: [401],
@@ -63,7 +62,6 @@ export const signOutDoc = defineRouteDoc({
   summary: "Sign out: end the calling login token's session",
   description:
     'The token gets 401 everywhere from the next request on, as when a sign-in passes it as `token0`; a `session.ended` event is stored on the account. A login token only (an access key is 401). Calling it again with the ended token is 401.',
-  auth: 'jwt',
   success: { status: 200, kind: 'json', data: z.object({ ended: z.literal(true) }) },
   errors: [401],
   examples: [{ summary: 'Sign out', data: { ended: true } }],

@@ -212,7 +212,7 @@ describe('authorizer decision', () => {
     const { result, requests } = await recordRequests(() => authorizeRequest(authorizerEvent(`Bearer ${api_key}`)));
     expect(result).toEqual({
       isAuthorized: true,
-      context: { authenticated: true, user_id: 'auth-user', auth_type: 'api_key', scopes: ['export:read'], roles: [] },
+      context: { verdict: 'authenticated', user_id: 'auth-user', auth_type: 'api_key', scopes: ['export:read'], roles: [] },
     });
     expect(requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
     const again = await recordRequests(() => authorizeRequest(authorizerEvent(`Bearer ${api_key}`)));
@@ -226,13 +226,13 @@ describe('authorizer decision', () => {
     const [account] = await putTestAccounts(1, ['editor']);
     const token = await tokenFor(account!.openid, ['editor', 'admin']);
     const { result, requests } = await recordRequests(() => authorizeRequest(authorizerEvent(`Bearer ${token}`)));
-    expect(result.context).toEqual({ authenticated: true, user_id: account!.openid, auth_type: 'jwt', scopes: [], roles: ['editor'] });
+    expect(result.context).toEqual({ verdict: 'authenticated', user_id: account!.openid, auth_type: 'jwt', scopes: [], roles: ['editor'] });
     expect(requests.map((r) => r.command)).toEqual(['BatchGetItemCommand']);
   });
 
   it.each([undefined, 'Bearer', 'Bearer nonsense', 'Basic abc', `Bearer ak_${'x'.repeat(32)}`])('passes %j through as unauthenticated', async (header) => {
     const result = await authorizeRequest(authorizerEvent(header));
     expect(result.isAuthorized).toBe(true);
-    expect(result.context).toMatchObject({ authenticated: false, failure: expect.any(String) });
+    expect(result.context).toMatchObject({ verdict: 'refused', message: expect.any(String) });
   });
 });

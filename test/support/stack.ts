@@ -81,7 +81,9 @@ export function apiClient(baseUrl: string, clientOptions: { settle?: boolean } =
     if (baseUrl.startsWith('inprocess:')) {
       const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
       const out = await invokeGateway({ method, url: new URL(path, 'http://127.0.0.1'), headers: { host: '127.0.0.1', ...lower }, body, sourceIp: '127.0.0.1' }, { devRoutes: DEV_ROUTES });
-      const parsed = JSON.parse(out.body) as ApiResponse<T>['body'];
+      // A page or a file (the share page, the API reference) is not the envelope: its text is the body.
+      const json = (out.headers['content-type'] ?? '').startsWith('application/json');
+      const parsed = (json ? JSON.parse(out.body) : out.body) as ApiResponse<T>['body'];
       return { status: out.status, headers: new Headers(out.headers), body: parsed, data: (parsed as { data: T }).data };
     }
     const res = await fetch(baseUrl + path, { method, headers, body });

@@ -46,7 +46,7 @@ describe('the OpenAPI document covers every route and every do', () => {
     expect(() =>
       buildOpenApiDocument({
         ...DEFAULT_SOURCES,
-        routes: [...ROUTES, { method: 'GET', path: '/api/v1/not-described', function: 'me', auth: 'authorizer' }],
+        routes: [...ROUTES, { method: 'GET', path: '/api/v1/not-described', function: 'me', auth: 'either' }],
         hubOperations: { ...HUB_OPERATIONS, new_op: extraOperation },
       }),
     ).toThrow(/route GET \/api\/v1\/not-described \(add it to infra\/openapi\/registry.ts\); do=new_op \(add it to lib\/hub\/hub-api.ts\)/);
