@@ -11,7 +11,7 @@ import { defineConfig } from 'vitest/config';
  * `npm test` runs unit, infra, api and e2e (property tests at PROPERTY_RUNS 25); `npm run test:deep`
  * runs deep. The database tiers share a DynamoDB Local per worker (test/support/dynamo.ts).
  */
-const database = { globalSetup: ['test/support/global-setup.ts'] };
+const database = { globalSetup: ['test/support/global-setup.ts'], setupFiles: ['test/support/setup-db.ts'] };
 
 export default defineConfig({
   test: {
