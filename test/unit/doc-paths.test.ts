@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Rewritten by the lead at the end of the tiers work (it still describes test/integration): checked once it is. */
+/** Still describes the suites before the tiers (test/integration): to be checked, and left out of this set, once it is rewritten with the tiers' figures. */
 const NOT_YET_CHECKED = new Set(['docs/testing.md']);
 
 /** The folders a path in the docs may start with. */
