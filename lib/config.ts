@@ -51,7 +51,7 @@ const configSchema = z
     ADMIN_PHONES: csv,
     DEFAULT_PHONE_REGION: z._default(z.string().check(z.length(2)), 'CN'),
     SHARE_BASE_URL: z._default(z.url(), 'https://expohub.example.com'),
-    /** Deep links of share pages: `<APP_LINK_SCHEME>://video/<vid>?shareid=<shareid>` (CONTRACT §7). */
+    /** Deep links of share pages: `<APP_LINK_SCHEME>://video/<vid>?shareid=<shareid>` (docs/hub-api.md, "The share page"). */
     APP_LINK_SCHEME: z._default(z.string().check(z.regex(/^[a-z][a-z0-9+.-]{0,31}$/, 'must be a URL scheme such as expohub')), 'expohub'),
     /** The download link of share pages (an app store or a download page); none when unset. */
     APP_STORE_URL: z.optional(z.url()),

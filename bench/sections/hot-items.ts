@@ -7,7 +7,7 @@ import { bearer, hubRequest, invoke } from '../invoke.js';
 import { costOf, recordDb } from '../recorder.js';
 
 /**
- * Hot items (issue 11): many accounts reacting at the same moment to one video, or to the videos
+ * Hot items (docs/performance.md, "Hot items"): many accounts reacting at the same moment to one video, or to the videos
  * of one author, through the hub handler against DynamoDB Local, with the stream processor running
  * as `npm start` runs it. Per case: the answers that were not 200 (503s above all), whether every
  * count is exact once converged, and how long convergence took after the last answer.

@@ -7,7 +7,8 @@ import { ROUTES, type RouteSpec } from '../routes.js';
 import { ROUTE_DOCS } from './registry.js';
 
 /**
- * Builds the OpenAPI 3.1 document from the zod schemas that validate the requests (CONTRACT §9):
+ * Builds the OpenAPI 3.1 document from the zod schemas that validate the requests
+ * (README.md, "API reference"):
  * requests from their input side (what a client sends, before trims and transforms), answers from
  * the output side. Run by `npm run openapi`, which writes lib/openapi/generated/openapi.json (served by
  * functions/openapi.ts) and the typed client's types.

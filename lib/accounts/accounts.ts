@@ -55,7 +55,7 @@ export interface OwnProfile {
 
 export type PublicProfile = Omit<OwnProfile, 'phone'>;
 
-/** A user in any list (CONTRACT §3). */
+/** A user in any list (docs/hub-api.md, "Rules shared by every operation"). */
 export interface PublicUser {
   openid: string;
   nickname: string;

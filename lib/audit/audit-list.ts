@@ -17,7 +17,7 @@ interface AuditCursor {
   sk: string;
 }
 
-/** What the subject of an administrator's action sees as its actor (docs/protected-api.md, "The account's audit trail"). */
+/** What the subject of an administrator's action sees as its actor (docs/protected-api.md, "the account's audit trail"). */
 export const ADMINISTRATOR = 'administrator';
 
 /**

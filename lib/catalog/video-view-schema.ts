@@ -1,7 +1,7 @@
 import * as z from '../zod.js';
 import type { VideoView } from './video-view.js';
 
-/** A video in any response (CONTRACT §3), as the OpenAPI document describes it; tsc checks it against VideoView. */
+/** A video in any response (docs/hub-api.md, "Rules shared by every operation"), as the OpenAPI document describes it; tsc checks it against VideoView. */
 export const videoViewSchema = z.object({
   vid: z.string(),
   title: z.string(),

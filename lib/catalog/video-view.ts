@@ -11,7 +11,7 @@ import type { VideoItem } from './video-items.js';
 export type StoredVideo = Omit<VideoItem, 'updated_at' | 'gsi3sk' | 'like_count' | 'comment_count' | 'share_count'> &
   Partial<Pick<VideoItem, 'like_count' | 'comment_count' | 'share_count'>> & { author_nickname?: string; open_count?: number };
 
-/** A video in any hub response (CONTRACT §3); `liked`/`disliked` only for an authenticated caller. */
+/** A video in any hub response (docs/hub-api.md, "Rules shared by every operation"); `liked`/`disliked` only for an authenticated caller. */
 export interface VideoView {
   vid: string;
   title: string;

@@ -13,7 +13,7 @@ export interface StoredComment {
   created_at: string;
 }
 
-/** A comment in responses (CONTRACT §3). */
+/** A comment in responses (docs/hub-api.md, "comment_set"). */
 export interface CommentView {
   cid: string;
   vid: string;

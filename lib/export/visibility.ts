@@ -7,10 +7,10 @@ import type { IndexSpec } from './paging.js';
 import { storedCount } from '../db/attributes.js';
 
 /**
- * The one place that decides what an export shows to whom (seed 001 §5: a key inherits its
- * user's row- and column-level visibility). The same rules apply whether the request came with a
- * JWT or an access key: both are decided from the account's STORED roles, read at request time,
- * never from the request-context roles (a key has none).
+ * The one place that decides what an export shows to whom (docs/protected-api.md, "paged exports":
+ * a key inherits its user's row- and column-level visibility). The same rules apply whether the
+ * request came with a JWT or an access key: both are decided from the account's STORED roles, read
+ * at request time, never from the request-context roles (a key has none).
  */
 export interface ExportViewer {
   openid: string;
@@ -71,7 +71,8 @@ export type CommentRow = CommentView;
 
 /**
  * The phone in full only for an admin or the row's owner, masked (`+86 138****8000`) otherwise; the
- * roles only for an admin or the row's owner, left out otherwise (CONTRACT §5).
+ * roles only for an admin or the row's owner, left out otherwise
+ * (docs/protected-api.md, "paged exports").
  */
 export function accountRow(viewer: ExportViewer, account: Account): AccountRow {
   const privileged = viewer.admin || viewer.openid === account.openid;

@@ -1,7 +1,7 @@
 import { config } from '../config.js';
 import { KEY_PREFIX } from './key-material.js';
 
-/** A key record as stored (seed 001 §2), key_hash included. */
+/** A key record as stored (docs/data-model.md, "The api_keys table"), key_hash included. */
 export interface StoredKey {
   id: number;
   name: string;

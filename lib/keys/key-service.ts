@@ -65,7 +65,7 @@ export const createKeySchema = z.strictBody({
         z.maximum(MAX_RATE_LIMIT_PER_MINUTE, `must be an integer from 1 to ${MAX_RATE_LIMIT_PER_MINUTE}`),
       ),
   ),
-  // Accepted and ignored: the key's owner is always the caller (docs/api-keys.md, "Create").
+  // Accepted and ignored: the key's owner is always the caller (docs/api-keys.md, "POST /api/v1/api-keys").
   user_id: z.optional(z.unknown()),
 });
 
@@ -192,7 +192,8 @@ export async function verifyKeyEndpoint(rawKey: string | undefined): Promise<{ u
     const outcome = error instanceof AuthError && error.reason ? VERIFICATION_OUTCOMES[error.reason] : undefined;
     if (outcome) countMetric('KeyVerifications', outcome);
     else if (error instanceof RateLimitedError) countMetric('KeyVerifications', 'rate_limited');
-    // Seed 001: one message for every cause here (authentication elsewhere says "suspended").
+    // One message for every cause here (docs/api-keys.md, "GET /api/v1/api-keys/verify");
+    // authentication elsewhere says "suspended".
     if (error instanceof AuthError && error.reason === 'account_suspended') throw new AuthError(NOT_VERIFIED, 'account_suspended');
     throw error;
   }
@@ -255,8 +256,9 @@ export async function keyUsage(userId: string, id: number): Promise<{ days: { da
 }
 
 /**
- * The checks of seed 001 §4 rule 4, in order, shared by the verify endpoint and the authorizer:
- * trim, prefix (and shape), hash lookup, active, not expired, then last_used_at (best effort).
+ * The checks of verify (docs/api-keys.md, "GET /api/v1/api-keys/verify"), in order, shared by the
+ * verify endpoint and the authorizer: trim, prefix (and shape), hash lookup, active, not expired,
+ * then last_used_at (best effort).
  * Every failure gives the same 401 so the endpoint tells an enumerator nothing. Cost: one consistent
  * read by hash, plus one transaction when last_used_at is due (key-store.ts).
  */
@@ -277,7 +279,8 @@ export async function verifyAccessKey(rawKey: string | undefined): Promise<{ use
     try {
       await touchLastUsed(keyHash, binding, new Date(now).toISOString(), new Date(now - LAST_USED_INTERVAL_MS).toISOString());
     } catch (error) {
-      // Seed 001: a failed last_used_at update must not block the result.
+      // A failed last_used_at update must not block the result (docs/api-keys.md,
+      // "GET /api/v1/api-keys/verify").
       logger.warn('last_used_at update failed', { keyId: binding.id, errorName: (error as Error).name });
     }
   }

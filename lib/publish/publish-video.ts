@@ -11,7 +11,7 @@ import { countMetric } from '../observability/metrics.js';
 import { checkedText, textIssues } from '../text.js';
 import { getAccount } from '../accounts/accounts.js';
 
-/** The roles that may publish, read from the account item at request time (CONTRACT §5). */
+/** The roles that may publish, read from the account item now (docs/protected-api.md, "Who may do what"). */
 const PUBLISHER_ROLES = ['editor', 'admin'];
 
 const line = (max: number, min = 0) =>
@@ -70,9 +70,9 @@ export interface PublishDryRun {
 
 /**
  * `POST /api/v1/videos`. Authorized by the caller's STORED roles, read now: an access key carries
- * no roles, but it has the full capability of its creator (seed 001 §5), and a role granted or
- * withdrawn after a token or key was issued takes effect on the next request. The same
- * (author, external_id) updates that video (putVideo's guard item makes this safe under retries
+ * no roles, but it has the full capability of its creator (docs/protected-api.md, "Who may do what"),
+ * and a role granted or withdrawn after a token or key was issued takes effect on the next request.
+ * The same (author, external_id) updates that video (putVideo's guard item makes this safe under retries
  * and concurrent publishes).
  */
 export async function publishVideo(principal: Principal, body: unknown): Promise<{ video: VideoView; created: boolean }> {

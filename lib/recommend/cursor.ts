@@ -9,7 +9,7 @@ import { ValidationError } from '../errors.js';
  * DynamoDB keys): the keys are rebuilt from them. Every field is checked too, so that even a cursor
  * signed by an older version of the code cannot put an out-of-range value into a request. Phase 1
  * walks the list skipping videos seen in the last 7 days; phase 2 serves those skipped ones
- * (docs/feed.md "Cursors").
+ * (docs/feed.md, "new, hot and q: walks with a cursor").
  */
 const PURPOSE = 'fav_index';
 

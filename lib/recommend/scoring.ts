@@ -2,10 +2,10 @@ import { hotness } from '../catalog/trend.js';
 import { tagSimilarity, tasteScore } from './taste.js';
 
 /**
- * Pure ranking of get_next_list (docs/feed.md, "rec: scores and the page"): candidates from several
- * sources are merged by vid, scored relevance first, put in tiers (unseen before seen), and composed
- * into a page with reserved places (new videos of followed authors, exploration) and a per-author
- * cap. No I/O here: the unit tests drive it directly.
+ * Pure ranking of get_next_list (docs/feed.md, "rec: candidates, scores, the page"): candidates
+ * from several sources are merged by vid, scored relevance first, put in tiers (unseen before
+ * seen), and composed into a page with reserved places (new videos of followed authors,
+ * exploration) and a per-author cap. No I/O here: the unit tests drive it directly.
  */
 export type Source = 'trending' | 'fresh' | 'tag' | 'colike' | 'follow' | 'author';
 

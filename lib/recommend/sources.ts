@@ -9,7 +9,7 @@ import type { Candidate } from './scoring.js';
 
 /**
  * The reads of the feed, each ONE DynamoDB request whose size is bounded by its limit, whatever the
- * catalog size or the caller's history (docs/feed.md "Request budget").
+ * catalog size or the caller's history (docs/feed.md, "Design rule: the request path never scans").
  */
 const TABLE = () => tableNames.hub;
 
@@ -51,7 +51,8 @@ export const videoCandidate = (v: VideoItem): CandidateFields => ({
 
 /**
  * Which shard the next one-request read of a sharded list takes: reads that must stay ONE request
- * (the rec sources, docs/feed.md "Request budget") take the shards in turn, call after call.
+ * (the rec sources, docs/feed.md, "Design rule: the request path never scans") take the shards in
+ * turn, call after call.
  */
 const turns = { trending: 0, newest: 0 };
 const nextShard = (list: keyof typeof turns, count: number) => turns[list]++ % count;

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type { VideoView } from '../catalog/video-view.js';
 
 /**
- * The share page (`GET /s/{shareid}`, CONTRACT §7): server-rendered HTML of a shared video, readable
- * with scripts off, previewed by chat apps through its Open Graph and Twitter-card tags. Pure
- * functions: the handler reads the share and the video and hands them here.
+ * The share page (`GET /s/{shareid}`, docs/hub-api.md, "The share page"): server-rendered HTML of a
+ * shared video, readable with scripts off, previewed by chat apps through its Open Graph and
+ * Twitter-card tags. Pure functions: the handler reads the share and the video and hands them here.
  *
  * Everything that comes from a user or an editor (title, description, nickname, URLs) goes through
  * `escapeHtml`, in text and in attribute values alike. The page carries no script and no inline

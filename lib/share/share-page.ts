@@ -9,9 +9,10 @@ import { pageLanguage, renderNotFoundPage, renderSharePage, SHARE_PAGE_CSP, type
 import { shareExpired, shareExpiry, type StoredShare } from './shares.js';
 
 /**
- * `GET /s/{shareid}` (CONTRACT §7): the share page. One read for the share and one for the video
- * with its author (a BatchGet of both; the share names the author), and the open counted meanwhile;
- * an unknown or expired share, or a removed video, gets the 404 page in the same style and language.
+ * `GET /s/{shareid}` (docs/hub-api.md, "The share page"): the share page. One read for the share
+ * and one for the video with its author (a BatchGet of both; the share names the author), and the
+ * open counted meanwhile; an unknown or expired share, or a removed video, gets the 404 page in the
+ * same style and language.
  *
  * Opens: a view by a person adds 1 to the share's `open_count` and to the video's `open_count` (two
  * UpdateItems in parallel, best effort: the page is served even when counting fails), and moves the

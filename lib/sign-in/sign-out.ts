@@ -7,12 +7,12 @@ import { cancellationCode, transactWrite } from '../db/transact.js';
 import { AuthError } from '../errors.js';
 
 /**
- * `POST /api/v1/logout`: ends the session of the login token that calls it, as signing in again with
- * it as `token0` would (CONTRACT §1: an ended token gets 401 everywhere), so that signing out of the
- * page or the CLI leaves no valid token behind. The authorizer has checked the token (its session is
- * not ended); its `jti` and `exp` are read here from the same token (signature only, no read). The
- * ended marker and the `session.ended` event are one transaction; the marker's condition makes two
- * parallel sign-outs of one token store one event.
+ * `POST /api/v1/logout`: ends the session of the login token that calls it, as signing in again
+ * with it as `token0` would (docs/api-keys.md, "Credentials": an ended token gets 401 everywhere),
+ * so that signing out of the page or the CLI leaves no valid token behind. The authorizer has
+ * checked the token (its session is not ended); its `jti` and `exp` are read here from the same
+ * token (signature only, no read). The ended marker and the `session.ended` event are one
+ * transaction; the marker's condition makes two parallel sign-outs of one token store one event.
  */
 export async function signOut(principal: Principal, headers: Record<string, string | undefined>): Promise<{ ended: true }> {
   const token = bearerCredential(headers);

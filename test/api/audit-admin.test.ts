@@ -323,7 +323,7 @@ describe('suspension', () => {
     const keyMe = await api.get('/api/v1/me', { token: active.api_key });
     expect(keyMe.status).toBe(401);
     expect(keyMe.body).toEqual({ code: 'AUTH_ERROR', error: expect.stringContaining('suspended') });
-    // The public verify endpoint keeps one message for every cause (seed 001).
+    // The public verify endpoint keeps one message for every cause (docs/protected-api.md, "Administration").
     const verify = await api.get(`/api/v1/api-keys/verify?key=${active.api_key}`);
     expect(verify.status).toBe(401);
     expect(verify.body).toEqual({ code: 'AUTH_ERROR', error: 'Invalid, revoked or expired API key' });

@@ -116,7 +116,7 @@ describe('answer shape and parameters', () => {
   });
 
   it.each([
-    // The finding of issue 10: {"o":"hot","w":"abc","ph":1,"p":"x","t":1e+308}, unsigned.
+    // Found by the property tests (test/e2e/properties.test.ts): {"o":"hot","w":"abc","ph":1,"p":"x","t":1e+308}, unsigned.
     ['an extreme number, unsigned', 'eyJvIjoiaG90IiwidyI6ImFiYyIsInBoIjoxLCJwIjoieCIsInQiOjFlKzMwOH0'],
     ['the smallest double, unsigned', Buffer.from(JSON.stringify({ o: 'hot', w: 'abc', ph: 1, p: 'x', t: 5e-324 })).toString('base64url')],
   ])('refuses a forged cursor (%s) with 400 in every order, signed in or not', async (_label, forged) => {

@@ -319,7 +319,7 @@ describe('export errors', () => {
     }
     expect((await exportPage('accounts', admin.token, bad(cursor))).status).toBe(400);
     expect((await exportPage('comments', admin.token, bad(cursor))).status).toBe(200);
-    // A key DynamoDB would reject as a start key (the finding of issue 10), unsigned: 400, not 500.
+    // A key DynamoDB would reject as a start key (found by test/e2e/properties.test.ts), unsigned: 400, not 500.
     const forged = cursorOf({ pk: 'VIDEO#x', sk: 'COMMENT#000000000001', gsi2pk: 'COMMENTS', gsi2sk: 'x'.repeat(2000) });
     expect((await exportPage('comments', admin.token, bad(forged))).status).toBe(400);
   });

@@ -130,9 +130,10 @@ describe('scope gate on (ENFORCE_KEY_SCOPES=true)', () => {
 });
 
 /**
- * CONTRACT §5, written out here rather than read from lib/hub/operations.ts (a test reading the
- * product's own table would agree with any mistake in it): hub:read = get_* and comment_get,
- * hub:write = every other hub operation that takes a credential.
+ * The scope table of docs/protected-api.md, "The scope gate", written out here rather than read
+ * from lib/hub/operations.ts (a test reading the product's own table would agree with any mistake
+ * in it): hub:read = get_* and comment_get, hub:write = every other hub operation that takes a
+ * credential.
  */
 const CONTRACT_HUB_SCOPES: Record<string, 'hub:read' | 'hub:write'> = {
   get_next_list: 'hub:read',
@@ -152,7 +153,7 @@ const CONTRACT_HUB_SCOPES: Record<string, 'hub:read' | 'hub:write'> = {
   sharetext: 'hub:write',
 };
 
-describe('the scope of every authenticated hub operation (CONTRACT §5)', () => {
+describe('the scope of every authenticated hub operation (docs/protected-api.md, "The scope gate")', () => {
   let readKey: string;
   let writeKey: string;
   let commentNumber = 0;

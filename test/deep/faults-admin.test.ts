@@ -352,7 +352,7 @@ describe('the per-key rate limit under DynamoDB faults', () => {
         expect(res.data).toEqual({ user_id: openid, auth_type: 'api_key', scopes: [], roles: [] });
         expect(await counter(key!.id)).toMatchObject({ n: 1, lim: 100 });
       },
-      tolerates: (fault) => (isLastUsedWrite(fault) ? 'seed 001: a failed last_used_at update must not block the result' : undefined),
+      tolerates: (fault) => (isLastUsedWrite(fault) ? 'a failed last_used_at update must not block the result (docs/api-keys.md, "GET /api/v1/api-keys/verify")' : undefined),
       mayChange: counterMayHaveCounted,
     };
     const report = await sweepFaults(sweep);

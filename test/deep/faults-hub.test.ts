@@ -555,7 +555,7 @@ describe('profile edits under DynamoDB faults', () => {
       // The key's only write is last_used_at, on its record and hash guard in one transaction.
       tolerates: (fault) =>
         fault.request.command === 'TransactWriteItemsCommand' && JSON.stringify(fault.request.input.TransactItems).includes(`"TableName":"${tableNames.apiKeys}"`)
-          ? 'seed 001: a failed last_used_at update must not block the result'
+          ? 'a failed last_used_at update must not block the result (docs/api-keys.md, "GET /api/v1/api-keys/verify")'
           : undefined,
       mayChange: {
         why: 'the key was used (it verified) even when the operation then failed: last_used_at and the rate-limit counter record that',

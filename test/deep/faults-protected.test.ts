@@ -110,7 +110,7 @@ describe('access keys under DynamoDB faults', () => {
       async once({ user }, res) {
         expect(res.data).toEqual({ user_id: user, scopes: [], valid: true });
       },
-      tolerates: (fault) => (fault.request.command === 'TransactWriteItemsCommand' ? 'seed 001: a failed last_used_at update must not block the result' : undefined),
+      tolerates: (fault) => (fault.request.command === 'TransactWriteItemsCommand' ? 'a failed last_used_at update must not block the result (docs/api-keys.md, "GET /api/v1/api-keys/verify")' : undefined),
       mayChange: {
         why: 'a timed-out count of the rate limit may have been applied: the attempt counts, as a used key does',
         attributes: (item, fault) => (fault.kind === 'timeout' && item.startsWith('api_keys KEYUSE#') ? ['n', 'lim', 'ttl'] : []),

@@ -14,7 +14,7 @@ import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from
 import { apiClient, startTestStack } from '../support/stack.js';
 
 /**
- * Hot items (issue 11): many accounts reacting to one video, or to one author's videos, at the same
+ * Hot items (docs/performance.md, "Hot items"): many accounts reacting to one video, or to one author's videos, at the same
  * moment. The reactions themselves commit without touching any item they share; the shared counters
  * converge through the stream processor, which is checked here by polling the stored items WITHOUT
  * settling (the processor's own background loop must get there), with a generous cap.

@@ -9,7 +9,7 @@ import { hub, latestCode, newNonce, newPhone, putTestVideo, signUp } from '../su
 import { apiClient, startTestStack, type ApiResponse } from '../support/stack.js';
 
 /**
- * The served description (CONTRACT §9) and the documented answers checked against real ones: the
+ * The served description (README.md, "API reference") and the documented answers checked against real ones: the
  * answers of a sample of routes and `do` operations validate against the schemas the document was
  * generated from, so a response that drifts from the document fails here.
  */

@@ -12,9 +12,9 @@ import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from
 import { apiClient, startTestStack } from '../support/stack.js';
 
 /**
- * The share page end to end (CONTRACT §7): the URL sharetext hands out, opened on the local server
- * (the same route and handler as deployed): status, preview tags, language, escaping, the 404 page,
- * the opens counted.
+ * The share page end to end (docs/hub-api.md, "The share page"): the URL sharetext hands out,
+ * opened on the local server (the same route and handler as deployed): status, preview tags,
+ * language, escaping, the 404 page, the opens counted.
  */
 const env = {
   APP_LINK_SCHEME: 'expohubtest',

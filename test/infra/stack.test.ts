@@ -471,7 +471,7 @@ describe('key-management page', () => {
     expect(config.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
   });
 
-  it('serves the share pages /s/* uncached and /.well-known/* from the HTTP API (CONTRACT §7)', () => {
+  it('serves the share pages /s/* uncached and /.well-known/* from the HTTP API (docs/hub-api.md, "The share page")', () => {
     const config = ofType('AWS::CloudFront::Distribution')[0]![1].Properties.DistributionConfig;
     const [apiId] = ofType('AWS::ApiGatewayV2::Api').map(([id]) => id);
     const apiOrigin = config.Origins.find((o: Json) => refersTo(o.DomainName, apiId!));
