@@ -22,7 +22,7 @@ export default defineConfig({
       'test/e2e/scope-gate.test.ts',
       'test/e2e/protected-admin.test.ts',
       'test/e2e/protected-export.test.ts',
-      'test/e2e/hub-social.test.ts',
+      'test/api/hub-social.test.ts',
       'test/e2e/hub-profile.test.ts',
       'test/e2e/hub-page-edges.test.ts',
       'test/e2e/hub-signup.test.ts',
