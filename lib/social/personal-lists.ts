@@ -1,5 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { videoViews, type StoredVideo, type VideoView } from '../catalog/video-view.js';
+import { videoViews, type StoredVideo } from '../catalog/video-view.js';
+import type { VideoView } from '../catalog/video-view-schema.js';
 import { getVideos } from '../catalog/videos.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { demoVideos, seedDemoCatalog } from '../../infra/local/demo-catalog.js';
-import type { VideoView } from '../../lib/catalog/video-view.js';
+import type { VideoView } from '../../lib/catalog/video-view-schema.js';
 import { matchesTerm, normalizeSearchText } from '../../lib/catalog/search-index.js';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableNames } from '../../lib/db/client.js';

@@ -14,7 +14,7 @@ import {
   videoSearchText,
 } from '../../lib/catalog/search-index.js';
 import type { ImportedVideo, VideoInput, VideoItem } from '../../lib/catalog/video-items.js';
-import type { VideoView } from '../../lib/catalog/video-view.js';
+import type { VideoView } from '../../lib/catalog/video-view-schema.js';
 import { putVideo } from '../../lib/catalog/videos.js';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
