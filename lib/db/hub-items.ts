@@ -165,11 +165,6 @@ export const hubItems = {
    * postings by creation time (docs/data-model.md, "Search postings").
    */
   searchPosting: (gram: string, createdAt: string, vid: string) => ({ pk: `GRAM#${gram}`, sk: timeKey(createdAt, vid) }),
-  /**
-   * The month bucket earlier code wrote instead (a string set `e` of `created_at#vid`, one item per
-   * gram and month, unbounded): still read by `q`, and still written for the videos indexed that way.
-   */
-  legacySearchMonth: (gram: string, month: string) => ({ pk: `GRAM#${gram}`, sk: month }),
   /** How many videos carry a tag (`n`), and how many videos the catalog holds (`videos`): the feed's tag weights (idf). */
   tagStats: (tag: string) => ({ pk: `TAG#${tag}`, sk: 'STATS' }),
   catalogStats: () => ({ pk: 'CATALOG', sk: 'STATS' }),
