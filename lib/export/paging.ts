@@ -87,7 +87,7 @@ export function expectKey(after: PageKey, index: IndexSpec): PageKey {
   const names = Object.keys(after).sort();
   const expected = ['pk', 'sk', index.partitionName, index.sortName].sort();
   const partition = after[index.partitionName];
-  const known = partition !== undefined && (index.partitions.includes(partition) || partition === index.unsharded);
+  const known = partition !== undefined && index.partitions.includes(partition);
   if (names.length !== expected.length || names.some((n, i) => n !== expected[i]) || !known) {
     throw new ValidationError(BAD_CURSOR);
   }
@@ -100,8 +100,6 @@ export interface IndexSpec {
   sortName: 'gsi1sk' | 'gsi2sk';
   /** The list's partition, or every shard of a sharded list (lib/db/hub-items.ts, SHARDS). */
   partitions: string[];
-  /** The partition a sharded list had before: cursors issued then name it, and their position still holds. */
-  unsharded?: string;
 }
 
 /**

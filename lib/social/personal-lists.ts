@@ -22,7 +22,7 @@ type ListName = (typeof LISTS)[number];
 /** The index partition of each list: entries newest first, the vid at the end of the item's sk. */
 function partitionOf(list: ListName, openid: string): string {
   if (list === 'like') return hubItems.likesIndex(openid, '', '').gsi1pk;
-  if (list === 'history') return hubItems.historyIndex(openid, '', '').gsi1pk;
+  if (list === 'history') return hubItems.viewHistoryIndex(openid, '', []).gsi1pk;
   return hubItems.commentedIndex(openid, '', '').gsi1pk;
 }
 

@@ -126,12 +126,12 @@ export async function putTestLike(openid: string, vid: string, likedAt = clock.n
   );
 }
 
-/** A seen item as the feed writes it (history list). */
+/** A view of `vid` at `seenAt` in the history list, as get_next_list records a call that reported it (lib/recommend/feed.ts). */
 export async function putTestSeen(openid: string, vid: string, seenAt = clock.nowIso()): Promise<void> {
   await db.send(
     new PutCommand({
       TableName: TABLE(),
-      Item: { ...hubItems.seen(openid, vid), ...hubItems.historyIndex(openid, seenAt, vid), entity: 'seen', openid, vid, seen_at: seenAt },
+      Item: { ...hubItems.viewHistory(openid, seenAt, vid), ...hubItems.viewHistoryIndex(openid, seenAt, [vid]), entity: 'history', openid, seen_at: seenAt },
     }),
   );
 }
