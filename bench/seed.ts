@@ -63,7 +63,10 @@ export async function seedFollowers(followee: string, count: number): Promise<vo
   );
 }
 
-/** `count` comments on `vid`, numbered 1..count as comment_set numbers them (lib/hub/comment-set.ts). */
+/**
+ * `count` comments on `vid`, numbered 1..count as comment_set numbers them (lib/comments/post-comment.ts),
+ * with the video's comment sequence at `count` and its `comment_count` as the stream sets it.
+ */
 export async function seedComments(vid: string, count: number, authors: { openid: string; nickname: string }[]): Promise<void> {
   const base = Date.parse('2025-06-01T00:00:00.000Z');
   const items: Record<string, unknown>[] = [];
@@ -77,6 +80,7 @@ export async function seedComments(vid: string, count: number, authors: { openid
     const at = new Date(base + count * 1000).toISOString();
     items.push({ ...hubItems.commented(author.openid, vid), ...hubItems.commentedIndex(author.openid, at, vid), entity: 'commented', openid: author.openid, vid, commented_at: at });
   }
+  items.push({ ...hubItems.commentSequence(vid), entity: 'comment_sequence', vid, n: count });
   await batchWrite(tableNames.hub, items);
   await db.send(
     new UpdateCommand({

@@ -34,10 +34,7 @@ export const keyRecordKeys = {
 
 export const ACCOUNT_SUSPENDED = 'This account is suspended; contact an administrator';
 
-/**
- * What verification needs of a key: the hash guard mirrors it, so one consistent read by hash
- * answers (a guard written before the guard mirrored last_used_at is completed from the record).
- */
+/** What verification needs of a key: the hash guard mirrors it, so one consistent read by hash answers. */
 export type KeyBinding = Pick<StoredKey, 'id' | 'user_id' | 'scopes' | 'expires_at' | 'is_active' | 'last_used_at' | 'rate_limit_per_minute'> & {
   /** Set on the guard while the owner's account is suspended (lib/admin/suspension.ts). */
   suspended?: boolean;
@@ -227,24 +224,17 @@ export async function removeKey(key: StoredKey, also: TransactItem[] = []): Prom
  * Reads what verification needs of the key with hash `keyHash`: one strongly consistent GetItem of
  * its hash guard, written in the create transaction (so a new key is found on the first try) and
  * updated or removed in the same transaction as the record by revoke and delete (so a revoke bites on
- * the next request). The key_hash GSI is not read: it is eventually consistent. A guard written
- * before guards mirrored last_used_at lacks it: the record is read too (a second consistent GetItem),
- * until touchLastUsed writes it on the guard.
+ * the next request). The key_hash GSI is not read: it is eventually consistent.
  */
 export async function findKeyByHash(keyHash: string): Promise<KeyBinding | undefined> {
   const guard = await db.send(new GetCommand({ TableName: TABLE(), Key: keyRecordKeys.hashGuard(keyHash), ConsistentRead: true, ProjectionExpression: BINDING_ATTRIBUTES }));
-  const binding = guard.Item as Partial<KeyBinding> | undefined;
-  if (!binding || binding.last_used_at !== undefined) return binding as KeyBinding | undefined;
-  const record = await db.send(
-    new GetCommand({ TableName: TABLE(), Key: keyRecordKeys.record(binding.user_id!, binding.id!), ConsistentRead: true, ProjectionExpression: BINDING_ATTRIBUTES }),
-  );
-  return record.Item ? ({ ...record.Item, suspended: binding.suspended } as KeyBinding) : undefined;
+  return guard.Item as KeyBinding | undefined;
 }
 
 /**
  * Records a use on the record (which the key list shows) and on the guard (which verification reads)
- * in one transaction, at most once per minute per key: the guard's condition (last_used_at absent,
- * null or not after `notAfterIso`) makes concurrent verifications write once. Returns false when
+ * in one transaction, at most once per minute per key: the guard's condition (last_used_at null or
+ * not after `notAfterIso`) makes concurrent verifications write once. Returns false when
  * another request wrote it first, is writing the key right now (a conflict, not retried: the other
  * write records the use, or revokes or deletes the key), or the key is gone.
  */
@@ -257,7 +247,7 @@ export async function touchLastUsed(keyHash: string, key: Pick<KeyBinding, 'user
             TableName: TABLE(),
             Key: keyRecordKeys.hashGuard(keyHash),
             UpdateExpression: 'SET last_used_at = :now',
-            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR attribute_type(last_used_at, :nullType) OR last_used_at <= :cutoff)',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_type(last_used_at, :nullType) OR last_used_at <= :cutoff)',
             ExpressionAttributeValues: { ':now': nowIso, ':cutoff': notAfterIso, ':nullType': 'NULL' },
           },
         },
