@@ -53,7 +53,7 @@ export interface LatestEntry {
 }
 
 /** How many videos an author's latest list keeps, and how many co-liked videos one video tracks. */
-export const LATEST_CAP = 5;
+const LATEST_CAP = 5;
 export const COLIKES_CAP = 200;
 
 export type VideoFields = Pick<VideoItem, 'title' | 'description' | 'cover_url' | 'video_url' | 'duration_s' | 'tags'>;

@@ -5,8 +5,8 @@ import { db, tableNames } from '../db/client.js';
 import { mergeShardPages } from '../db/shard-merge.js';
 import { ValidationError } from '../errors.js';
 
-export const DEFAULT_LIMIT = 100;
-export const MAX_LIMIT = 500;
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 500;
 
 /** A DynamoDB key as a cursor carries it: attribute name -> string value. */
 export type PageKey = Record<string, string>;
@@ -184,7 +184,7 @@ async function queryShardsPage<T extends Record<string, unknown>>(
   return { rows: items, next: done || !last ? undefined : keyOf(last, index) };
 }
 
-export function keyOf(row: Record<string, unknown>, index: IndexSpec): PageKey {
+function keyOf(row: Record<string, unknown>, index: IndexSpec): PageKey {
   return {
     pk: String(row.pk),
     sk: String(row.sk),

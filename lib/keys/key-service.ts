@@ -22,11 +22,11 @@ import {
 } from './key-records.js';
 import { countKeyUse, readKeyUsage, uncountFirstRefusal } from './minute-counters.js';
 
-export const MAX_NAME_LENGTH = 64;
-export const MAX_SCOPES = 20;
-export const MAX_SCOPE_LENGTH = 64;
-export const MAX_RATE_LIMIT_PER_MINUTE = 100_000;
-export const USAGE_DAYS = 30;
+const MAX_NAME_LENGTH = 64;
+const MAX_SCOPES = 20;
+const MAX_SCOPE_LENGTH = 64;
+const MAX_RATE_LIMIT_PER_MINUTE = 100_000;
+const USAGE_DAYS = 30;
 const LAST_USED_INTERVAL_MS = 60_000;
 const NOT_YOURS = 'API key does not exist or does not belong to the current user';
 const NOT_VERIFIED = 'Invalid, revoked or expired API key';
@@ -69,7 +69,7 @@ export const createKeySchema = z.strictBody({
 
 export type CreateKeyInput = z.input<typeof createKeySchema>;
 
-export const keyIdSchema = z.pipe(z.string().check(z.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')), z.transform(Number));
+const keyIdSchema = z.pipe(z.string().check(z.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')), z.transform(Number));
 
 export function parseKeyId(raw: string | undefined): number {
   const parsed = keyIdSchema.safeParse(raw ?? '');

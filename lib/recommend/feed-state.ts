@@ -29,12 +29,12 @@ import { UpdateBuilder } from '../db/update-builder.js';
  *   candidates not handed out), `fs` the call's time (followed authors' videos created after it are
  *   new to the caller), `fq` reserved videos that did not fit yet (FOLLOW_QUEUE_CAP).
  */
-export const TASTE_HALF_LIFE_DAYS = 14;
+const TASTE_HALF_LIFE_DAYS = 14;
 export const SEEN_DAYS = 7;
 export const LIKED_RECENT_CAP = 20;
-export const COLIKED_CAP = 30;
+const COLIKED_CAP = 30;
 export const RESERVOIR_CAP = 12;
-export const SERVED_CAP = 1000;
+const SERVED_CAP = 1000;
 /** Call records are kept this long (two days more than they count), then DynamoDB's TTL removes them. */
 export const CHUNK_TTL_DAYS = 16;
 /** A view counts in the taste while its call record is this recent (its seen mark: SEEN_DAYS). */
@@ -47,7 +47,7 @@ export const WALK_SKIP_CAP = 2000;
  * that one call record stays small whatever the caller's history (about 1.3 KB of vids at most).
  */
 export const WALK_SKIP_PER_CALL = 120;
-export const FOLLOW_QUEUE_CAP = 20;
+const FOLLOW_QUEUE_CAP = 20;
 /** "New" from a followed author: since the previous rec call, and at most this old (a caller back after weeks is not owed weeks of it). */
 export const FOLLOW_NEW_MAX_AGE_MS = 3 * 86_400_000;
 export const TASTE = { like: 3, dislike: -4, view: 0.5 };
@@ -103,7 +103,7 @@ export interface FeedState {
 }
 
 export const tasteUnit = (atMs: number) => growthUnit(atMs, TASTE_HALF_LIFE_DAYS);
-export const epochDay = (atMs: number) => Math.floor(atMs / DAY_MS);
+const epochDay = (atMs: number) => Math.floor(atMs / DAY_MS);
 const TAG_PREFIX = 't_';
 const TASTE_TOTAL = 'tw';
 

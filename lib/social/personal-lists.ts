@@ -8,10 +8,10 @@ import { ForbiddenError } from '../errors.js';
 import { ownProfile, publicProfile, requireAccount } from '../accounts/accounts.js';
 import { relationsOf } from './follows.js';
 
-export const FAV_DEFAULT_PAGE = 20;
+const FAV_DEFAULT_PAGE = 20;
 export const FAV_MAX_PAGE = 50;
 /** With `q`, how many list entries one call examines at most before answering (with a next_id). */
-export const FAV_SEARCH_SCAN = 200;
+const FAV_SEARCH_SCAN = 200;
 /** `next_id` bound: reaching a position reads the index entries before it (see docs/data-model.md). */
 export const FAV_MAX_POSITION = 100_000;
 
