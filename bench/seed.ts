@@ -7,13 +7,12 @@ import { commentItem, type StoredComment } from '../lib/comments/comments.js';
 import { relationItems } from '../lib/social/follows.js';
 import { KEY_PREFIX } from '../lib/keys/key-material.js';
 import type { StoredKey } from '../lib/keys/key-record.js';
-import { hashGuardItem, keyRecordItem } from '../lib/keys/key-store.js';
-import { keyItems } from '../lib/keys/keys-table.js';
+import { hashGuardItem, keyRecordItem, keyRecordKeys } from '../lib/keys/key-records.js';
 
 /**
  * Bulk seeding for the scaling section: BatchWriteItem, 25 items per request, several requests in
  * flight, unprocessed items retried. Items are built with the key builders of lib/db/hub-items.ts
- * and lib/keys/keys-table.ts in the shapes the stores write (named at each builder below).
+ * and lib/keys/key-records.ts in the shapes the stores write (named at each builder below).
  */
 export async function batchWrite(table: string, items: Record<string, unknown>[], concurrency = 8): Promise<void> {
   let next = 0;
@@ -64,7 +63,10 @@ export async function seedFollowers(followee: string, count: number): Promise<vo
   );
 }
 
-/** `count` comments on `vid`, numbered 1..count as comment_set numbers them (lib/hub/comment-set.ts). */
+/**
+ * `count` comments on `vid`, numbered 1..count as comment_set numbers them (lib/comments/post-comment.ts),
+ * with the video's comment sequence at `count` and its `comment_count` as the stream sets it.
+ */
 export async function seedComments(vid: string, count: number, authors: { openid: string; nickname: string }[]): Promise<void> {
   const base = Date.parse('2025-06-01T00:00:00.000Z');
   const items: Record<string, unknown>[] = [];
@@ -78,6 +80,7 @@ export async function seedComments(vid: string, count: number, authors: { openid
     const at = new Date(base + count * 1000).toISOString();
     items.push({ ...hubItems.commented(author.openid, vid), ...hubItems.commentedIndex(author.openid, at, vid), entity: 'commented', openid: author.openid, vid, commented_at: at });
   }
+  items.push({ ...hubItems.commentSequence(vid), entity: 'comment_sequence', vid, n: count });
   await batchWrite(tableNames.hub, items);
   await db.send(
     new UpdateCommand({
@@ -91,7 +94,7 @@ export async function seedComments(vid: string, count: number, authors: { openid
 }
 
 /**
- * `users * perUser` access keys as insertKey writes them (lib/keys/key-store.ts): the record with
+ * `users * perUser` access keys as insertKey writes them (lib/keys/key-records.ts): the record with
  * key_hash (the GSI entry), its hash guard, and the user's quota counter. Ids start at `firstId`
  * (above the id sequence in use, so nothing collides). Plaintexts are not needed: nobody verifies them.
  */
@@ -117,7 +120,7 @@ export async function seedKeys(users: number, perUser: number, firstId: number):
       };
       items.push(keyRecordItem(key), hashGuardItem(key));
     }
-    items.push({ ...keyItems.quota(userId), n: perUser });
+    items.push({ ...keyRecordKeys.quota(userId), n: perUser });
   }
   await batchWrite(tableNames.apiKeys, items);
 }

@@ -16,7 +16,7 @@ const csv = z.pipe(
 );
 
 /** Powertools Logger levels (SILENT writes nothing: the tests run with it). */
-export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
+const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
 
 /**
  * Every setting the Lambda code reads, parsed once at cold start. A missing or malformed value fails

@@ -1,4 +1,4 @@
-import { BatchGetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
 import type { TransactItem } from '../db/transact.js';
@@ -12,10 +12,6 @@ const sessionKey = (jti: string) => ({ pk: `SESSION#${jti}`, sk: 'ENDED' });
 /** Ends a session, as a transaction item: written with the sign-in that replaces it (all or nothing). */
 export function endSessionItem(jti: string, expiresAtEpochSeconds: number): TransactItem {
   return { Put: { TableName: tableNames.hub, Item: { ...sessionKey(jti), ttl: expiresAtEpochSeconds } } };
-}
-
-export async function endSession(jti: string, expiresAtEpochSeconds: number): Promise<void> {
-  await db.send(new PutCommand(endSessionItem(jti, expiresAtEpochSeconds).Put!));
 }
 
 /** What the JWT check reads of a session and its account, in one request. */

@@ -7,7 +7,7 @@ import { getAccount } from '../accounts/accounts.js';
 import { hashApiKey, isWellFormedKey } from '../keys/key-material.js';
 import { toPublicKey, type PublicKey } from '../keys/key-record.js';
 import { listKeys, revokeStoredKey, type KeyActor } from '../keys/key-service.js';
-import { findKeyById, findKeyRecordByHash } from '../keys/key-store.js';
+import { findKeyById, findKeyRecordByHash } from '../keys/key-records.js';
 import { checkedText } from '../text.js';
 
 const openidSchema = checkedText(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters')));

@@ -6,7 +6,7 @@ import { hubItems } from '../db/hub-items.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError } from '../errors.js';
 import { getAccount } from '../accounts/accounts.js';
-import { markKeysSuspended, suspensionMarkItems } from '../keys/key-store.js';
+import { markKeysSuspended, suspensionMarkItems } from '../keys/suspension-marks.js';
 import { parseOpenid } from './admin-keys.js';
 
 export interface SuspensionResult {

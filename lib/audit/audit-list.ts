@@ -6,7 +6,7 @@ import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
 import { ValidationError } from '../errors.js';
 
-export const AUDIT_PAGE_DEFAULT = 20;
+const AUDIT_PAGE_DEFAULT = 20;
 export const AUDIT_PAGE_MAX = 100;
 const CURSOR_PURPOSE = 'audit';
 
@@ -17,8 +17,8 @@ interface AuditCursor {
   sk: string;
 }
 
-/** What the subject of an administrator's action sees as its actor (docs/protected-api.md, "the account's audit trail"). */
-export const ADMINISTRATOR = 'administrator';
+/** What the subject of an administrator's action sees as its actor (docs/protected-api.md, "The account's audit trail"). */
+const ADMINISTRATOR = 'administrator';
 
 /**
  * The actor as the account's own trail shows it: the account itself and `sign-in` as stored; a sign-in
@@ -26,7 +26,7 @@ export const ADMINISTRATOR = 'administrator';
  * administrator (its openid, or `admin-cli`), named only to a reader who holds the admin role. The
  * stored event and the audit log line keep the actor for investigation.
  */
-export function shownActor(entry: Pick<AuditEntry, 'actor' | 'type' | 'details'>, reader: { openid: string; admin: boolean }): string {
+function shownActor(entry: Pick<AuditEntry, 'actor' | 'type' | 'details'>, reader: { openid: string; admin: boolean }): string {
   if (entry.actor === reader.openid || entry.actor === 'sign-in' || reader.admin) return entry.actor;
   if (entry.type === 'session.ended' && entry.details?.via === 'sms_code') return 'sign-in';
   return ADMINISTRATOR;

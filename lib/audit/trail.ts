@@ -10,7 +10,7 @@ import { writeAuditLine, type AuditAction, type AuditEvent } from './log-line.js
 export type { AuditAction, AuditEvent };
 
 /** How long an account's events are kept (DynamoDB TTL on the hub table's `ttl`). */
-export const AUDIT_RETENTION_DAYS = 90;
+const AUDIT_RETENTION_DAYS = 90;
 
 /** An event as `GET /api/v1/audit` shows it. Identifiers only, never a credential. */
 export interface AuditEntry {

@@ -29,7 +29,6 @@ export async function importVideos(inputs: ImportedVideo[]): Promise<VideoItem[]
       share_count: 0,
       ...(input.external_id ? { external_id: input.external_id } : {}),
       gsi3sk: initialTrend(Date.parse(input.created_at), likes),
-      postings: 'items',
     };
   });
   const authors = [...new Set(videos.map((v) => v.author_openid))];

@@ -1,7 +1,6 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { inParallel, type BatchWrite } from '../db/batch.js';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { BatchWrite } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
-import { retryTransient } from '../db/failures.js';
 import { hubItems, hubPartitions } from '../db/hub-items.js';
 
 /**
@@ -16,8 +15,7 @@ import { hubItems, hubPartitions } from '../db/hub-items.js';
  * video whose text holds the gram (docs/data-model.md, "Search postings"): no item grows with the
  * catalog, however common the gram. putVideo writes them (postingWrites, in the video's own
  * transaction as far as they fit), the bulk import too; the `q` walk of the feed reads them
- * newest first (postingsPage). Videos indexed by earlier code keep their month buckets
- * (`hubItems.legacySearchMonth`), which postingsPage reads too.
+ * newest first (postingsPage).
  */
 
 /** NFKC (full-width to ASCII, compatibility forms) and lower case: the form matching runs on. */
@@ -146,20 +144,10 @@ export function postingWrites(video: IndexedVideo, before?: IndexedVideo): Batch
 
 const TABLE = () => tableNames.hub;
 
-/** The sort key of a month bucket of earlier code: `2026-03`. */
-const LEGACY_MONTH = /^\d{4}-\d{2}$/;
-
 /**
  * Search postings of `gram`, newest first, strictly before position `after` (an entry
- * `created_at#vid`, or a month `YYYY-MM` meaning "older than that month"): at most `limit`
- * entries, in one Query of at most `limit` items. `next` continues after the page; undefined at the
- * end.
- *
- * A month bucket of earlier code sorts below the posting items of its month (`2026-03` <
- * `2026-03-...`) and holds only videos published before this code, i.e. older than every posting
- * item of its month (the bulk import aside, docs/data-model.md): reading the partition in sort-key
- * order and merging each bucket's entries into the page keeps the order newest first, and a
- * position below an entry filters the bucket of that entry's month.
+ * `created_at#vid`): at most `limit` entries, in one Query of at most `limit` items. `next`
+ * continues after the page; undefined at the end.
  */
 export async function postingsPage(gram: string, after: string | undefined, limit: number): Promise<{ entries: string[]; next?: string }> {
   const out = await db.send(
@@ -171,43 +159,6 @@ export async function postingsPage(gram: string, after: string | undefined, limi
       Limit: limit,
     }),
   );
-  const items = (out.Items ?? []) as Record<string, unknown>[];
-  const entries = items
-    .flatMap((item) => {
-      const sk = String(item.sk);
-      if (!LEGACY_MONTH.test(sk)) return [sk];
-      return item.e instanceof Set ? [...item.e].map(String).filter((e) => after === undefined || e < after) : [];
-    })
-    .sort((a, b) => (a < b ? 1 : -1));
-  if (entries.length > limit) return { entries: entries.slice(0, limit), next: entries[limit - 1] };
-  // Every entry of the items read is in this page: continue below the last item read.
-  return { entries, next: out.LastEvaluatedKey ? String(items[items.length - 1]!.sk) : undefined };
-}
-
-// Month buckets of earlier code ----------------------------------------------------------------------
-
-/** The month bucket of a posting of earlier code: `2026-03`. */
-export const postingMonth = (createdAt: string) => createdAt.slice(0, 7);
-
-/**
- * The index writes of earlier code, kept for the videos it indexed (no `postings` marker on the
- * video item): their entries stay in their month buckets, so that a bucket holds only videos
- * older than the posting items of its month (see postingsPage). One UpdateItem per gram: ADD and
- * DELETE are idempotent, so a failed update is retried here, and a publish that still fails is
- * completed by its retry. These buckets only change for that closed set of videos.
- */
-export async function changeLegacyPostings(action: 'ADD' | 'DELETE', video: { vid: string; created_at: string }, grams: string[]): Promise<void> {
-  const entries = new Set([postingEntry(video.created_at, video.vid)]);
-  await inParallel(grams, 16, (gram) =>
-    retryTransient(() =>
-      db.send(
-        new UpdateCommand({
-          TableName: TABLE(),
-          Key: hubItems.legacySearchMonth(gram, postingMonth(video.created_at)),
-          UpdateExpression: action === 'ADD' ? 'ADD e :entries SET entity = :entity' : 'DELETE e :entries',
-          ExpressionAttributeValues: action === 'ADD' ? { ':entries': entries, ':entity': 'search_postings' } : { ':entries': entries },
-        }),
-      ),
-    ),
-  );
+  const entries = (out.Items ?? []).map((item) => String(item.sk));
+  return { entries, next: out.LastEvaluatedKey ? entries[entries.length - 1] : undefined };
 }

@@ -22,11 +22,6 @@ export interface VideoItem {
   external_id?: string;
   /** The trend score (lib/catalog/trend.ts), stored as the gsi3 sort key of the TRENDING ranking. */
   gsi3sk: number;
-  /**
-   * How the video's search postings are stored: 'items', one posting item per gram
-   * (lib/catalog/search-index.ts); absent on videos indexed by earlier code into month buckets.
-   */
-  postings?: 'items';
 }
 
 export interface VideoInput {
@@ -58,7 +53,7 @@ export interface LatestEntry {
 }
 
 /** How many videos an author's latest list keeps, and how many co-liked videos one video tracks. */
-export const LATEST_CAP = 5;
+const LATEST_CAP = 5;
 export const COLIKES_CAP = 200;
 
 export type VideoFields = Pick<VideoItem, 'title' | 'description' | 'cover_url' | 'video_url' | 'duration_s' | 'tags'>;

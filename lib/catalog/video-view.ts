@@ -1,6 +1,7 @@
 import { storedCount } from '../db/attributes.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
 import { hubItems } from '../db/hub-items.js';
+import type { VideoView } from './video-view-schema.js';
 import type { VideoItem } from './video-items.js';
 
 /**
@@ -10,27 +11,6 @@ import type { VideoItem } from './video-items.js';
  */
 export type StoredVideo = Omit<VideoItem, 'updated_at' | 'gsi3sk' | 'like_count' | 'comment_count' | 'share_count'> &
   Partial<Pick<VideoItem, 'like_count' | 'comment_count' | 'share_count'>> & { author_nickname?: string; open_count?: number };
-
-/** A video in any hub response (docs/hub-api.md, "Rules shared by every operation"); `liked`/`disliked` only for an authenticated caller. */
-export interface VideoView {
-  vid: string;
-  title: string;
-  description: string;
-  cover_url: string;
-  video_url: string;
-  duration_s: number;
-  tags: string[];
-  author: { openid: string; nickname: string };
-  created_at: string;
-  like_count: number;
-  comment_count: number;
-  share_count: number;
-  /** Views of the video's share pages by people (link previews not counted): GET /s/{shareid}. */
-  open_count: number;
-  liked?: boolean;
-  disliked?: boolean;
-}
-
 
 /** The one mapping from a stored video to its response shape. */
 export function toVideoView(video: StoredVideo, authorNickname: string | undefined, reactions?: { liked: boolean; disliked: boolean }): VideoView {

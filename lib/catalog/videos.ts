@@ -9,7 +9,7 @@ import { hubItems } from '../db/hub-items.js';
 import { cancellationCode, MAX_TRANSACTION_ITEMS, transactItemOf, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { newVid } from '../ids.js';
-import { changeLegacyPostings, postingWrites, searchGrams, videoSearchText } from './search-index.js';
+import { postingWrites } from './search-index.js';
 import { countTags, tagDeltas } from './tag-stats.js';
 import { initialTrend } from './trend.js';
 import { authorLatestItem, cleanFields, coLikesItem, externalIdItem, latestEntry, tagItem, videoItem, type StoredLatest, type VideoFields, type VideoInput, type VideoItem } from './video-items.js';
@@ -66,9 +66,8 @@ class AlreadyPublished extends Error {
   }
 }
 
-/** Every search posting of a stored video (what the feed's `q` reads), in the format the video was indexed in. */
-const indexVideo = (video: VideoItem) =>
-  video.postings === 'items' ? batchWriteHubItems(postingWrites(video)) : changeLegacyPostings('ADD', video, searchGrams(videoSearchText(video)));
+/** Every search posting of a stored video (what the feed's `q` reads). */
+const indexVideo = (video: VideoItem) => batchWriteHubItems(postingWrites(video));
 
 /**
  * The search postings that fit go into the transaction `items` (so that a video is found by `q`
@@ -94,7 +93,6 @@ async function createVideo(input: VideoInput, fields: VideoFields, guardKey: { p
     share_count: 0,
     ...(input.external_id ? { external_id: input.external_id } : {}),
     gsi3sk: initialTrend(clock.now()),
-    postings: 'items',
   };
   const latestKey = hubItems.authorLatest(video.author_openid);
   const latest = (await db.send(new GetCommand({ TableName: TABLE(), Key: latestKey, ConsistentRead: true }))).Item as StoredLatest | undefined;
@@ -190,25 +188,17 @@ async function updateVideo(existing: VideoItem, input: VideoInput, fields: Video
         Update: { TableName: TABLE(), Key: hubItems.videoTag(video.vid, tag), UpdateExpression: 'SET tags = :tags', ExpressionAttributeValues: { ':tags': video.tags } },
       })),
   ];
-  // Videos indexed by earlier code keep their month buckets (see changeLegacyPostings).
-  const laterPostings = video.postings === 'items' ? postingsInTransaction(items, postingWrites(video, existing)) : [];
+  const laterPostings = postingsInTransaction(items, postingWrites(video, existing));
   try {
     await transactWrite(items);
   } catch (error) {
     if (cancellationCode(error, 0) === 'ConditionalCheckFailed') throw new RetryPut();
     throw error;
   }
-  await Promise.all([video.postings === 'items' ? batchWriteHubItems(laterPostings) : changeLegacyIndex(existing, video), countTags(tagDeltas(existing.tags ?? [], video.tags), 0)]);
+  await Promise.all([batchWriteHubItems(laterPostings), countTags(tagDeltas(existing.tags ?? [], video.tags), 0)]);
   // The counters may have moved since the read: read them again, or answer with the ones read before.
   const fresh = await afterCommit('video after update', () => getVideo(video.vid, true), () => video);
   return fresh ?? video;
-}
-
-/** The month buckets of a video indexed by earlier code: its removed grams out, every gram of its text in. */
-async function changeLegacyIndex(existing: VideoItem, video: VideoItem): Promise<void> {
-  const after = searchGrams(videoSearchText(video));
-  const removed = searchGrams(videoSearchText(existing)).filter((g) => !after.includes(g));
-  await Promise.all([changeLegacyPostings('DELETE', video, removed), changeLegacyPostings('ADD', video, after)]);
 }
 
 async function findExisting(input: VideoInput): Promise<VideoItem | undefined> {

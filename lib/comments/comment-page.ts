@@ -28,19 +28,14 @@ function numberOfRank(rank: number, n: number, gapsDown: number[]): number {
 /**
  * comment_get: newest first, 20 per page. Comments are numbered by their video's comment sequence
  * (lib/hub/comment-set.ts), so page N is the number range holding ranks 20(N-1)+1 .. 20N once the
- * sequence's gaps are skipped: one Query, whatever N. Videos commented on before the sequence
- * existed have comments 1..comment_count and no gaps.
+ * sequence's gaps are skipped: one Query, whatever N. A video without a sequence has no comment.
  */
 
 export async function commentPage({ vid, page }: { vid: string; page: number }) {
   const TableName = tableNames.hub;
   const sequence = (await db.send(new GetCommand({ TableName, Key: hubItems.commentSequence(vid), ConsistentRead: true }))).Item as CommentSequence | undefined;
-  let n = sequence?.n;
-  if (n === undefined) {
-    const video = await getVideo(vid, true);
-    if (!video) throw new NotFoundError(`Video "${vid.slice(0, 64)}" does not exist`);
-    n = video.comment_count ?? 0;
-  }
+  if (!sequence && !(await getVideo(vid, true))) throw new NotFoundError(`Video "${vid.slice(0, 64)}" does not exist`);
+  const n = sequence?.n ?? 0;
   const gapsDown = [...(sequence?.gaps ?? [])].filter((g) => g <= n).sort((a, b) => b - a);
   const total = n - gapsDown.length;
   const newest = COMMENT_PAGE_SIZE * (page - 1) + 1;

@@ -38,14 +38,13 @@ export const MAX_COMMENT_CHARS = 1000;
 
 /**
  * The retry guard of (account, video, text): a reservation (`cid`, `reserved_at`: the comment's id
- * and time) until the comment is written, then also the comment's number `seq`. Guards of earlier
- * code hold `seq` from the start (written with their comment).
+ * and time) until the comment is written, then also the comment's number `seq`.
  */
 interface Guard {
   vid: string;
   cid: string;
   seq?: number;
-  reserved_at?: number;
+  reserved_at: number;
   expires_at: number;
 }
 
@@ -74,12 +73,12 @@ async function firstComment(guard: Guard): Promise<Answer | undefined> {
 /**
  * A number for a comment of `vid`: one atomic update of the video's comment sequence, outside any
  * transaction, so parallel comments of one video never conflict (DynamoDB applies them one after
- * the other). The sequence of a video commented on before it existed starts after its comments
- * 1..comment_count. `claim` names the take that got the latest number: a try repeated after a lost
- * answer finds its own claim (the condition fails, with the item) instead of taking a second number,
- * as long as no other comment took one meanwhile.
+ * the other); a video's first comment creates the sequence, numbered from 1. `claim` names the take
+ * that got the latest number: a try repeated after a lost answer finds its own claim (the condition
+ * fails, with the item) instead of taking a second number, as long as no other comment took one
+ * meanwhile.
  */
-async function takeNumber(vid: string, claim: string, legacyCount: number): Promise<Taken> {
+async function takeNumber(vid: string, claim: string): Promise<Taken> {
   const gapsOf = (item: Record<string, unknown> | undefined) => (item?.gaps as Set<number> | undefined)?.size ?? 0;
   return retryTransient(async () => {
     try {
@@ -87,15 +86,15 @@ async function takeNumber(vid: string, claim: string, legacyCount: number): Prom
         new UpdateCommand({
           TableName: TABLE(),
           Key: hubItems.commentSequence(vid),
-          UpdateExpression: 'SET n = if_not_exists(n, :base) + :one, claim = :claim, entity = :entity, vid = :vid',
+          UpdateExpression: 'SET n = if_not_exists(n, :zero) + :one, claim = :claim, entity = :entity, vid = :vid',
           ConditionExpression: 'attribute_not_exists(claim) OR claim <> :claim',
-          ExpressionAttributeValues: { ':base': legacyCount, ':one': 1, ':claim': claim, ':entity': 'comment_sequence', ':vid': vid },
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':claim': claim, ':entity': 'comment_sequence', ':vid': vid },
           ReturnValues: 'ALL_OLD',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
       const old = out.Attributes;
-      const seq = ((old?.n as number | undefined) ?? legacyCount) + 1;
+      const seq = ((old?.n as number | undefined) ?? 0) + 1;
       return { seq, count: seq - gapsOf(old), created: !old };
     } catch (error) {
       // The item comes as DynamoDB sent it: the document client does not convert an error's item.
@@ -214,7 +213,7 @@ type WriteOutcome = { outcome: 'written' } | { outcome: 'taken' } | { outcome: '
  * transaction: conditional on the place being free and on the guard still being this reservation,
  * so a try repeated after a lost answer finds its own comment and writes nothing twice. Transient
  * failures are tried again in place.
- * - 'taken': the number holds another comment (a sequence started behind older comments);
+ * - 'taken': the number's place holds another comment (the comment's condition keeps it);
  * - 'lost': a retry took the reservation over (it was stale) and writes the comment itself.
  */
 async function writeComment(comment: StoredComment, r: Reservation): Promise<WriteOutcome> {
@@ -268,10 +267,10 @@ async function awaitHolder(guardKey: { pk: string; sk: string }, held: Guard): P
     await backoff(wait, HOLDER_WAIT);
     const now = clock.now();
     const guard = await get<Guard>(guardKey);
-    if (!guard || guard.cid !== held.cid || guard.expires_at <= now || now - (guard.reserved_at ?? 0) >= STALE_RESERVATION_MS) return undefined;
+    if (!guard || guard.cid !== held.cid || guard.expires_at <= now || now - guard.reserved_at >= STALE_RESERVATION_MS) return undefined;
     if (guard.seq !== undefined) return firstComment(guard);
   }
-  throw new UnavailableError('This comment is still being written; retry shortly', (held.reserved_at! + STALE_RESERVATION_MS - clock.now()) / 1000);
+  throw new UnavailableError('This comment is still being written; retry shortly', (held.reserved_at + STALE_RESERVATION_MS - clock.now()) / 1000);
 }
 
 /**
@@ -325,14 +324,14 @@ async function reserve(r: Reservation, vid: string, replaces: Guard | undefined)
  */
 async function commentWithin(
   r: Reservation,
-  c: { openid: string; vid: string; content: string; nickname: string; legacyCount: number },
+  c: { openid: string; vid: string; content: string; nickname: string },
 ): Promise<Answer | undefined> {
-  // A number that holds an older comment (a sequence started behind its video's comments) is
-  // skipped: a few tries.
+  // A number whose place already holds another comment is skipped, never overwritten (the
+  // comment's condition): a few tries.
   for (let tries = 0; tries < 4; tries++) {
     let taken: Taken;
     try {
-      taken = await takeNumber(c.vid, `${r.cid}#${tries}`, c.legacyCount);
+      taken = await takeNumber(c.vid, `${r.cid}#${tries}`);
     } catch (error) {
       await releaseReservation(r);
       throw error;
@@ -393,7 +392,7 @@ export async function postComment({ openid, vid, content }: { openid: string; vi
         const first = await firstComment(guard);
         if (first) return first;
         replaces = guard;
-      } else if (now - (guard.reserved_at ?? 0) < STALE_RESERVATION_MS) {
+      } else if (now - guard.reserved_at < STALE_RESERVATION_MS) {
         const first = await awaitHolder(guardKey, guard);
         if (first) return first;
         continue;
@@ -407,7 +406,7 @@ export async function postComment({ openid, vid, content }: { openid: string; vi
 
     const r: Reservation = { guardKey, cid: newCommentId(), limit, now };
     if (!(await reserve(r, vid, replaces))) continue;
-    const answer = await commentWithin(r, { openid, vid, content, nickname: author.nickname, legacyCount: video.comment_count ?? 0 });
+    const answer = await commentWithin(r, { openid, vid, content, nickname: author.nickname });
     if (answer) return answer;
     // A retry took the reservation over: its comment is the one to answer.
   }

@@ -120,9 +120,6 @@ export const hubItems = {
   followersIndex: (followee: string, relation: string, follower: string) => ({ gsi1pk: `FOLLOWERS#${followee}`, gsi1sk: timeKey(relation, follower) }),
 
   // Viewing and sharing ----------------------------------------------------------------------------
-  /** openid saw vid (latest time). gsi1: HISTORY#openid / seen_at#vid (history list). */
-  seen: (openid: string, vid: string) => ({ pk: `ACCOUNT#${openid}`, sk: `SEEN#${vid}` }),
-  historyIndex: (openid: string, seenAt: string, vid: string) => ({ gsi1pk: `HISTORY#${openid}`, gsi1sk: timeKey(seenAt, vid) }),
   /** A share: one per (sharer, video, UTC day), with a TTL (lib/share/shares.ts). */
   share: (shareid: string) => ({ pk: `SHARE#${shareid}`, sk: 'SHARE' }),
   /** An invitation recorded once per new account. */
@@ -155,7 +152,7 @@ export const hubItems = {
   /**
    * The videos one get_next_list call reported as viewed (history list): the vids ride in the
    * gsi1 sort key, `seen_at#vid,vid,...`, so get_fav reads them from the index keys alone.
-   * gsi1: HISTORY#openid, as the SEEN# items of earlier code.
+   * gsi1: HISTORY#openid (get_fav's history list).
    */
   viewHistory: (openid: string, seenAt: string, id: string) => ({ pk: `ACCOUNT#${openid}`, sk: `HISTORY#${seenAt}#${id}` }),
   viewHistoryIndex: (openid: string, seenAt: string, vids: string[]) => ({ gsi1pk: `HISTORY#${openid}`, gsi1sk: timeKey(seenAt, vids.join(',')) }),
@@ -165,11 +162,6 @@ export const hubItems = {
    * postings by creation time (docs/data-model.md, "Search postings").
    */
   searchPosting: (gram: string, createdAt: string, vid: string) => ({ pk: `GRAM#${gram}`, sk: timeKey(createdAt, vid) }),
-  /**
-   * The month bucket earlier code wrote instead (a string set `e` of `created_at#vid`, one item per
-   * gram and month, unbounded): still read by `q`, and still written for the videos indexed that way.
-   */
-  legacySearchMonth: (gram: string, month: string) => ({ pk: `GRAM#${gram}`, sk: month }),
   /** How many videos carry a tag (`n`), and how many videos the catalog holds (`videos`): the feed's tag weights (idf). */
   tagStats: (tag: string) => ({ pk: `TAG#${tag}`, sk: 'STATS' }),
   catalogStats: () => ({ pk: 'CATALOG', sk: 'STATS' }),
@@ -190,13 +182,6 @@ export const hubPartitions = {
   following: (openid: string) => hubItems.followingIndex(openid, '', '').gsi1pk,
   gram: (gram: string) => hubItems.searchPosting(gram, '', '').pk,
 };
-
-/**
- * The single partitions of those lists before they were sharded: no longer written; items still
- * there are moved to their shard by the one-off migration (lib/db/shard-migration.ts), and export
- * cursors issued before it name them (their position still holds: sort keys are unique).
- */
-export const unshardedPartitions = { videos: 'VIDEOS', trending: 'TRENDING', accounts: 'ACCOUNTS', comments: 'COMMENTS' } as const;
 
 /** Sort-key range of an account's feed state, its call records (feedChunk) and its FOLLOWS# items (see feedState). */
 export const feedStateAndFollows = (openid: string) => ({

@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/principal.js';
-import { hubItems, hubPartitions, unshardedPartitions } from '../db/hub-items.js';
+import { hubItems, hubPartitions } from '../db/hub-items.js';
 import { getAccount, type Account } from '../accounts/accounts.js';
 import type { CommentView } from '../comments/comments.js';
 import { maskPhone } from '../sms/phone.js';
@@ -29,7 +29,7 @@ export async function exportViewer(principal: Principal): Promise<ExportViewer> 
 /** Comments: an admin pages through every comment, anyone else through their own. */
 export function commentRows(viewer: ExportViewer): IndexSpec {
   return viewer.admin
-    ? { indexName: 'gsi2', partitionName: 'gsi2pk', sortName: 'gsi2sk', partitions: hubPartitions.comments, unsharded: unshardedPartitions.comments }
+    ? { indexName: 'gsi2', partitionName: 'gsi2pk', sortName: 'gsi2sk', partitions: hubPartitions.comments }
     : { indexName: 'gsi1', partitionName: 'gsi1pk', sortName: 'gsi1sk', partitions: [hubItems.commentsByAuthorIndex(viewer.openid, '', '').gsi1pk] };
 }
 
@@ -41,7 +41,7 @@ export type AccountRows = { kind: 'all'; index: IndexSpec } | { kind: 'own-and-f
 
 export function accountRows(viewer: ExportViewer): AccountRows {
   if (viewer.admin) {
-    return { kind: 'all', index: { indexName: 'gsi1', partitionName: 'gsi1pk', sortName: 'gsi1sk', partitions: hubPartitions.accounts, unsharded: unshardedPartitions.accounts } };
+    return { kind: 'all', index: { indexName: 'gsi1', partitionName: 'gsi1pk', sortName: 'gsi1sk', partitions: hubPartitions.accounts } };
   }
   return {
     kind: 'own-and-followed',

@@ -5,7 +5,7 @@ import { charLength, textIssues } from '../text.js';
 import { identifier } from './params.js';
 
 /** Trimmed text of `min`-`max` characters without control characters (newlines included). */
-export function profileText(min: number, max: number) {
+function profileText(min: number, max: number) {
   return z
     .string({ error: 'is required' })
     .check(

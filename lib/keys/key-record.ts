@@ -25,7 +25,7 @@ export type KeyStatus = 'valid' | 'revoked' | 'expired';
 export type PublicKey = Omit<StoredKey, 'key_hash' | 'key_hint' | 'rate_limit_per_minute'> & { key_hint: string; rate_limit_per_minute: number; status: KeyStatus };
 
 /** What a list shows of a key created before hints existed: its prefix alone (the plaintext is gone). */
-export const HINTLESS = `${KEY_PREFIX}…`;
+const HINTLESS = `${KEY_PREFIX}…`;
 
 export function keyHint(apiKey: string): string {
   return `${KEY_PREFIX}…${apiKey.slice(-4)}`;

@@ -10,7 +10,6 @@ import { KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedKey } from './key-m
 import { keyHint, keyStatus, rateLimitOf, toPublicKey, type PublicKey, type StoredKey } from './key-record.js';
 import {
   ACCOUNT_SUSPENDED,
-  countKeyUse,
   findKeyByHash,
   type KeyBinding,
   getKeyOfUser,
@@ -18,17 +17,16 @@ import {
   listKeysOfUser,
   markRevoked,
   nextKeyId,
-  readKeyUsage,
   removeKey,
   touchLastUsed,
-  uncountFirstRefusal,
-} from './key-store.js';
+} from './key-records.js';
+import { countKeyUse, readKeyUsage, uncountFirstRefusal } from './minute-counters.js';
 
-export const MAX_NAME_LENGTH = 64;
-export const MAX_SCOPES = 20;
-export const MAX_SCOPE_LENGTH = 64;
-export const MAX_RATE_LIMIT_PER_MINUTE = 100_000;
-export const USAGE_DAYS = 30;
+const MAX_NAME_LENGTH = 64;
+const MAX_SCOPES = 20;
+const MAX_SCOPE_LENGTH = 64;
+const MAX_RATE_LIMIT_PER_MINUTE = 100_000;
+const USAGE_DAYS = 30;
 const LAST_USED_INTERVAL_MS = 60_000;
 const NOT_YOURS = 'API key does not exist or does not belong to the current user';
 const NOT_VERIFIED = 'Invalid, revoked or expired API key';
@@ -71,7 +69,7 @@ export const createKeySchema = z.strictBody({
 
 export type CreateKeyInput = z.input<typeof createKeySchema>;
 
-export const keyIdSchema = z.pipe(z.string().check(z.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')), z.transform(Number));
+const keyIdSchema = z.pipe(z.string().check(z.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')), z.transform(Number));
 
 export function parseKeyId(raw: string | undefined): number {
   const parsed = keyIdSchema.safeParse(raw ?? '');
@@ -205,7 +203,7 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
  * The per-key rate limit: each verified use counts in the key's counter of the current UTC minute
- * (one UpdateItem, key-store.ts countKeyUse); past the key's limit the use is refused with 429 and
+ * (one UpdateItem, minute-counters.ts countKeyUse); past the key's limit the use is refused with 429 and
  * Retry-After = the seconds left in the minute. The minute's first refusal is audited, once.
  */
 async function admitKeyUse(binding: KeyBinding, now: number): Promise<void> {
@@ -260,7 +258,7 @@ export async function keyUsage(userId: string, id: number): Promise<{ days: { da
  * verify endpoint and the authorizer: trim, prefix (and shape), hash lookup, active, not expired,
  * then last_used_at (best effort).
  * Every failure gives the same 401 so the endpoint tells an enumerator nothing. Cost: one consistent
- * read by hash, plus one transaction when last_used_at is due (key-store.ts).
+ * read by hash, plus one transaction when last_used_at is due (key-records.ts).
  */
 export async function verifyAccessKey(rawKey: string | undefined): Promise<{ user_id: string; scopes: string[] }> {
   const key = (rawKey ?? '').trim();

@@ -3,7 +3,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { retryTransient } from '../db/failures.js';
 import { hubItems } from '../db/hub-items.js';
-import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
+import { cancellationCode, type TransactItem } from '../db/transact.js';
 import { RateLimitedError } from '../errors.js';
 import { logger } from '../logger.js';
 
@@ -104,15 +104,6 @@ export function rateLimitedError(error: unknown, limits: RateLimit[], firstIndex
   if (refused.length === 0) return undefined;
   const worst = refused.reduce((a, b) => (secondsUntilWindowEnds(b, nowMs) > secondsUntilWindowEnds(a, nowMs) ? b : a));
   return new RateLimitedError(worst.message, secondsUntilWindowEnds(worst, nowMs));
-}
-
-/** Counts one event in every limit, all or nothing; 429 when any window is full. */
-export async function consumeRateLimits(limits: RateLimit[], nowMs: number): Promise<void> {
-  try {
-    await transactWrite(limits.map((l) => rateLimitItem(l, nowMs)));
-  } catch (error) {
-    throw rateLimitedError(error, limits, 0, nowMs) ?? error;
-  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { VideoItem } from '../catalog/video-items.js';
-import { toVideoView, type VideoView } from '../catalog/video-view.js';
+import { toVideoView } from '../catalog/video-view.js';
+import type { VideoView } from '../catalog/video-view-schema.js';
 import { clock } from '../clock.js';
 import { logger } from '../logger.js';
 import { batchGetHubItems, batchWriteHubItems, itemId, type BatchWrite } from '../db/batch.js';

@@ -121,9 +121,8 @@ async function newestOfShard(partition: string, after: string | undefined, limit
  * The exploration walk of rec: ONE request a step, one shard of the catalog newest first. The walk
  * starts in a shard taken in turn (so walks spread their reads over the shards), covers it, then the
  * next shard from its top, and so on until it is back at the shard it started in: `next` is null
- * once every shard is covered. A position is `<start shard>|<created_at>#<vid>` (continue below
- * that video, in its shard) or `<start shard>|@<shard>` (the top of that shard); a position of earlier
- * code, `<created_at>#<vid>` alone, continues as a walk that started in that video's shard.
+ * once every shard is covered. A position (the `next` of a step) is `<start shard>|<created_at>#<vid>`
+ * (continue below that video, in its shard) or `<start shard>|@<shard>` (the top of that shard).
  */
 export async function exploreStep(position: string | undefined, limit: number): Promise<{ videos: VideoItem[]; next: string | null }> {
   const partitions = hubPartitions.videos;
@@ -132,11 +131,11 @@ export async function exploreStep(position: string | undefined, limit: number): 
   let start: number;
   let shard: number;
   let after: string | undefined;
-  if (!position) {
+  const bar = position ? position.indexOf('|') : -1;
+  if (!position || bar < 0) {
     start = shard = nextShard('newest', count);
   } else {
-    const bar = position.indexOf('|');
-    const at = bar >= 0 ? position.slice(bar + 1) : position;
+    const at = position.slice(bar + 1);
     if (at.startsWith('@')) {
       const top = Number(at.slice(1));
       shard = inRange(top) ? top : 0;
@@ -144,7 +143,7 @@ export async function exploreStep(position: string | undefined, limit: number): 
       after = at;
       shard = hubPartitions.videoShard(at.slice(at.lastIndexOf('#') + 1));
     }
-    const startText = bar >= 0 ? Number(position.slice(0, bar)) : shard;
+    const startText = Number(position.slice(0, bar));
     start = inRange(startText) ? startText : shard;
   }
   const { videos, done } = await newestOfShard(partitions[shard]!, after, limit);
@@ -231,7 +230,10 @@ export async function feedStateWithFollows(openid: string, limit: number): Promi
   return { state, chunks, followees };
 }
 
-/** An anonymous device's feed state and its call records, with ONE Query (hubItems.deviceFeedChunk). */
+/**
+ * An anonymous device's feed state: its call records (hubItems.deviceFeedChunk), with ONE Query. A
+ * device has no state item (it cannot like or dislike, which write one).
+ */
 export async function deviceFeedState(deviceId: string): Promise<StateRead> {
   const range = deviceFeedStateAndChunks(deviceId);
   const { items } = await query({
@@ -239,7 +241,7 @@ export async function deviceFeedState(deviceId: string): Promise<StateRead> {
     ExpressionAttributeValues: { ':pk': range.pk, ':from': range.from, ':to': range.to },
     Limit: 1 + CHUNK_READ_CAP,
   });
-  return { state: items.find((i) => i.sk === range.from), chunks: items.filter((i) => String(i.sk).startsWith(range.chunkPrefix)), followees: [] };
+  return { state: undefined, chunks: items.filter((i) => String(i.sk).startsWith(range.chunkPrefix)), followees: [] };
 }
 
 /** Candidates of a co-likes item: `n` counts, `m` what scoring needs. */

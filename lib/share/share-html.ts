@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { VideoView } from '../catalog/video-view.js';
+import type { VideoView } from '../catalog/video-view-schema.js';
 
 /**
  * The share page (`GET /s/{shareid}`, docs/hub-api.md, "The share page"): server-rendered HTML of a

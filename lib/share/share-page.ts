@@ -41,7 +41,7 @@ const SHARE_ID = /^[A-Za-z0-9]{12}$/;
 
 /** User agents of link-preview fetchers and crawlers (not people opening the link). */
 const PREVIEW_AGENT = /bot\b|crawler|spider|facebookexternalhit|facebookcatalog|Slackbot|Twitterbot|TelegramBot|WhatsApp|Discordbot|LinkedInBot|SkypeUriPreview|Pinterest|redditbot|Embedly|vkShare|Iframely|BingPreview|Google-InspectionTool|bytespider|Baiduspider|Sogou|YisouSpider/i;
-export const isPreviewFetcher = (userAgent: string | undefined) => !!userAgent && PREVIEW_AGENT.test(userAgent);
+const isPreviewFetcher = (userAgent: string | undefined) => !!userAgent && PREVIEW_AGENT.test(userAgent);
 
 type ShareItem = Pick<StoredShare, 'shareid' | 'vid' | 'author_openid' | 'locale' | 'ttl'>;
 
@@ -87,8 +87,7 @@ export async function sharePage(request: PageRequest): Promise<PageResponse> {
   const lang = share.locale ? pageLanguage(share.locale, undefined) : fallbackLang;
   const vary = !share.locale;
 
-  // The video and its author in one BatchGet (shares of earlier code do not name the author: a
-  // second read), the open counted meanwhile.
+  // The video and its author in one BatchGet, the open counted meanwhile.
   const preview = isPreviewFetcher(request.userAgent);
   const [found] = await Promise.all([videoAndAuthor(share), countOpen(share, preview, now)]);
   if (!found.video) return notFound(lang, vary);
@@ -113,14 +112,14 @@ export async function sharePage(request: PageRequest): Promise<PageResponse> {
   return page(200, html, lang, vary);
 }
 
+/** The shared video and its author's nickname (a video keeps its author: the share names it). */
 async function videoAndAuthor(share: ShareItem): Promise<{ video?: VideoRecord; author?: string }> {
   const videoKey = hubItems.video(share.vid);
-  const keys = [videoKey, ...(share.author_openid ? [hubItems.account(share.author_openid)] : [])];
-  const items = await batchGetHubItems<Record<string, unknown>>(keys);
+  const accountKey = hubItems.account(share.author_openid);
+  const items = await batchGetHubItems<Record<string, unknown>>([videoKey, accountKey]);
   const video = items.get(itemId(videoKey)) as VideoRecord | undefined;
   if (!video) return {};
-  const accountKey = hubItems.account(video.author_openid);
-  const account = items.get(itemId(accountKey)) ?? (share.author_openid === video.author_openid ? undefined : (await batchGetHubItems([accountKey])).get(itemId(accountKey)));
+  const account = items.get(itemId(accountKey));
   return { video, author: typeof account?.nickname === 'string' ? account.nickname : undefined };
 }
 
@@ -137,10 +136,9 @@ async function countOpen(share: ShareItem, preview: boolean, nowMs: number): Pro
         ExpressionAttributeValues: { ':one': 1, ...(extend ? { ':ttl': shareExpiry(nowMs), ':now': Math.floor(nowMs / 1000) } : {}) },
       }),
     );
-  // Shares of earlier code have no expiry: an open does not give them one.
   const writes = preview
     ? [add(hubItems.share(share.shareid), 'preview_count')]
-    : [add(hubItems.share(share.shareid), 'open_count', share.ttl !== undefined), add(hubItems.video(share.vid), 'open_count')];
+    : [add(hubItems.share(share.shareid), 'open_count', true), add(hubItems.video(share.vid), 'open_count')];
   const outcomes = await Promise.allSettled(writes);
   for (const o of outcomes) if (o.status === 'rejected') logger.warn('share open not counted', { errorName: (o.reason as Error)?.name });
 }

@@ -39,7 +39,7 @@ export async function codeMatches(storedHash: string, phone: string, nonce: stri
   return (await verificationSecrets()).some((secret) => sameHash(hmacOfCode(secret, phone, nonce, code), storedHash));
 }
 
-export function sameHash(a: string, b: string): boolean {
+function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a, 'hex');
   const y = Buffer.from(b, 'hex');
   return x.length === y.length && timingSafeEqual(x, y);

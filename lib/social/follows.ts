@@ -16,7 +16,7 @@ import { publicUser, requireAccount, type Account, type PublicUser } from '../ac
  * refused is given back when no later follow took the next one, else skipped). The lists sort by that number, newest first, so `offset` maps to a
  * key bound and any page costs one Query.
  */
-export const FOLLOW_PAGE_SIZE = 20;
+const FOLLOW_PAGE_SIZE = 20;
 const TABLE = () => tableNames.hub;
 
 interface RelationItem {
@@ -204,7 +204,7 @@ export async function relationsOf(viewer: string, others: string[]): Promise<Map
 }
 
 /** Users in list shape, in order, with one BatchGet for their accounts and the viewer's relations. */
-export async function publicUsers(viewer: string, openids: string[]): Promise<PublicUser[]> {
+async function publicUsers(viewer: string, openids: string[]): Promise<PublicUser[]> {
   const others = openids.filter((o) => o !== viewer);
   const found = await batchGetHubItems<Record<string, unknown>>([
     ...openids.map((o) => hubItems.account(o)),

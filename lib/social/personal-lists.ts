@@ -1,5 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { videoViews, type StoredVideo, type VideoView } from '../catalog/video-view.js';
+import { videoViews, type StoredVideo } from '../catalog/video-view.js';
+import type { VideoView } from '../catalog/video-view-schema.js';
 import { getVideos } from '../catalog/videos.js';
 import { db, tableNames } from '../db/client.js';
 import { hubItems } from '../db/hub-items.js';
@@ -7,10 +8,10 @@ import { ForbiddenError } from '../errors.js';
 import { ownProfile, publicProfile, requireAccount } from '../accounts/accounts.js';
 import { relationsOf } from './follows.js';
 
-export const FAV_DEFAULT_PAGE = 20;
+const FAV_DEFAULT_PAGE = 20;
 export const FAV_MAX_PAGE = 50;
 /** With `q`, how many list entries one call examines at most before answering (with a next_id). */
-export const FAV_SEARCH_SCAN = 200;
+const FAV_SEARCH_SCAN = 200;
 /** `next_id` bound: reaching a position reads the index entries before it (see docs/data-model.md). */
 export const FAV_MAX_POSITION = 100_000;
 
@@ -21,7 +22,7 @@ type ListName = (typeof LISTS)[number];
 /** The index partition of each list: entries newest first, the vid at the end of the item's sk. */
 function partitionOf(list: ListName, openid: string): string {
   if (list === 'like') return hubItems.likesIndex(openid, '', '').gsi1pk;
-  if (list === 'history') return hubItems.historyIndex(openid, '', '').gsi1pk;
+  if (list === 'history') return hubItems.viewHistoryIndex(openid, '', []).gsi1pk;
   return hubItems.commentedIndex(openid, '', '').gsi1pk;
 }
 

@@ -55,14 +55,6 @@ interface Applicable {
 
 const keyId = (key: Key) => `${key.pk}|${key.sk}`;
 
-/** The author and tags of a like stored by earlier code, which does not carry them: read from the video. */
-async function completeLike(like: LikeImage): Promise<LikeImage> {
-  if (like.author_openid !== undefined) return like;
-  const out = await streamDb.send(new GetCommand({ TableName: TABLE(), Key: hubItems.video(like.vid) }));
-  const video = out.Item as VideoItem | undefined;
-  return { ...like, author_openid: video?.author_openid, tags: video?.tags ?? [], video_created_at: video?.created_at };
-}
-
 /** Every counter a fact moves, with its delta. */
 function deltasOf(fact: Fact): { key: Key; attribute: string; delta: number; mustExist: boolean; set?: boolean }[] {
   switch (fact.kind) {
@@ -73,8 +65,8 @@ function deltasOf(fact: Fact): { key: Key; attribute: string; delta: number; mus
         { key: hubItems.video(like.vid), attribute: 'like_count', delta: sign, mustExist: true },
         { key: hubItems.video(like.vid), attribute: 'gsi3sk', delta: trend, mustExist: true },
         // Unconditional, as in publishing: a tag removed by a concurrent edit keeps at most an unindexed number.
-        ...(like.tags ?? []).map((tag) => ({ key: hubItems.videoTag(like.vid, tag), attribute: 'gsi3sk', delta: trend, mustExist: false })),
-        ...(like.author_openid ? [{ key: hubItems.account(like.author_openid), attribute: 'liked_count', delta: sign, mustExist: true }] : []),
+        ...like.tags.map((tag) => ({ key: hubItems.videoTag(like.vid, tag), attribute: 'gsi3sk', delta: trend, mustExist: false })),
+        { key: hubItems.account(like.author_openid), attribute: 'liked_count', delta: sign, mustExist: true },
       ];
     }
     case 'comment':
@@ -198,7 +190,7 @@ function chunksOf(facts: Applicable[]): Applicable[][] {
 /** Best effort, as a ranking signal: "people who liked A also liked B", both ways, for the liker's latest likes. */
 async function recordCoLikes(like: LikeImage): Promise<void> {
   const others = (like.co_vids ?? []).filter((v) => v !== like.vid).slice(-3);
-  if (others.length === 0 || !like.author_openid) return;
+  if (others.length === 0) return;
   const metaOf = (v: { author_openid?: string; tags?: string[]; created_at?: string }) => ({ a: v.author_openid, t: v.tags ?? [], c: v.created_at });
   const liked = metaOf({ author_openid: like.author_openid, tags: like.tags, created_at: like.video_created_at });
   const videos = await Promise.all(
@@ -248,10 +240,7 @@ export async function applyChangeRecords(records: ChangeRecord[]): Promise<Batch
   let applied = 0;
   for (const chunk of chunksOf(facts)) {
     try {
-      const complete = await Promise.all(
-        chunk.map(async (f) => (f.fact.kind === 'like' ? { ...f, fact: { ...f.fact, like: await completeLike(f.fact.like) } } : f)),
-      );
-      const now = await applyChunk(complete);
+      const now = await applyChunk(chunk);
       applied += now.length;
       await Promise.all(
         now.map((f) =>

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hashApiKey } from '../../lib/keys/key-material.js';
-import { keyItems } from '../../lib/keys/keys-table.js';
+import { keyRecordKeys } from '../../lib/keys/key-records.js';
 import { hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { captureOutput, type Capture } from '../support/log-capture.js';
 import { useTestStack } from '../support/stack.js';
@@ -77,8 +77,8 @@ describe('key_hint and rate_limit_per_minute in the record', () => {
     const created = await createKey(carol, { name: 'old', rate_limit_per_minute: 50 });
     const { id } = created.data.key;
     // As stored by the previous version: no hint on the record, no limit on the record nor its guard.
-    await db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyItems.record('carol', id), UpdateExpression: 'REMOVE key_hint, rate_limit_per_minute' }));
-    await db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyItems.hashGuard(hashApiKey(created.data.api_key)), UpdateExpression: 'REMOVE rate_limit_per_minute' }));
+    await db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyRecordKeys.record('carol', id), UpdateExpression: 'REMOVE key_hint, rate_limit_per_minute' }));
+    await db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyRecordKeys.hashGuard(hashApiKey(created.data.api_key)), UpdateExpression: 'REMOVE rate_limit_per_minute' }));
     expect(await listed(carol, id)).toMatchObject({ key_hint: 'ak_…', rate_limit_per_minute: 4 });
     for (let i = 0; i < 4; i++) expect((await me(created.data.api_key)).status).toBe(200);
     expect((await me(created.data.api_key)).status).toBe(429);

@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { clock } from '../../lib/clock.js';
 import { tableNames } from '../../lib/db/client.js';
 import { hashApiKey } from '../../lib/keys/key-material.js';
-import { keyItems } from '../../lib/keys/keys-table.js';
+import { keyRecordKeys } from '../../lib/keys/key-records.js';
+import { minuteCounterKeys } from '../../lib/keys/minute-counters.js';
 import { recordRequests, type RecordedRequest } from '../support/db-requests.js';
 import { hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
@@ -267,13 +268,13 @@ describe('what a key costs, counted at the DynamoDB client', () => {
   /** One consistent GetItem of the key's hash guard, and nothing else on the keys table. */
   const expectOneGuardRead = (requests: RecordedRequest[], apiKey: string) => {
     expect(commands(keyRequests(requests))).toEqual(['GetItemCommand']);
-    expect(keyRequests(requests)[0]!.input).toMatchObject({ Key: keyItems.hashGuard(hashApiKey(apiKey)), ConsistentRead: true });
+    expect(keyRequests(requests)[0]!.input).toMatchObject({ Key: keyRecordKeys.hashGuard(hashApiKey(apiKey)), ConsistentRead: true });
   };
   /** The guard read, then the one extra request of the rate limit: the UpdateItem of the key's minute counter. */
   const expectGuardReadAndCount = (requests: RecordedRequest[], apiKey: string, id: number) => {
     expect(commands(keyRequests(requests))).toEqual(['GetItemCommand', 'UpdateItemCommand']);
-    expect(keyRequests(requests)[0]!.input).toMatchObject({ Key: keyItems.hashGuard(hashApiKey(apiKey)), ConsistentRead: true });
-    expect(keyRequests(requests)[1]!.input).toMatchObject({ Key: keyItems.usageMinute(id, clock.nowIso().slice(0, 16)) });
+    expect(keyRequests(requests)[0]!.input).toMatchObject({ Key: keyRecordKeys.hashGuard(hashApiKey(apiKey)), ConsistentRead: true });
+    expect(keyRequests(requests)[1]!.input).toMatchObject({ Key: minuteCounterKeys.usageMinute(id, clock.nowIso().slice(0, 16)) });
   };
 
   it.each([

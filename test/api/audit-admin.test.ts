@@ -6,7 +6,7 @@ import { audit } from '../../lib/audit/trail.js';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems } from '../../lib/db/hub-items.js';
-import { keyItems } from '../../lib/keys/keys-table.js';
+import { keyRecordKeys } from '../../lib/keys/key-records.js';
 import { createKey as createKeyDirect, verifyAccessKey } from '../../lib/keys/key-service.js';
 import { recordRequests } from '../support/db-requests.js';
 import { ADMIN_PHONE } from '../support/constants.js';
@@ -361,7 +361,7 @@ describe('suspension', () => {
     expect((await api.get('/api/v1/me', { token: key })).status).toBe(200);
 
     // A quota count that does not match the keys listed (as if a create kept landing in between).
-    await db.send(new PutCommand({ TableName: tableNames.apiKeys, Item: { ...keyItems.quota(user.openid), n: 5 } }));
+    await db.send(new PutCommand({ TableName: tableNames.apiKeys, Item: { ...keyRecordKeys.quota(user.openid), n: 5 } }));
     const fallback = await suspend(admin.token, user.openid);
     expect(fallback.data).toMatchObject({ suspended: true, keys: 1 });
     expect((await api.get('/api/v1/me', { token: key })).status).toBe(401);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hubItems } from '../../lib/db/hub-items.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { seedDemoCatalog } from '../../infra/local/demo-catalog.js';
-import type { VideoView } from '../../lib/catalog/video-view.js';
+import type { VideoView } from '../../lib/catalog/video-view-schema.js';
 import type { VideoInput, VideoItem } from '../../lib/catalog/video-items.js';
 import { putVideo } from '../../lib/catalog/videos.js';
 import { getHubItem, hub, putTestAccounts } from '../support/hub-fixtures.js';

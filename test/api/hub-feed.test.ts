@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { demoVideos, seedDemoCatalog } from '../../infra/local/demo-catalog.js';
-import type { VideoView } from '../../lib/catalog/video-view.js';
+import type { VideoView } from '../../lib/catalog/video-view-schema.js';
 import { matchesTerm, normalizeSearchText } from '../../lib/catalog/search-index.js';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hubItems } from '../../lib/db/hub-items.js';
-import { epochDay, LIKED_RECENT_CAP, parseFeedState } from '../../lib/recommend/feed-state.js';
-import { deviceFeedState, feedStateWithFollows } from '../../lib/recommend/sources.js';
+import { LIKED_RECENT_CAP, parseFeedState } from '../../lib/recommend/feed-state.js';
+import { deviceFeedState } from '../../lib/recommend/sources.js';
 import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
 import { recordRequests } from '../support/db-requests.js';
 import { getHubItem, hub, putTestAccounts, putTestSeen } from '../support/hub-fixtures.js';
@@ -349,14 +349,14 @@ describe('time', () => {
   });
 });
 
-describe('feed state: call records, the history list, the earlier layout', () => {
+describe('feed state: call records, the history list', () => {
   const fav = async (user: User, next_id: number, size: number) => {
     const res = await hub<{ list: VideoView[]; next_id: number }>(api, 'get_fav', { openid: user.openid, token: user.token, watch_list: 'history', fav_index: size, next_id, view: '', q: '', d: 'dev' });
     expect(res.status).toBe(200);
     return res.data;
   };
 
-  it('lists each viewed video once in get_fav history, at its latest view, with exact paging, SEEN# items of earlier code included', async () => {
+  it('lists each viewed video once in get_fav history, at its latest view, with exact paging, views of earlier calls included', async () => {
     const user = newUser();
     const [a, b, c, d, e] = catalog.slice(100, 105).map((v) => v.vid) as [string, string, string, string, string];
     await putTestSeen(user.openid, a, new Date(clock.now() - 3_600_000).toISOString());
@@ -378,26 +378,6 @@ describe('feed state: call records, the history list, the earlier layout', () =>
     const pages = [await fav(user, 0, 2), await fav(user, 2, 2), await fav(user, 4, 2)];
     expect(pages.map((p) => p.list.map((v) => v.vid))).toEqual([[c, e], [d, a], [b]]);
     expect(pages.map((p) => p.next_id)).toEqual([2, 4, -1]);
-  });
-
-  it('reads a feed state item of the earlier layout: its seen days, served set and exploration stand until the first call record, and it is never rewritten', async () => {
-    const user = newUser();
-    const today = epochDay(clock.now());
-    const seenOld = catalog.slice(0, CATALOG_SIZE - 5).map((v) => v.vid);
-    const unseen = catalog.slice(CATALOG_SIZE - 5).map((v) => v.vid);
-    const item = { ...hubItems.feedState(user.openid), entity: 'feed_state', [`s_${today - 1}`]: new Set(seenOld), served: new Set([unseen[0]!]), explore: 'x' };
-    await db.send(new PutCommand({ TableName: tableNames.hub, Item: item }));
-    // Everything but 5 videos was seen yesterday; one of those 5 was handed out already.
-    const first = vids(await feed({ watch_count: 5 }, user));
-    expect(new Set(first)).toEqual(new Set(unseen));
-    expect(first[4]).toBe(unseen[0]);
-    expect(await getHubItem(hubItems.feedState(user.openid))).toEqual(item);
-    // From the first call record on, served is the records' (the old set stands no more).
-    const read = await feedStateWithFollows(user.openid, 25);
-    const state = parseFeedState(read.state, clock.now(), read.chunks);
-    expect(read.chunks).toHaveLength(1);
-    expect(state.served).toEqual(new Set(first));
-    expect(state.seen.size).toBe(seenOld.length);
   });
 
   it('trims the latest likes once they are more than twice their cap, within the budget of 8 requests', async () => {

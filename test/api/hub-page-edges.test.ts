@@ -71,7 +71,7 @@ describe('get_fav at exactly a multiple of the page size', () => {
     const vids: string[] = [];
     for (let i = 0; i < count; i++) {
       const video = await putTestVideo(user.openid, { title: `liked ${i}` });
-      await putTestLike(user.openid, video.vid, new Date(clock.now() + i * 1000).toISOString());
+      await putTestLike(user.openid, video, new Date(clock.now() + i * 1000).toISOString());
       vids.push(video.vid);
     }
     return vids.reverse();

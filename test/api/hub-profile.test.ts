@@ -58,7 +58,7 @@ async function likedVideos(user: { openid: string }, titles: string[], author: s
   const videos: TestVideo[] = [];
   for (const [i, title] of titles.entries()) {
     const video = await putTestVideo(author, { title, tags: i % 2 ? ['汽车', 'auto'] : ['machinery'] });
-    await putTestLike(user.openid, video.vid, new Date(clock.now() + i * 1000).toISOString());
+    await putTestLike(user.openid, video, new Date(clock.now() + i * 1000).toISOString());
     videos.push(video);
   }
   return videos;
@@ -178,7 +178,7 @@ describe('get_fav', () => {
     ];
     for (const [i, [title, tags]] of entries.entries()) {
       const video = await putTestVideo(bob.openid, { title, tags, description: i === 4 ? 'for the auto trade' : '' });
-      await putTestLike(user!.openid, video.vid, new Date(clock.now() + i * 1000).toISOString());
+      await putTestLike(user!.openid, video, new Date(clock.now() + i * 1000).toISOString());
     }
     const auto = await fav(user!, { q: 'auto' });
     expect(auto.data.list.map((v) => v.title)).toEqual(['Spare wheels', 'Big parts', 'Auto Show Shanghai']);
@@ -214,7 +214,7 @@ describe('get_fav', () => {
   it('shows another user\'s public profile (no phone) and like list; their history and comments are 403', async () => {
     const [viewer, owner] = await putTestAccounts(2);
     const videos = await likedVideos(owner!, ['public like'], bob.openid);
-    await putTestLike(viewer!.openid, videos[0]!.vid);
+    await putTestLike(viewer!.openid, videos[0]!);
     expect((await hub(api, 'follow_user', { ...as(viewer!), follow_user: owner!.openid })).status).toBe(200);
 
     const res = await fav(viewer!, { view: owner!.openid });

@@ -4,7 +4,8 @@ import { db, tableNames } from '../../lib/db/client.js';
 import { clock } from '../../lib/clock.js';
 import { createKey, deleteKey, listKeys, revokeKey, verifyAccessKey } from '../../lib/keys/key-service.js';
 import { hashApiKey } from '../../lib/keys/key-material.js';
-import { keyItems } from '../../lib/keys/keys-table.js';
+import { keyRecordKeys } from '../../lib/keys/key-records.js';
+import { minuteCounterKeys } from '../../lib/keys/minute-counters.js';
 import { authorizeRequest } from '../../lib/auth/authorizer.js';
 import { createTestTables } from '../support/stack.js';
 import { recordRequests } from '../support/db-requests.js';
@@ -41,10 +42,10 @@ describe('key store on DynamoDB Local', () => {
 
   it('stores only the hash, never the plaintext', async () => {
     const { api_key, key } = await createKey('storer', { name: 'hash only' });
-    const item = (await db.send(new GetCommand({ TableName: tableNames.apiKeys, Key: keyItems.record('storer', key.id) }))).Item!;
+    const item = (await db.send(new GetCommand({ TableName: tableNames.apiKeys, Key: keyRecordKeys.record('storer', key.id) }))).Item!;
     expect(item.key_hash).toBe(hashApiKey(api_key));
     expect(JSON.stringify(item)).not.toContain(api_key.slice(3));
-    const guard = (await db.send(new GetCommand({ TableName: tableNames.apiKeys, Key: keyItems.hashGuard(hashApiKey(api_key)) }))).Item!;
+    const guard = (await db.send(new GetCommand({ TableName: tableNames.apiKeys, Key: keyRecordKeys.hashGuard(hashApiKey(api_key)) }))).Item!;
     expect(JSON.stringify(guard)).not.toContain(api_key.slice(3));
   });
 
@@ -71,7 +72,7 @@ describe('key store on DynamoDB Local', () => {
   it('verifies a key the key_hash GSI does not hold: verification never reads the index', async () => {
     const { api_key, key } = await createKey('fresh', { name: 'fresh', scopes: ['hub:read'] });
     // As AWS's GSI lag would: drop key_hash from the record, so the sparse index does not hold it.
-    await db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyItems.record('fresh', key.id), UpdateExpression: 'REMOVE key_hash' }));
+    await db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyRecordKeys.record('fresh', key.id), UpdateExpression: 'REMOVE key_hash' }));
     const { result, requests } = await recordRequests(() => verifyAccessKey(api_key));
     expect(result).toEqual({ user_id: 'fresh', scopes: ['hub:read'] });
     expect(requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
@@ -80,9 +81,7 @@ describe('key store on DynamoDB Local', () => {
 });
 
 const guardOf = async (apiKey: string) =>
-  (await db.send(new GetCommand({ TableName: tableNames.apiKeys, Key: keyItems.hashGuard(hashApiKey(apiKey)), ConsistentRead: true }))).Item!;
-const recordOf = async (userId: string, id: number) =>
-  (await db.send(new GetCommand({ TableName: tableNames.apiKeys, Key: keyItems.record(userId, id), ConsistentRead: true }))).Item!;
+  (await db.send(new GetCommand({ TableName: tableNames.apiKeys, Key: keyRecordKeys.hashGuard(hashApiKey(apiKey)), ConsistentRead: true }))).Item!;
 
 describe('verification cost', () => {
   it('reads the hash guard once, strongly consistent, counts the use (1 UpdateItem), and adds one transaction when last_used_at is due', async () => {
@@ -92,19 +91,19 @@ describe('verification cost', () => {
     // transaction writing last_used_at on guard and record.
     const first = await recordRequests(() => verifyAccessKey(api_key));
     expect(first.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
-    expect(first.requests[0]!.input).toMatchObject({ Key: keyItems.hashGuard(hashApiKey(api_key)), ConsistentRead: true });
-    expect(first.requests[1]!.input).toMatchObject({ Key: keyItems.usageMinute(key.id, clock.nowIso().slice(0, 16)) });
+    expect(first.requests[0]!.input).toMatchObject({ Key: keyRecordKeys.hashGuard(hashApiKey(api_key)), ConsistentRead: true });
+    expect(first.requests[1]!.input).toMatchObject({ Key: minuteCounterKeys.usageMinute(key.id, clock.nowIso().slice(0, 16)) });
     // The minute counter: the count, the limit it was counted against, and its expiry 32 days after its minute.
-    const counter = (await db.send(new GetCommand({ TableName: tableNames.apiKeys, Key: keyItems.usageMinute(key.id, clock.nowIso().slice(0, 16)), ConsistentRead: true }))).Item;
+    const counter = (await db.send(new GetCommand({ TableName: tableNames.apiKeys, Key: minuteCounterKeys.usageMinute(key.id, clock.nowIso().slice(0, 16)), ConsistentRead: true }))).Item;
     const minuteStart = clock.now() - (clock.now() % 60_000);
     expect(counter).toMatchObject({ n: 1, lim: 600, ttl: minuteStart / 1000 + 32 * 24 * 3600 });
     const written = (first.requests[2]!.input.TransactItems as { Update: { Key: unknown } }[]).map((i) => i.Update.Key);
-    expect(written).toEqual([keyItems.hashGuard(hashApiKey(api_key)), keyItems.record('counted', key.id)]);
+    expect(written).toEqual([keyRecordKeys.hashGuard(hashApiKey(api_key)), keyRecordKeys.record('counted', key.id)]);
 
     try {
       const second = await recordRequests(() => verifyAccessKey(api_key));
       expect(second.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand']);
-      expect(second.requests[0]!.input).toMatchObject({ Key: keyItems.hashGuard(hashApiKey(api_key)), ConsistentRead: true });
+      expect(second.requests[0]!.input).toMatchObject({ Key: keyRecordKeys.hashGuard(hashApiKey(api_key)), ConsistentRead: true });
       clock.advance(59_999);
       expect((await recordRequests(() => verifyAccessKey(api_key))).requests).toHaveLength(2);
       clock.advance(1);
@@ -169,41 +168,6 @@ describe('verification cost', () => {
       clock.reset();
     }
   });
-
-  describe('a key whose guard predates the last_used_at mirror', () => {
-    const strip = (apiKey: string) =>
-      db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyItems.hashGuard(hashApiKey(apiKey)), UpdateExpression: 'REMOVE last_used_at' }));
-
-    it('reads the record too, then writes the mirror when last_used_at is due', async () => {
-      const { api_key, key } = await createKey('legacy', { name: 'old', scopes: ['export:read'] });
-      await verifyAccessKey(api_key);
-      await strip(api_key);
-      // Used less than a minute ago (the record says so): two reads, no write.
-      const recent = await recordRequests(() => verifyAccessKey(api_key));
-      expect(recent.result).toEqual({ user_id: 'legacy', scopes: ['export:read'] });
-      expect(recent.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'GetItemCommand', 'UpdateItemCommand']);
-      expect(recent.requests[1]!.input).toMatchObject({ Key: keyItems.record('legacy', key.id), ConsistentRead: true });
-      clock.set(Date.now() + 61_000);
-      try {
-        const due = await recordRequests(() => verifyAccessKey(api_key));
-        expect(due.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
-        expect((await guardOf(api_key)).last_used_at).toBe(clock.nowIso());
-        expect((await recordOf('legacy', key.id)).last_used_at).toBe(clock.nowIso());
-        // Completed: one read from now on.
-        expect((await recordRequests(() => verifyAccessKey(api_key))).requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand']);
-      } finally {
-        clock.reset();
-      }
-    });
-
-    it('still refuses it once revoked', async () => {
-      const { api_key, key } = await createKey('legacy', { name: 'old, revoked' });
-      await strip(api_key);
-      await revokeKey('legacy', key.id);
-      await expect(verifyAccessKey(api_key)).rejects.toMatchObject({ status: 401 });
-      expect((await guardOf(api_key)).last_used_at).toBeUndefined();
-    });
-  });
 });
 
 describe('authorizer decision', () => {
@@ -218,7 +182,7 @@ describe('authorizer decision', () => {
     const again = await recordRequests(() => authorizeRequest(authorizerEvent(`Bearer ${api_key}`)));
     expect(again.result).toEqual(result);
     expect(again.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand']);
-    expect(again.requests[0]!.input).toMatchObject({ Key: keyItems.hashGuard(hashApiKey(api_key)), ConsistentRead: true });
+    expect(again.requests[0]!.input).toMatchObject({ Key: keyRecordKeys.hashGuard(hashApiKey(api_key)), ConsistentRead: true });
   });
 
   it('yields a JWT\'s subject and roles with one request (the ended-session and suspension check)', async () => {

@@ -6,7 +6,8 @@ import { hubItems } from '../../lib/db/hub-items.js';
 import { accountItem, accountRecord } from '../../lib/accounts/accounts.js';
 import { hashApiKey } from '../../lib/keys/key-material.js';
 import { createKey, revokeKey, verifyAccessKey } from '../../lib/keys/key-service.js';
-import { keyItems } from '../../lib/keys/keys-table.js';
+import { keyRecordKeys } from '../../lib/keys/key-records.js';
+import { minuteCounterKeys } from '../../lib/keys/minute-counters.js';
 import { expectUnavailable, retryAfterLostAnswer, snapshotDiff, storeSnapshot, sweepFaults, wipeStore, type FaultSweep, type PlannedFault } from '../support/fault-sweep.js';
 import { clearFaults, failAt, failWhere } from '../support/faults.js';
 import { getHubItem, newPhone, putTestAccounts } from '../support/hub-fixtures.js';
@@ -115,8 +116,8 @@ describe('administration of access keys under DynamoDB faults', () => {
     call: ({ keys, adminToken }) => api.post(`/api/v1/admin/api-keys/${keys[0]!.id}/revoke`, { token: adminToken }),
     async once({ openid, admin, keys: [key] }, res) {
       expect(res.data).toEqual({ revoked: true, id: key!.id, user_id: openid });
-      expect(parsed(await apiKeysItem(keyItems.record(openid, key!.id)))).toMatchObject({ is_active: false });
-      expect(parsed(await apiKeysItem(keyItems.hashGuard(key!.hash)))).toMatchObject({ is_active: false });
+      expect(parsed(await apiKeysItem(keyRecordKeys.record(openid, key!.id)))).toMatchObject({ is_active: false });
+      expect(parsed(await apiKeysItem(keyRecordKeys.hashGuard(key!.hash)))).toMatchObject({ is_active: false });
       await expect(verifyAccessKey(key!.apiKey)).rejects.toMatchObject({ status: 401 });
       const revoked = (await eventsOf(openid)).filter((e) => e.type === 'key.revoked');
       expect(revoked).toEqual([expect.objectContaining({ actor: admin, details: { via: 'jwt', key_id: key!.id, key_name: 'key 0' } })]);
@@ -215,7 +216,7 @@ describe('administration of access keys under DynamoDB faults', () => {
 });
 
 describe('suspension under DynamoDB faults', () => {
-  const guardOf = async (hash: string) => parsed(await apiKeysItem(keyItems.hashGuard(hash)));
+  const guardOf = async (hash: string) => parsed(await apiKeysItem(keyRecordKeys.hashGuard(hash)));
 
   const suspend: FaultSweep<AdminCase> = {
     setup: () => adminCase(2),
@@ -336,7 +337,7 @@ describe('the per-key rate limit under DynamoDB faults', () => {
   /** 10 s into a UTC minute: every case of a sweep counts in the same minute. */
   const MINUTE_START = Date.UTC(2026, 10, 23, 10, 0, 0);
   const minute = (ms: number) => new Date(ms).toISOString().slice(0, 16);
-  const counter = async (id: number) => parsed(await apiKeysItem(keyItems.usageMinute(id, minute(clock.now()))));
+  const counter = async (id: number) => parsed(await apiKeysItem(minuteCounterKeys.usageMinute(id, minute(clock.now()))));
   const counterMayHaveCounted = {
     why: 'a timed-out count of the rate limit may have been applied: the attempt counts, as a used key does',
     attributes: (item: string, fault: PlannedFault) => (fault.kind === 'timeout' && item.startsWith('api_keys KEYUSE#') ? ['n', 'lim', 'ttl'] : []),

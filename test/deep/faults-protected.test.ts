@@ -8,7 +8,7 @@ import { hubItems } from '../../lib/db/hub-items.js';
 import { MAX_TRANSACTION_ITEMS } from '../../lib/db/transact.js';
 import { accountItem, accountRecord } from '../../lib/accounts/accounts.js';
 import { createKey, verifyAccessKey } from '../../lib/keys/key-service.js';
-import { keyItems } from '../../lib/keys/keys-table.js';
+import { keyRecordKeys } from '../../lib/keys/key-records.js';
 import { expectUnavailable, snapshotDiff, storeSnapshot, sweepFaults, wipeStore, type FaultSweep, type PlannedFault } from '../support/fault-sweep.js';
 import { clearFaults, failAt, failWhere, FAULT_KINDS } from '../support/faults.js';
 import type { RecordedRequest } from '../support/db-requests.js';
@@ -47,16 +47,16 @@ describe('access keys under DynamoDB faults', () => {
       async once({ user }, res) {
         const { api_key, key } = res.data as { api_key: string; key: { id: number } };
         const records = await db.send(
-          new QueryCommand({ TableName: tableNames.apiKeys, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keyItems.userPartition(user) }, ConsistentRead: true }),
+          new QueryCommand({ TableName: tableNames.apiKeys, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keyRecordKeys.userPartition(user) }, ConsistentRead: true }),
         );
-        expect((records.Items ?? []).map((i) => i.sk).sort()).toEqual([keyItems.record(user, key.id).sk, keyItems.quota(user).sk]);
-        expect(parsed(await apiKeysItem(keyItems.quota(user)))).toMatchObject({ n: 1 });
-        expect(parsed(await apiKeysItem(keyItems.idCounter))).toMatchObject({ n: key.id });
+        expect((records.Items ?? []).map((i) => i.sk).sort()).toEqual([keyRecordKeys.record(user, key.id).sk, keyRecordKeys.quota(user).sk]);
+        expect(parsed(await apiKeysItem(keyRecordKeys.quota(user)))).toMatchObject({ n: 1 });
+        expect(parsed(await apiKeysItem(keyRecordKeys.idCounter))).toMatchObject({ n: key.id });
         await expect(verifyAccessKey(api_key)).resolves.toEqual({ user_id: user, scopes: [] });
       },
       mayChange: {
         why: 'a timed-out create may have been applied: its id stays skipped, never handed out twice',
-        attributes: (item, fault) => (fault.kind === 'timeout' && item === `api_keys ${keyItems.idCounter.pk} | ${keyItems.idCounter.sk}` ? ['n'] : []),
+        attributes: (item, fault) => (fault.kind === 'timeout' && item === `api_keys ${keyRecordKeys.idCounter.pk} | ${keyRecordKeys.idCounter.sk}` ? ['n'] : []),
       },
     };
     const report = await sweepFaults(sweep);
@@ -82,7 +82,7 @@ describe('access keys under DynamoDB faults', () => {
       call: ({ token, id }) => api.post(`/api/v1/api-keys/${id}/revoke`, { token }),
       async once({ user, id, apiKey }, res) {
         expect(res.data).toEqual({ revoked: true, id });
-        expect(parsed(await apiKeysItem(keyItems.record(user, id)))).toMatchObject({ is_active: false });
+        expect(parsed(await apiKeysItem(keyRecordKeys.record(user, id)))).toMatchObject({ is_active: false });
         await expect(verifyAccessKey(apiKey)).rejects.toMatchObject({ status: 401 });
       },
     };
@@ -95,8 +95,8 @@ describe('access keys under DynamoDB faults', () => {
       call: ({ token, id }) => api.delete(`/api/v1/api-keys/${id}`, { token }),
       async once({ user, id, apiKey }, res) {
         expect(res.data).toEqual({ deleted: true, id });
-        expect(await apiKeysItem(keyItems.record(user, id))).toBeUndefined();
-        expect(parsed(await apiKeysItem(keyItems.quota(user)))).toMatchObject({ n: 0 });
+        expect(await apiKeysItem(keyRecordKeys.record(user, id))).toBeUndefined();
+        expect(parsed(await apiKeysItem(keyRecordKeys.quota(user)))).toMatchObject({ n: 0 });
         await expect(verifyAccessKey(apiKey)).rejects.toMatchObject({ status: 401 });
       },
     };

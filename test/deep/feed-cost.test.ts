@@ -6,7 +6,7 @@ import { hubItems } from '../../lib/db/hub-items.js';
 import { DEMO_AUTHORS, demoVideos, seedDemoCatalog } from '../../infra/local/demo-catalog.js';
 import { cachedTagFrequencies, forgetTagFrequencies } from '../../lib/catalog/tag-stats.js';
 import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
-import { epochDay, tagAttribute, tasteUnit } from '../../lib/recommend/feed-state.js';
+import { CHUNK_TTL_DAYS, tagAttribute, tasteUnit } from '../../lib/recommend/feed-state.js';
 import { recordRequests } from '../support/db-requests.js';
 import { hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
@@ -52,20 +52,24 @@ beforeAll(async () => {
   for (const v of catalog.slice(25, 35)) expect((await hub(api, 'dislike', { openid: heavy.openid, token: heavy.token, vid: v.vid, action: 'dislike' })).status).toBe(200);
   for (const a of DEMO_AUTHORS) expect((await hub(api, 'follow_user', { openid: heavy.openid, token: heavy.token, follow_user: a.openid })).status).toBe(200);
 
-  // A long history written straight into the store: 10,000 seen entries over the last days (in the
-  // state the feed reads and as history items), 500 more dislikes, a taste over every tag.
+  // A long history written straight into the store: 10,000 seen entries over the last days (in
+  // call records, as get_next_list writes them, 100 vids each, and as history items), 500 more
+  // dislikes, a taste over every tag.
   const now = clock.now();
   const seenVids = Array.from({ length: HISTORY }, (_, i) => (i < CATALOG_SIZE - 40 ? catalog[i + 40]!.vid : `gone${i}`));
-  const today = epochDay(now);
-  const days = Array.from({ length: 7 }, (_, d) => today - d);
+  const recordAt = (r: number) => now - (r % 7) * 86_400_000 - r - 1;
+  const records = Array.from({ length: HISTORY / 100 }, (_, r) => ({
+    ...hubItems.feedChunk(heavy.openid, recordAt(r), `seed${r}`),
+    entity: 'feed_chunk',
+    at: recordAt(r),
+    n: 0,
+    v: seenVids.slice(r * 100, (r + 1) * 100),
+    ttl: Math.floor(now / 1000) + CHUNK_TTL_DAYS * 86_400,
+  }));
+  await batchPut(records);
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const adds: string[] = [];
-  days.forEach((day, d) => {
-    names[`#s${d}`] = `s_${day}`;
-    values[`:s${d}`] = new Set(seenVids.filter((_, i) => i % days.length === d));
-    adds.push(`#s${d} :s${d}`);
-  });
   names['#disliked'] = 'disliked';
   values[':disliked'] = new Set(Array.from({ length: 500 }, (_, i) => `old${i}`));
   adds.push('#disliked :disliked');
@@ -77,7 +81,9 @@ beforeAll(async () => {
   });
   await db.send(new UpdateCommand({ TableName: tableNames.hub, Key: hubItems.feedState(heavy.openid), UpdateExpression: `ADD ${adds.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values }));
   const seenAt = (i: number) => new Date(now - (i % 7) * 86_400_000 - i).toISOString();
-  await batchPut(seenVids.map((vid, i) => ({ ...hubItems.seen(heavy.openid, vid), ...hubItems.historyIndex(heavy.openid, seenAt(i), vid), entity: 'seen', openid: heavy.openid, vid, seen_at: seenAt(i) })));
+  await batchPut(
+    seenVids.map((vid, i) => ({ ...hubItems.viewHistory(heavy.openid, seenAt(i), vid), ...hubItems.viewHistoryIndex(heavy.openid, seenAt(i), [vid]), entity: 'history', openid: heavy.openid, seen_at: seenAt(i) })),
+  );
 
   const shared = await hub<{ shareid: string }>(api, 'sharetext', { d: 'dev', openid: heavy.openid, vid: catalog[500]!.vid, locale: 'en', country: '' });
   expect(shared.status).toBe(200);

@@ -1,20 +1,18 @@
-import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { itemSizeBytes } from '../../bench/item-size.js';
 import { importVideos } from '../../lib/catalog/import.js';
 import {
-  changeLegacyPostings,
   normalizeSearchText,
   POSTING_ITEM_MAX_BYTES,
   postingEntry,
   postingItem,
-  postingMonth,
   postingsPage,
   searchGrams,
   videoSearchText,
 } from '../../lib/catalog/search-index.js';
 import type { ImportedVideo, VideoInput, VideoItem } from '../../lib/catalog/video-items.js';
-import type { VideoView } from '../../lib/catalog/video-view.js';
+import type { VideoView } from '../../lib/catalog/video-view-schema.js';
 import { putVideo } from '../../lib/catalog/videos.js';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
@@ -29,18 +27,17 @@ import { useTestStack } from '../support/stack.js';
 /**
  * The search postings of `q` (lib/catalog/search-index.ts): one small item per (gram, video), so that
  * no item grows with the catalog; written in the video's own transaction as far as they fit, the rest
- * right after; read newest first by the feed within its request budget, together with the month
- * buckets earlier code wrote.
+ * right after; read newest first by the feed within its request budget.
  */
 const api = useTestStack();
 
 const at = (iso: string) => Date.parse(iso);
-/** All posting sort keys of a gram, newest first, straight from the partition (legacy buckets expanded). */
+/** All posting sort keys of a gram, newest first, straight from the partition. */
 async function storedEntries(gram: string): Promise<string[]> {
   const out = await db.send(
     new QueryCommand({ TableName: tableNames.hub, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': hubPartitions.gram(gram) }, ConsistentRead: true }),
   );
-  return (out.Items ?? []).flatMap((i) => (i.e instanceof Set ? [...(i.e as Set<string>)] : [String(i.sk)])).sort((a, b) => (a < b ? 1 : -1));
+  return (out.Items ?? []).map((i) => String(i.sk)).sort((a, b) => (a < b ? 1 : -1));
 }
 /** Every entry of a gram's postings through postingsPage with pages of `limit`. */
 async function pagedEntries(gram: string, limit: number, from?: string): Promise<string[]> {
@@ -145,73 +142,6 @@ describe('the postings of a common gram', () => {
     const { vids, requests } = await searchWalk('QUOKKA', reader);
     expect(vids).toEqual(newestFirst(videos).map(vidOf));
     expect(Math.max(...requests)).toBeLessThanOrEqual(MAX_REQUESTS);
-  });
-});
-
-describe('month buckets written by earlier code', () => {
-  let legacy: VideoItem[];
-  let current: VideoItem[];
-  let author: TestAccount;
-  let reader: TestAccount;
-
-  /** What earlier code left: the video without the `postings` marker, its postings in month buckets. */
-  async function makeLegacy(v: VideoItem): Promise<void> {
-    const grams = searchGrams(videoSearchText(v));
-    await db.send(new UpdateCommand({ TableName: tableNames.hub, Key: hubItems.video(v.vid), UpdateExpression: 'REMOVE postings' }));
-    for (let i = 0; i < grams.length; i += 25) {
-      const deletes = grams.slice(i, i + 25).map((gram) => ({ DeleteRequest: { Key: hubItems.searchPosting(gram, v.created_at, v.vid) } }));
-      await db.send(new BatchWriteCommand({ RequestItems: { [tableNames.hub]: deletes } }));
-    }
-    await changeLegacyPostings('ADD', v, grams);
-  }
-
-  beforeAll(async () => {
-    [author, reader] = (await putTestAccounts(2)) as [TestAccount, TestAccount];
-    // Before this code: 6 videos in January, 4 in early February.
-    const days = ['01-03', '01-09', '01-14', '01-20', '01-26', '01-30', '02-01', '02-04', '02-07', '02-10'];
-    legacy = await importVideos(days.map((d, i) => video(`vw_old${i}`, author.openid, `2026-${d}T12:00:00.000Z`, `Wombat burrow ${i}`)));
-    for (const v of legacy) await makeLegacy(v);
-    // Since: 3 more in February, 2 in March, published as the publish path does.
-    current = [];
-    for (const [i, iso] of ['2026-02-20T10:00:00.000Z', '2026-02-24T10:00:00.000Z', '2026-02-27T10:00:00.000Z', '2026-03-02T10:00:00.000Z', '2026-03-05T10:00:00.000Z'].entries()) {
-      clock.set(at(iso));
-      current.push((await putVideo(newInput(author.openid, `Wombat crossing ${i}`))).video);
-    }
-    clock.reset();
-  });
-
-  it('are read with the posting items: q serves both, newest first, each once', async () => {
-    const expected = newestFirst([...legacy, ...current]);
-    const buckets = await db.send(
-      new QueryCommand({ TableName: tableNames.hub, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': hubPartitions.gram('wom') }, ConsistentRead: true }),
-    );
-    expect((buckets.Items ?? []).map((i) => i.sk).filter((sk) => String(sk).length === 7)).toEqual(['2026-01', '2026-02']);
-    for (const limit of [1, 2, 3, 4, 100]) expect(await pagedEntries('wom', limit), `pages of ${limit}`).toEqual(expected);
-    const { vids, requests } = await searchWalk('wombat', reader, 4);
-    expect(vids).toEqual(expected.map(vidOf));
-    expect(Math.max(...requests)).toBeLessThanOrEqual(MAX_REQUESTS);
-  });
-
-  it('continue from the positions cursors of earlier code held: a month, or an entry of a bucket', async () => {
-    const expected = newestFirst([...legacy, ...current]);
-    const january = newestFirst(legacy.filter((v) => postingMonth(v.created_at) === '2026-01'));
-    expect(await pagedEntries('wom', 100, '2026-02')).toEqual(january);
-    expect(await pagedEntries('wom', 2, january[1])).toEqual(january.slice(2));
-    const inFebruary = expected.indexOf(postingEntry(legacy[8]!.created_at, legacy[8]!.vid));
-    expect(await pagedEntries('wom', 3, expected[inFebruary])).toEqual(expected.slice(inFebruary + 1));
-  });
-
-  it('keep the videos they hold when those change: removed grams leave the bucket, new ones join it', async () => {
-    const changed = legacy[0]!;
-    const { created_at: _kept, ...input } = video(changed.vid, author.openid, changed.created_at, 'Numbat burrow 0');
-    expect((await putVideo(input)).created).toBe(false);
-    const month = postingMonth(changed.created_at);
-    const entry = postingEntry(changed.created_at, changed.vid);
-    expect((await getHubItem<{ e: Set<string> }>(hubItems.legacySearchMonth('num', month)))?.e).toContain(entry);
-    expect((await getHubItem<{ e: Set<string> }>(hubItems.legacySearchMonth('wom', month)))?.e).not.toContain(entry);
-    expect(await getHubItem(hubItems.searchPosting('num', changed.created_at, changed.vid))).toBeUndefined();
-    expect((await searchWalk('numbat', reader)).vids).toEqual([changed.vid]);
-    expect((await searchWalk('wombat', reader)).vids).not.toContain(changed.vid);
   });
 });
 

@@ -1,23 +1,20 @@
-import { BatchWriteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { videoItem, type VideoItem } from '../../lib/catalog/video-items.js';
 import { db, tableNames } from '../../lib/db/client.js';
-import { hubItems, hubPartitions, SHARDS, unshardedPartitions } from '../../lib/db/hub-items.js';
-import { migrateShardedPartitions } from '../../lib/db/shard-migration.js';
+import { hubItems, hubPartitions, SHARDS } from '../../lib/db/hub-items.js';
 import { commentItem, type StoredComment } from '../../lib/comments/comments.js';
 import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
 import { exploreStep } from '../../lib/recommend/sources.js';
 import { recordRequests, type RecordedRequest } from '../support/db-requests.js';
-import { clearFaults, failAt, type FaultKind } from '../support/faults.js';
 import { ADMIN_PHONE } from '../support/constants.js';
-import { getHubItem, hub, putTestAccounts, signUp, type SignedUp, type TestAccount } from '../support/hub-fixtures.js';
+import { hub, putTestAccounts, signUp, type SignedUp, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 
 /**
  * The write-sharded index partitions (VIDEOS#k, TRENDING#k, ACCOUNTS#k, COMMENTS#k): the new and hot
  * walks and the admin exports page through every item exactly once, in the list's order, reading
- * every shard on each page within their request budgets; items indexed under the partitions of
- * before the sharding are found again once the migration has moved them.
+ * every shard on each page within their request budgets.
  */
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;
@@ -32,9 +29,9 @@ const trendOf = (i: number) => 1 + (i % 4);
 const base = Date.parse('2026-05-01T00:00:00.000Z');
 const at = (i: number) => new Date(base + i * 60_000).toISOString();
 
-function video(i: number, vid = `shardtest${String(i).padStart(3, '0')}`): VideoItem {
+function video(i: number): VideoItem {
   return {
-    vid,
+    vid: `shardtest${String(i).padStart(3, '0')}`,
     title: `Video ${i}`,
     description: '',
     cover_url: 'https://cdn.example.com/c.jpg',
@@ -52,8 +49,8 @@ function video(i: number, vid = `shardtest${String(i).padStart(3, '0')}`): Video
 }
 const videos = Array.from({ length: VIDEOS }, (_, i) => video(i));
 
-function comment(i: number, cid = `c_shard${String(i).padStart(3, '0')}`): StoredComment {
-  return { cid, vid: videos[0]!.vid, seq: i + 1, openid: 'u_shard_author', nickname: 'author', content: `comment ${i}`, created_at: at(i) };
+function comment(i: number): StoredComment {
+  return { cid: `c_shard${String(i).padStart(3, '0')}`, vid: videos[0]!.vid, seq: i + 1, openid: 'u_shard_author', nickname: 'author', content: `comment ${i}`, created_at: at(i) };
 }
 const comments = Array.from({ length: COMMENTS }, (_, i) => comment(i));
 
@@ -130,10 +127,10 @@ it('a walk with an access key, whose call leaves 2 requests for the page, still 
 });
 
 describe("rec's exploration walk", () => {
-  /** A whole walk from `position`, one step a request: the vids in the order read and the steps taken. */
-  async function explore(position: string | undefined, limit: number) {
+  /** A whole walk from its start, one step a request: the vids in the order read. */
+  async function explore(limit: number) {
     const seen: string[] = [];
-    let next: string | null | undefined = position;
+    let next: string | null | undefined;
     for (let steps = 1; steps < 200; steps++) {
       const { result, requests } = await recordRequests(() => exploreStep(next ?? undefined, limit));
       expect(requests).toHaveLength(1);
@@ -147,19 +144,9 @@ describe("rec's exploration walk", () => {
   it.each([1, 7, 100])('covers every shard once, whichever shard it starts in (%i videos a step)', async (limit) => {
     // Walks started one after the other start in different shards (the shards in turn).
     for (let walk = 0; walk < SHARDS.videos + 1; walk++) {
-      const seen = await explore(undefined, limit);
+      const seen = await explore(limit);
       expect([...seen].sort()).toEqual(videos.map((v) => v.vid).sort());
     }
-  });
-
-  it('continues a position of earlier code (a video, no start shard) to the end of the catalog', async () => {
-    const newest = [...videos].sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
-    const inShard0 = newest.filter((v) => hubPartitions.videoShard(v.vid) === 0);
-    const from = inShard0[2]!;
-    const seen = await explore(`${from.created_at}#${from.vid}`, 5);
-    expect([...seen].sort()).toEqual(newest.filter((v) => hubPartitions.videoShard(v.vid) !== 0 || v.created_at < from.created_at).map((v) => v.vid).sort());
-    // A position from before any video (what some earlier states hold) covers the walk's shards from there.
-    expect((await explore('x', 100)).sort()).toEqual(videos.map((v) => v.vid).sort());
   });
 });
 
@@ -211,62 +198,4 @@ it('indexes hold no counters: a counter update writes no index entry', async () 
     new UpdateCommand({ TableName: tableNames.hub, Key: hubItems.video(vid), UpdateExpression: 'ADD gsi3sk :d', ExpressionAttributeValues: { ':d': 0.5 }, ReturnConsumedCapacity: 'INDEXES' }),
   );
   expect(Object.keys(trend.ConsumedCapacity?.GlobalSecondaryIndexes ?? {})).toEqual(['gsi3']);
-});
-
-describe('items indexed before the sharding', () => {
-  it('are found again by every reader once the migration has moved them, and a second run moves nothing', { timeout: 120_000 }, async () => {
-    const legacy = { ...videoItem(video(VIDEOS, 'legacyvid001')), gsi1pk: unshardedPartitions.videos, gsi3pk: unshardedPartitions.trending, gsi3sk: 99 };
-    const legacyComment = { ...commentItem(comment(COMMENTS, 'c_legacy001')), gsi2pk: unshardedPartitions.comments };
-    const [account] = await putTestAccounts(1);
-    await db.send(new UpdateCommand({ TableName: tableNames.hub, Key: hubItems.account(account!.openid), UpdateExpression: 'SET gsi1pk = :p', ExpressionAttributeValues: { ':p': unshardedPartitions.accounts } }));
-    await db.send(new PutCommand({ TableName: tableNames.hub, Item: legacy }));
-    await db.send(new PutCommand({ TableName: tableNames.hub, Item: legacyComment }));
-
-    const seen = async () => ({
-      new: (await walkAll('new', 20)).includes(legacy.vid),
-      hot: (await walkAll('hot', 20)).includes(legacy.vid),
-      accounts: (await exportAll<{ openid: string }>('accounts', 100)).some((r) => r.openid === account!.openid),
-      comments: (await exportAll<{ cid: string }>('comments', 100)).some((r) => r.cid === legacyComment.cid),
-    });
-    expect(await seen()).toEqual({ new: false, hot: false, accounts: false, comments: false });
-
-    expect((await migrateShardedPartitions()).moved).toBe(4);
-    expect(await getHubItem(hubItems.video(legacy.vid))).toMatchObject({ ...hubItems.videosIndex(legacy.created_at, legacy.vid), ...hubItems.trendingIndex(legacy.vid, 99) });
-    expect(await seen()).toEqual({ new: true, hot: true, accounts: true, comments: true });
-    expect((await migrateShardedPartitions()).moved).toBe(0);
-    expect(SHARDS.videos).toBe(hubPartitions.videos.length);
-  });
-});
-
-describe('the migration under faults', () => {
-  afterEach(clearFaults);
-
-  /** An item of each kind indexed under the partitions of before, unique to the run. */
-  async function putLegacyItems(run: string) {
-    const legacy = { ...videoItem(video(VIDEOS, `legacy${run}`)), gsi1pk: unshardedPartitions.videos, gsi3pk: unshardedPartitions.trending };
-    const legacyComment = { ...commentItem(comment(COMMENTS, `c_legacy${run}`)), gsi2pk: unshardedPartitions.comments };
-    await db.send(new PutCommand({ TableName: tableNames.hub, Item: legacy }));
-    await db.send(new PutCommand({ TableName: tableNames.hub, Item: legacyComment }));
-    return async () => {
-      expect(await getHubItem(hubItems.video(legacy.vid))).toMatchObject({ ...hubItems.videosIndex(legacy.created_at, legacy.vid), ...hubItems.trendingIndex(legacy.vid, legacy.gsi3sk) });
-      expect(await getHubItem(hubItems.comment(legacyComment.vid, legacyComment.seq))).toMatchObject(hubItems.allCommentsIndex(legacyComment.created_at, legacyComment.cid));
-    };
-  }
-
-  // Requests of a run over this store: one Scan page, then one Update per entry to move (3 here).
-  const plans: [number, FaultKind, boolean][] = [1, 2, 3, 4].flatMap((n) => [
-    [n, 'throttling', false],
-    [n, 'timeout', true],
-  ]);
-  it.each(plans)('a fault on request %i (%s, applied: %s) fails the run; running it again completes every move once', { timeout: 60_000 }, async (n, kind, applied) => {
-    const verify = await putLegacyItems(`${n}${kind}${applied}`.replace(/[^a-z0-9]/gi, ''));
-    const fault = failAt(n, kind, { applied });
-    await expect(migrateShardedPartitions()).rejects.toThrow();
-    expect(fault.fired).toBeDefined();
-    clearFaults();
-    // What the failed run moved before the fault (an applied timeout: the failed Update too) is not moved again.
-    expect((await migrateShardedPartitions()).moved).toBe(3 - Math.max(0, n - (applied ? 1 : 2)));
-    await verify();
-    expect((await migrateShardedPartitions()).moved).toBe(0);
-  });
 });

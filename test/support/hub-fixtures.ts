@@ -116,22 +116,40 @@ export async function putTestAccounts(count: number, roles: ('admin' | 'editor')
   );
 }
 
-/** A like item as the `like` operation writes it (for reading lists; counters are not touched). */
-export async function putTestLike(openid: string, vid: string, likedAt = clock.nowIso()): Promise<void> {
+/**
+ * A like item as the `like` operation writes it (lib/recommend/reactions.ts), for reading lists: no
+ * transaction with the liker's counter and feed state, no trend added (the stream still counts it
+ * in the video's like_count and its author's liked_count).
+ */
+export async function putTestLike(openid: string, video: Pick<TestVideo, 'vid' | 'author_openid' | 'tags' | 'created_at'>, likedAt = clock.nowIso()): Promise<void> {
+  const { vid } = video;
   await db.send(
     new PutCommand({
       TableName: TABLE(),
-      Item: { ...hubItems.like(openid, vid), ...hubItems.likesIndex(openid, likedAt, vid), ...hubItems.likersIndex(vid, likedAt, openid), entity: 'like', openid, vid, liked_at: likedAt },
+      Item: {
+        ...hubItems.like(openid, vid),
+        ...hubItems.likesIndex(openid, likedAt, vid),
+        ...hubItems.likersIndex(vid, likedAt, openid),
+        entity: 'like',
+        openid,
+        vid,
+        liked_at: likedAt,
+        trend_add: 0,
+        author_openid: video.author_openid,
+        tags: video.tags,
+        video_created_at: video.created_at,
+        co_vids: [],
+      },
     }),
   );
 }
 
-/** A seen item as the feed writes it (history list). */
+/** A view of `vid` at `seenAt` in the history list, as get_next_list records a call that reported it (lib/recommend/feed.ts). */
 export async function putTestSeen(openid: string, vid: string, seenAt = clock.nowIso()): Promise<void> {
   await db.send(
     new PutCommand({
       TableName: TABLE(),
-      Item: { ...hubItems.seen(openid, vid), ...hubItems.historyIndex(openid, seenAt, vid), entity: 'seen', openid, vid, seen_at: seenAt },
+      Item: { ...hubItems.viewHistory(openid, seenAt, vid), ...hubItems.viewHistoryIndex(openid, seenAt, [vid]), entity: 'history', openid, seen_at: seenAt },
     }),
   );
 }

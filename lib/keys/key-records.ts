@@ -2,21 +2,39 @@ import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { retryTransient, wasRefused } from '../db/failures.js';
 import { hubItems } from '../db/hub-items.js';
-import { cancellationCode, retryOnConflict, transactWrite, type TransactItem } from '../db/transact.js';
+import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { AuthError, LimitExceededError } from '../errors.js';
 import { logger } from '../logger.js';
 import type { StoredKey } from './key-record.js';
-import { keyItems } from './keys-table.js';
+
+/**
+ * Key records of the api_keys table, each with its hash guard, the user's quota counter and the
+ * global id sequence: the items a key's create, list, revoke, delete and verification read and write.
+ */
 
 const TABLE = () => tableNames.apiKeys;
 const KEY_ID_INDEX = 'key_id-index';
+const pad = (id: number) => String(id).padStart(12, '0');
+const USER = 'USER#';
+
+/** Key builders of the key records: the only place that spells them. */
+export const keyRecordKeys = {
+  record: (userId: string, id: number) => ({ pk: `${USER}${userId}`, sk: `KEY#${pad(id)}` }),
+  recordPrefix: 'KEY#',
+  userPartition: (userId: string) => `${USER}${userId}`,
+  /** The user whose partition `pk` is. */
+  userOf: (pk: string) => pk.slice(USER.length),
+  /** One per key hash: makes key_hash unique (a GSI cannot) and answers every verification (one consistent GetItem). */
+  hashGuard: (keyHash: string) => ({ pk: `KEYHASH#${keyHash}`, sk: 'KEYHASH' }),
+  /** The global id sequence. */
+  idCounter: { pk: 'COUNTER', sk: 'api_key_id' },
+  /** How many key records a user holds, kept in the same transaction as the records. */
+  quota: (userId: string) => ({ pk: `${USER}${userId}`, sk: 'QUOTA#api_keys' }),
+};
 
 export const ACCOUNT_SUSPENDED = 'This account is suspended; contact an administrator';
 
-/**
- * What verification needs of a key: the hash guard mirrors it, so one consistent read by hash
- * answers (a guard written before the guard mirrored last_used_at is completed from the record).
- */
+/** What verification needs of a key: the hash guard mirrors it, so one consistent read by hash answers. */
 export type KeyBinding = Pick<StoredKey, 'id' | 'user_id' | 'scopes' | 'expires_at' | 'is_active' | 'last_used_at' | 'rate_limit_per_minute'> & {
   /** Set on the guard while the owner's account is suspended (lib/admin/suspension.ts). */
   suspended?: boolean;
@@ -25,7 +43,7 @@ const BINDING_ATTRIBUTES = 'id, user_id, scopes, expires_at, is_active, last_use
 
 /** The key record as stored under its user's partition. */
 export function keyRecordItem(key: StoredKey): Record<string, unknown> {
-  return { ...keyItems.record(key.user_id, key.id), entity: 'api_key', ...key };
+  return { ...keyRecordKeys.record(key.user_id, key.id), entity: 'api_key', ...key };
 }
 
 /**
@@ -35,7 +53,7 @@ export function keyRecordItem(key: StoredKey): Record<string, unknown> {
  */
 export function hashGuardItem(key: StoredKey): Record<string, unknown> {
   const { id, user_id, scopes, expires_at, is_active, last_used_at, rate_limit_per_minute } = key;
-  return { ...keyItems.hashGuard(key.key_hash), entity: 'api_key_hash', id, user_id, scopes, expires_at, is_active, last_used_at, rate_limit_per_minute };
+  return { ...keyRecordKeys.hashGuard(key.key_hash), entity: 'api_key_hash', id, user_id, scopes, expires_at, is_active, last_used_at, rate_limit_per_minute };
 }
 
 /** Allocates the next id of the global sequence: unique and increasing across all users. */
@@ -43,7 +61,7 @@ export async function nextKeyId(): Promise<number> {
   const out = await db.send(
     new UpdateCommand({
       TableName: TABLE(),
-      Key: keyItems.idCounter,
+      Key: keyRecordKeys.idCounter,
       UpdateExpression: 'ADD n :one',
       ExpressionAttributeValues: { ':one': 1 },
       ReturnValues: 'UPDATED_NEW',
@@ -62,11 +80,11 @@ async function releaseKeyId(id: number): Promise<void> {
   await retryTransient(() =>
     // The first id came from a counter that did not exist: remove it again rather than leave a 0.
     id === 1
-      ? db.send(new DeleteCommand({ TableName: TABLE(), Key: keyItems.idCounter, ...condition }))
+      ? db.send(new DeleteCommand({ TableName: TABLE(), Key: keyRecordKeys.idCounter, ...condition }))
       : db.send(
           new UpdateCommand({
             TableName: TABLE(),
-            Key: keyItems.idCounter,
+            Key: keyRecordKeys.idCounter,
             UpdateExpression: 'ADD n :minus',
             ...condition,
             ExpressionAttributeValues: { ...condition.ExpressionAttributeValues, ':minus': -1 },
@@ -90,7 +108,7 @@ export async function insertKey(key: StoredKey, maxKeysPerUser: number, also: Tr
       {
         Update: {
           TableName: TABLE(),
-          Key: keyItems.quota(key.user_id),
+          Key: keyRecordKeys.quota(key.user_id),
           UpdateExpression: 'ADD n :one',
           ConditionExpression: 'attribute_not_exists(n) OR n < :max',
           ExpressionAttributeValues: { ':one': 1, ':max': maxKeysPerUser },
@@ -125,7 +143,7 @@ export async function listKeysOfUser(userId: string): Promise<StoredKey[]> {
       new QueryCommand({
         TableName: TABLE(),
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keyItems.userPartition(userId), ':prefix': keyItems.recordPrefix },
+        ExpressionAttributeValues: { ':pk': keyRecordKeys.userPartition(userId), ':prefix': keyRecordKeys.recordPrefix },
         ScanIndexForward: false,
         ConsistentRead: true,
         ExclusiveStartKey: startKey,
@@ -138,7 +156,7 @@ export async function listKeysOfUser(userId: string): Promise<StoredKey[]> {
 }
 
 export async function getKeyOfUser(userId: string, id: number): Promise<StoredKey | undefined> {
-  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: keyItems.record(userId, id), ConsistentRead: true }));
+  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: keyRecordKeys.record(userId, id), ConsistentRead: true }));
   return out.Item as StoredKey | undefined;
 }
 
@@ -155,7 +173,7 @@ export async function markRevoked(key: StoredKey, nowIso: string, also: Transact
       {
         Update: {
           TableName: TABLE(),
-          Key: keyItems.record(key.user_id, key.id),
+          Key: keyRecordKeys.record(key.user_id, key.id),
           UpdateExpression: 'SET is_active = :false, updated_at = :now',
           ConditionExpression: requireActive ? 'attribute_exists(pk) AND is_active = :true' : 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':false': false, ':now': nowIso, ...(requireActive ? { ':true': true } : {}) },
@@ -164,7 +182,7 @@ export async function markRevoked(key: StoredKey, nowIso: string, also: Transact
       {
         Update: {
           TableName: TABLE(),
-          Key: keyItems.hashGuard(key.key_hash),
+          Key: keyRecordKeys.hashGuard(key.key_hash),
           UpdateExpression: 'SET is_active = :false',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':false': false },
@@ -183,12 +201,12 @@ export async function markRevoked(key: StoredKey, nowIso: string, also: Transact
 export async function removeKey(key: StoredKey, also: TransactItem[] = []): Promise<boolean> {
   try {
     await transactWrite([
-      { Delete: { TableName: TABLE(), Key: keyItems.record(key.user_id, key.id), ConditionExpression: 'attribute_exists(pk)' } },
-      { Delete: { TableName: TABLE(), Key: keyItems.hashGuard(key.key_hash) } },
+      { Delete: { TableName: TABLE(), Key: keyRecordKeys.record(key.user_id, key.id), ConditionExpression: 'attribute_exists(pk)' } },
+      { Delete: { TableName: TABLE(), Key: keyRecordKeys.hashGuard(key.key_hash) } },
       {
         Update: {
           TableName: TABLE(),
-          Key: keyItems.quota(key.user_id),
+          Key: keyRecordKeys.quota(key.user_id),
           UpdateExpression: 'ADD n :minusOne',
           ExpressionAttributeValues: { ':minusOne': -1 },
         },
@@ -206,24 +224,17 @@ export async function removeKey(key: StoredKey, also: TransactItem[] = []): Prom
  * Reads what verification needs of the key with hash `keyHash`: one strongly consistent GetItem of
  * its hash guard, written in the create transaction (so a new key is found on the first try) and
  * updated or removed in the same transaction as the record by revoke and delete (so a revoke bites on
- * the next request). The key_hash GSI is not read: it is eventually consistent. A guard written
- * before guards mirrored last_used_at lacks it: the record is read too (a second consistent GetItem),
- * until touchLastUsed writes it on the guard.
+ * the next request). The key_hash GSI is not read: it is eventually consistent.
  */
 export async function findKeyByHash(keyHash: string): Promise<KeyBinding | undefined> {
-  const guard = await db.send(new GetCommand({ TableName: TABLE(), Key: keyItems.hashGuard(keyHash), ConsistentRead: true, ProjectionExpression: BINDING_ATTRIBUTES }));
-  const binding = guard.Item as Partial<KeyBinding> | undefined;
-  if (!binding || binding.last_used_at !== undefined) return binding as KeyBinding | undefined;
-  const record = await db.send(
-    new GetCommand({ TableName: TABLE(), Key: keyItems.record(binding.user_id!, binding.id!), ConsistentRead: true, ProjectionExpression: BINDING_ATTRIBUTES }),
-  );
-  return record.Item ? ({ ...record.Item, suspended: binding.suspended } as KeyBinding) : undefined;
+  const guard = await db.send(new GetCommand({ TableName: TABLE(), Key: keyRecordKeys.hashGuard(keyHash), ConsistentRead: true, ProjectionExpression: BINDING_ATTRIBUTES }));
+  return guard.Item as KeyBinding | undefined;
 }
 
 /**
  * Records a use on the record (which the key list shows) and on the guard (which verification reads)
- * in one transaction, at most once per minute per key: the guard's condition (last_used_at absent,
- * null or not after `notAfterIso`) makes concurrent verifications write once. Returns false when
+ * in one transaction, at most once per minute per key: the guard's condition (last_used_at null or
+ * not after `notAfterIso`) makes concurrent verifications write once. Returns false when
  * another request wrote it first, is writing the key right now (a conflict, not retried: the other
  * write records the use, or revokes or deletes the key), or the key is gone.
  */
@@ -234,16 +245,16 @@ export async function touchLastUsed(keyHash: string, key: Pick<KeyBinding, 'user
         {
           Update: {
             TableName: TABLE(),
-            Key: keyItems.hashGuard(keyHash),
+            Key: keyRecordKeys.hashGuard(keyHash),
             UpdateExpression: 'SET last_used_at = :now',
-            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR attribute_type(last_used_at, :nullType) OR last_used_at <= :cutoff)',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_type(last_used_at, :nullType) OR last_used_at <= :cutoff)',
             ExpressionAttributeValues: { ':now': nowIso, ':cutoff': notAfterIso, ':nullType': 'NULL' },
           },
         },
         {
           Update: {
             TableName: TABLE(),
-            Key: keyItems.record(key.user_id, key.id),
+            Key: keyRecordKeys.record(key.user_id, key.id),
             UpdateExpression: 'SET last_used_at = :now',
             ConditionExpression: 'attribute_exists(pk)',
             ExpressionAttributeValues: { ':now': nowIso },
@@ -269,9 +280,9 @@ export async function findKeyById(id: number): Promise<StoredKey | undefined> {
   const out = await db.send(
     new QueryCommand({ TableName: TABLE(), IndexName: KEY_ID_INDEX, KeyConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': id } }),
   );
-  const record = (out.Items ?? []).find((item) => typeof item.sk === 'string' && item.sk.startsWith(keyItems.recordPrefix));
+  const record = (out.Items ?? []).find((item) => typeof item.sk === 'string' && item.sk.startsWith(keyRecordKeys.recordPrefix));
   if (!record) return undefined;
-  const owner = String(record.pk).slice('USER#'.length);
+  const owner = keyRecordKeys.userOf(String(record.pk));
   return getKeyOfUser(owner, id);
 }
 
@@ -281,159 +292,8 @@ export async function findKeyById(id: number): Promise<StoredKey | undefined> {
  * no key has this hash (never created, or deleted).
  */
 export async function findKeyRecordByHash(keyHash: string): Promise<StoredKey | undefined> {
-  const guard = await db.send(new GetCommand({ TableName: TABLE(), Key: keyItems.hashGuard(keyHash), ConsistentRead: true, ProjectionExpression: 'id, user_id' }));
+  const guard = await db.send(new GetCommand({ TableName: TABLE(), Key: keyRecordKeys.hashGuard(keyHash), ConsistentRead: true, ProjectionExpression: 'id, user_id' }));
   const binding = guard.Item as Pick<KeyBinding, 'id' | 'user_id'> | undefined;
   return binding ? getKeyOfUser(binding.user_id, binding.id) : undefined;
 }
 
-/**
- * Sets (true) or removes (false) the suspension marker on the hash guard of each of the account's
- * keys: verification reads it in the GetItem it makes anyway. Idempotent; a key deleted meanwhile is
- * skipped (the guard's condition). Returns how many guards it wrote.
- */
-export async function markKeysSuspended(userId: string, suspended: boolean): Promise<number> {
-  const keys = await listKeysOfUser(userId);
-  let written = 0;
-  const mark = async (key: StoredKey) => {
-    try {
-      await retryOnConflict(() =>
-        db.send(
-          new UpdateCommand({
-            TableName: TABLE(),
-            Key: keyItems.hashGuard(key.key_hash),
-            UpdateExpression: suspended ? 'SET suspended = :true' : 'REMOVE suspended',
-            ConditionExpression: 'attribute_exists(pk)',
-            ...(suspended ? { ExpressionAttributeValues: { ':true': true } } : {}),
-          }),
-        ),
-      );
-      written++;
-    } catch (error) {
-      if (!isConditionalCheckFailed(error)) throw error;
-    }
-  };
-  // Ten at a time: at most 100 keys per account (MAX_KEYS_PER_USER), so ten rounds at most.
-  for (let i = 0; i < keys.length; i += 10) await Promise.all(keys.slice(i, i + 10).map(mark));
-  return written;
-}
-
-/** How many guard updates a suspension may put in its own transaction (the account and its event take two more, the quota check one). */
-const MAX_GUARDS_IN_TRANSACTION = 97;
-
-/**
- * The items that set (or remove) the suspension marker on every guard of the account's keys, for the
- * suspension's own transaction: one Update per guard (conditioned on the guard existing) and a check
- * that the account's key count is still the one listed (a key created or deleted in between cancels
- * the transaction, which is then built again). Undefined when there are too many keys for one
- * transaction (the caller falls back to markKeysSuspended after its own write).
- */
-export async function suspensionMarkItems(userId: string, suspended: boolean): Promise<TransactItem[] | undefined> {
-  const keys = await listKeysOfUser(userId);
-  if (keys.length > MAX_GUARDS_IN_TRANSACTION) return undefined;
-  return [
-    {
-      ConditionCheck: {
-        TableName: TABLE(),
-        Key: keyItems.quota(userId),
-        ConditionExpression: keys.length === 0 ? 'attribute_not_exists(n) OR n = :count' : 'n = :count',
-        ExpressionAttributeValues: { ':count': keys.length },
-      },
-    },
-    ...keys.map(
-      (key): TransactItem => ({
-        Update: {
-          TableName: TABLE(),
-          Key: keyItems.hashGuard(key.key_hash),
-          UpdateExpression: suspended ? 'SET suspended = :true' : 'REMOVE suspended',
-          ConditionExpression: 'attribute_exists(pk)',
-          ...(suspended ? { ExpressionAttributeValues: { ':true': true } } : {}),
-        },
-      }),
-    ),
-  ];
-}
-
-/** How long a minute counter is kept: the 30 days of usage, plus a margin for TTL's lag. */
-const USAGE_TTL_SECONDS = 32 * 24 * 3600;
-
-export type KeyUseVerdict = 'admitted' | 'first_refusal' | 'second_refusal' | 'refused';
-
-/**
- * Counts one request of key `id` in UTC minute `minute` against `limit`: one UpdateItem of the
- * key's minute counter, admitted while the count stays at or below the limit. The write that takes
- * the count to limit + 1 is the minute's first refusal (the caller audits it); the one that takes it
- * to limit + 2 is the second (the caller makes sure the first's event is stored: the first refusal
- * may have timed out after its count was applied, and never reached its audit); from then on the
- * condition fails and nothing more is written. Exact across Lambda instances: DynamoDB applies the
- * conditional ADDs on the item one after another. `lim` keeps the limit for the usage sum.
- */
-export async function countKeyUse(id: number, minute: string, limit: number, minuteEpochSeconds: number): Promise<KeyUseVerdict> {
-  try {
-    const out = await db.send(
-      new UpdateCommand({
-        TableName: TABLE(),
-        Key: keyItems.usageMinute(id, minute),
-        UpdateExpression: 'SET lim = :limit, #ttl = :ttl ADD n :one',
-        ConditionExpression: 'attribute_not_exists(n) OR n <= :second',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':second': limit + 1, ':ttl': minuteEpochSeconds + USAGE_TTL_SECONDS },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    const n = Number(out.Attributes!.n);
-    return n <= limit ? 'admitted' : n === limit + 1 ? 'first_refusal' : 'second_refusal';
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return 'refused';
-    throw error;
-  }
-}
-
-/**
- * Gives back the count of the minute's first refusal of key `id` (the write that took its counter to
- * `limit` + 1) when that refusal could not store its audit event: the key's next request is then the
- * first refusal again and stores it (its event id keeps it once). Only while the count is still
- * limit + 1, so a retried give-back that had been applied does not give back twice (and once a
- * second refusal has moved it on, that refusal stores the event). A compensation: retried on transient errors, then logged.
- */
-export async function uncountFirstRefusal(id: number, minute: string, limit: number): Promise<void> {
-  await retryTransient(() =>
-    db.send(
-      new UpdateCommand({
-        TableName: TABLE(),
-        Key: keyItems.usageMinute(id, minute),
-        UpdateExpression: 'ADD n :minus',
-        ConditionExpression: 'n = :over',
-        ExpressionAttributeValues: { ':minus': -1, ':over': limit + 1 },
-      }),
-    ),
-  ).catch((error: Error) => {
-    if (!isConditionalCheckFailed(error)) logger.warn('first refusal not given back: its audit event is not stored', { keyId: id, errorName: error.name });
-  });
-}
-
-/**
- * The admitted requests of key `id` per minute from `fromMinute` to `toMinute` (inclusive): one
- * Query of the key's usage partition (eventually consistent: a figure may lag a second behind).
- * A minute's first refusal is in its count, not in what it admitted: min(n, lim).
- */
-export async function readKeyUsage(id: number, fromMinute: string, toMinute: string): Promise<{ minute: string; requests: number }[]> {
-  const minutes: { minute: string; requests: number }[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE(),
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': keyItems.usagePartition(id), ':from': keyItems.usagePrefix + fromMinute, ':to': keyItems.usagePrefix + toMinute },
-        ProjectionExpression: 'sk, n, lim',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of out.Items ?? []) {
-      const n = Number(item.n ?? 0);
-      minutes.push({ minute: String(item.sk).slice(keyItems.usagePrefix.length), requests: Math.min(n, Number(item.lim ?? n)) });
-    }
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
-  return minutes;
-}
