@@ -19,7 +19,8 @@ import { useTestStack, type ApiResponse } from '../support/stack.js';
  * test/support/fault-sweep.ts for the plan of faults and what each case checks). Each case runs on
  * empty tables with its own fixtures, so that "nothing half-written" compares the whole store.
  */
-const api = useTestStack();
+// The sweeps' checks read derived counters: the stream processor is settled before each call.
+const api = useTestStack({ settle: true });
 
 type User = { openid: string; token: string };
 const users = async (count: number): Promise<User[]> => putTestAccounts(count);

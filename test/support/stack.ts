@@ -29,7 +29,7 @@ export async function settleStreams(): Promise<void> {
  * is no HTTP server: apiClient(stack.url) invokes the gateway in-process (infra/local/server.ts,
  * invokeGateway), the path the server itself takes after the socket.
  */
-export async function startTestStack(options: Pick<LocalStackOptions, 'env' | 'staticDir' | 'devRoutes' | 'http'> = {}) {
+export async function startTestStack(options: Pick<LocalStackOptions, 'env' | 'staticDir' | 'devRoutes' | 'http' | 'streams'> = {}) {
   const stack = await startLocalStack({
     dataDir: 'memory',
     streams: 'on-demand',
