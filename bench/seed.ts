@@ -1,17 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableNames } from '../lib/db/client.js';
-import { hubItems, pad } from '../lib/db/hub-items.js';
+import { pad } from '../lib/db/keys.js';
 import { accountItem, accountRecord, type Account } from '../lib/accounts/accounts.js';
 import { commentItem, type StoredComment } from '../lib/comments/comments.js';
 import { relationItems } from '../lib/social/follows.js';
 import { KEY_PREFIX } from '../lib/keys/key-material.js';
 import type { StoredKey } from '../lib/keys/key-record.js';
 import { hashGuardItem, keyRecordItem, keyRecordKeys } from '../lib/keys/key-records.js';
+import { commentKeys } from '../lib/comments/comments.js';
+import { videoKeys } from '../lib/catalog/video-items.js';
+import { accountKeys } from '../lib/accounts/accounts.js';
 
 /**
  * Bulk seeding for the scaling section: BatchWriteItem, 25 items per request, several requests in
- * flight, unprocessed items retried. Items are built with the key builders of lib/db/hub-items.ts
+ * flight, unprocessed items retried. Items are built with the entity modules' key builders
  * and lib/keys/key-records.ts in the shapes the stores write (named at each builder below).
  */
 export async function batchWrite(table: string, items: Record<string, unknown>[], concurrency = 8): Promise<void> {
@@ -55,7 +58,7 @@ export async function seedFollowers(followee: string, count: number): Promise<vo
   await db.send(
     new UpdateCommand({
       TableName: tableNames.hub,
-      Key: hubItems.account(followee),
+      Key: accountKeys.account(followee),
       UpdateExpression: 'SET follower_count = :n, follower_seq = :n',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':n': count },
@@ -78,14 +81,14 @@ export async function seedComments(vid: string, count: number, authors: { openid
   }
   for (const author of authors) {
     const at = new Date(base + count * 1000).toISOString();
-    items.push({ ...hubItems.commented(author.openid, vid), ...hubItems.commentedIndex(author.openid, at, vid), entity: 'commented', openid: author.openid, vid, commented_at: at });
+    items.push({ ...commentKeys.commented(author.openid, vid), ...commentKeys.commentedIndex(author.openid, at, vid), entity: 'commented', openid: author.openid, vid, commented_at: at });
   }
-  items.push({ ...hubItems.commentSequence(vid), entity: 'comment_sequence', vid, n: count });
+  items.push({ ...commentKeys.commentSequence(vid), entity: 'comment_sequence', vid, n: count });
   await batchWrite(tableNames.hub, items);
   await db.send(
     new UpdateCommand({
       TableName: tableNames.hub,
-      Key: hubItems.video(vid),
+      Key: videoKeys.video(vid),
       UpdateExpression: 'SET comment_count = :n',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':n': count },

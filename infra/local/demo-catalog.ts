@@ -3,7 +3,7 @@ import { importVideos } from '../../lib/catalog/import.js';
 import type { ImportedVideo } from '../../lib/catalog/video-items.js';
 import { clock } from '../../lib/clock.js';
 import { db, isConditionalCheckFailed, tableNames } from '../../lib/db/client.js';
-import { hubPartitions } from '../../lib/db/hub-items.js';
+import { videoPartitions } from '../../lib/catalog/video-items.js';
 import { seededRandom } from '../../lib/seeded-random.js';
 import { accountItem, accountRecord } from '../../lib/accounts/accounts.js';
 
@@ -138,7 +138,7 @@ async function ensureDemoAuthors(nowIso: string): Promise<void> {
 
 export async function catalogIsEmpty(): Promise<boolean> {
   const shards = await Promise.all(
-    hubPartitions.videos.map((partition) =>
+    videoPartitions.videos.map((partition) =>
       db.send(
         new QueryCommand({
           TableName: tableNames.hub,

@@ -4,12 +4,29 @@ import { clock } from '../clock.js';
 import { storedCount } from '../db/attributes.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
-import { hubItems } from '../db/hub-items.js';
 import { cancellationCode, retryOnConflict, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { newOpenid, randomDigits } from '../ids.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
 import { isAdminPhone, maskPhone } from '../sms/phone.js';
+import { timeKey, shardKey, allShards, SHARDS } from '../db/keys.js';
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const accountKeys = {
+  /** The profile and its counters. gsi1: ACCOUNTS#k / created_at#openid (export of all accounts; k from the openid). */
+  account: (openid: string) => ({ pk: `ACCOUNT#${openid}`, sk: 'PROFILE' }),
+  accountsIndex: (createdAt: string, openid: string) => ({ gsi1pk: shardKey('ACCOUNTS', openid, SHARDS.accounts), gsi1sk: timeKey(createdAt, openid) }),
+  /** phone (E.164) -> openid; written with the account in one transaction, so a phone has one account. */
+  phone: (e164: string) => ({ pk: `PHONE#${e164}`, sk: 'ACCOUNT' }),
+  /** An invitation recorded once per new account. */
+  invite: (inviter: string, invitee: string) => ({ pk: `ACCOUNT#${inviter}`, sk: `INVITED#${invitee}` }),
+};
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const accountPartitions = {
+  accounts: allShards('ACCOUNTS', SHARDS.accounts),
+};
+
 
 /** The account item: profile, stored roles and the counters kept exact by the writers of each fact. */
 export interface Account {
@@ -98,7 +115,7 @@ export function publicUser(account: Account, relation: { followed_by_me: boolean
 }
 
 export async function getAccount(openid: string, consistent = false): Promise<Account | undefined> {
-  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.account(openid), ConsistentRead: consistent }));
+  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: accountKeys.account(openid), ConsistentRead: consistent }));
   return out.Item as Account | undefined;
 }
 
@@ -111,10 +128,10 @@ export async function requireAccount(openid: string, what = 'User'): Promise<Acc
 
 /** Several accounts with BatchGet; unknown openids are simply absent from the map. */
 export async function getAccounts(openids: string[]): Promise<Map<string, Account>> {
-  const items = await batchGetHubItems<Account>(openids.map((o) => hubItems.account(o)));
+  const items = await batchGetHubItems<Account>(openids.map((o) => accountKeys.account(o)));
   const out = new Map<string, Account>();
   for (const openid of openids) {
-    const account = items.get(itemId(hubItems.account(openid)));
+    const account = items.get(itemId(accountKeys.account(openid)));
     if (account) out.set(openid, account);
   }
   return out;
@@ -159,7 +176,7 @@ async function updateAccount(
       db.send(
         new UpdateCommand({
           TableName: TABLE(),
-          Key: hubItems.account(openid),
+          Key: accountKeys.account(openid),
           UpdateExpression: expression,
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: names,
@@ -203,7 +220,7 @@ export async function replaceAccountRolesAudited(
         {
           Update: {
             TableName: TABLE(),
-            Key: hubItems.account(openid),
+            Key: accountKeys.account(openid),
             // A removed role is stamped with its removal: tokens issued before it lose the role for good.
             UpdateExpression: 'SET #roles = :roles, roles_removed_at = :removed, updated_at = :now',
             ConditionExpression: before === undefined ? 'attribute_exists(pk) AND attribute_not_exists(#roles)' : 'attribute_exists(pk) AND #roles = :before',
@@ -233,7 +250,7 @@ function addAdminRoleItem(openid: string): TransactItem {
   return {
     Update: {
       TableName: TABLE(),
-      Key: hubItems.account(openid),
+      Key: accountKeys.account(openid),
       UpdateExpression: 'SET #roles = list_append(if_not_exists(#roles, :none), :admin), updated_at = :now',
       ConditionExpression: 'attribute_exists(pk) AND NOT contains(#roles, :role)',
       ExpressionAttributeNames: { '#roles': 'roles' },
@@ -244,7 +261,7 @@ function addAdminRoleItem(openid: string): TransactItem {
 
 /** The openid of the account a phone (E.164) signs in to, if any. */
 export async function accountIdOfPhone(phone: string): Promise<string | undefined> {
-  const link = await db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.phone(phone), ConsistentRead: true }));
+  const link = await db.send(new GetCommand({ TableName: TABLE(), Key: accountKeys.phone(phone), ConsistentRead: true }));
   return (link.Item as { openid?: string } | undefined)?.openid;
 }
 
@@ -287,7 +304,7 @@ export function accountRecord(
 
 /** The stored item of an account: its key, its place in the accounts export index, the record. */
 export function accountItem(account: Account) {
-  return { ...hubItems.account(account.openid), ...hubItems.accountsIndex(account.created_at, account.openid), entity: 'account', ...account };
+  return { ...accountKeys.account(account.openid), ...accountKeys.accountsIndex(account.created_at, account.openid), entity: 'account', ...account };
 }
 
 function newAccount(phone: string, nowIso: string): Account {
@@ -342,7 +359,7 @@ export async function signInByPhone(phone: string, options: SignInOptions): Prom
       {
         Put: {
           TableName: TABLE(),
-          Item: { ...hubItems.phone(phone), entity: 'phone', openid: account.openid },
+          Item: { ...accountKeys.phone(phone), entity: 'phone', openid: account.openid },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -358,7 +375,7 @@ export async function signInByPhone(phone: string, options: SignInOptions): Prom
       items.push({
         Put: {
           TableName: TABLE(),
-          Item: { ...hubItems.invite(inviter, account.openid), entity: 'invite', inviter, invitee: account.openid, created_at: nowIso },
+          Item: { ...accountKeys.invite(inviter, account.openid), entity: 'invite', inviter, invitee: account.openid, created_at: nowIso },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       });

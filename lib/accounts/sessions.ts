@@ -1,17 +1,21 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableNames } from '../db/client.js';
-import { hubItems } from '../db/hub-items.js';
+import { accountKeys } from './accounts.js';
 import type { TransactItem } from '../db/transact.js';
 
 /**
  * Ended sessions: a JWT is stateless until someone ends it (create_phone_account with
  * openid0/token0). The ended jti is kept until the token would have expired anyway (DynamoDB TTL).
  */
-const sessionKey = (jti: string) => ({ pk: `SESSION#${jti}`, sk: 'ENDED' });
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const sessionKeys = {
+  /** The marker of an ended session (a JWT's `jti`), kept until the token would expire. */
+  ended: (jti: string) => ({ pk: `SESSION#${jti}`, sk: 'ENDED' }),
+};
 
 /** Ends a session, as a transaction item: written with the sign-in that replaces it (all or nothing). */
 export function endSessionItem(jti: string, expiresAtEpochSeconds: number): TransactItem {
-  return { Put: { TableName: tableNames.hub, Item: { ...sessionKey(jti), ttl: expiresAtEpochSeconds } } };
+  return { Put: { TableName: tableNames.hub, Item: { ...sessionKeys.ended(jti), ttl: expiresAtEpochSeconds } } };
 }
 
 /** What the JWT check reads of a session and its account, in one request. */
@@ -32,8 +36,8 @@ export interface SessionStatus {
  * again.
  */
 export async function sessionStatus(jti: string, sub: string): Promise<SessionStatus> {
-  const session = sessionKey(jti);
-  const account = hubItems.account(sub);
+  const session = sessionKeys.ended(jti);
+  const account = accountKeys.account(sub);
   let keys: Record<string, unknown>[] = [session, account];
   const found: Record<string, unknown>[] = [];
   for (let attempt = 0; keys.length > 0; attempt++) {

@@ -2,7 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { tableNames } from '../db/client.js';
-import { hubItems } from '../db/hub-items.js';
+import { accountKeys } from '../accounts/accounts.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError } from '../errors.js';
 import { getAccount } from '../accounts/accounts.js';
@@ -40,7 +40,7 @@ async function setSuspension(principal: Principal, openid: string, suspend: bool
     const accountUpdate: TransactItem = {
       Update: {
         TableName: tableNames.hub,
-        Key: hubItems.account(openid),
+        Key: accountKeys.account(openid),
         ...(suspend
           ? {
               UpdateExpression: 'SET suspended_at = :now, suspended_by = :by',

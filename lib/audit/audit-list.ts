@@ -3,7 +3,7 @@ import * as z from '../zod.js';
 import type { AuditEntry } from './trail.js';
 import { openCursor, signCursor } from '../secrets/signed-cursor.js';
 import { db, tableNames } from '../db/client.js';
-import { hubItems } from '../db/hub-items.js';
+import { auditKeys } from './trail.js';
 import { ValidationError } from '../errors.js';
 
 const AUDIT_PAGE_DEFAULT = 20;
@@ -48,16 +48,16 @@ export async function auditPage(reader: { user_id: string; roles: readonly strin
   if (query.cursor) {
     const opened = (await openCursor(CURSOR_PURPOSE, query.cursor)) as Partial<AuditCursor> | undefined;
     // A cursor of another account continues nothing of this one.
-    if (!opened || opened.u !== openid || typeof opened.sk !== 'string' || !opened.sk.startsWith(hubItems.auditPrefix)) {
+    if (!opened || opened.u !== openid || typeof opened.sk !== 'string' || !opened.sk.startsWith(auditKeys.auditPrefix)) {
       throw new ValidationError('Invalid parameter "cursor": not a cursor this server issued for this list');
     }
-    startKey = { pk: hubItems.account(openid).pk, sk: opened.sk };
+    startKey = { pk: auditKeys.partition(openid), sk: opened.sk };
   }
   const out = await db.send(
     new QueryCommand({
       TableName: tableNames.hub,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': hubItems.account(openid).pk, ':prefix': hubItems.auditPrefix },
+      ExpressionAttributeValues: { ':pk': auditKeys.partition(openid), ':prefix': auditKeys.auditPrefix },
       ScanIndexForward: false,
       // One more than the page: a cursor only when there is more, never one that leads to an empty page.
       Limit: limit + 1,

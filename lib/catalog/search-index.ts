@@ -1,7 +1,23 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { BatchWrite } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
-import { hubItems, hubPartitions } from '../db/hub-items.js';
+import { timeKey } from '../db/keys.js';
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const searchKeys = {
+  /**
+   * A search posting: the video `vid`, created at `createdAt`, has `gram` in its text. One small item
+   * per (gram, video), so that no item grows with the catalog; the sort key orders a gram's
+   * postings by creation time (docs/data-model.md, "Search postings").
+   */
+  searchPosting: (gram: string, createdAt: string, vid: string) => ({ pk: `GRAM#${gram}`, sk: timeKey(createdAt, vid) }),
+};
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const searchPartitions = {
+  gram: (gram: string) => searchKeys.searchPosting(gram, '', '').pk,
+};
+
 
 /**
  * The search index of `q` (docs/feed.md "Search"). A video is indexed under the n-grams of its
@@ -11,7 +27,7 @@ import { hubItems, hubPartitions } from '../db/hub-items.js';
  * postings list holds every match (and some near-misses, removed by checking the whole term).
  * Shorter terms have no gram and are answered by walking the catalog (bounded per call).
  *
- * The postings of a gram are small items `hubItems.searchPosting(gram, created_at, vid)`, one per
+ * The postings of a gram are small items `searchKeys.searchPosting(gram, created_at, vid)`, one per
  * video whose text holds the gram (docs/data-model.md, "Search postings"): no item grows with the
  * catalog, however common the gram. putVideo writes them (postingWrites, in the video's own
  * transaction as far as they fit), the bulk import too; the `q` walk of the feed reads them
@@ -99,10 +115,10 @@ export function bestGram(normalizedTerm: string): string | undefined {
 }
 
 /** A posting's sort key: orders a gram's postings by creation time. */
-export const postingEntry = (createdAt: string, vid: string) => hubItems.searchPosting('', createdAt, vid).sk;
+export const postingEntry = (createdAt: string, vid: string) => searchKeys.searchPosting('', createdAt, vid).sk;
 
 /** The item of one posting: the key says it all. */
-export const postingItem = (gram: string, createdAt: string, vid: string) => ({ ...hubItems.searchPosting(gram, createdAt, vid), entity: 'search_posting' });
+export const postingItem = (gram: string, createdAt: string, vid: string) => ({ ...searchKeys.searchPosting(gram, createdAt, vid), entity: 'search_posting' });
 
 /**
  * The largest a posting item can be, in DynamoDB's item size (attribute names and values in UTF-8):
@@ -136,7 +152,7 @@ export function postingWrites(video: IndexedVideo, before?: IndexedVideo): Batch
   const removed = before ? gramsOf(before).filter((g) => !kept.has(g)) : [];
   return [
     ...grams.map((gram) => ({ put: postingItem(gram, video.created_at, video.vid) })),
-    ...removed.map((gram) => ({ delete: hubItems.searchPosting(gram, video.created_at, video.vid) })),
+    ...removed.map((gram) => ({ delete: searchKeys.searchPosting(gram, video.created_at, video.vid) })),
   ];
 }
 
@@ -154,7 +170,7 @@ export async function postingsPage(gram: string, after: string | undefined, limi
     new QueryCommand({
       TableName: TABLE(),
       KeyConditionExpression: after ? 'pk = :p AND sk < :after' : 'pk = :p',
-      ExpressionAttributeValues: { ':p': hubPartitions.gram(gram), ...(after ? { ':after': after } : {}) },
+      ExpressionAttributeValues: { ':p': searchPartitions.gram(gram), ...(after ? { ':after': after } : {}) },
       ScanIndexForward: false,
       Limit: limit,
     }),

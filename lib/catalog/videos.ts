@@ -5,7 +5,8 @@ import { backoff } from '../db/backoff.js';
 import { batchGetHubItems, batchWriteHubItems, itemId, type BatchWrite } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
 import { afterCommit } from '../db/failures.js';
-import { hubItems } from '../db/hub-items.js';
+import { accountKeys } from '../accounts/accounts.js';
+import { videoKeys } from './video-items.js';
 import { cancellationCode, MAX_TRANSACTION_ITEMS, transactItemOf, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { newVid } from '../ids.js';
@@ -24,14 +25,14 @@ import { authorLatestItem, cleanFields, coLikesItem, externalIdItem, latestEntry
 const TABLE = () => tableNames.hub;
 
 export async function getVideo(vid: string, consistent = false): Promise<VideoItem | undefined> {
-  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.video(vid), ConsistentRead: consistent }));
+  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: videoKeys.video(vid), ConsistentRead: consistent }));
   return out.Item as VideoItem | undefined;
 }
 
 /** Several videos with BatchGet, in the order asked, unknown vids dropped. */
 export async function getVideos(vids: string[]): Promise<VideoItem[]> {
-  const found = await batchGetHubItems<VideoItem>(vids.map((vid) => hubItems.video(vid)));
-  return vids.map((vid) => found.get(itemId(hubItems.video(vid)))).filter((v): v is VideoItem => v !== undefined);
+  const found = await batchGetHubItems<VideoItem>(vids.map((vid) => videoKeys.video(vid)));
+  return vids.map((vid) => found.get(itemId(videoKeys.video(vid)))).filter((v): v is VideoItem => v !== undefined);
 }
 
 // Create / update --------------------------------------------------------------------------------------
@@ -49,7 +50,7 @@ const contentDigest = (fields: VideoFields) => createHash('sha256').update(JSON.
 
 /** The retry guard of a publish without vid or external_id (those name the video themselves). */
 function publishGuardKey(input: VideoInput, fields: VideoFields) {
-  return input.vid || input.external_id ? undefined : hubItems.publishGuard(input.author_openid, contentDigest(fields));
+  return input.vid || input.external_id ? undefined : videoKeys.publishGuard(input.author_openid, contentDigest(fields));
 }
 
 /** The video a recent identical publish created, if its guard is still live. */
@@ -94,14 +95,14 @@ async function createVideo(input: VideoInput, fields: VideoFields, guardKey: { p
     ...(input.external_id ? { external_id: input.external_id } : {}),
     gsi3sk: initialTrend(clock.now()),
   };
-  const latestKey = hubItems.authorLatest(video.author_openid);
+  const latestKey = videoKeys.authorLatest(video.author_openid);
   const latest = (await db.send(new GetCommand({ TableName: TABLE(), Key: latestKey, ConsistentRead: true }))).Item as StoredLatest | undefined;
   const items: TransactItem[] = [
     { Put: { TableName: TABLE(), Item: videoItem(video), ConditionExpression: 'attribute_not_exists(pk)' } },
     {
       Update: {
         TableName: TABLE(),
-        Key: hubItems.account(video.author_openid),
+        Key: accountKeys.account(video.author_openid),
         UpdateExpression: 'ADD video_count :one',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':one': 1 },
@@ -161,7 +162,7 @@ async function updateVideo(existing: VideoItem, input: VideoInput, fields: Video
       // SET only the content: the counters and the trend may be moving under concurrent likes.
       Update: {
         TableName: TABLE(),
-        Key: hubItems.video(video.vid),
+        Key: videoKeys.video(video.vid),
         UpdateExpression:
           'SET title = :title, description = :description, cover_url = :cover, video_url = :url, duration_s = :duration, tags = :tags, updated_at = :now' +
           (input.external_id ? ', external_id = :external' : ''),
@@ -179,13 +180,13 @@ async function updateVideo(existing: VideoItem, input: VideoInput, fields: Video
         },
       },
     },
-    ...[...oldTags].filter((t) => !newTags.has(t)).map((tag) => ({ Delete: { TableName: TABLE(), Key: hubItems.videoTag(video.vid, tag) } })),
+    ...[...oldTags].filter((t) => !newTags.has(t)).map((tag) => ({ Delete: { TableName: TABLE(), Key: videoKeys.videoTag(video.vid, tag) } })),
     // A new tag's ranking item starts from the trend read above.
     ...[...newTags].filter((t) => !oldTags.has(t)).map((tag) => ({ Put: { TableName: TABLE(), Item: tagItem({ ...existing, tags: video.tags }, tag) } })),
     ...[...newTags]
       .filter((t) => oldTags.has(t))
       .map((tag) => ({
-        Update: { TableName: TABLE(), Key: hubItems.videoTag(video.vid, tag), UpdateExpression: 'SET tags = :tags', ExpressionAttributeValues: { ':tags': video.tags } },
+        Update: { TableName: TABLE(), Key: videoKeys.videoTag(video.vid, tag), UpdateExpression: 'SET tags = :tags', ExpressionAttributeValues: { ':tags': video.tags } },
       })),
   ];
   const laterPostings = postingsInTransaction(items, postingWrites(video, existing));
@@ -204,7 +205,7 @@ async function updateVideo(existing: VideoItem, input: VideoInput, fields: Video
 async function findExisting(input: VideoInput): Promise<VideoItem | undefined> {
   if (input.vid) return getVideo(input.vid, true);
   if (!input.external_id) return undefined;
-  const link = await db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.externalId(input.author_openid, input.external_id), ConsistentRead: true }));
+  const link = await db.send(new GetCommand({ TableName: TABLE(), Key: videoKeys.externalId(input.author_openid, input.external_id), ConsistentRead: true }));
   const vid = (link.Item as { vid?: string } | undefined)?.vid;
   return vid ? getVideo(vid, true) : undefined;
 }

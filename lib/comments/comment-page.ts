@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getVideo } from '../catalog/videos.js';
 import { db, tableNames } from '../db/client.js';
-import { hubItems } from '../db/hub-items.js';
+import { commentKeys } from './comments.js';
 import { NotFoundError } from '../errors.js';
 import { COMMENT_PAGE_SIZE, commentViews, type StoredComment } from './comments.js';
 
@@ -33,7 +33,7 @@ function numberOfRank(rank: number, n: number, gapsDown: number[]): number {
 
 export async function commentPage({ vid, page }: { vid: string; page: number }) {
   const TableName = tableNames.hub;
-  const sequence = (await db.send(new GetCommand({ TableName, Key: hubItems.commentSequence(vid), ConsistentRead: true }))).Item as CommentSequence | undefined;
+  const sequence = (await db.send(new GetCommand({ TableName, Key: commentKeys.commentSequence(vid), ConsistentRead: true }))).Item as CommentSequence | undefined;
   if (!sequence && !(await getVideo(vid, true))) throw new NotFoundError(`Video "${vid.slice(0, 64)}" does not exist`);
   const n = sequence?.n ?? 0;
   const gapsDown = [...(sequence?.gaps ?? [])].filter((g) => g <= n).sort((a, b) => b - a);
@@ -47,7 +47,7 @@ export async function commentPage({ vid, page }: { vid: string; page: number }) 
       new QueryCommand({
         TableName,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
-        ExpressionAttributeValues: { ':pk': hubItems.comment(vid, low).pk, ':low': hubItems.comment(vid, low).sk, ':high': hubItems.comment(vid, high).sk },
+        ExpressionAttributeValues: { ':pk': commentKeys.comment(vid, low).pk, ':low': commentKeys.comment(vid, low).sk, ':high': commentKeys.comment(vid, high).sk },
         ScanIndexForward: false,
         ConsistentRead: true,
       }),

@@ -8,7 +8,7 @@ import { config } from '../config.js';
 import { backoff, type Backoff } from '../db/backoff.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { isTransient, retryTransient, wasRefused } from '../db/failures.js';
-import { hubItems } from '../db/hub-items.js';
+import { commentKeys } from './comments.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError, RateLimitedError, UnavailableError } from '../errors.js';
 import { newCommentId } from '../ids.js';
@@ -64,7 +64,7 @@ const get = async <T>(key: { pk: string; sk: string }) =>
   (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item as T | undefined;
 
 async function firstComment(guard: Guard): Promise<Answer | undefined> {
-  const [stored, video] = await Promise.all([get<StoredComment>(hubItems.comment(guard.vid, guard.seq!)), getVideo(guard.vid, true)]);
+  const [stored, video] = await Promise.all([get<StoredComment>(commentKeys.comment(guard.vid, guard.seq!)), getVideo(guard.vid, true)]);
   if (!stored) return undefined;
   const [comment] = await commentViews([stored]);
   return { comment: comment!, comment_count: video?.comment_count ?? guard.seq! };
@@ -85,7 +85,7 @@ async function takeNumber(vid: string, claim: string): Promise<Taken> {
       const out = await db.send(
         new UpdateCommand({
           TableName: TABLE(),
-          Key: hubItems.commentSequence(vid),
+          Key: commentKeys.commentSequence(vid),
           UpdateExpression: 'SET n = if_not_exists(n, :zero) + :one, claim = :claim, entity = :entity, vid = :vid',
           ConditionExpression: 'attribute_not_exists(claim) OR claim <> :claim',
           ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':claim': claim, ':entity': 'comment_sequence', ':vid': vid },
@@ -114,7 +114,7 @@ async function takeNumber(vid: string, claim: string): Promise<Taken> {
  * number was taken meanwhile.
  */
 async function giveBack(vid: string, taken: Taken): Promise<boolean> {
-  const Key = hubItems.commentSequence(vid);
+  const Key = commentKeys.commentSequence(vid);
   try {
     await retryTransient(() =>
       db.send(
@@ -142,7 +142,7 @@ async function abandonNumber(vid: string, seq: number, cid: string): Promise<'ab
       db.send(
         new PutCommand({
           TableName: TABLE(),
-          Item: { ...hubItems.comment(vid, seq), entity: 'comment_gap', vid, seq },
+          Item: { ...commentKeys.comment(vid, seq), entity: 'comment_gap', vid, seq },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       ),
@@ -150,7 +150,7 @@ async function abandonNumber(vid: string, seq: number, cid: string): Promise<'ab
     return 'abandoned';
   } catch (error) {
     if (!isConditionalCheckFailed(error)) throw error;
-    const there = await get<StoredComment>(hubItems.comment(vid, seq));
+    const there = await get<StoredComment>(commentKeys.comment(vid, seq));
     return there?.cid === cid ? 'written' : 'abandoned';
   }
 }
@@ -231,7 +231,7 @@ async function writeComment(comment: StoredComment, r: Reservation): Promise<Wri
     {
       Put: {
         TableName: TABLE(),
-        Item: { ...hubItems.commented(comment.openid, comment.vid), ...hubItems.commentedIndex(comment.openid, comment.created_at, comment.vid), entity: 'commented', openid: comment.openid, vid: comment.vid, commented_at: comment.created_at },
+        Item: { ...commentKeys.commented(comment.openid, comment.vid), ...commentKeys.commentedIndex(comment.openid, comment.created_at, comment.vid), entity: 'commented', openid: comment.openid, vid: comment.vid, commented_at: comment.created_at },
       },
     },
   ];
@@ -243,7 +243,7 @@ async function writeComment(comment: StoredComment, r: Reservation): Promise<Wri
     } catch (error) {
       if (cancellationCode(error, 0) === 'ConditionalCheckFailed') {
         try {
-          const there = await get<StoredComment>(hubItems.comment(comment.vid, comment.seq));
+          const there = await get<StoredComment>(commentKeys.comment(comment.vid, comment.seq));
           return there?.cid === comment.cid ? { outcome: 'written' } : { outcome: 'taken' };
         } catch (readError) {
           return { outcome: 'failed', error: readError, maybeWritten: true };
@@ -374,7 +374,7 @@ async function commentWithin(
  */
 export async function postComment({ openid, vid, content }: { openid: string; vid: string; content: string }): Promise<Answer> {
   const digest = createHash('sha256').update(`${vid}\n${content}`).digest('hex');
-  const guardKey = hubItems.commentDedup(openid, digest);
+  const guardKey = commentKeys.commentDedup(openid, digest);
   const limit: RateLimit = {
     name: 'comments-minute',
     subject: openid,

@@ -98,7 +98,7 @@ export interface IndexSpec {
   indexName: 'gsi1' | 'gsi2';
   partitionName: 'gsi1pk' | 'gsi2pk';
   sortName: 'gsi1sk' | 'gsi2sk';
-  /** The list's partition, or every shard of a sharded list (lib/db/hub-items.ts, SHARDS). */
+  /** The list's partition, or every shard of a sharded list (lib/db/keys.ts, SHARDS). */
   partitions: string[];
 }
 

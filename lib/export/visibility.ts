@@ -1,5 +1,7 @@
 import type { Principal } from '../auth/principal.js';
-import { hubItems, hubPartitions } from '../db/hub-items.js';
+import { accountPartitions } from '../accounts/accounts.js';
+import { commentKeys, commentPartitions } from '../comments/comments.js';
+import { followPartitions } from '../social/follows.js';
 import { getAccount, type Account } from '../accounts/accounts.js';
 import type { CommentView } from '../comments/comments.js';
 import { maskPhone } from '../sms/phone.js';
@@ -29,8 +31,8 @@ export async function exportViewer(principal: Principal): Promise<ExportViewer> 
 /** Comments: an admin pages through every comment, anyone else through their own. */
 export function commentRows(viewer: ExportViewer): IndexSpec {
   return viewer.admin
-    ? { indexName: 'gsi2', partitionName: 'gsi2pk', sortName: 'gsi2sk', partitions: hubPartitions.comments }
-    : { indexName: 'gsi1', partitionName: 'gsi1pk', sortName: 'gsi1sk', partitions: [hubItems.commentsByAuthorIndex(viewer.openid, '', '').gsi1pk] };
+    ? { indexName: 'gsi2', partitionName: 'gsi2pk', sortName: 'gsi2sk', partitions: commentPartitions.comments }
+    : { indexName: 'gsi1', partitionName: 'gsi1pk', sortName: 'gsi1sk', partitions: [commentKeys.commentsByAuthorIndex(viewer.openid, '', '').gsi1pk] };
 }
 
 /**
@@ -41,12 +43,12 @@ export type AccountRows = { kind: 'all'; index: IndexSpec } | { kind: 'own-and-f
 
 export function accountRows(viewer: ExportViewer): AccountRows {
   if (viewer.admin) {
-    return { kind: 'all', index: { indexName: 'gsi1', partitionName: 'gsi1pk', sortName: 'gsi1sk', partitions: hubPartitions.accounts } };
+    return { kind: 'all', index: { indexName: 'gsi1', partitionName: 'gsi1pk', sortName: 'gsi1sk', partitions: accountPartitions.accounts } };
   }
   return {
     kind: 'own-and-followed',
     own: viewer.openid,
-    following: { indexName: 'gsi1', partitionName: 'gsi1pk', sortName: 'gsi1sk', partitions: [hubPartitions.following(viewer.openid)] },
+    following: { indexName: 'gsi1', partitionName: 'gsi1pk', sortName: 'gsi1sk', partitions: [followPartitions.following(viewer.openid)] },
   };
 }
 

@@ -1,5 +1,5 @@
 import * as z from '../zod.js';
-import { FAV_MAX_PAGE, FAV_MAX_POSITION, LISTS, personalLists } from '../social/personal-lists.js';
+import { FAV_MAX_PAGE, FAV_MAX_POSITION, LISTS, personalLists } from '../personal-data/personal-lists.js';
 import { defineOperation } from './operation.js';
 import { boundedInt, deviceId, identifier, presentText } from './params.js';
 

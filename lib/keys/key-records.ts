@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { retryTransient, wasRefused } from '../db/failures.js';
-import { hubItems } from '../db/hub-items.js';
+import { accountKeys } from '../accounts/accounts.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { AuthError, LimitExceededError } from '../errors.js';
 import { logger } from '../logger.js';
@@ -119,7 +119,7 @@ export async function insertKey(key: StoredKey, maxKeysPerUser: number, also: Tr
       {
         ConditionCheck: {
           TableName: tableNames.hub,
-          Key: hubItems.account(key.user_id),
+          Key: accountKeys.account(key.user_id),
           ConditionExpression: 'attribute_not_exists(suspended_at)',
         },
       },

@@ -2,10 +2,16 @@ import { isIPv4, isIPv6 } from 'node:net';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { retryTransient } from '../db/failures.js';
-import { hubItems } from '../db/hub-items.js';
 import { cancellationCode, type TransactItem } from '../db/transact.js';
 import { RateLimitedError } from '../errors.js';
 import { logger } from '../logger.js';
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const rateWindowKeys = {
+  /** A fixed-window counter for rate limits, with a TTL: e.g. rateWindow('sms-phone', phone, 'h', 493812). */
+  rateWindow: (limit: string, subject: string, window: string) => ({ pk: `RATE#${limit}#${subject}`, sk: window }),
+};
+
 
 /**
  * A fixed-window limit: at most `max` events per `windowSeconds` for one subject (a phone, an IP,
@@ -68,7 +74,7 @@ export function secondsUntilWindowEnds(limit: RateLimit, nowMs: number): number 
 }
 
 function windowKey(limit: RateLimit, nowMs: number) {
-  return hubItems.rateWindow(limit.name, limit.subject, `${limit.windowSeconds}s#${windowOf(limit, nowMs)}`);
+  return rateWindowKeys.rateWindow(limit.name, limit.subject, `${limit.windowSeconds}s#${windowOf(limit, nowMs)}`);
 }
 
 /** Whether the window of `nowMs` is already full (a read ahead of a write that cannot be undone; the write's own condition stays the arbiter). */

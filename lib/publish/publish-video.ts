@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from '../zod.js';
 import type { Principal } from '../auth/principal.js';
 import { db, tableNames } from '../db/client.js';
-import { hubItems } from '../db/hub-items.js';
+import { videoKeys } from '../catalog/video-items.js';
 import { toVideoView, videoViews } from '../catalog/video-view.js';
 import type { VideoView } from '../catalog/video-view-schema.js';
 import { getVideo, putVideo } from '../catalog/videos.js';
@@ -111,7 +111,7 @@ async function checkedPublish(principal: Principal, body: unknown) {
 export async function dryRunPublish(principal: Principal, body: unknown): Promise<PublishDryRun> {
   const { account, input } = await checkedPublish(principal, body);
   if (input.external_id === undefined) return { dry_run: true, action: 'create', vid: null };
-  const link = await db.send(new GetCommand({ TableName: tableNames.hub, Key: hubItems.externalId(account.openid, input.external_id), ConsistentRead: true }));
+  const link = await db.send(new GetCommand({ TableName: tableNames.hub, Key: videoKeys.externalId(account.openid, input.external_id), ConsistentRead: true }));
   const vid = (link.Item as { vid?: string } | undefined)?.vid;
   // As putVideo decides: a guard whose video is gone is a new video.
   const existing = vid ? await getVideo(vid, true) : undefined;

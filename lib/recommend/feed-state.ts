@@ -1,12 +1,56 @@
 import { growthUnit } from '../catalog/trend.js';
 import { UpdateBuilder } from '../db/update-builder.js';
+import { followKeys } from '../social/follows.js';
+import { timeKey, newestFirst } from '../db/keys.js';
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const feedKeys = {
+  /**
+   * The recommender's state of an account / of an anonymous device: taste, dislikes, seen, served.
+   * An account's state sorts right before its FOLLOWS# items ('!' < '#', and after FOLLOWER#), so
+   * get_next_list reads the state and the followed accounts with ONE Query (feedStateAndFollows).
+   */
+  feedState: (openid: string) => ({ pk: `ACCOUNT#${openid}`, sk: 'FOLLOWS!FEED' }),
+  deviceFeedState: (deviceId: string) => ({ pk: `DEVICE#${deviceId}`, sk: 'FEED' }),
+  /**
+   * One get_next_list call's record (what it viewed, served, deferred; where rec stands), written
+   * once with a plain Put and never rewritten, with a TTL (docs/feed.md, "Feed state"). It sorts right
+   * after the state, newest first, and before the FOLLOWS# items: the state's Query reads them all.
+   */
+  feedChunk: (openid: string, atMs: number, id: string) => ({ pk: `ACCOUNT#${openid}`, sk: `FOLLOWS!FEED#${newestFirst(atMs)}#${id}` }),
+  deviceFeedChunk: (deviceId: string, atMs: number, id: string) => ({ pk: `DEVICE#${deviceId}`, sk: `FEED#${newestFirst(atMs)}#${id}` }),
+  /**
+   * The videos one get_next_list call reported as viewed (history list): the vids ride in the
+   * gsi1 sort key, `seen_at#vid,vid,...`, so get_fav reads them from the index keys alone.
+   * gsi1: HISTORY#openid (get_fav's history list).
+   */
+  viewHistory: (openid: string, seenAt: string, id: string) => ({ pk: `ACCOUNT#${openid}`, sk: `HISTORY#${seenAt}#${id}` }),
+  viewHistoryIndex: (openid: string, seenAt: string, vids: string[]) => ({ gsi1pk: `HISTORY#${openid}`, gsi1sk: timeKey(seenAt, vids.join(',')) }),
+};
+
+/** Sort-key range of an account's feed state, its call records (feedChunk) and its FOLLOWS# items (see feedState). */
+export const feedStateAndFollows = (openid: string) => ({
+  pk: feedKeys.feedState(openid).pk,
+  from: feedKeys.feedState(openid).sk,
+  to: `${followKeys.follows(openid, '').sk}\uffff`,
+  chunkPrefix: `${feedKeys.feedState(openid).sk}#`,
+});
+
+/** Sort-key range of a device's feed state and its call records (deviceFeedChunk). */
+export const deviceFeedStateAndChunks = (deviceId: string) => ({
+  pk: feedKeys.deviceFeedState(deviceId).pk,
+  from: feedKeys.deviceFeedState(deviceId).sk,
+  to: `${feedKeys.deviceFeedState(deviceId).sk}#\uffff`,
+  chunkPrefix: `${feedKeys.deviceFeedState(deviceId).sk}#`,
+});
+
 
 /**
  * The recommender's state of an account or an anonymous device (docs/feed.md, "Feed state"), read
  * with the first request of every get_next_list (one Query) and written with its last (one
  * BatchWrite of small items, never a rewrite of an item that grows with the caller's history):
  *
- * The state item of an account (`hubItems.feedState`), written by like and dislike only (an
+ * The state item of an account (`feedKeys.feedState`), written by like and dislike only (an
  * anonymous device has none: its call records are its whole state):
  * - `t_<tag>`: taste weight per tag, a decayed sum (half-life TASTE_HALF_LIFE_DAYS) kept with ADD:
  *   +3 per like, -4 per dislike. `tw`: the same decayed sum over the positive events themselves,
@@ -16,7 +60,7 @@ import { UpdateBuilder } from '../db/update-builder.js';
  *   (the last LIKED_RECENT_CAP count; get_next_list trims the list now and then). `cl`: the videos
  *   most often liked together with the account's likes (merged by like, top COLIKED_CAP).
  *
- * One call record per get_next_list call (`hubItems.feedChunk` / `deviceFeedChunk`), put once and
+ * One call record per get_next_list call (`feedKeys.feedChunk` / `deviceFeedChunk`), put once and
  * kept CHUNK_TTL_DAYS; those of the last VIEW_TASTE_DAYS days (at most CHUNK_READ_CAP, newest
  * first) are read back with the state:
  * - `v`: the vids the call reported as viewed (seen for SEEN_DAYS whole days), `vt`: how many of

@@ -1,7 +1,10 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { LatestEntry, VideoItem } from '../catalog/video-items.js';
 import { db, tableNames } from '../db/client.js';
-import { deviceFeedStateAndChunks, feedStateAndFollows, hubItems, hubPartitions, timeKey } from '../db/hub-items.js';
+import { timeKey } from '../db/keys.js';
+import { videoKeys, videoPartitions } from '../catalog/video-items.js';
+import { deviceFeedStateAndChunks, feedStateAndFollows } from './feed-state.js';
+import { followKeys } from '../social/follows.js';
 import { mergeShardPages } from '../db/shard-merge.js';
 import { initialTrend } from '../catalog/trend.js';
 import { CHUNK_READ_CAP } from './feed-state.js';
@@ -59,7 +62,7 @@ const nextShard = (list: keyof typeof turns, count: number) => turns[list]++ % c
 
 /** The top of the trending ranking (ranking attributes): one shard's top, the shards in turn across calls, ONE request. */
 export async function trendingVideos(limit: number): Promise<VideoItem[]> {
-  const partitions = hubPartitions.trending;
+  const partitions = videoPartitions.trending;
   const { items } = await query({
     ...RANKED_ATTRIBUTES,
     IndexName: 'gsi3',
@@ -76,13 +79,13 @@ const hotter = (a: VideoItem, b: VideoItem) => a.gsi3sk > b.gsi3sk;
 
 /**
  * A page of the whole trending ranking after position (trend, vid), for order=hot: every shard
- * queried in parallel (hubPartitions.trending.length requests), merged. The position is that of the
+ * queried in parallel (videoPartitions.trending.length requests), merged. The position is that of the
  * last video served, in the merged order: in its own shard the page continues right after it; the
  * lower shards, whose equal trends came first, continue below its trend, the higher ones at it.
  */
 export async function trendingPage(after: { t: number; v: string } | undefined, limit: number): Promise<{ videos: VideoItem[]; done: boolean }> {
-  const partitions = hubPartitions.trending;
-  const at = after ? hubPartitions.trendingShard(after.v) : -1;
+  const partitions = videoPartitions.trending;
+  const at = after ? videoPartitions.trendingShard(after.v) : -1;
   const pages = await Promise.all(
     partitions.map(async (partition, shard) => {
       const range = !after || shard === at ? '' : shard < at ? ' AND gsi3sk < :t' : ' AND gsi3sk <= :t';
@@ -93,7 +96,7 @@ export async function trendingPage(after: { t: number; v: string } | undefined, 
         ExpressionAttributeValues: { ':p': partition, ...(range ? { ':t': after!.t } : {}) },
         ScanIndexForward: false,
         Limit: Math.ceil(limit / partitions.length),
-        ...(after && shard === at ? { ExclusiveStartKey: { ...hubItems.video(after.v), ...hubItems.trendingIndex(after.v, after.t) } } : {}),
+        ...(after && shard === at ? { ExclusiveStartKey: { ...videoKeys.video(after.v), ...videoKeys.trendingIndex(after.v, after.t) } } : {}),
       });
       return { items: items as unknown as VideoItem[], done: !lastKey };
     }),
@@ -125,7 +128,7 @@ async function newestOfShard(partition: string, after: string | undefined, limit
  * (continue below that video, in its shard) or `<start shard>|@<shard>` (the top of that shard).
  */
 export async function exploreStep(position: string | undefined, limit: number): Promise<{ videos: VideoItem[]; next: string | null }> {
-  const partitions = hubPartitions.videos;
+  const partitions = videoPartitions.videos;
   const count = partitions.length;
   const inRange = (n: number) => Number.isInteger(n) && n >= 0 && n < count;
   let start: number;
@@ -141,7 +144,7 @@ export async function exploreStep(position: string | undefined, limit: number): 
       shard = inRange(top) ? top : 0;
     } else {
       after = at;
-      shard = hubPartitions.videoShard(at.slice(at.lastIndexOf('#') + 1));
+      shard = videoPartitions.videoShard(at.slice(at.lastIndexOf('#') + 1));
     }
     const startText = Number(position.slice(0, bar));
     start = inRange(startText) ? startText : shard;
@@ -155,11 +158,11 @@ export async function exploreStep(position: string | undefined, limit: number): 
 
 /**
  * A page of the whole catalog, newest first, after position `created_at#vid` (order=new, and q without
- * an indexable gram): every shard queried in parallel (hubPartitions.videos.length requests), each
+ * an indexable gram): every shard queried in parallel (videoPartitions.videos.length requests), each
  * for its share of `limit`, merged (sort keys are unique, so one position holds for every shard).
  */
 export async function catalogPage(after: string | undefined, limit: number): Promise<{ videos: VideoItem[]; done: boolean }> {
-  const partitions = hubPartitions.videos;
+  const partitions = videoPartitions.videos;
   const pages = await Promise.all(partitions.map((partition) => newestOfShard(partition, after, Math.ceil(limit / partitions.length))));
   const { items, done } = mergeShardPages(
     pages.map((p) => ({ items: p.videos, done: p.done })),
@@ -173,7 +176,7 @@ export async function tagCandidates(tag: string, limit: number): Promise<Candida
   const { items } = await query({
     IndexName: 'gsi3',
     KeyConditionExpression: 'gsi3pk = :p',
-    ExpressionAttributeValues: { ':p': hubPartitions.tag(tag) },
+    ExpressionAttributeValues: { ':p': videoPartitions.tag(tag) },
     ScanIndexForward: false,
     Limit: limit,
   });
@@ -192,7 +195,7 @@ export async function authorVideos(openid: string, limit: number): Promise<Video
     ...RANKING_ATTRIBUTES,
     IndexName: 'gsi2',
     KeyConditionExpression: 'gsi2pk = :p',
-    ExpressionAttributeValues: { ':p': hubPartitions.author(openid) },
+    ExpressionAttributeValues: { ':p': videoPartitions.author(openid) },
     ScanIndexForward: false,
     Limit: limit,
   });
@@ -208,8 +211,8 @@ export interface StateRead {
 
 /**
  * The caller's feed state, its call records (newest first, at most CHUNK_READ_CAP) and up to
- * `limit` followed accounts, with ONE Query: they sort in that order (hubItems.feedState,
- * hubItems.feedChunk, hubItems.follows). A caller with fewer records reads more FOLLOWS# items
+ * `limit` followed accounts, with ONE Query: they sort in that order (feedKeys.feedState,
+ * feedKeys.feedChunk, followKeys.follows). A caller with fewer records reads more FOLLOWS# items
  * instead (the Limit counts items), never more than the Limit.
  */
 export async function feedStateWithFollows(openid: string, limit: number): Promise<StateRead> {
@@ -219,7 +222,7 @@ export async function feedStateWithFollows(openid: string, limit: number): Promi
     ExpressionAttributeValues: { ':pk': range.pk, ':from': range.from, ':to': range.to },
     Limit: 1 + CHUNK_READ_CAP + limit,
   });
-  const prefix = hubItems.follows(openid, '').sk;
+  const prefix = followKeys.follows(openid, '').sk;
   const state = items.find((i) => i.sk === range.from);
   const chunks = items.filter((i) => String(i.sk).startsWith(range.chunkPrefix));
   const followees = items
@@ -231,7 +234,7 @@ export async function feedStateWithFollows(openid: string, limit: number): Promi
 }
 
 /**
- * An anonymous device's feed state: its call records (hubItems.deviceFeedChunk), with ONE Query. A
+ * An anonymous device's feed state: its call records (feedKeys.deviceFeedChunk), with ONE Query. A
  * device has no state item (it cannot like or dislike, which write one).
  */
 export async function deviceFeedState(deviceId: string): Promise<StateRead> {

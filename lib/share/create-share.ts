@@ -2,7 +2,7 @@ import { getVideo } from '../catalog/videos.js';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { tableNames } from '../db/client.js';
-import { hubItems } from '../db/hub-items.js';
+import { videoKeys } from '../catalog/video-items.js';
 import { cancellationCode, transactWrite } from '../db/transact.js';
 import { shareExpiry, shareIdFor, shareItem, type Sharer } from './shares.js';
 import { NotFoundError } from '../errors.js';
@@ -57,7 +57,7 @@ export async function createShare({ vid, d, locale, country, account, sourceIp }
       {
         Update: {
           TableName,
-          Key: hubItems.video(vid),
+          Key: videoKeys.video(vid),
           UpdateExpression: 'ADD share_count :one',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':one': 1 },

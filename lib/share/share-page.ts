@@ -3,7 +3,9 @@ import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { db, tableNames } from '../db/client.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
-import { hubItems } from '../db/hub-items.js';
+import { accountKeys } from '../accounts/accounts.js';
+import { videoKeys } from '../catalog/video-items.js';
+import { shareKeys } from './shares.js';
 import { logger } from '../logger.js';
 import { pageLanguage, renderNotFoundPage, renderSharePage, SHARE_PAGE_CSP, type PageLanguage } from './share-html.js';
 import { shareExpired, shareExpiry, type StoredShare } from './shares.js';
@@ -80,8 +82,8 @@ export async function sharePage(request: PageRequest): Promise<PageResponse> {
   const shareid = request.shareid ?? '';
   if (!SHARE_ID.test(shareid)) return notFound(fallbackLang, true);
 
-  const shareRead = await batchGetHubItems<ShareItem>([hubItems.share(shareid)]);
-  const share = shareRead.get(itemId(hubItems.share(shareid)));
+  const shareRead = await batchGetHubItems<ShareItem>([shareKeys.share(shareid)]);
+  const share = shareRead.get(itemId(shareKeys.share(shareid)));
   const now = clock.now();
   if (!share || shareExpired(share, now)) return notFound(fallbackLang, true);
   const lang = share.locale ? pageLanguage(share.locale, undefined) : fallbackLang;
@@ -114,8 +116,8 @@ export async function sharePage(request: PageRequest): Promise<PageResponse> {
 
 /** The shared video and its author's nickname (a video keeps its author: the share names it). */
 async function videoAndAuthor(share: ShareItem): Promise<{ video?: VideoRecord; author?: string }> {
-  const videoKey = hubItems.video(share.vid);
-  const accountKey = hubItems.account(share.author_openid);
+  const videoKey = videoKeys.video(share.vid);
+  const accountKey = accountKeys.account(share.author_openid);
   const items = await batchGetHubItems<Record<string, unknown>>([videoKey, accountKey]);
   const video = items.get(itemId(videoKey)) as VideoRecord | undefined;
   if (!video) return {};
@@ -137,8 +139,8 @@ async function countOpen(share: ShareItem, preview: boolean, nowMs: number): Pro
       }),
     );
   const writes = preview
-    ? [add(hubItems.share(share.shareid), 'preview_count')]
-    : [add(hubItems.share(share.shareid), 'open_count', true), add(hubItems.video(share.vid), 'open_count')];
+    ? [add(shareKeys.share(share.shareid), 'preview_count')]
+    : [add(shareKeys.share(share.shareid), 'open_count', true), add(videoKeys.video(share.vid), 'open_count')];
   const outcomes = await Promise.allSettled(writes);
   for (const o of outcomes) if (o.status === 'rejected') logger.warn('share open not counted', { errorName: (o.reason as Error)?.name });
 }

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { hubItems } from '../db/hub-items.js';
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const shareKeys = {
+  /** A share: one per (sharer, video, UTC day), with a TTL (lib/share/shares.ts). */
+  share: (shareid: string) => ({ pk: `SHARE#${shareid}`, sk: 'SHARE' }),
+};
+
 
 /**
  * A share (docs/data-model.md, the Share item): written by sharetext, read by the share page and by
@@ -50,5 +56,5 @@ export const shareExpiry = (nowMs: number) => Math.ceil(nowMs / 1000) + SHARE_LI
 export const shareExpired = (share: Pick<StoredShare, 'ttl'>, nowMs: number) => share.ttl * 1000 <= nowMs;
 
 export function shareItem(share: StoredShare) {
-  return { ...hubItems.share(share.shareid), entity: 'share', ...share };
+  return { ...shareKeys.share(share.shareid), entity: 'share', ...share };
 }

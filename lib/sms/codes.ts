@@ -3,9 +3,20 @@ import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { derivedKey, getSigningSecrets, verificationSecrets, type SigningSecret } from '../secrets/signing-secrets.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { retryTransient } from '../db/failures.js';
-import { hubItems } from '../db/hub-items.js';
 import { retryOnConflict, type TransactItem } from '../db/transact.js';
 import { logger } from '../logger.js';
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const smsKeys = {
+  /**
+   * A pending SMS code of a phone, one per nonce (the device that asked), hash only, with a TTL: a
+   * request from another device never replaces it (docs/hub-api.md, "gen_code").
+   */
+  smsCode: (e164: string, nonce: string) => ({ pk: `PHONE#${e164}`, sk: `CODE#${nonce}` }),
+  /** When a phone was last sent a code for one caller network (its resend wait), with a TTL. */
+  smsRequester: (e164: string, network: string) => ({ pk: `PHONE#${e164}`, sk: `SENT#${network}` }),
+};
+
 
 /** Wrong tries a code survives: the 5th wrong try ends it. */
 export const MAX_CODE_ATTEMPTS = 5;
@@ -57,7 +68,7 @@ export function putCodeItem(phone: string, code: StoredCode, intervalSeconds: nu
   return {
     Put: {
       TableName: TABLE(),
-      Item: { ...hubItems.smsCode(phone, code.nonce), entity: 'sms_code', ...code, ttl },
+      Item: { ...smsKeys.smsCode(phone, code.nonce), entity: 'sms_code', ...code, ttl },
       ConditionExpression: 'attribute_not_exists(pk) OR sent_at <= :since',
       ExpressionAttributeValues: { ':since': code.sent_at - intervalSeconds * 1000 },
     },
@@ -72,7 +83,7 @@ export function putRequesterItem(phone: string, network: string, sentAt: number,
   return {
     Put: {
       TableName: TABLE(),
-      Item: { ...hubItems.smsRequester(phone, network), entity: 'sms_requester', sent_at: sentAt, ttl: Math.ceil(sentAt / 1000) + intervalSeconds + 60 },
+      Item: { ...smsKeys.smsRequester(phone, network), entity: 'sms_requester', sent_at: sentAt, ttl: Math.ceil(sentAt / 1000) + intervalSeconds + 60 },
       ConditionExpression: 'attribute_not_exists(pk) OR sent_at <= :since',
       ExpressionAttributeValues: { ':since': sentAt - intervalSeconds * 1000 },
     },
@@ -80,13 +91,13 @@ export function putRequesterItem(phone: string, network: string, sentAt: number,
 }
 
 export async function getCode(phone: string, nonce: string): Promise<StoredCode | undefined> {
-  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.smsCode(phone, nonce), ConsistentRead: true }));
+  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: smsKeys.smsCode(phone, nonce), ConsistentRead: true }));
   return out.Item as StoredCode | undefined;
 }
 
 /** When `phone` was last sent a code for `network` (epoch ms), if within the item's lifetime. */
 export async function lastSentTo(phone: string, network: string): Promise<number | undefined> {
-  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.smsRequester(phone, network), ConsistentRead: true }));
+  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: smsKeys.smsRequester(phone, network), ConsistentRead: true }));
   return out.Item?.sent_at as number | undefined;
 }
 
@@ -110,13 +121,13 @@ export async function undoUnsentCode(phone: string, network: string, code: Store
   await Promise.all([
     undoWrite('unsent code', {
       TableName: TABLE(),
-      Key: hubItems.smsCode(phone, code.nonce),
+      Key: smsKeys.smsCode(phone, code.nonce),
       ConditionExpression: 'code_hash = :h',
       ExpressionAttributeValues: { ':h': code.code_hash },
     }),
     undoWrite('unsent send time', {
       TableName: TABLE(),
-      Key: hubItems.smsRequester(phone, network),
+      Key: smsKeys.smsRequester(phone, network),
       ConditionExpression: 'sent_at = :at',
       ExpressionAttributeValues: { ':at': code.sent_at },
     }),
@@ -133,7 +144,7 @@ export async function recordWrongTry(phone: string, nonce: string, codeHash: str
       db.send(
         new UpdateCommand({
           TableName: TABLE(),
-          Key: hubItems.smsCode(phone, nonce),
+          Key: smsKeys.smsCode(phone, nonce),
           UpdateExpression: 'ADD attempts :one',
           ConditionExpression: 'code_hash = :h AND used = :no AND attempts < :max',
           ExpressionAttributeValues: { ':one': 1, ':h': codeHash, ':no': false, ':max': MAX_CODE_ATTEMPTS },
@@ -157,7 +168,7 @@ export function consumeCodeItem(phone: string, nonce: string, codeHash: string, 
   return {
     Update: {
       TableName: TABLE(),
-      Key: hubItems.smsCode(phone, nonce),
+      Key: smsKeys.smsCode(phone, nonce),
       UpdateExpression: 'SET used = :yes, used_at = :now',
       ConditionExpression: 'code_hash = :h AND used = :no AND attempts < :max AND expires_at > :now',
       ExpressionAttributeValues: { ':yes': true, ':no': false, ':h': codeHash, ':max': MAX_CODE_ATTEMPTS, ':now': nowMs },

@@ -2,12 +2,33 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
-import { hubItems, pad } from '../db/hub-items.js';
+import { pad, timeKey } from '../db/keys.js';
+import { accountKeys } from '../accounts/accounts.js';
 import { afterCommit, retryTransient, wasRefused } from '../db/failures.js';
 import { cancellationCode, retryOnConflict, transactWrite } from '../db/transact.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { logger } from '../logger.js';
 import { publicUser, requireAccount, type Account, type PublicUser } from '../accounts/accounts.js';
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const followKeys = {
+  /**
+   * follower -> followee. gsi1: FOLLOWING#follower / relation#followee, where `relation` is the
+   * relation number pad(seq) the follower's account handed out (newest = highest), so get_follow
+   * reads any `offset` with one Query (see lib/social/follows.ts).
+   */
+  follows: (follower: string, followee: string) => ({ pk: `ACCOUNT#${follower}`, sk: `FOLLOWS#${followee}` }),
+  followingIndex: (follower: string, relation: string, followee: string) => ({ gsi1pk: `FOLLOWING#${follower}`, gsi1sk: timeKey(relation, followee) }),
+  /** followee <- follower (the same relation seen from the other side). gsi1: FOLLOWERS#followee / relation#follower (the followee's numbering). */
+  followedBy: (followee: string, follower: string) => ({ pk: `ACCOUNT#${followee}`, sk: `FOLLOWER#${follower}` }),
+  followersIndex: (followee: string, relation: string, follower: string) => ({ gsi1pk: `FOLLOWERS#${followee}`, gsi1sk: timeKey(relation, follower) }),
+};
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const followPartitions = {
+  following: (openid: string) => followKeys.followingIndex(openid, '', '').gsi1pk,
+};
+
 
 /**
  * Follow relations. Each relation is stored twice (follower side, followee side) and both
@@ -37,7 +58,7 @@ function notSelf(follower: string, followee: string) {
 }
 
 async function isFollowing(follower: string, followee: string): Promise<boolean> {
-  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.follows(follower, followee), ConsistentRead: true, ProjectionExpression: 'pk' }));
+  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: followKeys.follows(follower, followee), ConsistentRead: true, ProjectionExpression: 'pk' }));
   return out.Item !== undefined;
 }
 
@@ -57,7 +78,7 @@ async function nextNumber(openid: string, counter: 'follow_seq' | 'follower_seq'
       db.send(
         new UpdateCommand({
           TableName: TABLE(),
-          Key: hubItems.account(openid),
+          Key: accountKeys.account(openid),
           UpdateExpression: 'ADD #c :one',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: { '#c': counter },
@@ -83,7 +104,7 @@ async function releaseNumber(openid: string, counter: 'follow_seq' | 'follower_s
     db.send(
       new UpdateCommand({
         TableName: TABLE(),
-        Key: hubItems.account(openid),
+        Key: accountKeys.account(openid),
         UpdateExpression: 'ADD #c :minus',
         ConditionExpression: '#c = :n',
         ExpressionAttributeNames: { '#c': counter },
@@ -98,7 +119,7 @@ async function releaseNumber(openid: string, counter: 'follow_seq' | 'follower_s
 const counterUpdate = (openid: string, counter: 'follow_count' | 'follower_count', delta: 1 | -1) => ({
   Update: {
     TableName: TABLE(),
-    Key: hubItems.account(openid),
+    Key: accountKeys.account(openid),
     UpdateExpression: 'ADD #c :delta',
     ConditionExpression: 'attribute_exists(pk)',
     ExpressionAttributeNames: { '#c': counter },
@@ -113,8 +134,8 @@ const counterUpdate = (openid: string, counter: 'follow_count' | 'follower_count
 export function relationItems(follower: string, followee: string, at: string, mine: number, theirs: number) {
   const relation = { entity: 'follow', follower, followee, followed_at: at };
   return [
-    { ...hubItems.follows(follower, followee), ...hubItems.followingIndex(follower, pad(mine), followee), ...relation, seq: mine },
-    { ...hubItems.followedBy(followee, follower), ...hubItems.followersIndex(followee, pad(theirs), follower), ...relation, seq: theirs },
+    { ...followKeys.follows(follower, followee), ...followKeys.followingIndex(follower, pad(mine), followee), ...relation, seq: mine },
+    { ...followKeys.followedBy(followee, follower), ...followKeys.followersIndex(followee, pad(theirs), follower), ...relation, seq: theirs },
   ] as const;
 }
 
@@ -178,8 +199,8 @@ export async function unfollow(follower: string, followee: string): Promise<Foll
   const target = await requireAccount(followee);
   try {
     await transactWrite([
-      { Delete: { TableName: TABLE(), Key: hubItems.follows(follower, followee), ConditionExpression: 'attribute_exists(pk)' } },
-      { Delete: { TableName: TABLE(), Key: hubItems.followedBy(followee, follower), ConditionExpression: 'attribute_exists(pk)' } },
+      { Delete: { TableName: TABLE(), Key: followKeys.follows(follower, followee), ConditionExpression: 'attribute_exists(pk)' } },
+      { Delete: { TableName: TABLE(), Key: followKeys.followedBy(followee, follower), ConditionExpression: 'attribute_exists(pk)' } },
       counterUpdate(follower, 'follow_count', -1),
       counterUpdate(followee, 'follower_count', -1),
     ]);
@@ -194,11 +215,11 @@ export async function unfollow(follower: string, followee: string): Promise<Foll
 /** followed_by_me / follows_me of `others` as seen by `viewer`, with one BatchGet. */
 export async function relationsOf(viewer: string, others: string[]): Promise<Map<string, { followed_by_me: boolean; follows_me: boolean }>> {
   const candidates = others.filter((o) => o !== viewer);
-  const found = await batchGetHubItems(candidates.flatMap((o) => [hubItems.follows(viewer, o), hubItems.follows(o, viewer)]));
+  const found = await batchGetHubItems(candidates.flatMap((o) => [followKeys.follows(viewer, o), followKeys.follows(o, viewer)]));
   return new Map(
     others.map((o) => [
       o,
-      { followed_by_me: found.has(itemId(hubItems.follows(viewer, o))), follows_me: found.has(itemId(hubItems.follows(o, viewer))) },
+      { followed_by_me: found.has(itemId(followKeys.follows(viewer, o))), follows_me: found.has(itemId(followKeys.follows(o, viewer))) },
     ]),
   );
 }
@@ -207,16 +228,16 @@ export async function relationsOf(viewer: string, others: string[]): Promise<Map
 async function publicUsers(viewer: string, openids: string[]): Promise<PublicUser[]> {
   const others = openids.filter((o) => o !== viewer);
   const found = await batchGetHubItems<Record<string, unknown>>([
-    ...openids.map((o) => hubItems.account(o)),
-    ...others.flatMap((o) => [hubItems.follows(viewer, o), hubItems.follows(o, viewer)]),
+    ...openids.map((o) => accountKeys.account(o)),
+    ...others.flatMap((o) => [followKeys.follows(viewer, o), followKeys.follows(o, viewer)]),
   ]);
   return openids.flatMap((o) => {
-    const account = found.get(itemId(hubItems.account(o))) as Account | undefined;
+    const account = found.get(itemId(accountKeys.account(o))) as Account | undefined;
     if (!account) return [];
     return [
       publicUser(account, {
-        followed_by_me: o !== viewer && found.has(itemId(hubItems.follows(viewer, o))),
-        follows_me: o !== viewer && found.has(itemId(hubItems.follows(o, viewer))),
+        followed_by_me: o !== viewer && found.has(itemId(followKeys.follows(viewer, o))),
+        follows_me: o !== viewer && found.has(itemId(followKeys.follows(o, viewer))),
       }),
     ];
   });
@@ -240,7 +261,7 @@ export async function relationPage(side: 'following' | 'followers', openid: stri
   const highest = newest - offset;
   if (highest < 1 || total === 0) return { list: [], total, next_offset: -1 };
 
-  const partition = side === 'following' ? hubItems.followingIndex(openid, '', '').gsi1pk : hubItems.followersIndex(openid, '', '').gsi1pk;
+  const partition = side === 'following' ? followKeys.followingIndex(openid, '', '').gsi1pk : followKeys.followersIndex(openid, '', '').gsi1pk;
   const out = await db.send(
     new QueryCommand({
       TableName: TABLE(),

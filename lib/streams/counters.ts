@@ -2,10 +2,19 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { COLIKES_CAP, type VideoItem } from '../catalog/video-items.js';
 import { clock } from '../clock.js';
 import { createDocumentClient, tableNames } from '../db/client.js';
-import { hubItems } from '../db/hub-items.js';
+import { accountKeys } from '../accounts/accounts.js';
+import { videoKeys } from '../catalog/video-items.js';
+import { commentKeys } from '../comments/comments.js';
 import { cancellationCode, MAX_TRANSACTION_ITEMS, transactWrite, type TransactItem } from '../db/transact.js';
 import { logger } from '../logger.js';
 import { factOf, type ChangeRecord, type Fact, type LikeImage } from './facts.js';
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const streamKeys = {
+  /** "Stream record `eventId` has been applied": written with its counter deltas in one transaction, with a TTL. */
+  streamApplied: (eventId: string) => ({ pk: `STREAMED#${eventId}`, sk: 'APPLIED' }),
+};
+
 
 /**
  * Derived counters, applied from the hub table's change stream (docs/data-model.md, "Counters").
@@ -62,17 +71,17 @@ function deltasOf(fact: Fact): { key: Key; attribute: string; delta: number; mus
       const { like, sign } = fact;
       const trend = sign * (like.trend_add ?? 0);
       return [
-        { key: hubItems.video(like.vid), attribute: 'like_count', delta: sign, mustExist: true },
-        { key: hubItems.video(like.vid), attribute: 'gsi3sk', delta: trend, mustExist: true },
+        { key: videoKeys.video(like.vid), attribute: 'like_count', delta: sign, mustExist: true },
+        { key: videoKeys.video(like.vid), attribute: 'gsi3sk', delta: trend, mustExist: true },
         // Unconditional, as in publishing: a tag removed by a concurrent edit keeps at most an unindexed number.
-        ...like.tags.map((tag) => ({ key: hubItems.videoTag(like.vid, tag), attribute: 'gsi3sk', delta: trend, mustExist: false })),
-        { key: hubItems.account(like.author_openid), attribute: 'liked_count', delta: sign, mustExist: true },
+        ...like.tags.map((tag) => ({ key: videoKeys.videoTag(like.vid, tag), attribute: 'gsi3sk', delta: trend, mustExist: false })),
+        { key: accountKeys.account(like.author_openid), attribute: 'liked_count', delta: sign, mustExist: true },
       ];
     }
     case 'comment':
-      return [{ key: hubItems.video(fact.comment.vid), attribute: 'comment_count', delta: fact.sign, mustExist: true }];
+      return [{ key: videoKeys.video(fact.comment.vid), attribute: 'comment_count', delta: fact.sign, mustExist: true }];
     case 'comment_gap':
-      return [{ key: hubItems.commentSequence(fact.comment.vid), attribute: 'gaps', delta: fact.comment.seq, mustExist: false, set: true }];
+      return [{ key: commentKeys.commentSequence(fact.comment.vid), attribute: 'gaps', delta: fact.comment.seq, mustExist: false, set: true }];
   }
 }
 
@@ -132,7 +141,7 @@ function updateOf(target: Target): TransactItem {
 const markerOf = (eventId: string, expiresAt: number): TransactItem => ({
   Put: {
     TableName: TABLE(),
-    Item: { ...hubItems.streamApplied(eventId), entity: 'stream_applied', ttl: expiresAt },
+    Item: { ...streamKeys.streamApplied(eventId), entity: 'stream_applied', ttl: expiresAt },
     ConditionExpression: 'attribute_not_exists(pk)',
   },
 });
@@ -194,7 +203,7 @@ async function recordCoLikes(like: LikeImage): Promise<void> {
   const metaOf = (v: { author_openid?: string; tags?: string[]; created_at?: string }) => ({ a: v.author_openid, t: v.tags ?? [], c: v.created_at });
   const liked = metaOf({ author_openid: like.author_openid, tags: like.tags, created_at: like.video_created_at });
   const videos = await Promise.all(
-    others.map(async (vid) => (await streamDb.send(new GetCommand({ TableName: TABLE(), Key: hubItems.video(vid), ProjectionExpression: 'vid, author_openid, tags, created_at' }))).Item as VideoItem | undefined),
+    others.map(async (vid) => (await streamDb.send(new GetCommand({ TableName: TABLE(), Key: videoKeys.video(vid), ProjectionExpression: 'vid, author_openid, tags, created_at' }))).Item as VideoItem | undefined),
   );
   const pairs: [string, string, ReturnType<typeof metaOf>][] = [];
   for (const other of videos) if (other) pairs.push([other.vid, like.vid, liked], [like.vid, other.vid, metaOf(other)]);
@@ -204,7 +213,7 @@ async function recordCoLikes(like: LikeImage): Promise<void> {
         .send(
           new UpdateCommand({
             TableName: TABLE(),
-            Key: hubItems.coLikes(owner),
+            Key: videoKeys.coLikes(owner),
             UpdateExpression: 'SET n.#v = if_not_exists(n.#v, :zero) + :one, m.#v = :meta',
             ConditionExpression: 'attribute_exists(n) AND (size(n) < :cap OR attribute_exists(n.#v))',
             ExpressionAttributeNames: { '#v': vid },

@@ -5,13 +5,14 @@ import { verifyToken } from '../../lib/auth/jwt.js';
 import { audit } from '../../lib/audit/trail.js';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
-import { hubItems } from '../../lib/db/hub-items.js';
 import { keyRecordKeys } from '../../lib/keys/key-records.js';
 import { createKey as createKeyDirect, verifyAccessKey } from '../../lib/keys/key-service.js';
 import { recordRequests } from '../support/db-requests.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { getHubItem, hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
+import { auditKeys } from '../../lib/audit/trail.js';
+import { accountKeys } from '../../lib/accounts/accounts.js';
 
 interface AuditEntry {
   id: string;
@@ -83,7 +84,7 @@ describe('GET /api/v1/audit: events of the caller account', () => {
     const user = await signUp(api);
     await createKey(user.token, 'k');
     const [event] = (await trail(user.token)).data.items;
-    const stored = await getHubItem<{ ttl: number }>(hubItems.auditEvent(user.openid, event!.at, event!.id));
+    const stored = await getHubItem<{ ttl: number }>(auditKeys.auditEvent(user.openid, event!.at, event!.id));
     expect(stored?.ttl).toBe(Math.floor(Date.parse(event!.at) / 1000) + 90 * 86_400);
   });
 
@@ -378,7 +379,7 @@ describe('suspension', () => {
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ code: 'NOT_FOUND' });
     }
-    expect(await getHubItem(hubItems.account('u_nobody'))).toBeUndefined();
+    expect(await getHubItem(accountKeys.account('u_nobody'))).toBeUndefined();
   });
 
   it('costs key verification and JWT authentication no extra DynamoDB request', async () => {

@@ -6,11 +6,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { itemSizeBytes } from '../../bench/item-size.js';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
-import { hubItems } from '../../lib/db/hub-items.js';
 import type { CommentView } from '../../lib/comments/comments.js';
 import { applyChangeRecords, MAX_COMMENT_GAPS } from '../../lib/streams/counters.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, settleStreams, startTestStack, type ApiResponse } from '../support/stack.js';
+import { rateWindowKeys } from '../../lib/limits/rate-windows.js';
+import { commentKeys } from '../../lib/comments/comments.js';
+import { videoKeys } from '../../lib/catalog/video-items.js';
+import { accountKeys } from '../../lib/accounts/accounts.js';
 
 /**
  * Comment numbering under refused comments (docs/data-model.md, "Comment numbers"): a comment_set
@@ -107,12 +110,12 @@ describe(`${REFUSALS} refused comments on one video`, () => {
         }
       }
       // One number per accepted comment so far, none for a refused one.
-      expect((await rawItem<{ n: number }>(hubItems.commentSequence(video.vid)))?.n).toBe(accepted.size);
+      expect((await rawItem<{ n: number }>(commentKeys.commentSequence(video.vid)))?.n).toBe(accepted.size);
       for (const who of accounts) {
         const mine = [...newThisRound.values()].filter((c) => c.who === who).length;
         expect(mine).toBeLessThanOrEqual(LIMIT);
         // The window counts the accepted comments alone: a refused request gave back what it took.
-        expect((await rawItem<{ n: number }>(hubItems.rateWindow('comments-minute', who.openid, window)))?.n ?? 0).toBe(mine);
+        expect((await rawItem<{ n: number }>(rateWindowKeys.rateWindow('comments-minute', who.openid, window)))?.n ?? 0).toBe(mine);
       }
       // Retries of the comments just written: each answered with its comment, none new.
       const retries = await Promise.all([...newThisRound].flatMap(([cid, c]) => Array.from({ length: 3 }, async () => ({ cid, res: await post(c.who, video.vid, c.content) }))));
@@ -132,21 +135,21 @@ describe(`${REFUSALS} refused comments on one video`, () => {
 
     await settleStreams();
     // The sequence handed out exactly one number per accepted comment, and holds no gap.
-    const sequence = (await getHubItem<Record<string, unknown>>(hubItems.commentSequence(video.vid)))!;
+    const sequence = (await getHubItem<Record<string, unknown>>(commentKeys.commentSequence(video.vid)))!;
     expect(sequence.n).toBe(accepted.size);
     expect(sequence.gaps).toBeUndefined();
     expect(itemSizeBytes(sequence)).toBeLessThanOrEqual(SEQUENCE_BYTES_WITHOUT_GAPS);
-    const numbered = await queryAll(hubItems.video(video.vid).pk, 'COMMENT#');
+    const numbered = await queryAll(videoKeys.video(video.vid).pk, 'COMMENT#');
     expect(numbered.filter((i) => i.entity !== 'comment')).toEqual([]);
     expect(numbered.map((i) => i.seq)).toEqual(Array.from({ length: accepted.size }, (_, i) => i + 1));
     // No reservation is left pending: every guard names its written comment.
     for (const who of accounts) {
-      const guards = await queryAll(hubItems.account(who.openid).pk, 'COMMENTDEDUP#');
+      const guards = await queryAll(accountKeys.account(who.openid).pk, 'COMMENTDEDUP#');
       expect(guards.filter((g) => g.seq === undefined)).toEqual([]);
     }
 
     // comment_count == total == the comments the pages list, once each.
-    expect((await getHubItem<{ comment_count: number }>(hubItems.video(video.vid)))?.comment_count).toBe(accepted.size);
+    expect((await getHubItem<{ comment_count: number }>(videoKeys.video(video.vid)))?.comment_count).toBe(accepted.size);
     const listed: string[] = [];
     for (let page = 1; ; page++) {
       const res = await hub<Page>(api, 'comment_get', { openid: accounts[1]!.openid, token: accounts[1]!.token, vid: video.vid, page, d: '' });
@@ -164,7 +167,7 @@ describe('a comment sequence holding as many gaps as it may', () => {
     const video = await putTestVideo(accounts[0]!.openid);
     const gaps = new Set(Array.from({ length: MAX_COMMENT_GAPS }, (_, i) => 2 * i + 2));
     const n = 2 * MAX_COMMENT_GAPS + 1;
-    await db.send(new PutCommand({ TableName: tableNames.hub, Item: { ...hubItems.commentSequence(video.vid), entity: 'comment_sequence', vid: video.vid, n, gaps } }));
+    await db.send(new PutCommand({ TableName: tableNames.hub, Item: { ...commentKeys.commentSequence(video.vid), entity: 'comment_sequence', vid: video.vid, n, gaps } }));
     // Stream records as DynamoDB delivers them: one more gap marker, and a comment of the video.
     const record = (id: string, item: Record<string, unknown>, sequence: number) => ({
       eventID: `${id}-${video.vid}`,
@@ -172,14 +175,14 @@ describe('a comment sequence holding as many gaps as it may', () => {
       dynamodb: { SequenceNumber: String(sequence).padStart(21, '0'), NewImage: marshall(item) as Record<string, unknown> },
     });
     const outcome = await applyChangeRecords([
-      record('gap', { ...hubItems.comment(video.vid, n + 1), entity: 'comment_gap', vid: video.vid, seq: n + 1 }, 1),
-      record('comment', { ...hubItems.comment(video.vid, 1), entity: 'comment', vid: video.vid, seq: 1, cid: 'c_capped', openid: accounts[1]!.openid }, 2),
+      record('gap', { ...commentKeys.comment(video.vid, n + 1), entity: 'comment_gap', vid: video.vid, seq: n + 1 }, 1),
+      record('comment', { ...commentKeys.comment(video.vid, 1), entity: 'comment', vid: video.vid, seq: 1, cid: 'c_capped', openid: accounts[1]!.openid }, 2),
     ]);
     expect(outcome).toEqual({ applied: 2 });
-    const sequence = (await rawItem<{ gaps: Set<number> }>(hubItems.commentSequence(video.vid)))!;
+    const sequence = (await rawItem<{ gaps: Set<number> }>(commentKeys.commentSequence(video.vid)))!;
     expect(sequence.gaps).toEqual(gaps);
     // The bound docs/data-model.md states: under 6 KB whatever the traffic.
     expect(itemSizeBytes(sequence)).toBeLessThan(6 * 1024);
-    expect((await rawItem<{ comment_count: number }>(hubItems.video(video.vid)))?.comment_count).toBe(1);
+    expect((await rawItem<{ comment_count: number }>(videoKeys.video(video.vid)))?.comment_count).toBe(1);
   });
 });

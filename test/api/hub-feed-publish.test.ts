@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hubItems } from '../../lib/db/hub-items.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { seedDemoCatalog } from '../../infra/local/demo-catalog.js';
 import type { VideoView } from '../../lib/catalog/video-view-schema.js';
@@ -7,6 +6,8 @@ import type { VideoInput, VideoItem } from '../../lib/catalog/video-items.js';
 import { putVideo } from '../../lib/catalog/videos.js';
 import { getHubItem, hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
+import { videoKeys } from '../../lib/catalog/video-items.js';
+import { accountKeys } from '../../lib/accounts/accounts.js';
 
 /** The video store feeds every list at once: what putVideo writes is in new, hot, q and the rankings. */
 type User = { openid: string; token: string };
@@ -56,7 +57,7 @@ describe('putVideo', () => {
   let video: VideoItem;
 
   it('puts a new video into new, search, the rankings and the author\'s lists at once', async () => {
-    const accountBefore = await getHubItem<{ video_count?: number }>(hubItems.account(author.openid));
+    const accountBefore = await getHubItem<{ video_count?: number }>(accountKeys.account(author.openid));
     const put = await putVideo(input());
     expect(put.created).toBe(true);
     video = put.video;
@@ -66,10 +67,10 @@ describe('putVideo', () => {
     expect(newest.data.list[0]).toMatchObject({ vid: video.vid, title: '鲲鹏展翅 Zephyrine turbines', author: { openid: author.openid } });
     expect(await searchAll('zephyrine')).toEqual([video.vid]);
     expect(await searchAll('鲲鹏')).toEqual([video.vid]);
-    expect(await getHubItem(hubItems.video(video.vid))).toMatchObject({ ...hubItems.trendingIndex(video.vid, expect.any(Number) as unknown as number), gsi1pk: hubItems.videosIndex('', video.vid).gsi1pk });
-    expect(await getHubItem(hubItems.videoTag(video.vid, 'wind'))).toMatchObject({ gsi3pk: 'TAG#wind', vid: video.vid });
-    expect(await getHubItem(hubItems.authorLatest(author.openid))).toMatchObject({ videos: [expect.objectContaining({ vid: video.vid })] });
-    expect((await getHubItem<{ video_count?: number }>(hubItems.account(author.openid)))?.video_count).toBe((accountBefore?.video_count ?? 0) + 1);
+    expect(await getHubItem(videoKeys.video(video.vid))).toMatchObject({ ...videoKeys.trendingIndex(video.vid, expect.any(Number) as unknown as number), gsi1pk: videoKeys.videosIndex('', video.vid).gsi1pk });
+    expect(await getHubItem(videoKeys.videoTag(video.vid, 'wind'))).toMatchObject({ gsi3pk: 'TAG#wind', vid: video.vid });
+    expect(await getHubItem(videoKeys.authorLatest(author.openid))).toMatchObject({ videos: [expect.objectContaining({ vid: video.vid })] });
+    expect((await getHubItem<{ video_count?: number }>(accountKeys.account(author.openid)))?.video_count).toBe((accountBefore?.video_count ?? 0) + 1);
     const hot = (await feed({ order: 'hot', watch_count: 20 })).data.list.map((v) => v.vid);
     expect(hot.length).toBe(20);
     const similar = (await feed({ vid: video.vid, watch_count: 20 })).data.list;
@@ -78,40 +79,40 @@ describe('putVideo', () => {
 
   it('updates content and tags in place, keeping counters, trend and creation time', async () => {
     expect((await hub(api, 'like', { openid: fan.openid, token: fan.token, vid: video.vid })).data).toMatchObject({ like_count: 1 });
-    const liked = (await getHubItem<VideoItem>(hubItems.video(video.vid)))!;
+    const liked = (await getHubItem<VideoItem>(videoKeys.video(video.vid)))!;
     const updated = await putVideo(input({ vid: video.vid, title: 'Kestrelwing drones', tags: ['无人机', 'wind'] }));
     expect(updated.created).toBe(false);
     expect(updated.video).toMatchObject({ vid: video.vid, title: 'Kestrelwing drones', like_count: 1, created_at: video.created_at, gsi3sk: liked.gsi3sk, tags: ['无人机', 'wind'] });
     expect(await searchAll('zephyrine')).toEqual([]);
     expect(await searchAll('kestrelwing')).toEqual([video.vid]);
-    expect(await getHubItem(hubItems.videoTag(video.vid, '航空航天'))).toBeUndefined();
-    expect(await getHubItem(hubItems.videoTag(video.vid, '无人机'))).toMatchObject({ gsi3sk: liked.gsi3sk });
+    expect(await getHubItem(videoKeys.videoTag(video.vid, '航空航天'))).toBeUndefined();
+    expect(await getHubItem(videoKeys.videoTag(video.vid, '无人机'))).toMatchObject({ gsi3sk: liked.gsi3sk });
   });
 
   it('treats the same (author, external_id) as one video, also under parallel retries', async () => {
-    const before = (await getHubItem<{ video_count?: number }>(hubItems.account(author.openid)))?.video_count ?? 0;
+    const before = (await getHubItem<{ video_count?: number }>(accountKeys.account(author.openid)))?.video_count ?? 0;
     const results = await Promise.all(Array.from({ length: 5 }, () => putVideo(input({ external_id: 'pipeline-42', title: 'Pipeline run' }))));
     expect(new Set(results.map((r) => r.video.vid)).size).toBe(1);
     expect(results.filter((r) => r.created)).toHaveLength(1);
-    expect((await getHubItem<{ video_count?: number }>(hubItems.account(author.openid)))?.video_count).toBe(before + 1);
+    expect((await getHubItem<{ video_count?: number }>(accountKeys.account(author.openid)))?.video_count).toBe(before + 1);
     const again = await putVideo(input({ external_id: 'pipeline-42', title: 'Pipeline run 2' }));
     expect(again).toMatchObject({ created: false, video: { vid: results[0]!.video.vid, title: 'Pipeline run 2' } });
   });
 
   it('counts the videos of each tag and of the catalog: +1 on publish, moved by a tag change, kept by a re-publish', async () => {
     const count = async (key: { pk: string; sk: string }, attribute: 'n' | 'videos') => ((await getHubItem<Record<string, number>>(key)) ?? {})[attribute] ?? 0;
-    const catalogBefore = await count(hubItems.catalogStats(), 'videos');
+    const catalogBefore = await count(videoKeys.catalogStats(), 'videos');
     const put = await putVideo(input({ title: 'Counting tags', tags: ['tally-a', 'tally-b'], external_id: 'tally' }));
-    expect(await count(hubItems.tagStats('tally-a'), 'n')).toBe(1);
-    expect(await count(hubItems.tagStats('tally-b'), 'n')).toBe(1);
-    expect(await count(hubItems.catalogStats(), 'videos')).toBe(catalogBefore + 1);
+    expect(await count(videoKeys.tagStats('tally-a'), 'n')).toBe(1);
+    expect(await count(videoKeys.tagStats('tally-b'), 'n')).toBe(1);
+    expect(await count(videoKeys.catalogStats(), 'videos')).toBe(catalogBefore + 1);
     await putVideo(input({ title: 'Counting tags again', tags: ['tally-b', 'tally-c'], external_id: 'tally' }));
-    expect(await count(hubItems.tagStats('tally-a'), 'n')).toBe(0);
-    expect(await count(hubItems.tagStats('tally-b'), 'n')).toBe(1);
-    expect(await count(hubItems.tagStats('tally-c'), 'n')).toBe(1);
-    expect(await count(hubItems.catalogStats(), 'videos')).toBe(catalogBefore + 1);
+    expect(await count(videoKeys.tagStats('tally-a'), 'n')).toBe(0);
+    expect(await count(videoKeys.tagStats('tally-b'), 'n')).toBe(1);
+    expect(await count(videoKeys.tagStats('tally-c'), 'n')).toBe(1);
+    expect(await count(videoKeys.catalogStats(), 'videos')).toBe(catalogBefore + 1);
     expect((await putVideo(input({ title: 'Counting tags again', tags: ['tally-b', 'tally-c'], external_id: 'tally' }))).video.vid).toBe(put.video.vid);
-    expect(await count(hubItems.tagStats('tally-c'), 'n')).toBe(1);
+    expect(await count(videoKeys.tagStats('tally-c'), 'n')).toBe(1);
   });
 
   it("puts a followed author's new video first in the follower's next page, ahead of the author's older ones", async () => {

@@ -5,7 +5,6 @@ import type { VideoView } from '../../lib/catalog/video-view-schema.js';
 import { matchesTerm, normalizeSearchText } from '../../lib/catalog/search-index.js';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableNames } from '../../lib/db/client.js';
-import { hubItems } from '../../lib/db/hub-items.js';
 import { LIKED_RECENT_CAP, parseFeedState } from '../../lib/recommend/feed-state.js';
 import { deviceFeedState } from '../../lib/recommend/sources.js';
 import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
@@ -14,6 +13,7 @@ import { getHubItem, hub, putTestAccounts, putTestSeen } from '../support/hub-fi
 import { apiClient, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
 import { SHARE_LIFETIME_S } from '../../lib/share/shares.js';
+import { feedKeys } from '../../lib/recommend/feed-state.js';
 
 type User = { openid: string; token: string };
 interface Feed {
@@ -383,12 +383,12 @@ describe('feed state: call records, the history list', () => {
   it('trims the latest likes once they are more than twice their cap, within the budget of 8 requests', async () => {
     const user = newUser();
     const lr = catalog.slice(0, 2 * LIKED_RECENT_CAP + 5).map((v) => ({ vid: v.vid, author_openid: v.author_openid, tags: v.tags ?? [], created_at: v.created_at }));
-    await db.send(new PutCommand({ TableName: tableNames.hub, Item: { ...hubItems.feedState(user.openid), entity: 'feed_state', lr } }));
+    await db.send(new PutCommand({ TableName: tableNames.hub, Item: { ...feedKeys.feedState(user.openid), entity: 'feed_state', lr } }));
     const { result, requests } = await recordRequests(() => feed({ watch_count: 5 }, user));
     expect(result.status).toBe(200);
     expect(requests.length).toBeLessThanOrEqual(MAX_REQUESTS);
     expect(requests.filter((r) => r.command === 'UpdateItemCommand')).toHaveLength(1);
-    const stored = await getHubItem<{ lr: { vid: string }[] }>(hubItems.feedState(user.openid));
+    const stored = await getHubItem<{ lr: { vid: string }[] }>(feedKeys.feedState(user.openid));
     expect(stored!.lr.map((e) => e.vid)).toEqual(lr.slice(-LIKED_RECENT_CAP).map((e) => e.vid));
   });
 });

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hubItems } from '../../lib/db/hub-items.js';
 import type { VideoItem } from '../../lib/catalog/video-items.js';
 import { putVideo } from '../../lib/catalog/videos.js';
 import { parseFeedState } from '../../lib/recommend/feed-state.js';
@@ -8,6 +7,10 @@ import { clock } from '../../lib/clock.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
+import { reactionKeys } from '../../lib/catalog/reaction-items.js';
+import { feedKeys } from '../../lib/recommend/feed-state.js';
+import { videoKeys } from '../../lib/catalog/video-items.js';
+import { accountKeys } from '../../lib/accounts/accounts.js';
 
 type User = { openid: string; token: string };
 interface LikeData {
@@ -52,10 +55,10 @@ const newVideo = async (tags = ['机器人', 'robotics']) =>
 
 const like = (user: User, vid: string) => hub<LikeData>(api, 'like', { openid: user.openid, token: user.token, vid });
 const dislike = (user: User, vid: string, action = 'dislike') => hub<DislikeData>(api, 'dislike', { openid: user.openid, token: user.token, vid, action });
-const video = (vid: string) => getHubItem<VideoItem>(hubItems.video(vid));
-const account = (openid: string) => getHubItem<{ like_count?: number; liked_count?: number }>(hubItems.account(openid));
-const feedState = async (openid: string) => parseFeedState(await getHubItem(hubItems.feedState(openid)), clock.now());
-const tagTrend = async (vid: string, tag: string) => (await getHubItem<{ gsi3sk: number }>(hubItems.videoTag(vid, tag)))?.gsi3sk;
+const video = (vid: string) => getHubItem<VideoItem>(videoKeys.video(vid));
+const account = (openid: string) => getHubItem<{ like_count?: number; liked_count?: number }>(accountKeys.account(openid));
+const feedState = async (openid: string) => parseFeedState(await getHubItem(feedKeys.feedState(openid)), clock.now());
+const tagTrend = async (vid: string, tag: string) => (await getHubItem<{ gsi3sk: number }>(videoKeys.videoTag(vid, tag)))?.gsi3sk;
 
 describe('like', () => {
   it('counts the like on the video, both accounts, the trend and the taste, in one go', async () => {
@@ -71,7 +74,7 @@ describe('like', () => {
     expect(stored.like_count).toBe(1);
     expect(stored.gsi3sk).toBeGreaterThan(before.video.gsi3sk);
     expect(await tagTrend(v.vid, '机器人')).toBeCloseTo(stored.gsi3sk, 130);
-    expect(await getHubItem(hubItems.like(alice.openid, v.vid))).toMatchObject({ openid: alice.openid, vid: v.vid });
+    expect(await getHubItem(reactionKeys.like(alice.openid, v.vid))).toMatchObject({ openid: alice.openid, vid: v.vid });
     expect((await account(alice.openid))?.like_count).toBe((before.alice?.like_count ?? 0) + 1);
     expect((await account(author.openid))?.liked_count).toBe((before.author?.liked_count ?? 0) + 1);
     const state = await feedState(alice.openid);
@@ -98,7 +101,7 @@ describe('like', () => {
     expect((await feedState(carol.openid)).disliked.has(v.vid)).toBe(true);
     const res = await like(carol, v.vid);
     expect(res.data).toEqual({ vid: v.vid, liked: true, like_count: 1 });
-    expect(await getHubItem(hubItems.dislike(carol.openid, v.vid))).toBeUndefined();
+    expect(await getHubItem(reactionKeys.dislike(carol.openid, v.vid))).toBeUndefined();
     expect((await feedState(carol.openid)).disliked.has(v.vid)).toBe(false);
   });
 
@@ -140,9 +143,9 @@ describe('accounts', () => {
     const res = await like(grace, orphan.vid);
     expect(res.status).toBe(200);
     expect(res.data).toEqual({ vid: orphan.vid, liked: true, like_count: 1 });
-    expect(await getHubItem(hubItems.account('u_goneAuthor'))).toBeUndefined();
+    expect(await getHubItem(accountKeys.account('u_goneAuthor'))).toBeUndefined();
     expect((await dislike(grace, orphan.vid)).data).toEqual({ vid: orphan.vid, disliked: true, like_count: 0 });
-    expect(await getHubItem(hubItems.account('u_goneAuthor'))).toBeUndefined();
+    expect(await getHubItem(accountKeys.account('u_goneAuthor'))).toBeUndefined();
   });
 
   it('answers 404 when the caller\'s own account does not exist, and changes nothing', async () => {
@@ -152,8 +155,8 @@ describe('accounts', () => {
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 'NOT_FOUND' });
     expect((await video(v.vid))?.like_count).toBe(0);
-    expect(await getHubItem(hubItems.like(ghost.openid, v.vid))).toBeUndefined();
-    expect(await getHubItem(hubItems.account(ghost.openid))).toBeUndefined();
+    expect(await getHubItem(reactionKeys.like(ghost.openid, v.vid))).toBeUndefined();
+    expect(await getHubItem(accountKeys.account(ghost.openid))).toBeUndefined();
   });
 });
 
@@ -169,8 +172,8 @@ describe('dislike', () => {
     const stored = (await video(v.vid))!;
     expect(stored.like_count).toBe(0);
     expect(stored.gsi3sk / before.video.gsi3sk).toBeCloseTo(1, 9);
-    expect(await getHubItem(hubItems.like(erin.openid, v.vid))).toBeUndefined();
-    expect(await getHubItem(hubItems.dislike(erin.openid, v.vid))).toMatchObject({ vid: v.vid });
+    expect(await getHubItem(reactionKeys.like(erin.openid, v.vid))).toBeUndefined();
+    expect(await getHubItem(reactionKeys.dislike(erin.openid, v.vid))).toMatchObject({ vid: v.vid });
     expect((await account(erin.openid))?.like_count).toBe(before.erin);
     expect((await account(author.openid))?.liked_count).toBe(before.author);
     const state = await feedState(erin.openid);
@@ -204,8 +207,8 @@ describe('errors change nothing', () => {
 
   const unchanged = async () => {
     expect((await video(v.vid))?.like_count).toBe(0);
-    expect(await getHubItem(hubItems.like(alice.openid, v.vid))).toBeUndefined();
-    expect(await getHubItem(hubItems.dislike(alice.openid, v.vid))).toBeUndefined();
+    expect(await getHubItem(reactionKeys.like(alice.openid, v.vid))).toBeUndefined();
+    expect(await getHubItem(reactionKeys.dislike(alice.openid, v.vid))).toBeUndefined();
   };
 
   it.each([
@@ -245,7 +248,7 @@ describe('errors change nothing', () => {
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 'NOT_FOUND' });
     expect((res.body as { error: string }).error).toContain('noSuchVideo');
-    expect(await getHubItem(hubItems.like(alice.openid, 'noSuchVideo'))).toBeUndefined();
-    expect(await getHubItem(hubItems.dislike(alice.openid, 'noSuchVideo'))).toBeUndefined();
+    expect(await getHubItem(reactionKeys.like(alice.openid, 'noSuchVideo'))).toBeUndefined();
+    expect(await getHubItem(reactionKeys.dislike(alice.openid, 'noSuchVideo'))).toBeUndefined();
   });
 });

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
-import { hubItems } from '../../lib/db/hub-items.js';
 import { putVideo } from '../../lib/catalog/videos.js';
 import { getHubItem, hub, putTestAccounts, putTestLike, putTestSeen, putTestVideo, signUp, type SignedUp, type TestVideo } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
+import { accountKeys } from '../../lib/accounts/accounts.js';
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;
@@ -86,7 +86,7 @@ describe('change_nickname / change_signature / change_city', () => {
     expect(sig.data.profile).toMatchObject({ nickname: '展会达人', signature: 'I visit trade fairs' });
     const city = await hub<{ profile: Profile }>(api, 'change_city', { ...as(alice), city: '深圳' });
     expect(city.data.profile).toMatchObject({ nickname: '展会达人', signature: 'I visit trade fairs', city: '深圳' });
-    expect(await getHubItem(hubItems.account(alice.openid))).toMatchObject({ nickname: '展会达人', signature: 'I visit trade fairs', city: '深圳' });
+    expect(await getHubItem(accountKeys.account(alice.openid))).toMatchObject({ nickname: '展会达人', signature: 'I visit trade fairs', city: '深圳' });
 
     // Signature and city may be cleared; the same change twice is the same answer.
     expect((await hub<{ profile: Profile }>(api, 'change_city', { ...as(alice), city: '' })).data.profile.city).toBe('');
@@ -114,11 +114,11 @@ describe('change_nickname / change_signature / change_city', () => {
     ['change_city', 'city', 'c'.repeat(51)],
     ['change_city', 'city', 'nul\u0000'],
   ])('%s with %s = %j is 400 naming it and changes nothing', async (op, field, value) => {
-    const before = await getHubItem(hubItems.account(bob.openid));
+    const before = await getHubItem(accountKeys.account(bob.openid));
     const res = await hub(api, op, { ...as(bob), ...(value === undefined ? {} : { [field]: value }) });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', error: expect.stringContaining(`"${field}"`) });
-    expect(await getHubItem(hubItems.account(bob.openid))).toEqual(before);
+    expect(await getHubItem(accountKeys.account(bob.openid))).toEqual(before);
   });
 });
 

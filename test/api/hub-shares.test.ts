@@ -1,10 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
-import { hubItems } from '../../lib/db/hub-items.js';
 import { shareIdFor, SHARE_LIFETIME_S } from '../../lib/share/shares.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack, type ApiResponse } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
+import { shareKeys } from '../../lib/share/shares.js';
+import { rateWindowKeys } from '../../lib/limits/rate-windows.js';
+import { videoKeys } from '../../lib/catalog/video-items.js';
 
 /**
  * sharetext's attribution, counting and limits (docs/hub-api.md, sharetext): a share is an
@@ -33,9 +35,9 @@ type Shared = { text: string; url: string; shareid: string };
 type Share = Record<string, unknown>;
 const share = (params: Record<string, string | undefined>, headers?: Record<string, string>, client = api) =>
   hub<Shared>(client, 'sharetext', { openid: alice.openid, d: 'phone-1', locale: 'en', country: 'CN', ...params }, headers);
-const shareCount = async (vid: string) => (await getHubItem<{ share_count?: number }>(hubItems.video(vid)))?.share_count ?? 0;
+const shareCount = async (vid: string) => (await getHubItem<{ share_count?: number }>(videoKeys.video(vid)))?.share_count ?? 0;
 /** Every request of this file comes from the same address: the window of the hour of `clock`. */
-const ipWindow = () => getHubItem<{ n: number }>(hubItems.rateWindow('shares-ip', '127.0.0.1', `3600s#${Math.floor(clock.now() / 3_600_000)}`));
+const ipWindow = () => getHubItem<{ n: number }>(rateWindowKeys.rateWindow('shares-ip', '127.0.0.1', `3600s#${Math.floor(clock.now() / 3_600_000)}`));
 let hoursAhead = 0;
 /** A minute into a UTC hour ahead that no other test of this file has used: an empty window. */
 const freshHour = () => clock.advance(3_600_000 * ++hoursAhead - (clock.now() % 3_600_000) + 60_000);
@@ -46,7 +48,7 @@ describe('sharetext attribution', () => {
     const video = await putTestVideo(bob.openid);
     const forged = await share({ vid: video.vid, openid: alice.openid });
     expect(forged.status).toBe(200);
-    const stored = await getHubItem<Share>(hubItems.share(forged.data.shareid));
+    const stored = await getHubItem<Share>(shareKeys.share(forged.data.shareid));
     expect(stored).toMatchObject({ vid: video.vid, d: 'phone-1' });
     expect(stored).not.toHaveProperty('openid');
     expect(JSON.stringify(stored)).not.toContain(alice.openid);
@@ -55,7 +57,7 @@ describe('sharetext attribution', () => {
     const own = await share({ vid: video.vid, token: alice.token });
     expect(own.status).toBe(200);
     expect(own.data.shareid).not.toBe(forged.data.shareid);
-    expect(await getHubItem(hubItems.share(own.data.shareid))).toMatchObject({ vid: video.vid, openid: alice.openid });
+    expect(await getHubItem(shareKeys.share(own.data.shareid))).toMatchObject({ vid: video.vid, openid: alice.openid });
     expect((await share({ vid: video.vid }, { authorization: `Bearer ${alice.token}` })).data.shareid).toBe(own.data.shareid);
     expect((await share({ vid: video.vid }, { authorization: `Bearer ${aliceKey}` })).data.shareid).toBe(own.data.shareid);
     expect(await shareCount(video.vid)).toBe(2);
@@ -78,8 +80,8 @@ describe('sharetext attribution', () => {
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ code: 'AUTH_ERROR' });
     expect(await shareCount(video.vid)).toBe(0);
-    expect(await getHubItem(hubItems.share(shareIdFor({ kind: 'account', openid: alice.openid }, video.vid, clock.now())))).toBeUndefined();
-    expect(await getHubItem(hubItems.share(shareIdFor({ kind: 'device', d: 'phone-1' }, video.vid, clock.now())))).toBeUndefined();
+    expect(await getHubItem(shareKeys.share(shareIdFor({ kind: 'account', openid: alice.openid }, video.vid, clock.now())))).toBeUndefined();
+    expect(await getHubItem(shareKeys.share(shareIdFor({ kind: 'device', d: 'phone-1' }, video.vid, clock.now())))).toBeUndefined();
     expect(await ipWindow()).toEqual(before);
   });
 });
@@ -131,8 +133,8 @@ describe('the per-IP limit of sharetext', () => {
       expect(wait).toBeGreaterThanOrEqual(1);
       expect(wait).toBeLessThanOrEqual(3600);
     }
-    expect(await getHubItem(hubItems.share(shareIdFor({ kind: 'device', d: 'device-60' }, video.vid, clock.now())))).toBeUndefined();
-    expect(await getHubItem(hubItems.share(shareIdFor({ kind: 'account', openid: alice.openid }, video.vid, clock.now())))).toBeUndefined();
+    expect(await getHubItem(shareKeys.share(shareIdFor({ kind: 'device', d: 'device-60' }, video.vid, clock.now())))).toBeUndefined();
+    expect(await getHubItem(shareKeys.share(shareIdFor({ kind: 'account', openid: alice.openid }, video.vid, clock.now())))).toBeUndefined();
     expect(await shareCount(video.vid)).toBe(60);
     expect(await ipWindow()).toMatchObject({ n: 60 });
 
@@ -153,7 +155,7 @@ describe('a share’s expiry', () => {
     const video = await putTestVideo(bob.openid);
     const res: ApiResponse<Shared> = await share({ vid: video.vid, d: 'expiry-device' });
     expect(res.status).toBe(200);
-    const stored = await getHubItem<{ ttl: number; created_at: string }>(hubItems.share(res.data.shareid));
+    const stored = await getHubItem<{ ttl: number; created_at: string }>(shareKeys.share(res.data.shareid));
     expect(stored!.ttl).toBe(Math.ceil(Date.parse(stored!.created_at) / 1000) + SHARE_LIFETIME_S);
     expect(SHARE_LIFETIME_S).toBe(30 * 86_400);
   });

@@ -6,11 +6,12 @@ const ADMIN_PHONE = '+8613900139000';
 
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
-import { hubItems } from '../../lib/db/hub-items.js';
 import { UnavailableError } from '../../lib/errors.js';
 import { setSmsSender } from '../../lib/sms/sender.js';
 import { hub, latestCode, newNonce, newPhone, signUp } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
+import { smsKeys } from '../../lib/sms/codes.js';
+import { accountKeys } from '../../lib/accounts/accounts.js';
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;
@@ -30,7 +31,7 @@ const getItem = async (key: { pk: string; sk: string }) =>
 
 /** Every code item of a phone, whatever its nonce. */
 async function codesOf(phone: string) {
-  const { pk, sk: prefix } = hubItems.smsCode(phone, '');
+  const { pk, sk: prefix } = smsKeys.smsCode(phone, '');
   const out = await db.send(
     new QueryCommand({ TableName: tableNames.hub, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': pk, ':p': prefix }, ConsistentRead: true }),
   );
@@ -81,7 +82,7 @@ describe('gen_code', () => {
     const message = sms.data.messages[0]!;
     expect(message).toEqual({ phone, code: expect.stringMatching(/^\d{6}$/), text: expect.stringContaining(message.code), sent_at: expect.any(String) });
 
-    const stored = await getItem(hubItems.smsCode(phone, nonce));
+    const stored = await getItem(smsKeys.smsCode(phone, nonce));
     expect(stored).toMatchObject({ nonce, attempts: 0, used: false, code_hash: expect.stringMatching(/^[0-9a-f]{64}$/), ttl: expect.any(Number) });
     expect(JSON.stringify(stored)).not.toContain(message.code);
   });
@@ -178,7 +179,7 @@ describe('gen_code', () => {
     expect(failed.res.headers.get('retry-after')).toBe('5');
     expect(await codesOf(phone)).toEqual([]);
     // Nor the send time that starts the network's resend wait: the retry is served at once.
-    expect(await getItem(hubItems.smsRequester(phone, '127.0.0.1'))).toBeUndefined();
+    expect(await getItem(smsKeys.smsRequester(phone, '127.0.0.1'))).toBeUndefined();
 
     setSmsSender(undefined);
     const retried = await requestCode(phone);
@@ -202,12 +203,12 @@ describe('create_phone_account', () => {
     expect(me.status).toBe(200);
     expect(me.data).toEqual({ user_id: res.data.openid, auth_type: 'jwt', scopes: [], roles: [] });
 
-    const account = await getItem(hubItems.account(res.data.openid));
+    const account = await getItem(accountKeys.account(res.data.openid));
     expect(account).toMatchObject({ openid: res.data.openid, phone, roles: [], follow_count: 0, follower_count: 0 });
     expect(account!.nickname).toMatch(/^用户\d{6}$/);
     expect(account!.nickname).not.toContain(phone.slice(-4));
-    expect(await getItem(hubItems.phone(phone))).toMatchObject({ openid: res.data.openid });
-    expect(await getItem(hubItems.smsCode(phone, nonce))).toMatchObject({ used: true });
+    expect(await getItem(accountKeys.phone(phone))).toMatchObject({ openid: res.data.openid });
+    expect(await getItem(smsKeys.smsCode(phone, nonce))).toMatchObject({ used: true });
   });
 
   it('signs the same phone in to the same account, national or international', async () => {
@@ -231,12 +232,12 @@ describe('create_phone_account', () => {
       expect(res.status, `wrong try ${i}`).toBe(401);
       expect(res.body).toMatchObject({ code: 'AUTH_ERROR' });
     }
-    expect(await getItem(hubItems.smsCode(phone, nonce))).toMatchObject({ attempts: 5, used: false });
+    expect(await getItem(smsKeys.smsCode(phone, nonce))).toMatchObject({ attempts: 5, used: false });
     const right = await signIn(phone, nonce, code);
     expect(right.status).toBe(429);
     expect(right.body).toMatchObject({ code: 'RATE_LIMITED' });
     expect(Number(right.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(await getItem(hubItems.phone(phone))).toBeUndefined();
+    expect(await getItem(accountKeys.phone(phone))).toBeUndefined();
 
     // A new code starts afresh.
     pastResendInterval();
@@ -269,7 +270,7 @@ describe('create_phone_account', () => {
     clock.advance(301_000);
     const res = await signIn(phone, nonce, code);
     expect(res.status).toBe(401);
-    expect(await getItem(hubItems.phone(phone))).toBeUndefined();
+    expect(await getItem(accountKeys.phone(phone))).toBeUndefined();
   });
 
   it('refuses the code with another nonce, and a code sent to another phone', async () => {
@@ -298,7 +299,7 @@ describe('create_phone_account', () => {
   it('gives admin to a phone in ADMIN_PHONES, in the stored roles and the JWT', async () => {
     const admin = await signUp(api, ADMIN_PHONE);
     expect(decodeJwt(admin.token).roles).toEqual(['admin']);
-    expect(await getItem(hubItems.account(admin.openid))).toMatchObject({ roles: ['admin'] });
+    expect(await getItem(accountKeys.account(admin.openid))).toMatchObject({ roles: ['admin'] });
     expect((await api.get('/api/v1/me', { token: admin.token })).data).toMatchObject({ roles: ['admin'] });
     expect(decodeJwt((await signUp(api)).token).roles).toEqual([]);
   });
@@ -334,26 +335,26 @@ describe('create_phone_account', () => {
   it('records an invitation once, for a new account only; unknown inviters are ignored', async () => {
     const inviter = await signUp(api);
     const invitee = await signUp(api, newPhone(), { invite_uid: inviter.openid });
-    expect(await getItem(hubItems.invite(inviter.openid, invitee.openid))).toMatchObject({ inviter: inviter.openid, invitee: invitee.openid });
-    expect(await getItem(hubItems.account(invitee.openid))).toMatchObject({ invited_by: inviter.openid });
+    expect(await getItem(accountKeys.invite(inviter.openid, invitee.openid))).toMatchObject({ inviter: inviter.openid, invitee: invitee.openid });
+    expect(await getItem(accountKeys.account(invitee.openid))).toMatchObject({ invited_by: inviter.openid });
 
     // Signing in again with an invitation changes nothing.
     const third = await signUp(api);
     pastResendInterval();
     await signUp(api, invitee.phone, { invite_uid: third.openid });
-    expect(await getItem(hubItems.invite(third.openid, invitee.openid))).toBeUndefined();
+    expect(await getItem(accountKeys.invite(third.openid, invitee.openid))).toBeUndefined();
     const invites = await db.send(
       new QueryCommand({
         TableName: tableNames.hub,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        ExpressionAttributeValues: { ':pk': hubItems.account(inviter.openid).pk, ':p': 'INVITED#' },
+        ExpressionAttributeValues: { ':pk': accountKeys.account(inviter.openid).pk, ':p': 'INVITED#' },
       }),
     );
     expect(invites.Items).toHaveLength(1);
 
     const uninvited = await signUp(api, newPhone(), { invite_uid: 'u_doesnotexist0000000' });
     expect(uninvited.new_account).toBe(true);
-    expect(await getItem(hubItems.account(uninvited.openid))).not.toHaveProperty('invited_by');
-    expect(await getItem(hubItems.invite('u_doesnotexist0000000', uninvited.openid))).toBeUndefined();
+    expect(await getItem(accountKeys.account(uninvited.openid))).not.toHaveProperty('invited_by');
+    expect(await getItem(accountKeys.invite('u_doesnotexist0000000', uninvited.openid))).toBeUndefined();
   });
 });

@@ -5,12 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 const [CAP, CAP_RETURNING] = [3, 2];
 
 import { clock } from '../../lib/clock.js';
-import { hubItems } from '../../lib/db/hub-items.js';
 import { UnavailableError } from '../../lib/errors.js';
 import { setSmsSender } from '../../lib/sms/sender.js';
 import { getHubItem, hub, latestCode, newNonce, newPhone, signUp } from '../support/hub-fixtures.js';
 import { captureOutput, emfLines, type Capture } from '../support/log-capture.js';
 import { useTestStack } from '../support/stack.js';
+import { smsKeys } from '../../lib/sms/codes.js';
+import { rateWindowKeys } from '../../lib/limits/rate-windows.js';
 
 // Metrics on (the suite's setup turns them off), to see SmsRefused.
 const api = useTestStack({ http: false, env: { SMS_DAILY_CAP: String(CAP), SMS_DAILY_CAP_RETURNING: String(CAP_RETURNING), SMS_ALLOWED_COUNTRIES: 'cn, HK', POWERTOOLS_METRICS_DISABLED: 'false' } });
@@ -30,7 +31,7 @@ const outbox = async (phone: string) => (await api.get<{ messages: unknown[] }>(
 
 /** Sends of the current UTC day counted against a daily budget (the counter items of lib/hub/gen-code.ts). */
 async function sentToday(budget: 'new' | 'returning' = 'new'): Promise<number> {
-  const item = await getHubItem<{ n?: number }>(hubItems.rateWindow(`sms-${budget}-day`, 'all', `86400s#${Math.floor(clock.now() / DAY_MS)}`));
+  const item = await getHubItem<{ n?: number }>(rateWindowKeys.rateWindow(`sms-${budget}-day`, 'all', `86400s#${Math.floor(clock.now() / DAY_MS)}`));
   return item?.n ?? 0;
 }
 
@@ -59,10 +60,10 @@ describe('gen_code: allowed destination countries (SMS_ALLOWED_COUNTRIES)', () =
       error: 'Invalid parameter "phonenumber": verification codes can only be sent to phone numbers of CN, HK',
     });
     expect(refusals()).toEqual(['country']);
-    expect(await getHubItem(hubItems.smsCode(phone, nonce))).toBeUndefined();
+    expect(await getHubItem(smsKeys.smsCode(phone, nonce))).toBeUndefined();
     expect(await outbox(phone)).toEqual([]);
     expect(await sentToday()).toBe(0);
-    const hourWindow = hubItems.rateWindow('sms-phone-hour', phone, `3600s#${Math.floor(clock.now() / 3_600_000)}`);
+    const hourWindow = rateWindowKeys.rateWindow('sms-phone-hour', phone, `3600s#${Math.floor(clock.now() / 3_600_000)}`);
     expect(await getHubItem(hourWindow)).toBeUndefined();
   });
 
@@ -103,10 +104,10 @@ describe('gen_code: the daily budget of new numbers (SMS_DAILY_CAP)', () => {
     expect(Number(refused.headers.get('retry-after'))).toBe((24 - hoursIntoDay) * 3600);
     expect(refusals()).toEqual(['daily_cap']);
     // Refused: nothing stored or sent, and neither the cap nor the phone's own windows moved.
-    expect(await getHubItem(hubItems.smsCode(phone, nonce))).toBeUndefined();
+    expect(await getHubItem(smsKeys.smsCode(phone, nonce))).toBeUndefined();
     expect(await outbox(phone)).toEqual([]);
     expect(await sentToday()).toBe(CAP);
-    expect(await getHubItem(hubItems.rateWindow('sms-phone-day', phone, `86400s#${Math.floor(clock.now() / DAY_MS)}`))).toBeUndefined();
+    expect(await getHubItem(rateWindowKeys.rateWindow('sms-phone-day', phone, `86400s#${Math.floor(clock.now() / DAY_MS)}`))).toBeUndefined();
 
     // The next UTC day has its own budget; the refused phone is served at once.
     clock.advance(Number(refused.headers.get('retry-after')) * 1000);

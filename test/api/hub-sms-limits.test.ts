@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
-import { hubItems } from '../../lib/db/hub-items.js';
 import { getHubItem, hub, newNonce, newPhone } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
+import { smsKeys } from '../../lib/sms/codes.js';
 
 // Its own file: it fills this file's per-IP window (every request comes from 127.0.0.1).
 let stack: Awaited<ReturnType<typeof startTestStack>>;
@@ -30,7 +30,7 @@ describe('gen_code per source IP', () => {
     expect(wait).toBeGreaterThan(3000);
     expect(wait).toBeLessThanOrEqual(3600);
     // Refused: no code was stored for that phone, and its own limits were not touched.
-    expect(await getHubItem(hubItems.smsCode(phone, nonce))).toBeUndefined();
+    expect(await getHubItem(smsKeys.smsCode(phone, nonce))).toBeUndefined();
 
     clock.advance(wait * 1000);
     const next = await hub(api, 'gen_code', { phonenumber: phone, nonce });

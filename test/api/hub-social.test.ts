@@ -3,13 +3,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { config } from '../../lib/config.js';
 import { db, tableNames } from '../../lib/db/client.js';
-import { hubItems } from '../../lib/db/hub-items.js';
 import type { PublicUser } from '../../lib/accounts/accounts.js';
 import type { CommentView } from '../../lib/comments/comments.js';
 import { recordRequests } from '../support/db-requests.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { apiClient, settleStreams, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
+import { followKeys } from '../../lib/social/follows.js';
+import { shareKeys } from '../../lib/share/shares.js';
+import { commentKeys } from '../../lib/comments/comments.js';
+import { videoKeys } from '../../lib/catalog/video-items.js';
+import { accountKeys } from '../../lib/accounts/accounts.js';
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;
@@ -44,7 +48,7 @@ interface CommentPage {
 }
 
 const as = (user: { openid: string; token: string }) => ({ openid: user.openid, token: user.token });
-const account = (openid: string) => getHubItem<Record<string, number>>(hubItems.account(openid));
+const account = (openid: string) => getHubItem<Record<string, number>>(accountKeys.account(openid));
 const followUser = (user: { openid: string; token: string }, target: string) => hub<{ follow_user: string; following: boolean; follower_count: number }>(api, 'follow_user', { ...as(user), follow_user: target });
 const unfollowUser = (user: { openid: string; token: string }, target: string) => hub<{ follow_user: string; following: boolean; follower_count: number }>(api, 'unfollow_user', { ...as(user), follow_user: target });
 const followers = (user: { openid: string; token: string }, watch_list: string, offset: number) => hub<RelationPage>(api, 'get_follower', { ...as(user), watch_list, offset });
@@ -109,16 +113,16 @@ describe('follow_user / unfollow_user', () => {
 
     expect(await account(fan!.openid)).toMatchObject({ follow_count: 1, follower_count: 0 });
     expect(await account(star!.openid)).toMatchObject({ follow_count: 0, follower_count: 1 });
-    expect(await getHubItem(hubItems.follows(fan!.openid, star!.openid))).toMatchObject({ follower: fan!.openid, followee: star!.openid });
-    expect(await getHubItem(hubItems.followedBy(star!.openid, fan!.openid))).toMatchObject({ follower: fan!.openid, followee: star!.openid });
+    expect(await getHubItem(followKeys.follows(fan!.openid, star!.openid))).toMatchObject({ follower: fan!.openid, followee: star!.openid });
+    expect(await getHubItem(followKeys.followedBy(star!.openid, fan!.openid))).toMatchObject({ follower: fan!.openid, followee: star!.openid });
 
     const off = await unfollowUser(fan!, star!.openid);
     expect(off.body).toEqual({ code: 0, data: { follow_user: star!.openid, following: false, follower_count: 0 } });
     expect((await unfollowUser(fan!, star!.openid)).data).toEqual({ follow_user: star!.openid, following: false, follower_count: 0 });
     expect(await account(fan!.openid)).toMatchObject({ follow_count: 0 });
     expect(await account(star!.openid)).toMatchObject({ follower_count: 0 });
-    expect(await getHubItem(hubItems.follows(fan!.openid, star!.openid))).toBeUndefined();
-    expect(await getHubItem(hubItems.followedBy(star!.openid, fan!.openid))).toBeUndefined();
+    expect(await getHubItem(followKeys.follows(fan!.openid, star!.openid))).toBeUndefined();
+    expect(await getHubItem(followKeys.followedBy(star!.openid, fan!.openid))).toBeUndefined();
   });
 
   it.each([
@@ -156,7 +160,7 @@ describe('follow_user / unfollow_user', () => {
       new QueryCommand({
         TableName: tableNames.hub,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        ExpressionAttributeValues: { ':pk': hubItems.account(star!.openid).pk, ':p': 'FOLLOWER#' },
+        ExpressionAttributeValues: { ':pk': accountKeys.account(star!.openid).pk, ':p': 'FOLLOWER#' },
         ConsistentRead: true,
       }),
     );
@@ -261,12 +265,12 @@ describe('comment_set', () => {
       comment: { cid: expect.stringMatching(/^c_/), vid: video.vid, openid: alice.openid, nickname: expect.any(String), content: 'Great booth!\nSee you there.', created_at: expect.any(String) },
       comment_count: 1,
     });
-    expect(await getHubItem(hubItems.video(video.vid))).toMatchObject({ comment_count: 1 });
-    expect(await getHubItem(hubItems.comment(video.vid, 1))).toMatchObject({ cid: res.data.comment.cid, openid: alice.openid, content: 'Great booth!\nSee you there.' });
-    expect(await getHubItem(hubItems.commented(alice.openid, video.vid))).toBeDefined();
+    expect(await getHubItem(videoKeys.video(video.vid))).toMatchObject({ comment_count: 1 });
+    expect(await getHubItem(commentKeys.comment(video.vid, 1))).toMatchObject({ cid: res.data.comment.cid, openid: alice.openid, content: 'Great booth!\nSee you there.' });
+    expect(await getHubItem(commentKeys.commented(alice.openid, video.vid))).toBeDefined();
     const second = await postComment(bob, video.vid, '谢谢！');
     expect(second.data.comment_count).toBe(2);
-    expect(await getHubItem(hubItems.comment(video.vid, 2))).toMatchObject({ cid: second.data.comment.cid });
+    expect(await getHubItem(commentKeys.comment(video.vid, 2))).toMatchObject({ cid: second.data.comment.cid });
   });
 
   it('returns the first comment for a retry within 60 s, and adds a new one after', async () => {
@@ -277,7 +281,7 @@ describe('comment_set', () => {
     const retry = await postComment(alice, video.vid, ' same words ');
     expect(retry.status).toBe(200);
     expect(retry.data).toEqual(first.data);
-    expect(await getHubItem(hubItems.video(video.vid))).toMatchObject({ comment_count: 1 });
+    expect(await getHubItem(videoKeys.video(video.vid))).toMatchObject({ comment_count: 1 });
     // The same words on another video, or by another user, are other comments.
     const other = await putTestVideo(bob.openid);
     expect((await postComment(alice, other.vid, 'same words')).data.comment_count).toBe(1);
@@ -294,16 +298,16 @@ describe('comment_set', () => {
     const retries = await Promise.all(Array.from({ length: 6 }, () => postComment(alice, video.vid, 'posted on a flaky network')));
     expect(retries.every((r) => r.status === 200)).toBe(true);
     expect(new Set(retries.map((r) => r.data.comment.cid)).size).toBe(1);
-    expect(await getHubItem(hubItems.video(video.vid))).toMatchObject({ comment_count: 1 });
+    expect(await getHubItem(videoKeys.video(video.vid))).toMatchObject({ comment_count: 1 });
 
     const writers = await putTestAccounts(8);
     const parallel = await Promise.all(writers.map((w, i) => postComment(w, video.vid, `comment ${i}`)));
     expect(parallel.map((r) => r.status)).toEqual(writers.map(() => 200));
-    expect(await getHubItem(hubItems.video(video.vid))).toMatchObject({ comment_count: 9 });
+    expect(await getHubItem(videoKeys.video(video.vid))).toMatchObject({ comment_count: 9 });
     const page = await commentPage(alice, video.vid, 1);
     expect(page.data.total).toBe(9);
     expect(new Set(page.data.list.map((c) => c.cid)).size).toBe(9);
-    for (let seq = 1; seq <= 9; seq++) expect(await getHubItem(hubItems.comment(video.vid, seq))).toBeDefined();
+    for (let seq = 1; seq <= 9; seq++) expect(await getHubItem(commentKeys.comment(video.vid, seq))).toBeDefined();
   });
 
   it.each([
@@ -319,7 +323,7 @@ describe('comment_set', () => {
     const res = await hub(api, 'comment_set', { ...as(alice), ...params, ...('vid' in params ? { vid: video.vid } : {}) });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', error: expect.stringContaining(`"${name}"`) });
-    expect(await getHubItem(hubItems.video(video.vid))).toMatchObject({ comment_count: 0 });
+    expect(await getHubItem(videoKeys.video(video.vid))).toMatchObject({ comment_count: 0 });
   });
 
   it('accepts 1000 characters and rejects an unknown video with 404', async () => {
@@ -341,7 +345,7 @@ describe('comment_set', () => {
     const wait = Number(refused.headers.get('retry-after'));
     expect(wait).toBeGreaterThanOrEqual(1);
     expect(wait).toBeLessThanOrEqual(60);
-    expect(await getHubItem(hubItems.video(video.vid))).toMatchObject({ comment_count: 10 });
+    expect(await getHubItem(videoKeys.video(video.vid))).toMatchObject({ comment_count: 10 });
     // A retry of an accepted comment is not a new comment and is still answered.
     expect((await postComment(writer!, video.vid, 'note 9')).status).toBe(200);
     clock.advance(wait * 1000);
@@ -418,19 +422,19 @@ describe('sharetext', () => {
     expect(text).toContain('上海车展 2026');
     expect(text).toContain(url);
     expect(text).toMatch(/[推荐视频]/);
-    const stored = await getHubItem(hubItems.share(shareid));
+    const stored = await getHubItem(shareKeys.share(shareid));
     expect(stored).toMatchObject({ vid: video.vid, d: 'device-1', locale: 'zh-CN', country: 'CN' });
     expect(stored).not.toHaveProperty('openid');
-    expect(await getHubItem(hubItems.video(video.vid))).toMatchObject({ share_count: 1 });
+    expect(await getHubItem(videoKeys.video(video.vid))).toMatchObject({ share_count: 1 });
 
     // The same request again (a retry, or a repeat the same UTC day) is the same share; another
     // device is another share (docs/hub-api.md, sharetext).
     expect((await share({ vid: video.vid })).data.shareid).toBe(shareid);
-    expect(await getHubItem(hubItems.video(video.vid))).toMatchObject({ share_count: 1 });
+    expect(await getHubItem(videoKeys.video(video.vid))).toMatchObject({ share_count: 1 });
     const other = await share({ vid: video.vid, d: 'device-2', locale: 'en-US', country: 'us' });
     expect(other.data.shareid).not.toBe(shareid);
     expect(other.data.text).toBe(`Watch "上海车展 2026" on expohub: ${other.data.url}`);
-    expect(await getHubItem(hubItems.video(video.vid))).toMatchObject({ share_count: 2 });
+    expect(await getHubItem(videoKeys.video(video.vid))).toMatchObject({ share_count: 2 });
   });
 
   it('writes English for a non-Chinese or empty locale', async () => {
@@ -455,7 +459,7 @@ describe('sharetext', () => {
     const res = await share({ vid: video.vid, ...params });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', error: expect.stringContaining(`"${name}"`) });
-    expect(await getHubItem(hubItems.video(video.vid))).toMatchObject({ share_count: 0 });
+    expect(await getHubItem(videoKeys.video(video.vid))).toMatchObject({ share_count: 0 });
   });
 
   it('an unknown video is 404', async () => {

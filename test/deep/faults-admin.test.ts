@@ -2,7 +2,6 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
-import { hubItems } from '../../lib/db/hub-items.js';
 import { accountItem, accountRecord } from '../../lib/accounts/accounts.js';
 import { hashApiKey } from '../../lib/keys/key-material.js';
 import { createKey, revokeKey, verifyAccessKey } from '../../lib/keys/key-service.js';
@@ -13,6 +12,8 @@ import { clearFaults, failAt, failWhere } from '../support/faults.js';
 import { getHubItem, newPhone, putTestAccounts } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
+import { auditKeys } from '../../lib/audit/trail.js';
+import { accountKeys } from '../../lib/accounts/accounts.js';
 
 /**
  * The administration endpoints (admin key list, revoke and lookup, suspend and reinstate), the audit
@@ -33,7 +34,7 @@ async function eventsOf(openid: string): Promise<{ type: string; actor: string; 
     new QueryCommand({
       TableName: tableNames.hub,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': hubItems.account(openid).pk, ':prefix': hubItems.auditPrefix },
+      ExpressionAttributeValues: { ':pk': accountKeys.account(openid).pk, ':prefix': auditKeys.auditPrefix },
       ConsistentRead: true,
     }),
   );
@@ -68,7 +69,7 @@ const adminCase = async (keys: number): Promise<AdminCase> => {
   return { ...(await ownerWithKeys(keys)), admin: admin!.openid, adminToken: admin!.token };
 };
 
-const isAuditPut = (fault: PlannedFault) => fault.request.command === 'PutItemCommand' && String((fault.request.input.Item as { sk?: unknown } | undefined)?.sk).startsWith(hubItems.auditPrefix);
+const isAuditPut = (fault: PlannedFault) => fault.request.command === 'PutItemCommand' && String((fault.request.input.Item as { sk?: unknown } | undefined)?.sk).startsWith(auditKeys.auditPrefix);
 const AUDIT_PUT_RETRIED = 'audit() sends the same event item again on a transient failure (retryTransient): stored once';
 
 describe('administration of access keys under DynamoDB faults', () => {
@@ -223,7 +224,7 @@ describe('suspension under DynamoDB faults', () => {
     call: ({ openid, adminToken }) => api.post(`/api/v1/admin/users/${openid}/suspend`, { token: adminToken }),
     async once({ openid, admin, keys }, res) {
       expect(res.data).toEqual({ openid, suspended: true, suspended_at: expect.any(String), keys: 2 });
-      expect(await getHubItem(hubItems.account(openid))).toMatchObject({ suspended_at: (res.data as { suspended_at: string }).suspended_at, suspended_by: admin });
+      expect(await getHubItem(accountKeys.account(openid))).toMatchObject({ suspended_at: (res.data as { suspended_at: string }).suspended_at, suspended_by: admin });
       for (const key of keys) {
         expect(await guardOf(key.hash)).toMatchObject({ suspended: true });
         await expect(verifyAccessKey(key.apiKey)).rejects.toMatchObject({ status: 401 });
@@ -250,7 +251,7 @@ describe('suspension under DynamoDB faults', () => {
     call: ({ openid, adminToken }) => api.post(`/api/v1/admin/users/${openid}/reinstate`, { token: adminToken }),
     async once({ openid, keys }, res) {
       expect(res.data).toEqual({ openid, suspended: false, suspended_at: null, keys: 2 });
-      const account = await getHubItem(hubItems.account(openid));
+      const account = await getHubItem(accountKeys.account(openid));
       expect(account).toBeDefined();
       expect(account).not.toHaveProperty('suspended_at');
       for (const key of keys) {
@@ -276,7 +277,7 @@ describe('suspension under DynamoDB faults', () => {
     expectUnavailable(res, 'throughput at a guard of the fallback');
     // The fallback's documented order (lib/admin/suspension.ts): the account and its event first,
     // then the markers; a 503 there leaves some keys working until the retry completes them.
-    expect(await getHubItem(hubItems.account(c.openid))).toMatchObject({ suspended_by: c.admin });
+    expect(await getHubItem(accountKeys.account(c.openid))).toMatchObject({ suspended_by: c.admin });
     const marked = async () => (await Promise.all(c.keys.map((k) => guardOf(k.hash)))).filter((g) => g?.suspended === true).length;
     expect(await marked()).toBeLessThan(98);
     const retried = await call();
@@ -373,7 +374,7 @@ describe('the per-key rate limit under DynamoDB faults', () => {
     return { ...owner, keys: [{ id: key.id, apiKey: api_key, hash: hashApiKey(api_key) }], id: key.id };
   };
   const rateLimitedEvents = async (openid: string) => (await eventsOf(openid)).filter((e) => e.type === 'key.rate_limited');
-  const eventMarker = (c: Limited) => hubItems.auditEventId(c.openid, `rl_${c.id}_${minute(clock.now())}`);
+  const eventMarker = (c: Limited) => auditKeys.auditEventId(c.openid, `rl_${c.id}_${minute(clock.now())}`);
 
   const firstRefusal: FaultSweep<Limited> = {
     setup: atItsLimit,

@@ -4,7 +4,8 @@ import { importVideos } from '../../lib/catalog/import.js';
 import type { VideoItem } from '../../lib/catalog/video-items.js';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
-import { feedStateAndFollows, hubItems, pad } from '../../lib/db/hub-items.js';
+import { pad } from '../../lib/db/keys.js';
+import { feedStateAndFollows } from '../../lib/recommend/feed-state.js';
 import { decodeVerifiedToken } from '../../lib/auth/jwt.js';
 import { createKey } from '../../lib/keys/key-service.js';
 import { parseFeedState, TASTE } from '../../lib/recommend/feed-state.js';
@@ -13,6 +14,15 @@ import { clearFaults, failAt, failWhere } from '../support/faults.js';
 import { recordRequests, type RecordedRequest } from '../support/db-requests.js';
 import { getHubItem, hub, latestCode, newNonce, newPhone, putTestAccounts } from '../support/hub-fixtures.js';
 import { useTestStack, type ApiResponse } from '../support/stack.js';
+import { followKeys } from '../../lib/social/follows.js';
+import { smsKeys } from '../../lib/sms/codes.js';
+import { shareKeys } from '../../lib/share/shares.js';
+import { reactionKeys } from '../../lib/catalog/reaction-items.js';
+import { feedKeys } from '../../lib/recommend/feed-state.js';
+import { rateWindowKeys } from '../../lib/limits/rate-windows.js';
+import { commentKeys } from '../../lib/comments/comments.js';
+import { videoKeys } from '../../lib/catalog/video-items.js';
+import { accountKeys } from '../../lib/accounts/accounts.js';
 
 /**
  * Every hub operation that writes, with each of its DynamoDB requests failing in turn (see
@@ -24,8 +34,8 @@ const api = useTestStack({ settle: true });
 
 type User = { openid: string; token: string };
 const users = async (count: number): Promise<User[]> => putTestAccounts(count);
-const account = (openid: string) => getHubItem<Record<string, unknown>>(hubItems.account(openid));
-const video = (vid: string) => getHubItem<VideoItem>(hubItems.video(vid));
+const account = (openid: string) => getHubItem<Record<string, unknown>>(accountKeys.account(openid));
+const video = (vid: string) => getHubItem<VideoItem>(videoKeys.video(vid));
 
 let seq = 0;
 /** Videos by `author`, written as the catalog's bulk import writes them (tag rankings, co-likes, postings). */
@@ -93,8 +103,8 @@ describe('gen_code under DynamoDB faults', () => {
     },
     call: ({ phone, nonce }) => hub(api, 'gen_code', { phonenumber: phone, nonce }),
     async once({ phone, nonce, windowsBefore, smsBefore }) {
-      expect(await getHubItem(hubItems.smsCode(phone, nonce))).toMatchObject({ attempts: 0, used: false });
-      expect(await getHubItem(hubItems.smsRequester(phone, '127.0.0.1'))).toMatchObject({ sent_at: expect.any(Number) });
+      expect(await getHubItem(smsKeys.smsCode(phone, nonce))).toMatchObject({ attempts: 0, used: false });
+      expect(await getHubItem(smsKeys.smsRequester(phone, '127.0.0.1'))).toMatchObject({ sent_at: expect.any(Number) });
       // One send in each window (lib/hub/gen-code.ts): per phone and network (hour, day), per phone
       // (hour, day), per network, and the daily budget the phone draws on.
       const counted = [...(await windowsNow()).entries()].filter(([key, n]) => n !== (windowsBefore.get(key) ?? 0)).map(([key, n]) => [key.split(' | ')[0], n - (windowsBefore.get(key) ?? 0)]);
@@ -150,10 +160,10 @@ describe('create_phone_account under DynamoDB faults', () => {
   /** One account for the phone, the code spent, the device's previous session ended, a token that works. */
   async function signedInOnce(s: SignUp, res: ApiResponse<unknown>, invited: boolean) {
     const data = res.data as { openid: string; token: string };
-    expect(await getHubItem(hubItems.phone(s.phone))).toMatchObject({ openid: data.openid });
-    expect(await getHubItem(hubItems.smsCode(s.phone, s.nonce))).toMatchObject({ used: true });
-    expect(await getHubItem(hubItems.smsCode(s.phone, s.other.nonce))).toMatchObject({ used: false, attempts: 0 });
-    expect(await query(hubItems.invite(s.inviter.openid, '').pk, 'INVITED#')).toHaveLength(invited ? 1 : 0);
+    expect(await getHubItem(accountKeys.phone(s.phone))).toMatchObject({ openid: data.openid });
+    expect(await getHubItem(smsKeys.smsCode(s.phone, s.nonce))).toMatchObject({ used: true });
+    expect(await getHubItem(smsKeys.smsCode(s.phone, s.other.nonce))).toMatchObject({ used: false, attempts: 0 });
+    expect(await query(accountKeys.invite(s.inviter.openid, '').pk, 'INVITED#')).toHaveLength(invited ? 1 : 0);
     const ended = await decodeVerifiedToken(s.previous.token);
     expect(await getHubItem({ pk: `SESSION#${ended.jti}`, sk: 'ENDED' })).toBeDefined();
     expect((await api.get('/api/v1/me', { token: data.token })).status).toBe(200);
@@ -212,13 +222,13 @@ describe('get_next_list with view_list under DynamoDB faults', () => {
       async once({ viewer, vids }, res) {
         expect((res.data as { list: unknown[] }).list.length).toBeGreaterThan(0);
         // One history item holding both views, one call record; the state item is not written.
-        const history = await query(hubItems.viewHistory(viewer.openid, '', '').pk, 'HISTORY#');
+        const history = await query(feedKeys.viewHistory(viewer.openid, '', '').pk, 'HISTORY#');
         expect(history).toHaveLength(1);
         expect(String(history[0]!.gsi1sk).split('#')[1]!.split(',').sort()).toEqual(vids.slice(0, 2).sort());
         const range = feedStateAndFollows(viewer.openid);
         const records = await query(range.pk, range.chunkPrefix);
         expect(records).toHaveLength(1);
-        expect(await getHubItem(hubItems.feedState(viewer.openid))).toBeUndefined();
+        expect(await getHubItem(feedKeys.feedState(viewer.openid))).toBeUndefined();
         // Read at the record's own time: no decay in between.
         const state = parseFeedState(undefined, records[0]!.at as number, records);
         expect(state.seen).toEqual(new Set(vids.slice(0, 2)));
@@ -258,11 +268,11 @@ const likeSweep: FaultSweep<Likes> = {
     expect(await video(vid)).toMatchObject({ like_count: 1 });
     expect(await account(liker.openid)).toMatchObject({ like_count: 2 });
     expect(await account(author.openid)).toMatchObject({ liked_count: 2 });
-    expect(await query(hubItems.like(liker.openid, '').pk, 'LIKE#')).toHaveLength(2);
-    const state = parseFeedState(await getHubItem(hubItems.feedState(liker.openid)), clock.now());
+    expect(await query(reactionKeys.like(liker.openid, '').pk, 'LIKE#')).toHaveLength(2);
+    const state = parseFeedState(await getHubItem(feedKeys.feedState(liker.openid)), clock.now());
     expect(state.likedRecent.map((e) => e.vid)).toEqual([earlier, vid]);
     // Co-likes come with the like's stream record, applied once.
-    const colikes = (await getHubItem<{ n: Record<string, number> }>(hubItems.coLikes(earlier)))!.n;
+    const colikes = (await getHubItem<{ n: Record<string, number> }>(videoKeys.coLikes(earlier)))!.n;
     expect(colikes[vid]).toBe(1);
   },
   // Nothing after the commit: the counters, the trend and co-likes follow from the stream.
@@ -276,8 +286,8 @@ const dislikeSweep: FaultSweep<Likes> = {
     expect(await video(earlier)).toMatchObject({ like_count: 0 });
     expect(await account(liker.openid)).toMatchObject({ like_count: 0 });
     expect(await account(author.openid)).toMatchObject({ liked_count: 0 });
-    expect(await getHubItem(hubItems.like(liker.openid, earlier))).toBeUndefined();
-    expect(await getHubItem(hubItems.dislike(liker.openid, earlier))).toBeDefined();
+    expect(await getHubItem(reactionKeys.like(liker.openid, earlier))).toBeUndefined();
+    expect(await getHubItem(reactionKeys.dislike(liker.openid, earlier))).toBeDefined();
   },
   // Nothing after the commit: the counters and the trend follow from the stream.
 };
@@ -289,20 +299,20 @@ const commentSetup = async (): Promise<Commenting> => {
 };
 const postComment = ({ writer, vid }: Commenting) => hub(api, 'comment_set', { openid: writer.openid, token: writer.token, vid, content: 'Great booth' });
 /** The writer's window of the per-minute limit, as of now. */
-const commentWindow = (writer: User) => getHubItem<{ n: number }>(hubItems.rateWindow('comments-minute', writer.openid, `60s#${Math.floor(clock.now() / 60_000)}`));
+const commentWindow = (writer: User) => getHubItem<{ n: number }>(rateWindowKeys.rateWindow('comments-minute', writer.openid, `60s#${Math.floor(clock.now() / 60_000)}`));
 
 /** One comment, numbered 1 with no gap, counted once in the writer's window, its guard naming it. */
 async function commentedOnce({ writer, vid }: Commenting, res: ApiResponse<unknown>, numbers = { n: 1, gaps: undefined as number[] | undefined }) {
   expect(res.data).toMatchObject({ comment_count: 1, comment: { vid, openid: writer.openid, content: 'Great booth' } });
-  const comments = (await query(hubItems.video(vid).pk, 'COMMENT#')).filter((c) => c.entity === 'comment');
+  const comments = (await query(videoKeys.video(vid).pk, 'COMMENT#')).filter((c) => c.entity === 'comment');
   expect(comments).toHaveLength(1);
   expect(comments[0]).toMatchObject({ cid: (res.data as { comment: { cid: string } }).comment.cid, seq: numbers.n });
   expect(await video(vid)).toMatchObject({ comment_count: 1 });
-  expect(await query(hubItems.commented(writer.openid, '').pk, 'COMMENTED#')).toHaveLength(1);
-  const sequence = await getHubItem<{ n: number; gaps?: Set<number> }>(hubItems.commentSequence(vid));
+  expect(await query(commentKeys.commented(writer.openid, '').pk, 'COMMENTED#')).toHaveLength(1);
+  const sequence = await getHubItem<{ n: number; gaps?: Set<number> }>(commentKeys.commentSequence(vid));
   expect({ n: sequence?.n, gaps: sequence?.gaps && [...sequence.gaps] }).toEqual(numbers);
   expect(await commentWindow(writer)).toMatchObject({ n: 1 });
-  expect(await query(hubItems.account(writer.openid).pk, 'COMMENTDEDUP#')).toEqual([expect.objectContaining({ seq: numbers.n })]);
+  expect(await query(accountKeys.account(writer.openid).pk, 'COMMENTDEDUP#')).toEqual([expect.objectContaining({ seq: numbers.n })]);
   const page = await hub<{ list: unknown[]; total: number }>(api, 'comment_get', { openid: writer.openid, token: writer.token, vid, page: 1, d: '' });
   expect(page.data).toMatchObject({ list: [expect.objectContaining({ content: 'Great booth' })], total: 1 });
 }
@@ -328,7 +338,7 @@ const shareSetup = async (): Promise<Sharing> => {
 /** One share, counted once on the video and once in the caller IP's hourly window, with its expiry. */
 async function sharedOnce({ vid }: Sharing, res: ApiResponse<unknown>, attributedTo?: string) {
   const { shareid } = res.data as { shareid: string };
-  const stored = await getHubItem<Record<string, unknown>>(hubItems.share(shareid));
+  const stored = await getHubItem<Record<string, unknown>>(shareKeys.share(shareid));
   expect(stored).toMatchObject({ vid, ttl: expect.any(Number) });
   expect(stored!.openid).toBe(attributedTo);
   expect(await video(vid)).toMatchObject({ share_count: 1 });
@@ -365,8 +375,8 @@ const followSweep: FaultSweep<Pair> = {
     expect(res.data).toEqual({ follow_user: b.openid, following: true, follower_count: 1 });
     // The relation on both sides, numbered with the number each account handed out last.
     const [follows, followedBy, accountA, accountB] = await Promise.all([
-      getHubItem<{ seq: number }>(hubItems.follows(a.openid, b.openid)),
-      getHubItem<{ seq: number }>(hubItems.followedBy(b.openid, a.openid)),
+      getHubItem<{ seq: number }>(followKeys.follows(a.openid, b.openid)),
+      getHubItem<{ seq: number }>(followKeys.followedBy(b.openid, a.openid)),
       account(a.openid),
       account(b.openid),
     ]);
@@ -389,8 +399,8 @@ const unfollowSweep: FaultSweep<Pair> = {
   call: ({ a, b }) => hub(api, 'unfollow_user', { openid: a.openid, token: a.token, follow_user: b.openid }),
   async once({ a, b }, res) {
     expect(res.data).toEqual({ follow_user: b.openid, following: false, follower_count: 0 });
-    expect(await getHubItem(hubItems.follows(a.openid, b.openid))).toBeUndefined();
-    expect(await getHubItem(hubItems.followedBy(b.openid, a.openid))).toBeUndefined();
+    expect(await getHubItem(followKeys.follows(a.openid, b.openid))).toBeUndefined();
+    expect(await getHubItem(followKeys.followedBy(b.openid, a.openid))).toBeUndefined();
     expect(await account(a.openid)).toMatchObject({ follow_count: 0 });
     expect(await account(b.openid)).toMatchObject({ follower_count: 0 });
   },
@@ -461,8 +471,8 @@ describe('comment_set and sharetext under DynamoDB faults', () => {
       // record); the window's slot given back, the guard removed.
       const diff = snapshotDiff(before, await storeSnapshot(), (item) => (windowKey(item) ? ['n', 'ttl'] : []));
       expect(diff.map((d) => d.split(':')[0]!).filter((d) => !d.startsWith('added hub STREAMED#'))).toEqual([`added hub VIDEO#${ctx.vid} | COMMENT#${pad(1)}`, `added hub VIDEO#${ctx.vid} | COMMENTSEQ`]);
-      expect(await getHubItem(hubItems.comment(ctx.vid, 1))).toEqual({ ...hubItems.comment(ctx.vid, 1), entity: 'comment_gap', vid: ctx.vid, seq: 1 });
-      expect(await getHubItem(hubItems.commentSequence(ctx.vid))).toMatchObject({ n: 1, gaps: new Set([1]) });
+      expect(await getHubItem(commentKeys.comment(ctx.vid, 1))).toEqual({ ...commentKeys.comment(ctx.vid, 1), entity: 'comment_gap', vid: ctx.vid, seq: 1 });
+      expect(await getHubItem(commentKeys.commentSequence(ctx.vid))).toMatchObject({ n: 1, gaps: new Set([1]) });
       await commentedOnce(ctx, await postComment(ctx), { n: 2, gaps: [1] });
     });
 
@@ -489,8 +499,8 @@ describe('comment_set and sharetext under DynamoDB faults', () => {
       const res = await postComment(ctx).finally(clearFaults);
       expectUnavailable(res, 'comment write and undo down');
       // The number was given back; the reservation stays, pending, holding its window slot.
-      expect(await getHubItem(hubItems.commentSequence(ctx.vid))).toBeUndefined();
-      const [pending] = await query(hubItems.account(ctx.writer.openid).pk, 'COMMENTDEDUP#');
+      expect(await getHubItem(commentKeys.commentSequence(ctx.vid))).toBeUndefined();
+      const [pending] = await query(accountKeys.account(ctx.writer.openid).pk, 'COMMENTDEDUP#');
       expect(pending).toMatchObject({ cid: expect.any(String) });
       expect(pending!.seq).toBeUndefined();
 
@@ -502,9 +512,9 @@ describe('comment_set and sharetext under DynamoDB faults', () => {
       const retried = await postComment(ctx);
       expect(retried.status).toBe(200);
       expect((retried.data as { comment: { cid: string } }).comment.cid).not.toBe(pending!.cid);
-      const comments = (await query(hubItems.video(ctx.vid).pk, 'COMMENT#')).filter((c) => c.entity === 'comment');
+      const comments = (await query(videoKeys.video(ctx.vid).pk, 'COMMENT#')).filter((c) => c.entity === 'comment');
       expect(comments.map((c) => c.seq)).toEqual([1]);
-      expect(await getHubItem(hubItems.commentSequence(ctx.vid))).toMatchObject({ n: 1 });
+      expect(await getHubItem(commentKeys.commentSequence(ctx.vid))).toMatchObject({ n: 1 });
       expect(await video(ctx.vid)).toMatchObject({ comment_count: 1 });
       // The ended reservation's slot stays used (it could not be given back), the retry took its own.
       expect(await commentWindow(ctx.writer)).toMatchObject({ n: 2 });

@@ -4,7 +4,6 @@ import { searchGrams, videoSearchText } from '../../lib/catalog/search-index.js'
 import { PUBLISH_RETRY_WINDOW_MS } from '../../lib/catalog/videos.js';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
-import { hubItems } from '../../lib/db/hub-items.js';
 import { MAX_TRANSACTION_ITEMS } from '../../lib/db/transact.js';
 import { accountItem, accountRecord } from '../../lib/accounts/accounts.js';
 import { createKey, verifyAccessKey } from '../../lib/keys/key-service.js';
@@ -15,6 +14,9 @@ import type { RecordedRequest } from '../support/db-requests.js';
 import { getHubItem, newPhone, storedVideosOfAuthor } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
+import { videoKeys } from '../../lib/catalog/video-items.js';
+import { searchKeys } from '../../lib/catalog/search-index.js';
+import { accountKeys } from '../../lib/accounts/accounts.js';
 
 /**
  * The access-key service, publishing, role administration and the Lambda authorizer under DynamoDB
@@ -165,7 +167,7 @@ describe('role administration under DynamoDB faults', () => {
       call: ({ admin, target }) => api.post(`/api/v1/admin/users/${target}/roles`, { token: admin, body: { roles: ['editor'] } }),
       async once({ target }, res) {
         expect(res.data).toEqual({ openid: target, roles: ['editor'] });
-        expect(await getHubItem(hubItems.account(target))).toMatchObject({ roles: ['editor'] });
+        expect(await getHubItem(accountKeys.account(target))).toMatchObject({ roles: ['editor'] });
       },
     };
     expect((await sweepFaults(sweep)).requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
@@ -198,17 +200,17 @@ describe('publishing under DynamoDB faults', () => {
     const [only, ...others] = await videosOf(p.openid);
     expect(others).toEqual([]);
     expect(only?.vid).toBe(vid);
-    expect(await getHubItem(hubItems.account(p.openid))).toMatchObject({ video_count: 1 });
+    expect(await getHubItem(accountKeys.account(p.openid))).toMatchObject({ video_count: 1 });
     const grams = searchGrams(videoSearchText(only!));
     expect(grams.length).toBeGreaterThan(0);
     const snapshot = await storeSnapshot();
     for (const gram of grams) {
-      const key = hubItems.searchPosting(gram, only!.created_at, vid);
+      const key = searchKeys.searchPosting(gram, only!.created_at, vid);
       expect(snapshot.has(`hub ${key.pk} | ${key.sk}`), `posting of "${gram}"`).toBe(true);
     }
     expect([...snapshot.keys()].filter((k) => k.startsWith('hub GRAM#'))).toHaveLength(grams.length);
     // The tag counters are best effort: never counted twice.
-    expect((parsed(snapshot.get(`hub ${hubItems.tagStats('机器人').pk} | STATS`)) as { n?: number } | undefined)?.n ?? 0).toBeLessThanOrEqual(1);
+    expect((parsed(snapshot.get(`hub ${videoKeys.tagStats('机器人').pk} | STATS`)) as { n?: number } | undefined)?.n ?? 0).toBeLessThanOrEqual(1);
   }
   const isKey = (request: RecordedRequest, pk: (p: string) => boolean) => pk(String((request.input.Key as { pk?: unknown } | undefined)?.pk ?? ''));
 

@@ -5,12 +5,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 // One send per phone per hour, so that a failed send counted against the caller would show at once.
 
 import { clock } from '../../lib/clock.js';
-import { hubItems } from '../../lib/db/hub-items.js';
 import { startSnsStandIn, type SnsPublish, type StandIn } from '../support/aws-stand-ins.js';
 import { expectUnavailable } from '../support/fault-sweep.js';
 import { clearFaults, failAt } from '../support/faults.js';
 import { getHubItem, hub, newNonce, newPhone } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
+import { smsKeys } from '../../lib/sms/codes.js';
 
 let sns: StandIn<SnsPublish>;
 beforeAll(async () => {
@@ -67,8 +67,8 @@ describe('gen_code through Amazon SNS (a local stand-in of its query API)', () =
     expect(failed.headers.get('retry-after')).toBe('5');
     // The SDK tried twice (maxAttempts 2) before giving up; nothing was left behind.
     if (mode !== 'down') expect(sentTo(phone)).toHaveLength(2);
-    expect(await getHubItem(hubItems.smsCode(phone, nonce))).toBeUndefined();
-    expect(await getHubItem(hubItems.smsRequester(phone, '127.0.0.1'))).toBeUndefined();
+    expect(await getHubItem(smsKeys.smsCode(phone, nonce))).toBeUndefined();
+    expect(await getHubItem(smsKeys.smsRequester(phone, '127.0.0.1'))).toBeUndefined();
 
     await sns.setMode('ok');
     // Neither the resend interval nor the one-per-hour window holds the failed attempt against it.

@@ -2,7 +2,6 @@ import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
-import { hubItems } from '../../lib/db/hub-items.js';
 import { DEMO_AUTHORS, demoVideos, seedDemoCatalog } from '../../infra/local/demo-catalog.js';
 import { cachedTagFrequencies, forgetTagFrequencies } from '../../lib/catalog/tag-stats.js';
 import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
@@ -10,6 +9,7 @@ import { CHUNK_TTL_DAYS, tagAttribute, tasteUnit } from '../../lib/recommend/fee
 import { recordRequests } from '../support/db-requests.js';
 import { hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
+import { feedKeys } from '../../lib/recommend/feed-state.js';
 
 /**
  * The cost of get_next_list: every call makes at most MAX_REQUESTS (8) DynamoDB requests, counted
@@ -59,7 +59,7 @@ beforeAll(async () => {
   const seenVids = Array.from({ length: HISTORY }, (_, i) => (i < CATALOG_SIZE - 40 ? catalog[i + 40]!.vid : `gone${i}`));
   const recordAt = (r: number) => now - (r % 7) * 86_400_000 - r - 1;
   const records = Array.from({ length: HISTORY / 100 }, (_, r) => ({
-    ...hubItems.feedChunk(heavy.openid, recordAt(r), `seed${r}`),
+    ...feedKeys.feedChunk(heavy.openid, recordAt(r), `seed${r}`),
     entity: 'feed_chunk',
     at: recordAt(r),
     n: 0,
@@ -79,10 +79,10 @@ beforeAll(async () => {
     values[`:t${i}`] = (i + 1) * tasteUnit(now);
     adds.push(`#t${i} :t${i}`);
   });
-  await db.send(new UpdateCommand({ TableName: tableNames.hub, Key: hubItems.feedState(heavy.openid), UpdateExpression: `ADD ${adds.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values }));
+  await db.send(new UpdateCommand({ TableName: tableNames.hub, Key: feedKeys.feedState(heavy.openid), UpdateExpression: `ADD ${adds.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values }));
   const seenAt = (i: number) => new Date(now - (i % 7) * 86_400_000 - i).toISOString();
   await batchPut(
-    seenVids.map((vid, i) => ({ ...hubItems.viewHistory(heavy.openid, seenAt(i), vid), ...hubItems.viewHistoryIndex(heavy.openid, seenAt(i), [vid]), entity: 'history', openid: heavy.openid, seen_at: seenAt(i) })),
+    seenVids.map((vid, i) => ({ ...feedKeys.viewHistory(heavy.openid, seenAt(i), vid), ...feedKeys.viewHistoryIndex(heavy.openid, seenAt(i), [vid]), entity: 'history', openid: heavy.openid, seen_at: seenAt(i) })),
   );
 
   const shared = await hub<{ shareid: string }>(api, 'sharetext', { d: 'dev', openid: heavy.openid, vid: catalog[500]!.vid, locale: 'en', country: '' });
@@ -158,7 +158,7 @@ describe.each([
     expect(writeUnits).toBeLessThanOrEqual(4);
     // Never the state item (like and dislike write it): a call record, and a history item when signed in.
     const puts = ((writes[0]!.input.RequestItems as Record<string, { PutRequest: { Item: { pk: string; sk: string } } }[]>)[tableNames.hub] ?? []).map((r) => r.PutRequest.Item);
-    const chunkPrefix = user ? `${hubItems.feedState(user.openid).sk}#` : `${hubItems.deviceFeedState('phone-1').sk}#`;
+    const chunkPrefix = user ? `${feedKeys.feedState(user.openid).sk}#` : `${feedKeys.deviceFeedState('phone-1').sk}#`;
     expect(puts.map((i) => (i.sk.startsWith(chunkPrefix) ? 'record' : i.sk.split('#')[0]))).toEqual(user ? ['record', 'HISTORY'] : ['record']);
   });
 

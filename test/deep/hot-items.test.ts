@@ -6,12 +6,15 @@ import { trendUnit } from '../../lib/catalog/trend.js';
 import type { VideoItem } from '../../lib/catalog/video-items.js';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
-import { hubItems } from '../../lib/db/hub-items.js';
 import { applyChangeRecords, streamDb } from '../../lib/streams/counters.js';
 import type { ChangeRecord } from '../../lib/streams/facts.js';
 import { recordRequests } from '../support/db-requests.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
+import { reactionKeys } from '../../lib/catalog/reaction-items.js';
+import { commentKeys } from '../../lib/comments/comments.js';
+import { videoKeys } from '../../lib/catalog/video-items.js';
+import { accountKeys } from '../../lib/accounts/accounts.js';
 
 /**
  * Hot items (docs/performance.md, "Hot items"): many accounts reacting to one video, or to one author's videos, at the same
@@ -50,7 +53,7 @@ async function converged<T>(read: () => Promise<T>, done: (value: T) => boolean,
   }
 }
 
-const likedCount = async () => (await rawItem<{ liked_count?: number }>(hubItems.account(author.openid)))?.liked_count ?? 0;
+const likedCount = async () => (await rawItem<{ liked_count?: number }>(accountKeys.account(author.openid)))?.liked_count ?? 0;
 
 describe('50 people commenting on one video at once', () => {
   it('stores every comment once, answers no 503, counts exactly and pages at the same cost at every depth', async () => {
@@ -63,7 +66,7 @@ describe('50 people commenting on one video at once', () => {
     expect(answers.map((a) => a.data.comment_count).sort((a, b) => a - b)).toEqual(writers.map((_, i) => i + 1));
 
     const stored = await converged(
-      () => rawItem<VideoItem>(hubItems.video(video.vid)),
+      () => rawItem<VideoItem>(videoKeys.video(video.vid)),
       (v) => v?.comment_count === 50,
     );
     expect(stored?.comment_count).toBe(50);
@@ -87,8 +90,8 @@ describe('50 people commenting on one video at once', () => {
     const [writer] = people.slice(60, 61) as [TestAccount];
     for (let i = 0; i < 21; i++) expect((await hub(api, 'comment_set', { openid: people[70 + i]!.openid, token: people[70 + i]!.token, vid: video.vid, content: `c${i}` })).status).toBe(200);
     // A number taken and abandoned, as by a comment whose write failed after taking it.
-    await db.send(new UpdateCommand({ TableName: tableNames.hub, Key: hubItems.commentSequence(video.vid), UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } }));
-    await db.send(new PutCommand({ TableName: tableNames.hub, Item: { ...hubItems.comment(video.vid, 22), entity: 'comment_gap', vid: video.vid, seq: 22 } }));
+    await db.send(new UpdateCommand({ TableName: tableNames.hub, Key: commentKeys.commentSequence(video.vid), UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } }));
+    await db.send(new PutCommand({ TableName: tableNames.hub, Item: { ...commentKeys.comment(video.vid, 22), entity: 'comment_gap', vid: video.vid, seq: 22 } }));
     expect((await hub(api, 'comment_set', { openid: writer.openid, token: writer.token, vid: video.vid, content: 'after the gap' })).data).toMatchObject({ comment_count: 22 });
     type Page = { list: { content: string }[]; total: number; has_more: boolean };
     const first = await hub<Page>(api, 'comment_get', { openid: author.openid, token: author.token, vid: video.vid, page: 1, d: 'device-1' });
@@ -97,20 +100,20 @@ describe('50 people commenting on one video at once', () => {
     expect(first.data.list.map((c) => c.content)).toEqual(['after the gap', ...Array.from({ length: 19 }, (_, i) => `c${20 - i}`)]);
     expect(second.data.list.map((c) => c.content)).toEqual(['c1', 'c0']);
     expect(second.data.has_more).toBe(false);
-    expect((await getHubItem<VideoItem>(hubItems.video(video.vid)))?.comment_count).toBe(22);
+    expect((await getHubItem<VideoItem>(videoKeys.video(video.vid)))?.comment_count).toBe(22);
   });
 });
 
 describe('200 people liking at once', () => {
   it('one video: no 503, like_count, trend, tag ranking and liked_count exact once converged', async () => {
     const video = await putTestVideo(author.openid, { tags: ['机器人'] });
-    const before = { liked: await likedCount(), trend: (await rawItem<VideoItem>(hubItems.video(video.vid)))?.gsi3sk ?? 0 };
+    const before = { liked: await likedCount(), trend: (await rawItem<VideoItem>(videoKeys.video(video.vid)))?.gsi3sk ?? 0 };
     const likers = people.slice(0, 200);
     const answers = await Promise.all(likers.map((u) => hub(burst, 'like', { openid: u.openid, token: u.token, vid: video.vid })));
     expect(answers.filter((a) => a.status !== 200).map((a) => a.status)).toEqual([]);
 
     const stored = await converged(
-      () => rawItem<VideoItem>(hubItems.video(video.vid)),
+      () => rawItem<VideoItem>(videoKeys.video(video.vid)),
       (v) => v?.like_count === 200,
     );
     expect(stored?.like_count).toBe(200);
@@ -118,7 +121,7 @@ describe('200 people liking at once', () => {
     // Every like added one trend unit of its moment, and the tag ranking moved with the video.
     expect(stored!.gsi3sk / trendUnit(clock.now())).toBeGreaterThan(before.trend / trendUnit(clock.now()) + 199.99);
     const tag = await converged(
-      () => rawItem<{ gsi3sk: number }>(hubItems.videoTag(video.vid, '机器人')),
+      () => rawItem<{ gsi3sk: number }>(videoKeys.videoTag(video.vid, '机器人')),
       (t) => Math.abs((t?.gsi3sk ?? 0) - stored!.gsi3sk) <= stored!.gsi3sk * 1e-9,
     );
     expect(tag!.gsi3sk).toBeCloseTo(stored!.gsi3sk, 100);
@@ -134,7 +137,7 @@ describe('200 people liking at once', () => {
     const answers = await Promise.all(likers.map((u, i) => hub(burst, 'like', { openid: u.openid, token: u.token, vid: videos[i % 20]!.vid })));
     expect(answers.filter((a) => a.status !== 200).map((a) => a.status)).toEqual([]);
     expect(await converged(likedCount, (n) => n === likedBefore + 200)).toBe(likedBefore + 200);
-    const counts = await Promise.all(videos.map(async (v) => (await getHubItem<VideoItem>(hubItems.video(v.vid)))?.like_count));
+    const counts = await Promise.all(videos.map(async (v) => (await getHubItem<VideoItem>(videoKeys.video(v.vid)))?.like_count));
     expect(counts).toEqual(videos.map(() => 10));
   }, 120_000);
 
@@ -149,7 +152,7 @@ describe('200 people liking at once', () => {
     expect(requests.reduce((s, r) => s + r.consumedWrite, 0)).toBeLessThanOrEqual(12);
     const written = requests.flatMap((r) => ((r.input.TransactItems as Record<string, { Key?: { pk: string; sk: string }; Item?: { pk: string; sk: string } }>[] | undefined) ?? []).map((i) => Object.values(i)[0]!));
     const keys = written.map((w) => `${(w.Key ?? w.Item)!.pk}|${(w.Key ?? w.Item)!.sk}`);
-    for (const shared of [hubItems.video(video.vid), hubItems.account(author.openid), hubItems.videoTag(video.vid, '展会')]) {
+    for (const shared of [videoKeys.video(video.vid), accountKeys.account(author.openid), videoKeys.videoTag(video.vid, '展会')]) {
       expect(keys).not.toContain(`${shared.pk}|${shared.sk}`);
     }
   });
@@ -162,10 +165,10 @@ describe('the stream processor', () => {
     eventName: 'INSERT',
     dynamodb: {
       SequenceNumber: String(sequence).padStart(21, '0'),
-      NewImage: marshall({ ...hubItems.like(openid, vid), entity: 'like', openid, vid, trend_add: trendUnit(clock.now()), author_openid: author.openid, tags: [], co_vids: [] }) as Record<string, unknown>,
+      NewImage: marshall({ ...reactionKeys.like(openid, vid), entity: 'like', openid, vid, trend_add: trendUnit(clock.now()), author_openid: author.openid, tags: [], co_vids: [] }) as Record<string, unknown>,
     },
   });
-  const likes = async (vid: string) => (await rawItem<VideoItem>(hubItems.video(vid)))?.like_count ?? 0;
+  const likes = async (vid: string) => (await rawItem<VideoItem>(videoKeys.video(vid)))?.like_count ?? 0;
 
   it('applies a record delivered twice, or in parallel, once', async () => {
     const video = await putTestVideo(author.openid);

@@ -16,13 +16,13 @@ import type { VideoView } from '../../lib/catalog/video-view-schema.js';
 import { putVideo } from '../../lib/catalog/videos.js';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
-import { hubItems, hubPartitions } from '../../lib/db/hub-items.js';
 import { MAX_TRANSACTION_ITEMS } from '../../lib/db/transact.js';
 import { demoVideos } from '../../infra/local/demo-catalog.js';
 import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
 import { recordRequests, type RecordedRequest } from '../support/db-requests.js';
 import { getHubItem, hub, putTestAccounts, type TestAccount } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
+import { searchKeys, searchPartitions } from '../../lib/catalog/search-index.js';
 
 /**
  * The search postings of `q` (lib/catalog/search-index.ts): one small item per (gram, video), so that
@@ -35,7 +35,7 @@ const at = (iso: string) => Date.parse(iso);
 /** All posting sort keys of a gram, newest first, straight from the partition. */
 async function storedEntries(gram: string): Promise<string[]> {
   const out = await db.send(
-    new QueryCommand({ TableName: tableNames.hub, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': hubPartitions.gram(gram) }, ConsistentRead: true }),
+    new QueryCommand({ TableName: tableNames.hub, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': searchPartitions.gram(gram) }, ConsistentRead: true }),
   );
   return (out.Items ?? []).map((i) => String(i.sk)).sort((a, b) => (a < b ? 1 : -1));
 }
@@ -177,7 +177,7 @@ describe('publishing', () => {
     expect(requests.length).toBeLessThanOrEqual(10);
     const inTransaction = (requests[3]!.input.TransactItems as unknown[]).length;
     expect(inTransaction).toBeLessThanOrEqual(MAX_TRANSACTION_ITEMS);
-    expect(gramKeys(requests).sort()).toEqual(grams.map((g) => hubPartitions.gram(g)).sort());
+    expect(gramKeys(requests).sort()).toEqual(grams.map((g) => searchPartitions.gram(g)).sort());
     expect(gramKeys([requests[3]!])).toHaveLength(grams.length);
   });
 
@@ -192,9 +192,9 @@ describe('publishing', () => {
     const batches = requests.filter((r) => r.command === 'BatchWriteItemCommand');
     const later = grams.length - gramKeys(requests.filter((r) => r.command === 'TransactWriteItemsCommand')).length;
     expect(batches).toHaveLength(Math.ceil(later / 25));
-    expect(gramKeys(requests).sort()).toEqual(grams.map((g) => hubPartitions.gram(g)).sort());
+    expect(gramKeys(requests).sort()).toEqual(grams.map((g) => searchPartitions.gram(g)).sort());
     const { vid, created_at } = result.data.video;
-    for (const gram of grams) expect(await getHubItem(hubItems.searchPosting(gram, created_at, vid)), gram).toBeDefined();
+    for (const gram of grams) expect(await getHubItem(searchKeys.searchPosting(gram, created_at, vid)), gram).toBeDefined();
   });
 
   it('changes the postings of a changed text in the same transaction: removed grams deleted, the others put', async () => {
@@ -202,9 +202,9 @@ describe('publishing', () => {
     const { vid, created_at } = first.result.data.video;
     const { requests } = await publish({ title: 'Kinkajou parade', external_id: 'okapi-1' });
     expect(requests.filter((r) => gramKeys([r]).length > 0).map((r) => r.command)).toEqual(['TransactWriteItemsCommand']);
-    expect(await getHubItem(hubItems.searchPosting('oka', created_at, vid))).toBeUndefined();
-    expect(await getHubItem(hubItems.searchPosting('kin', created_at, vid))).toBeDefined();
-    expect(await getHubItem(hubItems.searchPosting('par', created_at, vid))).toBeDefined();
+    expect(await getHubItem(searchKeys.searchPosting('oka', created_at, vid))).toBeUndefined();
+    expect(await getHubItem(searchKeys.searchPosting('kin', created_at, vid))).toBeDefined();
+    expect(await getHubItem(searchKeys.searchPosting('par', created_at, vid))).toBeDefined();
     expect((await searchWalk('okapi', editor)).vids).toEqual([]);
     expect((await searchWalk('kinkajou', editor)).vids).toEqual([vid]);
   });

@@ -2,7 +2,7 @@ import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { videoItem, type VideoItem } from '../../lib/catalog/video-items.js';
 import { db, tableNames } from '../../lib/db/client.js';
-import { hubItems, hubPartitions, SHARDS } from '../../lib/db/hub-items.js';
+import { SHARDS } from '../../lib/db/keys.js';
 import { commentItem, type StoredComment } from '../../lib/comments/comments.js';
 import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
 import { exploreStep } from '../../lib/recommend/sources.js';
@@ -10,6 +10,9 @@ import { recordRequests, type RecordedRequest } from '../support/db-requests.js'
 import { ADMIN_PHONE } from '../support/constants.js';
 import { hub, putTestAccounts, signUp, type SignedUp, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
+import { commentKeys, commentPartitions } from '../../lib/comments/comments.js';
+import { videoKeys, videoPartitions } from '../../lib/catalog/video-items.js';
+import { accountPartitions } from '../../lib/accounts/accounts.js';
 
 /**
  * The write-sharded index partitions (VIDEOS#k, TRENDING#k, ACCOUNTS#k, COMMENTS#k): the new and hot
@@ -76,9 +79,9 @@ const queriesOf = (requests: RecordedRequest[]) => requests.filter((r) => r.comm
 const partitionOf = (input: Record<string, unknown>) => (input.ExpressionAttributeValues as Record<string, unknown>)[':p'];
 
 it('spreads each list over all its shards, with equal trends in different shards', () => {
-  for (const k of hubPartitions.videos.keys()) expect(videos.filter((v) => hubPartitions.videoShard(v.vid) === k).length).toBeGreaterThan(5);
-  for (const k of hubPartitions.trending.keys()) expect(videos.filter((v) => hubPartitions.trendingShard(v.vid) === k && v.gsi3sk === 1).length).toBeGreaterThan(0);
-  expect(new Set(comments.map((c) => hubItems.allCommentsIndex(c.created_at, c.cid).gsi2pk))).toEqual(new Set(hubPartitions.comments));
+  for (const k of videoPartitions.videos.keys()) expect(videos.filter((v) => videoPartitions.videoShard(v.vid) === k).length).toBeGreaterThan(5);
+  for (const k of videoPartitions.trending.keys()) expect(videos.filter((v) => videoPartitions.trendingShard(v.vid) === k && v.gsi3sk === 1).length).toBeGreaterThan(0);
+  expect(new Set(comments.map((c) => commentKeys.allCommentsIndex(c.created_at, c.cid).gsi2pk))).toEqual(new Set(commentPartitions.comments));
 });
 
 /** A whole walk through get_next_list, each call measured; with `accessKey`, authenticated by it (3 requests) instead of a JWT (1). */
@@ -94,7 +97,7 @@ async function walkAll(order: 'new' | 'hot', count: number, accessKey?: string) 
     expect(requests.length, requests.map((r) => r.command).join(', ')).toBeLessThanOrEqual(MAX_REQUESTS);
     // Every page Queries every shard of its list; a call after the last page only says the walk ended.
     const partitions = queriesOf(requests).map(partitionOf);
-    if (partitions.length > 0) expect(partitions.sort()).toEqual([...(order === 'new' ? hubPartitions.videos : hubPartitions.trending)].sort());
+    if (partitions.length > 0) expect(partitions.sort()).toEqual([...(order === 'new' ? videoPartitions.videos : videoPartitions.trending)].sort());
     else expect(result.data).toEqual({ list: [], fav_index: '' });
     served.push(...result.data.list.map((v) => v.vid));
     cursor = result.data.fav_index;
@@ -161,7 +164,7 @@ async function exportAll<T>(kind: 'accounts' | 'comments', limit: number): Promi
     expect(result.data.items.length).toBeLessThanOrEqual(limit);
     // One Query per shard, in parallel; accounts are read after the index (it holds no counters).
     const partitions = queriesOf(requests).map(partitionOf);
-    expect(partitions.sort()).toEqual([...(kind === 'accounts' ? hubPartitions.accounts : hubPartitions.comments)].sort());
+    expect(partitions.sort()).toEqual([...(kind === 'accounts' ? accountPartitions.accounts : commentPartitions.comments)].sort());
     expect(requests.filter((r) => r.command === 'BatchGetCommand').length).toBeLessThanOrEqual(1);
     rows.push(...result.data.items);
     cursor = result.data.next_cursor;
@@ -191,11 +194,11 @@ describe.each([1, 3, 5, 100])('admin exports, %i rows a page', (limit) => {
 it('indexes hold no counters: a counter update writes no index entry', async () => {
   const vid = videos[0]!.vid;
   const out = await db.send(
-    new UpdateCommand({ TableName: tableNames.hub, Key: hubItems.video(vid), UpdateExpression: 'ADD like_count :one, comment_count :one', ExpressionAttributeValues: { ':one': 1 }, ReturnConsumedCapacity: 'INDEXES' }),
+    new UpdateCommand({ TableName: tableNames.hub, Key: videoKeys.video(vid), UpdateExpression: 'ADD like_count :one, comment_count :one', ExpressionAttributeValues: { ':one': 1 }, ReturnConsumedCapacity: 'INDEXES' }),
   );
   expect(Object.keys(out.ConsumedCapacity?.GlobalSecondaryIndexes ?? {})).toEqual([]);
   const trend = await db.send(
-    new UpdateCommand({ TableName: tableNames.hub, Key: hubItems.video(vid), UpdateExpression: 'ADD gsi3sk :d', ExpressionAttributeValues: { ':d': 0.5 }, ReturnConsumedCapacity: 'INDEXES' }),
+    new UpdateCommand({ TableName: tableNames.hub, Key: videoKeys.video(vid), UpdateExpression: 'ADD gsi3sk :d', ExpressionAttributeValues: { ':d': 0.5 }, ReturnConsumedCapacity: 'INDEXES' }),
   );
   expect(Object.keys(trend.ConsumedCapacity?.GlobalSecondaryIndexes ?? {})).toEqual(['gsi3']);
 });

@@ -4,12 +4,13 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
-import { hubItems } from '../../lib/db/hub-items.js';
 import { SHARE_PAGE_CSP } from '../../lib/share/share-html.js';
 import { SHARE_LIFETIME_S } from '../../lib/share/shares.js';
 import { recordRequests } from '../support/db-requests.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
+import { shareKeys } from '../../lib/share/shares.js';
+import { videoKeys } from '../../lib/catalog/video-items.js';
 
 /**
  * The share page end to end (docs/hub-api.md, "The share page"): the URL sharetext hands out,
@@ -108,7 +109,7 @@ describe('GET /s/{shareid}', () => {
     }
     const video = await putTestVideo(author.openid);
     const shareid = await shareOf(video.vid, 'en');
-    await db.send(new DeleteCommand({ TableName: tableNames.hub, Key: hubItems.video(video.vid) }));
+    await db.send(new DeleteCommand({ TableName: tableNames.hub, Key: videoKeys.video(video.vid) }));
     const gone = await open(shareid);
     expect(gone.status).toBe(404);
     expect(gone.html).toContain('This share was not found');
@@ -124,14 +125,14 @@ describe('GET /s/{shareid}', () => {
     await open(shareid);
     await open(shareid, { 'user-agent': 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)' });
     await open(shareid, { 'user-agent': 'TelegramBot (like TwitterBot)' });
-    expect(await getHubItem(hubItems.share(shareid))).toMatchObject({ open_count: 2, preview_count: 2 });
-    expect(await getHubItem(hubItems.video(video.vid))).toMatchObject({ open_count: 2, share_count: 1 });
+    expect(await getHubItem(shareKeys.share(shareid))).toMatchObject({ open_count: 2, preview_count: 2 });
+    expect(await getHubItem(videoKeys.video(video.vid))).toMatchObject({ open_count: 2, share_count: 1 });
   });
 });
 
 describe('an expiring share', () => {
   afterEach(() => clock.reset());
-  const ttlOf = async (shareid: string) => (await getHubItem<{ ttl: number }>(hubItems.share(shareid)))!.ttl;
+  const ttlOf = async (shareid: string) => (await getHubItem<{ ttl: number }>(shareKeys.share(shareid)))!.ttl;
   const day = 86_400_000;
 
   it('answers the 404 page once 30 days passed without an open; an open by a person keeps it 30 more days, a link preview does not', async () => {
@@ -150,7 +151,7 @@ describe('an expiring share', () => {
 
     clock.advance(10 * day + 60_000);
     // Made 30 days and a minute ago, never opened: gone, though DynamoDB may not have removed it yet.
-    expect(await getHubItem(hubItems.share(unopened))).toBeDefined();
+    expect(await getHubItem(shareKeys.share(unopened))).toBeDefined();
     const gone = await open(unopened);
     expect(gone.status).toBe(404);
     expect(gone.headers.get('content-type')).toBe('text/html; charset=utf-8');

@@ -3,11 +3,13 @@ import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { batchGetHubItems, itemId } from '../../lib/db/batch.js';
-import { hubItems, hubPartitions } from '../../lib/db/hub-items.js';
 import { accountItem, accountRecord } from '../../lib/accounts/accounts.js';
 import type { VideoItem } from '../../lib/catalog/video-items.js';
 import { settleStreams, type apiClient, type ApiResponse } from './stack.js';
 import { tokenFor } from './tokens.js';
+import { reactionKeys } from '../../lib/catalog/reaction-items.js';
+import { feedKeys } from '../../lib/recommend/feed-state.js';
+import { videoKeys, videoPartitions } from '../../lib/catalog/video-items.js';
 
 type Api = ReturnType<typeof apiClient>;
 
@@ -60,7 +62,7 @@ export async function signUp(api: Api, phone = newPhone(), extra: { invite_uid?:
   return { ...res.data, phone };
 }
 
-// Direct store fixtures: put items through the key builders of lib/db/hub-items.ts -----------------
+// Direct store fixtures: put items through the entity modules' key builders -----------------
 
 const TABLE = () => tableNames.hub;
 
@@ -89,7 +91,7 @@ export async function putTestVideo(author: string, fields: Partial<Omit<TestVide
   await db.send(
     new PutCommand({
       TableName: TABLE(),
-      Item: { ...hubItems.video(vid), ...hubItems.videosIndex(created, vid), ...hubItems.authorIndex(author, created, vid), entity: 'video', ...video },
+      Item: { ...videoKeys.video(vid), ...videoKeys.videosIndex(created, vid), ...videoKeys.authorIndex(author, created, vid), entity: 'video', ...video },
     }),
   );
   return video;
@@ -127,9 +129,9 @@ export async function putTestLike(openid: string, video: Pick<TestVideo, 'vid' |
     new PutCommand({
       TableName: TABLE(),
       Item: {
-        ...hubItems.like(openid, vid),
-        ...hubItems.likesIndex(openid, likedAt, vid),
-        ...hubItems.likersIndex(vid, likedAt, openid),
+        ...reactionKeys.like(openid, vid),
+        ...reactionKeys.likesIndex(openid, likedAt, vid),
+        ...reactionKeys.likersIndex(vid, likedAt, openid),
         entity: 'like',
         openid,
         vid,
@@ -149,7 +151,7 @@ export async function putTestSeen(openid: string, vid: string, seenAt = clock.no
   await db.send(
     new PutCommand({
       TableName: TABLE(),
-      Item: { ...hubItems.viewHistory(openid, seenAt, vid), ...hubItems.viewHistoryIndex(openid, seenAt, [vid]), entity: 'history', openid, seen_at: seenAt },
+      Item: { ...feedKeys.viewHistory(openid, seenAt, vid), ...feedKeys.viewHistoryIndex(openid, seenAt, [vid]), entity: 'history', openid, seen_at: seenAt },
     }),
   );
 }
@@ -167,9 +169,9 @@ export async function getHubItem<T = Record<string, unknown>>(key: { pk: string;
  */
 export async function storedVideosOfAuthor(openid: string): Promise<VideoItem[]> {
   const out = await db.send(
-    new QueryCommand({ TableName: TABLE(), IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': hubPartitions.author(openid) }, ScanIndexForward: false }),
+    new QueryCommand({ TableName: TABLE(), IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': videoPartitions.author(openid) }, ScanIndexForward: false }),
   );
-  const keys = (out.Items ?? []).map((i) => hubItems.video(String(i.vid)));
+  const keys = (out.Items ?? []).map((i) => videoKeys.video(String(i.vid)));
   const items = await batchGetHubItems<VideoItem>(keys);
   return keys.map((k) => items.get(itemId(k))).filter((v): v is VideoItem => !!v);
 }

@@ -3,10 +3,12 @@ import { videoViews, type StoredVideo } from '../catalog/video-view.js';
 import type { VideoView } from '../catalog/video-view-schema.js';
 import { getVideos } from '../catalog/videos.js';
 import { db, tableNames } from '../db/client.js';
-import { hubItems } from '../db/hub-items.js';
+import { commentKeys } from '../comments/comments.js';
+import { feedKeys } from '../recommend/feed-state.js';
+import { reactionKeys } from '../catalog/reaction-items.js';
 import { ForbiddenError } from '../errors.js';
 import { ownProfile, publicProfile, requireAccount } from '../accounts/accounts.js';
-import { relationsOf } from './follows.js';
+import { relationsOf } from '../social/follows.js';
 
 const FAV_DEFAULT_PAGE = 20;
 export const FAV_MAX_PAGE = 50;
@@ -21,9 +23,9 @@ type ListName = (typeof LISTS)[number];
 
 /** The index partition of each list: entries newest first, the vid at the end of the item's sk. */
 function partitionOf(list: ListName, openid: string): string {
-  if (list === 'like') return hubItems.likesIndex(openid, '', '').gsi1pk;
-  if (list === 'history') return hubItems.viewHistoryIndex(openid, '', []).gsi1pk;
-  return hubItems.commentedIndex(openid, '', '').gsi1pk;
+  if (list === 'like') return reactionKeys.likesIndex(openid, '', '').gsi1pk;
+  if (list === 'history') return feedKeys.viewHistoryIndex(openid, '', []).gsi1pk;
+  return commentKeys.commentedIndex(openid, '', '').gsi1pk;
 }
 
 /**
