@@ -1,3 +1,5 @@
+// Long by nature: API Gateway's part for the local runtime: routing, payload 2.0 events, the
+// authorizer, static files and the HTTP transport's edge cases (docs/api-keys.md, "Envelope").
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';

@@ -1,3 +1,5 @@
+// Long by nature: the account entity whole: its keys, item and views, and every write to it (sign-in
+// by phone, roles with their removal stamps and audit events, profile fields).
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ROLES, type Role } from './roles.js';
 import { clock } from '../clock.js';

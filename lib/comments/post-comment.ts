@@ -1,3 +1,5 @@
+// Long by nature: one operation whose every failure path (a refused reservation, a lost answer, a
+// number to give back or mark) must leave the numbering exact (docs/data-model.md, "Comment numbers").
 import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';

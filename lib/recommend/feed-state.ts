@@ -1,3 +1,5 @@
+// Long by nature: the recommender's per-person state, parsed, trimmed and written back within one
+// call's budget (docs/feed.md, "Feed state").
 import { growthUnit } from '../catalog/trend.js';
 import { UpdateBuilder } from '../db/update-builder.js';
 import { followKeys } from '../social/follows.js';
