@@ -1,19 +1,44 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The test tiers (docs/testing.md), as vitest projects:
+ * - unit: pure code, no I/O;
+ * - infra: the CDK app's templates and cdk-nag;
+ * - api: use cases, handlers and the authorizer in-process against DynamoDB Local;
+ * - e2e: what needs real HTTP or a browser (the transport, the page, the share page, the CLI);
+ * - deep: fault sweeps, property tests at full runs, hot items, search postings, sharded lists, the
+ *   feed's cost at size, 5,000 refused comments.
+ * `npm test` runs unit, infra, api and e2e (property tests at PROPERTY_RUNS 25); `npm run test:deep`
+ * runs deep. The database tiers share a DynamoDB Local per worker (test/support/dynamo.ts).
+ */
+const database = { globalSetup: ['test/support/global-setup.ts'], setupFiles: ['test/support/setup-db.ts'] };
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/setup-env.ts'],
     pool: 'forks',
     // Work-bounded limits, not speed checks (speed is npm run bench): a fault sweep replays an
-    // operation once per request it makes and waits for the stream processor after each, and a
-    // seeding hook writes a thousand videos; with two files at a time on 2 cores either can take
-    // a few times what it takes alone.
+    // operation once per request it makes, and a seeding hook writes a thousand videos; with two
+    // files at a time on 2 cores either can take a few times what it takes alone.
     testTimeout: 90_000,
     hookTimeout: 180_000,
-    // Each file has its own DynamoDB Local (test/support/dynamo.ts); two cores, so two files at a time.
+    // Two cores: two files at a time.
     maxWorkers: 2,
     fileParallelism: true,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], pool: 'threads', isolate: false } },
+      { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'] } },
+      { extends: true, test: { name: 'api', include: ['test/api/**/*.test.ts'], env: { COMMENT_REFUSALS: '500' }, ...database } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], env: { PROPERTY_RUNS: '25' }, ...database } },
+      {
+        extends: true,
+        test: {
+          name: 'deep',
+          include: ['test/deep/**/*.test.ts', 'test/e2e/properties.test.ts', 'test/api/hub-comment-numbers.test.ts'],
+          env: { PROPERTY_RUNS: '200', COMMENT_REFUSALS: '5000' },
+          ...database,
+        },
+      },
+    ],
   },
 });

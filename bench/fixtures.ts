@@ -33,8 +33,8 @@ let outbox: ((phone: string) => { code: string }[]) | undefined;
  */
 export async function quietSms(): Promise<(phone: string) => { code: string }[]> {
   if (!outbox) {
-    const { setSmsSender } = await import('../lib/hub/sms.js');
-    const { recordOutboxMessage, outboxMessagesFor } = await import('../lib/hub/sms-outbox.js');
+    const { setSmsSender } = await import('../lib/sms/sender.js');
+    const { recordOutboxMessage, outboxMessagesFor } = await import('../infra/local/sms-outbox.js');
     setSmsSender({
       send: async (phone, text, code = '') => recordOutboxMessage({ phone, code, text, sent_at: new Date().toISOString() }),
     });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { lambdaContext, loadHandler, matchRoute, toGatewayEvent } from '../infra/local/server.js';
+import { invokeGateway, lambdaContext, loadHandler, matchRoute, toGatewayEvent } from '../infra/local/server.js';
 import { ROUTES } from '../infra/routes.js';
 import { setPhase } from './recorder.js';
 
@@ -25,8 +25,6 @@ interface AuthorizerDecision {
 
 function gatewayRequest(request: BenchRequest) {
   const url = new URL(request.path, 'http://127.0.0.1');
-  const matched = matchRoute(request.method, url.pathname);
-  if (!matched) throw new Error(`no route for ${request.method} ${url.pathname}`);
   const headers: Record<string, string> = { host: '127.0.0.1', 'user-agent': 'expohub-bench' };
   for (const [k, v] of Object.entries(request.headers ?? {})) headers[k.toLowerCase()] = v;
   let body: string | undefined;
@@ -34,43 +32,33 @@ function gatewayRequest(request: BenchRequest) {
     body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
     headers['content-type'] ??= 'application/json';
   }
-  const requestId = randomUUID();
-  return { route: matched.route, requestId, ...toGatewayEvent(matched.route, { method: request.method, url, headers, body, requestId, sourceIp: request.sourceIp }) };
+  return { method: request.method, url, headers, body, requestId: randomUUID(), sourceIp: request.sourceIp };
 }
 
 /** Runs only the Lambda authorizer on the request (the route must have it). */
 export async function invokeAuthorizer(request: BenchRequest): Promise<AuthorizerDecision> {
-  const { authorizerEvent, requestId } = gatewayRequest(request);
+  const gateway = gatewayRequest(request);
+  const matched = matchRoute(request.method, gateway.url.pathname);
+  if (!matched) throw new Error(`no route for ${request.method} ${gateway.url.pathname}`);
+  const { authorizerEvent } = toGatewayEvent(matched.route, gateway);
   if (!authorizerEvent) throw new Error(`${request.method} ${request.path} has no authorizer`);
   const authorize = await loadHandler('authorizer');
   setPhase('authorizer');
   try {
-    return (await authorize(authorizerEvent, lambdaContext('authorizer', requestId))) as AuthorizerDecision;
+    return (await authorize(authorizerEvent, lambdaContext('authorizer', gateway.requestId))) as AuthorizerDecision;
   } finally {
     setPhase('function');
   }
 }
 
-/** What API Gateway does: the authorizer first where the route has one, then the function. */
+/** What API Gateway does (infra/local/server.ts, invokeGateway): the authorizer first where the route has one, then the function. */
 export async function invoke(request: BenchRequest): Promise<BenchResponse> {
-  const { route, event, authorizerEvent, requestId } = gatewayRequest(request);
-  if (authorizerEvent) {
-    const authorize = await loadHandler('authorizer');
-    setPhase('authorizer');
-    let decision: AuthorizerDecision;
-    try {
-      decision = (await authorize(authorizerEvent, lambdaContext('authorizer', requestId))) as AuthorizerDecision;
-    } finally {
-      setPhase('function');
-    }
-    if (!decision.isAuthorized) return { status: 403, body: { code: 'FORBIDDEN' } };
-    event.requestContext.authorizer = { lambda: decision.context ?? {} };
-  }
-  const handler = await loadHandler(route.function);
-  const result = (await handler(event, lambdaContext(route.function, requestId))) as { statusCode?: number; body?: string; headers?: Record<string, string> };
+  const gateway = gatewayRequest(request);
+  if (!matchRoute(request.method, gateway.url.pathname)) throw new Error(`no route for ${request.method} ${gateway.url.pathname}`);
+  const result = await invokeGateway(gateway, { onPhase: setPhase });
   // The share page answers HTML: no envelope to read, the status says it all.
-  const json = (result.headers?.['content-type'] ?? 'application/json').startsWith('application/json');
-  return { status: result.statusCode ?? 200, body: json ? (JSON.parse(result.body ?? '{}') as BenchResponse['body']) : { code: null } };
+  const json = (result.headers['content-type'] ?? 'application/json').startsWith('application/json');
+  return { status: result.status, body: json ? (JSON.parse(result.body || '{}') as BenchResponse['body']) : { code: null } };
 }
 
 /** True when infra/routes.ts has the route (an endpoint another helper may not have landed yet). */

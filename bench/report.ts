@@ -1,9 +1,12 @@
 /**
- * `npx tsx bench/report.ts [results.json]`: prints the figures of a run as Markdown tables, for
- * docs/performance.md (so the document quotes a real run, not hand-copied numbers).
+ * The figures of a bench run as Markdown tables, from bench/results.json (or another results file):
+ * `npx tsx bench/report.ts [results.json]` prints them, and `npm run bench:report` (bench/figures.ts)
+ * writes them into docs/performance.md's "Figures", so that the document quotes a real run, not
+ * hand-copied numbers. test/unit/performance-figures.test.ts fails when the two differ.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { formatTable, type Cell } from './format.js';
 import type { ColdStartResult } from './sections/coldstart.js';
 import type { CostResult } from './sections/cost.js';
@@ -16,8 +19,10 @@ import { postingsTable, type PostingsResult } from './sections/postings.js';
 import type { ScalingResult, ScalingRow } from './sections/scaling.js';
 import type { TargetCheck } from './targets.js';
 
-const file = resolve(process.argv[2] ?? resolve(import.meta.dirname, 'results.json'));
-const r = JSON.parse(readFileSync(file, 'utf8')) as {
+/** The committed results of the last full run (sections merged from the runs that measured them). */
+export const RESULTS_FILE = resolve(import.meta.dirname, 'results.json');
+
+export interface BenchResults {
   meta: { date: string; machine: Record<string, unknown>; loadAverage?: { atStart: number[]; atEnd: number[] }; totalSeconds: number };
   sectionSeconds: Record<string, number>;
   cost?: CostResult;
@@ -30,97 +35,106 @@ const r = JSON.parse(readFileSync(file, 'utf8')) as {
   keylimit?: KeyLimitResult;
   hotspots?: HotspotsResult;
   targets?: TargetCheck[];
-};
+}
 
-const out: string[] = [];
-const table = (title: string, headers: string[], rows: Cell[][]) => out.push(`#### ${title}\n\n${formatTable(headers, rows)}\n`);
-const kb = (b: number) => Math.round(b / 102.4) / 10;
+export const readResults = (file = RESULTS_FILE): BenchResults => JSON.parse(readFileSync(resolve(file), 'utf8')) as BenchResults;
 
-const m = r.meta.machine;
-out.push(
-  `Run of ${r.meta.date}: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGb} GB, Node ${m.node}, ${m.dynamodbLocal}, ${m.java}. ` +
-    `Load average at start ${r.meta.loadAverage?.atStart.join(' ') ?? '?'}, at end ${r.meta.loadAverage?.atEnd.join(' ') ?? '?'}. ` +
-    `Section times (s): ${Object.entries(r.sectionSeconds).map(([k, v]) => `${k} ${v}`).join(', ')}; total ${r.meta.totalSeconds} s.\n`,
-);
-if (r.targets) table('Targets', ['target', 'measured', 'status'], r.targets.map((t) => [t.target, t.measured, t.status]));
-if (r.cost) {
-  table(
-    `DynamoDB requests and capacity per call (usual call of ${r.cost.calls}; ! = a request whose condition failed, by design)`,
-    ['operation', 'requests', 'authorizer', 'function', 'requests sent', 'RCU', 'WCU', 'no capacity reported', 'USD / 1M calls'],
-    r.cost.rows.map((c) => [
-      c.operation,
-      c.error ? 'ERROR' : c.requestsMin === c.requestsMax ? c.requests : `${c.requests} (${c.requestsMin}-${c.requestsMax})`,
-      c.authorizerRequests,
-      c.functionRequests,
-      c.error ?? c.commands,
-      c.rcu,
-      c.wcu,
-      c.unreportedCapacity || '',
-      c.usdPerMillionCalls,
-    ]),
+/** Every section present in `r`, as Markdown: a line on the run, then one table (### heading) per measurement. */
+export function renderReport(r: BenchResults): string {
+  const out: string[] = [];
+  const table = (title: string, headers: string[], rows: Cell[][]) => out.push(`### ${title}\n\n${formatTable(headers, rows)}\n`);
+  const kb = (b: number) => Math.round(b / 102.4) / 10;
+
+  const m = r.meta.machine;
+  out.push(
+    `Run of ${r.meta.date}: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGb} GB, Node ${m.node}, ${m.dynamodbLocal}, ${m.java}. ` +
+      `Load average at start ${r.meta.loadAverage?.atStart.join(' ') ?? '?'}, at end ${r.meta.loadAverage?.atEnd.join(' ') ?? '?'}. ` +
+      `Section times (s): ${Object.entries(r.sectionSeconds).map(([k, v]) => `${k} ${v}`).join(', ')}; total ${r.meta.totalSeconds} s.\n`,
   );
+  if (r.targets) table('Targets', ['target', 'measured', 'status'], r.targets.map((t) => [t.target, t.measured, t.status]));
+  if (r.cost) {
+    table(
+      `DynamoDB requests and capacity per call (usual call of ${r.cost.calls}; ! = a request whose condition failed, by design)`,
+      ['operation', 'requests', 'authorizer', 'function', 'requests sent', 'RCU', 'WCU', 'no capacity reported', 'USD / 1M calls'],
+      r.cost.rows.map((c) => [
+        c.operation,
+        c.error ? 'ERROR' : c.requestsMin === c.requestsMax ? c.requests : `${c.requests} (${c.requestsMin}-${c.requestsMax})`,
+        c.authorizerRequests,
+        c.functionRequests,
+        c.error ?? c.commands,
+        c.rcu,
+        c.wcu,
+        c.unreportedCapacity || '',
+        c.usdPerMillionCalls,
+      ]),
+    );
+  }
+  if (r.latency) {
+    table(
+      `Warm in-process latency, ms (${r.latency.iterations} calls after ${r.latency.warmup} warm-up calls)`,
+      ['operation', 'p50', 'p90', 'p99', 'max'],
+      r.latency.rows.map((l) => [l.operation, l.error ? 'ERROR' : l.p50, l.p90, l.p99, l.max]),
+    );
+  }
+  if (r.load) {
+    table('Through the local server under autocannon', ['target', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'], r.load.rows.map((l) => [l.target, l.connections, l.rps, l.p50, l.p99, l.non2xx, l.errors]));
+  }
+  if (r.coldstart) {
+    const c = r.coldstart;
+    const parts = (row: (typeof c.rows)[number]) =>
+      row.composition
+        .slice(0, 4)
+        .map((p) => `${p.origin} ${Math.round(p.bytes / 1024)}`)
+        .join(', ');
+    table(
+      `Cold-start proxy (bundle as deployed, AWS SDK bundled; import in a fresh Node ${c.nodeForImport} process with NODE_OPTIONS=${c.nodeOptions}, median of ${c.runs})`,
+      ['function', 'bundle KB', 'gzip KB', 'import ms', 'import ms p90', 'import CPU ms', 'largest parts (KB)'],
+      c.rows.map((row) => [row.function, kb(row.bytes), kb(row.gzipBytes), row.importMsMedian, row.importMsP90, row.importCpuMsMedian, parts(row)]),
+    );
+    table(
+      `AWS SDK bundled (deployed) against the runtime's SDK (\`@aws-sdk/*\` external, loaded from node_modules), median of ${c.runs} imports each`,
+      ['function', 'bundled: KB', 'bundled: import ms', 'bundled: CPU ms', 'runtime SDK: KB', 'runtime SDK: import ms', 'runtime SDK: CPU ms'],
+      c.rows.map((row) => [row.function, kb(row.bytes), row.importMsMedian, row.importCpuMsMedian, kb(row.runtimeSdk.bytes), row.runtimeSdk.msMedian, row.runtimeSdk.cpuMsMedian]),
+    );
+  }
+  const scalingTable = (title: string, rows: ScalingRow[] | undefined) => {
+    if (!rows) return;
+    table(title, ['case', 'requests', 'RCU', 'WCU', 'p50 ms', 'p99 ms', 'requests sent'], rows.map((s) => [s.label, s.skipped ? 'n/a' : s.error ? 'ERROR' : s.requests, s.rcu, s.wcu, s.p50, s.p99, s.skipped ?? s.error ?? s.commands]));
+  };
+  if (r.scaling) {
+    scalingTable('Scaling: verify by number of keys in the table', r.scaling.verifyKeys);
+    scalingTable('Scaling: get_follower by offset', r.scaling.followerOffsets);
+    scalingTable('Scaling: comment_get by page', r.scaling.commentPages);
+    scalingTable('Scaling: get_next_list by catalog size and history', r.scaling.feed);
+    if (r.scaling.seedSeconds) out.push(`Seeding times (s): ${Object.entries(r.scaling.seedSeconds).map(([k, v]) => `${k} ${v}`).join(', ')}.\n`);
+  }
+  if (r.postings) {
+    const t = postingsTable(r.postings);
+    table(t.title, t.headers, t.rows);
+  }
+  if (r.hotitems) {
+    table('Hot items: concurrent calls on one video or one author', ['case', 'calls', 'answers', '503', 'exact once converged', 'converged after ms', 'wall ms', 'note'],
+      r.hotitems.cases.map((c) => [c.name, c.calls, Object.entries(c.statuses).map(([k, v]) => `${k}: ${v}`).join(', '), c.unavailable, c.exact ? 'yes' : 'no', c.convergenceMs, c.wallMs, c.note]));
+    out.push(`First like: ${r.hotitems.firstLike.requests} requests, ${r.hotitems.firstLike.wcu} WCU (${r.hotitems.firstLike.commands}).\n`);
+  }
+  if (r.keylimit) {
+    table('Per-key rate limit: calls fired 50 at a time at one key within one minute', ['case', 'limit', 'calls', 'admitted', '429', 'other', 'exact', 'requests/call', 'WCU/call', 'refused writes', 'wall ms'],
+      r.keylimit.cases.map((c) => [c.name, c.limit, c.calls, c.admitted, c.refused, c.other, c.exact ? 'yes' : 'no', c.requestsPerCall, c.wcuPerCall, c.refusedWrites, c.wallMs]));
+    out.push(`Fixed window edge: limit ${r.keylimit.boundary.limit}/min, ${r.keylimit.boundary.admittedAcross} admitted within ${r.keylimit.boundary.withinMs / 1000} s across a minute boundary.\n`);
+  }
+  if (r.hotspots) {
+    const h = r.hotspots;
+    table('Hotspots: the traffic mix at 100x', ['operation', 'calls/s', 'sampled', 'requests/call', 'RCU/call', 'WCU/call', 'not as expected', 'what'],
+      h.mix.map((m) => [m.operation, m.rate, m.sampled, m.requestsPerCall, m.rcuPerCall, m.wcuPerCall, m.failures, m.description]));
+    const keys = (title: string, rows: HotspotRow[]) => table(title, ['key', 'WCU/s', 'RCU/s', 'requests/s'], rows.map((k) => [k.key, k.wcuPerSecond, k.rcuPerSecond, k.requestsPerSecond]));
+    keys('Hotspots: busiest partition keys by writes', h.busiestWritePartitions);
+    keys('Hotspots: busiest partition keys by reads', h.busiestReadPartitions);
+    keys('Hotspots: busiest items by writes', h.busiestItems);
+    out.push(`Limits per partition: ${h.limits.wcu} WCU/s, ${h.limits.rcu} RCU/s: ${h.withinLimits ? 'within' : 'exceeded'}. ${h.note}.\n`);
+  }
+  return `${out.join('\n')}\n`;
 }
-if (r.latency) {
-  table(
-    `Warm in-process latency, ms (${r.latency.iterations} calls after ${r.latency.warmup} warm-up calls)`,
-    ['operation', 'p50', 'p90', 'p99', 'max'],
-    r.latency.rows.map((l) => [l.operation, l.error ? 'ERROR' : l.p50, l.p90, l.p99, l.max]),
-  );
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.stdout.write(renderReport(readResults(process.argv[2])));
 }
-if (r.load) {
-  table('Through the local server under autocannon', ['target', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'], r.load.rows.map((l) => [l.target, l.connections, l.rps, l.p50, l.p99, l.non2xx, l.errors]));
-}
-if (r.coldstart) {
-  const c = r.coldstart;
-  const parts = (row: (typeof c.rows)[number]) =>
-    row.composition
-      .slice(0, 4)
-      .map((p) => `${p.origin} ${Math.round(p.bytes / 1024)}`)
-      .join(', ');
-  table(
-    `Cold-start proxy (bundle as deployed, AWS SDK bundled; import in a fresh Node ${c.nodeForImport} process with NODE_OPTIONS=${c.nodeOptions}, median of ${c.runs})`,
-    ['function', 'bundle KB', 'gzip KB', 'import ms', 'import ms p90', 'import CPU ms', 'largest parts (KB)'],
-    c.rows.map((row) => [row.function, kb(row.bytes), kb(row.gzipBytes), row.importMsMedian, row.importMsP90, row.importCpuMsMedian, parts(row)]),
-  );
-  table(
-    `AWS SDK bundled (deployed) against the runtime's SDK (\`@aws-sdk/*\` external, loaded from node_modules), median of ${c.runs} imports each`,
-    ['function', 'bundled: KB', 'bundled: import ms', 'bundled: CPU ms', 'runtime SDK: KB', 'runtime SDK: import ms', 'runtime SDK: CPU ms'],
-    c.rows.map((row) => [row.function, kb(row.bytes), row.importMsMedian, row.importCpuMsMedian, kb(row.runtimeSdk.bytes), row.runtimeSdk.msMedian, row.runtimeSdk.cpuMsMedian]),
-  );
-}
-const scalingTable = (title: string, rows: ScalingRow[] | undefined) => {
-  if (!rows) return;
-  table(title, ['case', 'requests', 'RCU', 'WCU', 'p50 ms', 'p99 ms', 'requests sent'], rows.map((s) => [s.label, s.skipped ? 'n/a' : s.error ? 'ERROR' : s.requests, s.rcu, s.wcu, s.p50, s.p99, s.skipped ?? s.error ?? s.commands]));
-};
-if (r.scaling) {
-  scalingTable('Scaling: verify by number of keys in the table', r.scaling.verifyKeys);
-  scalingTable('Scaling: get_follower by offset', r.scaling.followerOffsets);
-  scalingTable('Scaling: comment_get by page', r.scaling.commentPages);
-  scalingTable('Scaling: get_next_list by catalog size and history', r.scaling.feed);
-  if (r.scaling.seedSeconds) out.push(`Seeding times (s): ${Object.entries(r.scaling.seedSeconds).map(([k, v]) => `${k} ${v}`).join(', ')}.\n`);
-}
-if (r.postings) {
-  const t = postingsTable(r.postings);
-  table(t.title, t.headers, t.rows);
-}
-if (r.hotitems) {
-  table('Hot items: concurrent calls on one video or one author', ['case', 'calls', 'answers', '503', 'exact once converged', 'converged after ms', 'wall ms', 'note'],
-    r.hotitems.cases.map((c) => [c.name, c.calls, Object.entries(c.statuses).map(([k, v]) => `${k}: ${v}`).join(', '), c.unavailable, c.exact ? 'yes' : 'no', c.convergenceMs, c.wallMs, c.note]));
-  out.push(`First like: ${r.hotitems.firstLike.requests} requests, ${r.hotitems.firstLike.wcu} WCU (${r.hotitems.firstLike.commands}).\n`);
-}
-if (r.keylimit) {
-  table('Per-key rate limit: calls fired 50 at a time at one key within one minute', ['case', 'limit', 'calls', 'admitted', '429', 'other', 'exact', 'requests/call', 'WCU/call', 'refused writes', 'wall ms'],
-    r.keylimit.cases.map((c) => [c.name, c.limit, c.calls, c.admitted, c.refused, c.other, c.exact ? 'yes' : 'no', c.requestsPerCall, c.wcuPerCall, c.refusedWrites, c.wallMs]));
-  out.push(`Fixed window edge: limit ${r.keylimit.boundary.limit}/min, ${r.keylimit.boundary.admittedAcross} admitted within ${r.keylimit.boundary.withinMs / 1000} s across a minute boundary.\n`);
-}
-if (r.hotspots) {
-  const h = r.hotspots;
-  table('Hotspots: the traffic mix at 100x', ['operation', 'calls/s', 'sampled', 'requests/call', 'RCU/call', 'WCU/call', 'not as expected', 'what'],
-    h.mix.map((m) => [m.operation, m.rate, m.sampled, m.requestsPerCall, m.rcuPerCall, m.wcuPerCall, m.failures, m.description]));
-  const keys = (title: string, rows: HotspotRow[]) => table(title, ['key', 'WCU/s', 'RCU/s', 'requests/s'], rows.map((k) => [k.key, k.wcuPerSecond, k.rcuPerSecond, k.requestsPerSecond]));
-  keys('Hotspots: busiest partition keys by writes', h.busiestWritePartitions);
-  keys('Hotspots: busiest partition keys by reads', h.busiestReadPartitions);
-  keys('Hotspots: busiest items by writes', h.busiestItems);
-  out.push(`Limits per partition: ${h.limits.wcu} WCU/s, ${h.limits.rcu} RCU/s: ${h.withinLimits ? 'within' : 'exceeded'}. ${h.note}.\n`);
-}
-console.log(out.join('\n'));

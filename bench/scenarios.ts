@@ -3,7 +3,7 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { inParallel } from '../lib/db/batch.js';
 import { db, tableNames } from '../lib/db/client.js';
 import { createKey } from '../lib/keys/key-service.js';
-import { keyItems } from '../lib/keys/keys-table.js';
+import { minuteCounterKeys } from '../lib/keys/minute-counters.js';
 import { accessKeyFor, bearer, jwtFor, mustSucceed, newNonce, newPhone, requestCode, signUp } from './fixtures.js';
 import { hubRequest, invoke, type BenchRequest } from './invoke.js';
 import { always, constant, hubOp, route, type Scenario } from './scenario.js';
@@ -38,7 +38,7 @@ async function seedEveryMinute(id: number, nowMs: number): Promise<void> {
   const first = nowMs - (nowMs % 60_000) - (30 * 24 * 60 - 1) * 60_000;
   const items = Array.from({ length: 30 * 24 * 60 }, (_, i) => {
     const minute = first + i * 60_000;
-    return { ...keyItems.usageMinute(id, new Date(minute).toISOString().slice(0, 16)), n: 5, lim: 100_000, ttl: minute / 1000 + 32 * 24 * 3600 };
+    return { ...minuteCounterKeys.usageMinute(id, new Date(minute).toISOString().slice(0, 16)), n: 5, lim: 100_000, ttl: minute / 1000 + 32 * 24 * 3600 };
   });
   const chunks = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
   await inParallel(chunks, 8, async (chunk) => {

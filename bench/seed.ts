@@ -1,19 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableNames } from '../lib/db/client.js';
-import { hubItems, pad } from '../lib/db/hub-items.js';
-import { accountItem, accountRecord, type Account } from '../lib/hub/accounts.js';
-import { commentItem, type StoredComment } from '../lib/hub/comments.js';
-import { relationItems } from '../lib/hub/follows.js';
+import { pad } from '../lib/db/keys.js';
+import { accountItem, accountRecord, type Account } from '../lib/accounts/accounts.js';
+import { commentItem, type StoredComment } from '../lib/comments/comments.js';
+import { relationItems } from '../lib/social/follows.js';
 import { KEY_PREFIX } from '../lib/keys/key-material.js';
 import type { StoredKey } from '../lib/keys/key-record.js';
-import { hashGuardItem, keyRecordItem } from '../lib/keys/key-store.js';
-import { keyItems } from '../lib/keys/keys-table.js';
+import { hashGuardItem, keyRecordItem, keyRecordKeys } from '../lib/keys/key-records.js';
+import { commentKeys } from '../lib/comments/comments.js';
+import { videoKeys } from '../lib/catalog/video-items.js';
+import { accountKeys } from '../lib/accounts/accounts.js';
 
 /**
  * Bulk seeding for the scaling section: BatchWriteItem, 25 items per request, several requests in
- * flight, unprocessed items retried. Items are built with the key builders of lib/db/hub-items.ts
- * and lib/keys/keys-table.ts in the shapes the stores write (named at each builder below).
+ * flight, unprocessed items retried. Items are built with the entity modules' key builders
+ * and lib/keys/key-records.ts in the shapes the stores write (named at each builder below).
  */
 export async function batchWrite(table: string, items: Record<string, unknown>[], concurrency = 8): Promise<void> {
   let next = 0;
@@ -33,7 +35,7 @@ export async function batchWrite(table: string, items: Record<string, unknown>[]
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
-/** An account item as sign-up writes it (accountRecord/accountItem of lib/hub/accounts.ts), without a phone link (not read here). */
+/** An account item as sign-up writes it (accountRecord/accountItem of lib/accounts/accounts.ts), without a phone link (not read here). */
 function benchAccount(openid: string, index: number, createdAt: string, overrides: Partial<Account> = {}) {
   const record = accountRecord({ openid, phone: `+86137${String(index).padStart(8, '0')}`, nickname: `bench ${openid.slice(-6)}`, created_at: createdAt });
   return accountItem({ ...record, ...overrides });
@@ -41,7 +43,7 @@ function benchAccount(openid: string, index: number, createdAt: string, override
 
 /**
  * `count` new accounts following `followee`, numbered 1..count on the followee's side, with both
- * relation items as follow() writes them (lib/hub/follows.ts) and the counters it keeps.
+ * relation items as follow() writes them (lib/social/follows.ts) and the counters it keeps.
  */
 export async function seedFollowers(followee: string, count: number): Promise<void> {
   const base = Date.parse('2025-01-01T00:00:00.000Z');
@@ -56,7 +58,7 @@ export async function seedFollowers(followee: string, count: number): Promise<vo
   await db.send(
     new UpdateCommand({
       TableName: tableNames.hub,
-      Key: hubItems.account(followee),
+      Key: accountKeys.account(followee),
       UpdateExpression: 'SET follower_count = :n, follower_seq = :n',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':n': count },
@@ -64,7 +66,10 @@ export async function seedFollowers(followee: string, count: number): Promise<vo
   );
 }
 
-/** `count` comments on `vid`, numbered 1..count as comment_set numbers them (lib/hub/comment-set.ts). */
+/**
+ * `count` comments on `vid`, numbered 1..count as comment_set numbers them (lib/comments/post-comment.ts),
+ * with the video's comment sequence at `count` and its `comment_count` as the stream sets it.
+ */
 export async function seedComments(vid: string, count: number, authors: { openid: string; nickname: string }[]): Promise<void> {
   const base = Date.parse('2025-06-01T00:00:00.000Z');
   const items: Record<string, unknown>[] = [];
@@ -76,13 +81,14 @@ export async function seedComments(vid: string, count: number, authors: { openid
   }
   for (const author of authors) {
     const at = new Date(base + count * 1000).toISOString();
-    items.push({ ...hubItems.commented(author.openid, vid), ...hubItems.commentedIndex(author.openid, at, vid), entity: 'commented', openid: author.openid, vid, commented_at: at });
+    items.push({ ...commentKeys.commented(author.openid, vid), ...commentKeys.commentedIndex(author.openid, at, vid), entity: 'commented', openid: author.openid, vid, commented_at: at });
   }
+  items.push({ ...commentKeys.commentSequence(vid), entity: 'comment_sequence', vid, n: count });
   await batchWrite(tableNames.hub, items);
   await db.send(
     new UpdateCommand({
       TableName: tableNames.hub,
-      Key: hubItems.video(vid),
+      Key: videoKeys.video(vid),
       UpdateExpression: 'SET comment_count = :n',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':n': count },
@@ -91,7 +97,7 @@ export async function seedComments(vid: string, count: number, authors: { openid
 }
 
 /**
- * `users * perUser` access keys as insertKey writes them (lib/keys/key-store.ts): the record with
+ * `users * perUser` access keys as insertKey writes them (lib/keys/key-records.ts): the record with
  * key_hash (the GSI entry), its hash guard, and the user's quota counter. Ids start at `firstId`
  * (above the id sequence in use, so nothing collides). Plaintexts are not needed: nobody verifies them.
  */
@@ -117,7 +123,7 @@ export async function seedKeys(users: number, perUser: number, firstId: number):
       };
       items.push(keyRecordItem(key), hashGuardItem(key));
     }
-    items.push({ ...keyItems.quota(userId), n: perUser });
+    items.push({ ...keyRecordKeys.quota(userId), n: perUser });
   }
   await batchWrite(tableNames.apiKeys, items);
 }

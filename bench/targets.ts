@@ -14,7 +14,7 @@ export interface TargetCheck {
   status: 'met' | 'missed' | 'not measured';
 }
 
-/** Cold starts (issue 11): the import of every function's bundle, and its size. */
+/** Cold starts (docs/performance.md, "Cold starts"): the import of every function's bundle, and its size. */
 const COLD_IMPORT_MS = 100;
 const COLD_BUNDLE_BYTES = 1024 * 1024;
 
@@ -39,7 +39,8 @@ export function evaluateTargets(results: Record<string, unknown>): TargetCheck[]
       status: found.every((f) => f.row!.requestsMax <= f.limit) ? 'met' : 'missed',
     });
   };
-  // An access key: its guard read, its rate limit's minute counter (issue 14: at most one request more), last_used_at when due.
+  // An access key: its guard read, its rate limit's minute counter (docs/api-keys.md, "Per-key rate limit":
+  // at most one request more), last_used_at when due.
   limitCheck('key verification: 2 DynamoDB requests (guard, rate-limit counter), 3 when last_used_at is due', [
     { name: 'verify (last_used_at recent)', limit: 2 },
     { name: 'verify (last_used_at due)', limit: 3 },
@@ -85,7 +86,7 @@ export function evaluateTargets(results: Record<string, unknown>): TargetCheck[]
     });
   }
 
-  // Issue 11: the feed's writes stay small and do not grow with the caller's history.
+  // The feed's writes stay small and do not grow with the caller's history (docs/feed.md, "Feed state").
   const feedWcuTarget = 'get_next_list: at most 4 WCU a call, not growing with the caller\'s history';
   if (feedRows.length === 0 && feedScaling.length === 0) {
     checks.push({ target: feedWcuTarget, measured: 'get_next_list not measured', status: 'not measured' });
@@ -195,7 +196,7 @@ function hotspotsTarget(h: HotspotsResult | undefined): TargetCheck {
   };
 }
 
-/** Issue 11: hot items gone (no 503, exact counts once converged) and a cheap first like. */
+/** Hot items (docs/performance.md, "Hot items"): no 503, exact counts once converged; and a cheap first like. */
 function hotItemsTargets(hot: HotItemsResult | undefined, firstLikeRow: { requestsMax: number; wcu: number } | undefined): TargetCheck[] {
   const hotTarget = 'hot items: 50 comments on one video, 200 likes on one video, 200 likes over one author: no 503, counts exact once converged';
   const likeTarget = 'a first like: at most 6 requests and 12 WCU';
@@ -214,7 +215,7 @@ function hotItemsTargets(hot: HotItemsResult | undefined, firstLikeRow: { reques
   return checks;
 }
 
-/** Issue 14: the per-key limit admits exactly its limit, for at most one extra request per key-authenticated call. */
+/** The per-key limit (docs/api-keys.md, "Per-key rate limit") admits exactly its limit, for at most one extra request per key-authenticated call. */
 function keyLimitTargets(
   limits: KeyLimitResult | undefined,
   meJwt: { requestsMax: number } | undefined,

@@ -31,7 +31,7 @@ export function world(): Promise<World> {
   built ??= (async () => {
     const [alice, bob, editor] = [await signUp(), await signUp(), await signUp()];
     const admin = await signUp('+8613800138000');
-    const { setAccountRoles } = await import('../lib/hub/accounts.js');
+    const { setAccountRoles } = await import('../lib/accounts/accounts.js');
     await setAccountRoles(editor.openid, ['editor']);
     editor.token = await jwtFor(editor.openid, ['editor']);
 

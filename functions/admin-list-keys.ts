@@ -1,4 +1,4 @@
 import { listUserKeys } from '../lib/admin/admin-keys.js';
 import { httpHandler } from '../lib/http/handler.js';
 
-export const handler = httpHandler(async ({ principal, path }) => ({ data: await listUserKeys(principal!, path.openid) }), { auth: 'any' });
+export const handler = httpHandler('adminListKeys', async ({ principal, path }) => ({ data: await listUserKeys(principal!, path.openid) }));

@@ -1,4 +1,4 @@
 import { adminRevokeKey } from '../lib/admin/admin-keys.js';
 import { httpHandler } from '../lib/http/handler.js';
 
-export const handler = httpHandler(async ({ principal, path }) => ({ data: await adminRevokeKey(principal!, path.id) }), { auth: 'any' });
+export const handler = httpHandler('adminRevokeKey', async ({ principal, path }) => ({ data: await adminRevokeKey(principal!, path.id) }));

@@ -1,3 +1,3 @@
 import { httpHandler } from '../lib/http/handler.js';
 
-export const handler = httpHandler(async () => ({ data: { status: 'ok' } }), { auth: 'none' });
+export const handler = httpHandler('health', async () => ({ data: { status: 'ok' } }));

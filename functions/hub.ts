@@ -1,4 +1,4 @@
 import { httpHandler } from '../lib/http/handler.js';
 import { dispatchHub } from '../lib/hub/dispatch.js';
 
-export const handler = httpHandler(dispatchHub, { auth: 'none' });
+export const handler = httpHandler('hub', dispatchHub);

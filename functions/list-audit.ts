@@ -1,4 +1,4 @@
-import { auditPage } from '../lib/account/audit-page.js';
+import { auditPage } from '../lib/audit/audit-list.js';
 import { httpHandler } from '../lib/http/handler.js';
 
-export const handler = httpHandler(async ({ principal, query }) => ({ data: await auditPage(principal!, query) }), { auth: 'jwt' });
+export const handler = httpHandler('listAudit', async ({ principal, query }) => ({ data: await auditPage(principal!, query) }));

@@ -1,3 +1,3 @@
 import { httpHandler } from '../lib/http/handler.js';
 
-export const handler = httpHandler(async ({ principal }) => ({ data: principal }), { auth: 'any' });
+export const handler = httpHandler('me', async ({ principal }) => ({ data: principal }));

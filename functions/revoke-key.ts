@@ -1,6 +1,4 @@
 import { httpHandler } from '../lib/http/handler.js';
 import { parseKeyId, revokeKey } from '../lib/keys/key-service.js';
 
-export const handler = httpHandler(async ({ principal, path }) => ({ data: await revokeKey(principal!.user_id, parseKeyId(path.id)) }), {
-  auth: 'jwt',
-});
+export const handler = httpHandler('revokeKey', async ({ principal, path }) => ({ data: await revokeKey(principal!.user_id, parseKeyId(path.id)) }));

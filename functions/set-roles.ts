@@ -1,7 +1,4 @@
 import { setRoles } from '../lib/admin/set-roles.js';
 import { httpHandler } from '../lib/http/handler.js';
 
-export const handler = httpHandler(async ({ principal, path, body }) => ({ data: await setRoles(principal!, path.openid, body) }), {
-  auth: 'any',
-  jsonBody: true,
-});
+export const handler = httpHandler('setRoles', async ({ principal, path, body }) => ({ data: await setRoles(principal!, path.openid, body) }));

@@ -1,4 +1,4 @@
-import { signOut } from '../lib/account/sign-out.js';
+import { signOut } from '../lib/sign-in/sign-out.js';
 import { httpHandler } from '../lib/http/handler.js';
 
-export const handler = httpHandler(async ({ principal, headers }) => ({ data: await signOut(principal!, headers) }), { auth: 'jwt' });
+export const handler = httpHandler('signOut', async ({ principal, headers }) => ({ data: await signOut(principal!, headers) }));

@@ -2,7 +2,7 @@
  * `npm run rotate-jwt-secret -- --secret-id <arn>` (or JWT_SECRET_ARN=<arn>): gives the JWT signing
  * secret a fresh random value of the shape the stack generates (64 letters and digits). Secrets
  * Manager moves AWSCURRENT to the new version and AWSPREVIOUS to the old one; the functions read both
- * (lib/auth/jwt-secret.ts), sign with the new one within JWT_SECRET_CACHE_SECONDS and keep
+ * (lib/secrets/signing-secrets.ts), sign with the new one within JWT_SECRET_CACHE_SECONDS and keep
  * accepting what the old one signed. Uses the default AWS credential chain. The secret is never printed.
  */
 import { randomInt } from 'node:crypto';

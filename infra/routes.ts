@@ -1,6 +1,8 @@
+import type { RouteFunction } from '../lib/http/routes.js';
 /**
- * The one list of deployed functions and HTTP routes. The CDK stack builds exactly these, and the
- * local server serves exactly these through the same handlers, so the two cannot drift apart.
+ * The deployed functions: their entry files, IAM grants and sizes. Their HTTP routes, with who may
+ * call each, are declared in lib/http/routes.ts (re-exported here): the CDK stack builds exactly
+ * these, and the local server serves exactly these through the same handlers.
  */
 /**
  * The DynamoDB actions a function may call on a table (IAM names). A transaction needs the action of
@@ -142,43 +144,8 @@ export const FUNCTIONS = {
     tables: { hub: { actions: ['GetItem', 'PutItem', 'UpdateItem'] } },
     timeoutSeconds: 60,
   },
-} satisfies Record<string, FunctionSpec>;
+} satisfies Record<RouteFunction | 'authorizer' | 'streamCounters', FunctionSpec>;
 
 export type FunctionName = keyof typeof FUNCTIONS;
 
-export interface RouteSpec {
-  method: 'GET' | 'POST' | 'DELETE';
-  /** API Gateway path syntax: `{name}` is a path parameter. */
-  path: string;
-  function: FunctionName;
-  /** `authorizer`: the Lambda authorizer runs first and its verdict reaches the function. */
-  auth: 'authorizer' | 'none';
-}
-
-export const ROUTES: RouteSpec[] = [
-  { method: 'GET', path: '/api/v1/health', function: 'health', auth: 'none' },
-  { method: 'GET', path: '/api/v1', function: 'hub', auth: 'none' },
-  { method: 'GET', path: '/api/v1/openapi.json', function: 'openapi', auth: 'none' },
-  { method: 'GET', path: '/api/v1/docs', function: 'openapi', auth: 'none' },
-  { method: 'POST', path: '/api/v1/api-keys', function: 'createKey', auth: 'authorizer' },
-  { method: 'GET', path: '/api/v1/api-keys', function: 'listKeys', auth: 'authorizer' },
-  { method: 'POST', path: '/api/v1/api-keys/{id}/revoke', function: 'revokeKey', auth: 'authorizer' },
-  { method: 'DELETE', path: '/api/v1/api-keys/{id}', function: 'deleteKey', auth: 'authorizer' },
-  { method: 'GET', path: '/api/v1/api-keys/verify', function: 'verifyKey', auth: 'none' },
-  { method: 'GET', path: '/api/v1/api-keys/{id}/usage', function: 'keyUsage', auth: 'authorizer' },
-  { method: 'GET', path: '/api/v1/me', function: 'me', auth: 'authorizer' },
-  { method: 'POST', path: '/api/v1/admin/users/{openid}/roles', function: 'setRoles', auth: 'authorizer' },
-  { method: 'POST', path: '/api/v1/logout', function: 'signOut', auth: 'authorizer' },
-  { method: 'GET', path: '/api/v1/audit', function: 'listAudit', auth: 'authorizer' },
-  { method: 'GET', path: '/api/v1/admin/users/{openid}/api-keys', function: 'adminListKeys', auth: 'authorizer' },
-  { method: 'POST', path: '/api/v1/admin/api-keys/{id}/revoke', function: 'adminRevokeKey', auth: 'authorizer' },
-  { method: 'POST', path: '/api/v1/admin/api-keys/lookup', function: 'adminLookupKey', auth: 'authorizer' },
-  { method: 'POST', path: '/api/v1/admin/users/{openid}/suspend', function: 'suspendAccount', auth: 'authorizer' },
-  { method: 'POST', path: '/api/v1/admin/users/{openid}/reinstate', function: 'reinstateAccount', auth: 'authorizer' },
-  { method: 'POST', path: '/api/v1/videos', function: 'publishVideo', auth: 'authorizer' },
-  { method: 'GET', path: '/api/v1/export/comments', function: 'exportComments', auth: 'authorizer' },
-  { method: 'GET', path: '/api/v1/export/accounts', function: 'exportAccounts', auth: 'authorizer' },
-  { method: 'GET', path: '/s/{shareid}', function: 'sharePage', auth: 'none' },
-  { method: 'GET', path: '/.well-known/apple-app-site-association', function: 'wellKnown', auth: 'none' },
-  { method: 'GET', path: '/.well-known/assetlinks.json', function: 'wellKnown', auth: 'none' },
-];
+export { ROUTES, usesAuthorizer, type RouteSpec, type RouteAuth, type RouteFunction } from '../lib/http/routes.js';

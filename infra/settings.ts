@@ -8,7 +8,7 @@ export interface ExpohubSettings {
   shareBaseUrl?: string;
   /** Extra browser origins allowed to call the API cross-origin; the page itself is same-origin. */
   corsOrigins: string[];
-  /** Share pages' app links (CONTRACT §7), as the functions' variables: APP_LINK_SCHEME, APP_STORE_URL, APPLE_APP_IDS, ANDROID_APP_PACKAGE, ANDROID_CERT_SHA256. */
+  /** Share pages' app links (docs/hub-api.md, "The share page"), as the functions' variables: APP_LINK_SCHEME, APP_STORE_URL, APPLE_APP_IDS, ANDROID_APP_PACKAGE, ANDROID_CERT_SHA256. */
   appLinks?: Record<string, string>;
   /** `-c stage=<name>`: names the stack (`Expohub-<stage>`) and the resources named here (`expohub-<stage>-...`). */
   stage: string;

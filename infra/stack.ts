@@ -122,8 +122,8 @@ export class ExpohubStack extends Stack {
       domain: settings.domain,
     });
     const webUrl = settings.domain ? `https://${settings.domain.name}` : `https://${web.distribution.distributionDomainName}`;
-    // Share links point at the page's own domain (CONTRACT §7): the distribution, unless a share
-    // base URL or a custom domain is configured.
+    // Share links point at the page's own domain (docs/hub-api.md, "The share page"): the
+    // distribution, unless a share base URL or a custom domain is configured.
     if (!settings.shareBaseUrl && !settings.domain) {
       for (const name of ['hub', 'sharePage'] as const) functions.get(name).addEnvironment('SHARE_BASE_URL', webUrl);
     }

@@ -12,10 +12,6 @@ export interface RouteDoc {
   description?: string;
   /** Groups routes on the reference page. */
   tag: 'Hub' | 'Access keys' | 'Protected' | 'Administration' | 'Service' | 'Share pages';
-  /** Who may call: nobody needs a credential, a login JWT only, or a JWT or an access key. */
-  auth: 'none' | 'jwt' | 'any';
-  /** The scope an access key needs when ENFORCE_KEY_SCOPES is on. */
-  scope?: string;
   /** Path parameters, one string property per `{name}` of the path. */
   pathParams?: z.ZodMiniType;
   /** Query parameters: an object schema of strings (its input side is documented). */
@@ -28,7 +24,7 @@ export interface RouteDoc {
     | { status: 200; kind: 'html' | 'file' };
   /** A second success answer, chosen by a request parameter (a dry run): its status must differ from `success`'s. */
   alternative?: { status: 200; when: string; data: z.ZodMiniType };
-  /** The statuses of CONTRACT §2 this route can answer besides its success (400 and 500 are implied where they apply). */
+  /** The statuses of the envelope (docs/api-keys.md, "Envelope") this route can answer besides its success (400 and 500 are implied where they apply). */
   errors: number[];
   /** Request examples; each must validate against the schemas above (test/unit/openapi.test.ts). */
   examples?: RouteExample[];

@@ -16,7 +16,7 @@ const csv = z.pipe(
 );
 
 /** Powertools Logger levels (SILENT writes nothing: the tests run with it). */
-export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
+const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
 
 /**
  * Every setting the Lambda code reads, parsed once at cold start. A missing or malformed value fails
@@ -25,7 +25,7 @@ export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL'
 const configSchema = z
   .object({
     EXPOHUB_RUNTIME: z._default(z.enum(['aws', 'local']), 'aws'),
-    /** The least severe level written; the audit lines are written at any level but SILENT (lib/observability/audit.ts). */
+    /** The least severe level written; the audit lines are written at any level but SILENT (lib/audit/log-line.ts). */
     LOG_LEVEL: z.pipe(
       z.pipe(
         z._default(z.string(), 'INFO'),
@@ -51,7 +51,7 @@ const configSchema = z
     ADMIN_PHONES: csv,
     DEFAULT_PHONE_REGION: z._default(z.string().check(z.length(2)), 'CN'),
     SHARE_BASE_URL: z._default(z.url(), 'https://expohub.example.com'),
-    /** Deep links of share pages: `<APP_LINK_SCHEME>://video/<vid>?shareid=<shareid>` (CONTRACT §7). */
+    /** Deep links of share pages: `<APP_LINK_SCHEME>://video/<vid>?shareid=<shareid>` (docs/hub-api.md, "The share page"). */
     APP_LINK_SCHEME: z._default(z.string().check(z.regex(/^[a-z][a-z0-9+.-]{0,31}$/, 'must be a URL scheme such as expohub')), 'expohub'),
     /** The download link of share pages (an app store or a download page); none when unset. */
     APP_STORE_URL: z.optional(z.url()),
@@ -120,7 +120,34 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   return parsed.data;
 }
 
-export const config: Config = loadConfig(process.env);
+let current: Config | undefined;
+const listeners: ((config: Config) => void)[] = [];
 
-/** The environment `config` was parsed from: lets the test harness detect a config loaded too early. */
-export const loadedEnvironment: Readonly<Record<string, string | undefined>> = Object.freeze({ ...process.env });
+/**
+ * The settings every module reads. Built once, from the environment, on first use (a Lambda's cold
+ * start: a missing or malformed variable fails the first request with its name), unless a harness
+ * has passed its own with `configure` (the local server, the tests). Read it where a setting is used,
+ * not at import: a module that keeps a setting registers `onConfigure` to follow a new one.
+ */
+export const config: Config = new Proxy({} as Config, {
+  get: (_, name) => (current ??= loadConfig(process.env))[name as keyof Config],
+  has: (_, name) => name in (current ??= loadConfig(process.env)),
+  ownKeys: () => Reflect.ownKeys((current ??= loadConfig(process.env))),
+  getOwnPropertyDescriptor: (_, name) => Reflect.getOwnPropertyDescriptor((current ??= loadConfig(process.env)), name),
+});
+
+/**
+ * Replaces the settings with those of `env` (parsed, failing like the cold start), and tells the
+ * modules that keep one (the logger's level, ...). The composition root calls it: the local server
+ * with its environment, the test harness with a file's own settings.
+ */
+export function configure(env: NodeJS.ProcessEnv): Config {
+  current = loadConfig(env);
+  for (const listener of listeners) listener(current);
+  return current;
+}
+
+/** Follows `configure`: `listener` runs with each new configuration (not with the first one). */
+export function onConfigure(listener: (config: Config) => void): void {
+  listeners.push(listener);
+}

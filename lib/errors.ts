@@ -1,4 +1,4 @@
-/** The error hierarchy of the contract (§2): each carries its HTTP status and envelope code. */
+/** The error hierarchy of the envelope (docs/api-keys.md, "Envelope"): each carries its HTTP status and envelope code. */
 export class AppError extends Error {
   constructor(
     readonly status: number,

@@ -32,3 +32,6 @@ export const textIssues =
 export function checkedText<T extends z.ZodMiniType<string>>(schema: T, multiline = false): T {
   return schema.check(z.superRefine(textIssues(multiline)));
 }
+
+/** Length in characters as a person counts them (code points: one CJK character or emoji is one). */
+export const charLength = (s: string) => [...s].length;

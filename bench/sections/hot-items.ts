@@ -1,13 +1,14 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableNames } from '../../lib/db/client.js';
-import { hubItems } from '../../lib/db/hub-items.js';
 import { printTable } from '../format.js';
 import { mustSucceed, signUp, signUpMany, type Account } from '../fixtures.js';
 import { bearer, hubRequest, invoke } from '../invoke.js';
 import { costOf, recordDb } from '../recorder.js';
+import { videoKeys } from '../../lib/catalog/video-items.js';
+import { accountKeys } from '../../lib/accounts/accounts.js';
 
 /**
- * Hot items (issue 11): many accounts reacting at the same moment to one video, or to the videos
+ * Hot items (docs/performance.md, "Hot items"): many accounts reacting at the same moment to one video, or to the videos
  * of one author, through the hub handler against DynamoDB Local, with the stream processor running
  * as `npm start` runs it. Per case: the answers that were not 200 (503s above all), whether every
  * count is exact once converged, and how long convergence took after the last answer.
@@ -75,7 +76,7 @@ export async function hotItemsSection(options: { quick: boolean }): Promise<HotI
   // 50 comments on one video at once.
   const commented = await publish(editor, 'Comment storm', ['展会']);
   const comments = await burst(`${commenters} comment_set on one video`, people.slice(0, commenters).map((p, i) => () => invoke(hubRequest('comment_set', { ...as(p), vid: commented, content: `Comment ${i}` }))));
-  const commentsConverged = await untilTrue(async () => (await stored<{ comment_count?: number }>(hubItems.video(commented)))?.comment_count === commenters);
+  const commentsConverged = await untilTrue(async () => (await stored<{ comment_count?: number }>(videoKeys.video(commented)))?.comment_count === commenters);
   const pages = [];
   const listed: string[] = [];
   for (const page of [1, 2, 3]) {
@@ -94,14 +95,14 @@ export async function hotItemsSection(options: { quick: boolean }): Promise<HotI
   });
 
   // Likes on one video at once.
-  const author = await stored<{ liked_count?: number }>(hubItems.account(editor.openid));
+  const author = await stored<{ liked_count?: number }>(accountKeys.account(editor.openid));
   let likedBefore = author?.liked_count ?? 0;
   const liked = await publish(editor, 'Like storm', ['机器人']);
   const oneVideo = await burst(`${likers} like on one video`, people.map((p) => () => invoke(hubRequest('like', { ...as(p), vid: liked }))));
   const oneVideoConverged = await untilTrue(
     async () =>
-      (await stored<{ like_count?: number }>(hubItems.video(liked)))?.like_count === likers &&
-      (await stored<{ liked_count?: number }>(hubItems.account(editor.openid)))?.liked_count === likedBefore + likers,
+      (await stored<{ like_count?: number }>(videoKeys.video(liked)))?.like_count === likers &&
+      (await stored<{ liked_count?: number }>(accountKeys.account(editor.openid)))?.liked_count === likedBefore + likers,
   );
   cases.push({ ...oneVideo, calls: likers, exact: oneVideoConverged >= 0, convergenceMs: oneVideoConverged, note: "video like_count and the author's liked_count" });
 
@@ -111,8 +112,8 @@ export async function hotItemsSection(options: { quick: boolean }): Promise<HotI
   for (let i = 0; i < 20; i++) videos.push(await publish(editor, `Catalog ${i}`, ['catalog']));
   const oneAuthor = await burst(`${likers} like over 20 videos of one author`, people.map((p, i) => () => invoke(hubRequest('like', { ...as(p), vid: videos[i % 20]! }))));
   const oneAuthorConverged = await untilTrue(async () => {
-    if ((await stored<{ liked_count?: number }>(hubItems.account(editor.openid)))?.liked_count !== likedBefore + likers) return false;
-    const counts = await Promise.all(videos.map(async (v) => (await stored<{ like_count?: number }>(hubItems.video(v)))?.like_count ?? 0));
+    if ((await stored<{ liked_count?: number }>(accountKeys.account(editor.openid)))?.liked_count !== likedBefore + likers) return false;
+    const counts = await Promise.all(videos.map(async (v) => (await stored<{ like_count?: number }>(videoKeys.video(v)))?.like_count ?? 0));
     return counts.reduce((s, c) => s + c, 0) === likers;
   });
   cases.push({ ...oneAuthor, calls: likers, exact: oneAuthorConverged >= 0, convergenceMs: oneAuthorConverged, note: "every video's like_count and the author's liked_count" });

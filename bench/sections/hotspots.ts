@@ -69,7 +69,7 @@ export async function hotspotsSection(options: { quick: boolean; settings: Recor
 
   // The world: one editor owning half the catalog, 50 other authors, 200 callers.
   const [editor, ...others] = await signUpMany(1 + OTHER_AUTHORS);
-  const { setAccountRoles } = await import('../../lib/hub/accounts.js');
+  const { setAccountRoles } = await import('../../lib/accounts/accounts.js');
   await setAccountRoles(editor!.openid, ['editor']);
   const editorToken = await jwtFor(editor!.openid, ['editor']);
   const authors = others.map((a) => a.openid);

@@ -6,7 +6,7 @@ import { bearer, invoke } from '../invoke.js';
 import { costOf, recordDb } from '../recorder.js';
 
 /**
- * The per-key rate limit's accuracy (issue 14): `calls` key-authenticated calls (GET /me, authorizer
+ * The per-key rate limit's accuracy (docs/api-keys.md, "Per-key rate limit"): `calls` key-authenticated calls (GET /me, authorizer
  * and function) fired 50 at a time at a key whose limit is `limit`, all within one UTC minute, through
  * the same handlers as deployed against DynamoDB Local. Every call is its own request to the
  * counter item, as calls from many Lambda instances are: how many are admitted is what DynamoDB's

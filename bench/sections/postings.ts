@@ -41,7 +41,7 @@ export interface PostingsResult {
     meanBytes: number;
     /** Postings of the common gram (one per video holding it). */
     termPostings: number;
-    /** What the month bucket of earlier code for the common gram would have weighed (its limit: 400 KB). */
+    /** What a bucket per gram and month (the layout posting items replaced) would weigh for the common gram (its limit: 400 KB). */
     monthBucketBytes: number;
     scanSeconds: number;
   };

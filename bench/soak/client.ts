@@ -1,6 +1,6 @@
 /**
  * The soak's HTTP client: every answer is timed, counted per operation and status, and checked
- * against the contract's envelope (§2); 429 and 503 are retried after their Retry-After, as a real
+ * against the envelope (docs/api-keys.md, "Envelope"); 429 and 503 are retried after their Retry-After, as a real
  * client would. Nothing here imports lib/: the soak talks to the server over HTTP only.
  */
 

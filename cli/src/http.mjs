@@ -69,7 +69,7 @@ function buildPath(path, params = {}, query = undefined) {
  * is true (GET by default), or when the connection was refused (the request never reached the server).
  *
  * Typed by the OpenAPI document: in the repository, `npm run typecheck` checks the paths, bodies
- * and fields read from answers against lib/openapi/client.ts (generated lib/openapi/api-types.ts),
+ * and fields read from answers against lib/openapi/client.ts (generated lib/openapi/generated/api-types.ts),
  * through tsconfig.cli.json. The types are JSDoc, so the package is plain JavaScript with no build step.
  *
  * @param {{ base: string, credential?: string, maxAttempts: number, verbose: boolean }} options

@@ -17,7 +17,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { ROUTES, type FunctionName, type RouteSpec } from '../routes.js';
+import { ROUTES, usesAuthorizer, type FunctionName, type RouteSpec } from '../routes.js';
 import type { ApiFunctions } from './api-functions.js';
 
 /** Throttles of the `$default` stage (every route) and of routes that need a lower one, by function. */
@@ -124,7 +124,7 @@ export class ExpohubHttpApi extends Construct {
         path: route.path,
         methods: [HttpMethod[route.method]],
         integration: integrationFor(route.function),
-        authorizer: route.auth === 'authorizer' ? authorizer : new HttpNoneAuthorizer(),
+        authorizer: usesAuthorizer(route) ? authorizer : new HttpNoneAuthorizer(),
       });
       this.routes.set(`${route.method} ${route.path}`, added!);
       if (route.auth === 'none') publicRoutes.push(`${route.method} ${route.path}`);

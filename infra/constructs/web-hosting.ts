@@ -85,8 +85,8 @@ export class WebHosting extends Construct {
           cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
           originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
         },
-        // Share pages (CONTRACT §7): not cached here, since every view counts an open (the page
-        // asks browsers to keep it a minute); Accept-Language and User-Agent reach the function.
+        // Share pages (docs/hub-api.md, "The share page"): not cached here, since every view counts an open
+        // (the page asks browsers to keep it a minute); Accept-Language and User-Agent reach the function.
         '/s/*': {
           origin: api,
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,

@@ -1,5 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { outboxMessagesFor } from '../../lib/hub/sms-outbox.js';
+import { outboxMessagesFor } from './sms-outbox.js';
 import type { DevRoute } from './server.js';
 
 /**

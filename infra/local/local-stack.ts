@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { configure } from '../../lib/config.js';
+import { installConsoleSmsSender } from '../../lib/sms/sender.js';
+import { consoleSmsSender } from './sms-outbox.js';
 import { createTables } from './create-tables.js';
 import { DEV_ROUTES } from './dev-routes.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
@@ -15,16 +18,25 @@ export interface LocalStackOptions {
   dynamoEndpoint?: string;
   /** Prefix for the table names (tests isolate themselves with it). */
   tablePrefix?: string;
-  /** Extra environment for the handlers (rate limits, ENFORCE_KEY_SCOPES, ...). */
-  env?: Record<string, string>;
+  /** Extra environment for the handlers (rate limits, ENFORCE_KEY_SCOPES, ...); undefined removes a variable. */
+  env?: Record<string, string | undefined>;
   staticDir?: string;
   devRoutes?: DevRoute[];
+  /**
+   * How the stream processor runs: `background` (npm start: it polls, as the deployed event source
+   * mapping does) or `on-demand` (tests: records are applied when `streams.settle()` is called, so a
+   * test reads derived counters exactly when it asks for them, and nothing polls meanwhile).
+   */
+  streams?: 'background' | 'on-demand';
+  /** false: no HTTP server (requests go in-process through invokeGateway: the api-tier tests). */
+  http?: boolean;
 }
 
 export interface LocalStack {
+  /** The HTTP server's URL (`inprocess:` without one). */
   url: string;
   dynamoEndpoint: string;
-  server: LocalServer;
+  server: LocalServer | undefined;
   /** The hub table's stream processor (derived counters), as the deployed stream Lambda. */
   streams: StreamPoller;
   stop(): Promise<void>;
@@ -48,8 +60,8 @@ export function localJwtSecret(dataDir: string): string {
 
 /**
  * Everything `npm start` runs: DynamoDB Local, the tables from the shared definitions, and the HTTP
- * server in front of the same handlers the stack deploys. The environment is set before any handler
- * module is imported, because lib/config.ts reads it once at import, as on a Lambda cold start.
+ * server in front of the same handlers the stack deploys, configured with this environment
+ * (lib/config.ts `configure`).
  */
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const dataDir = options.dataDir ?? '.data';
@@ -63,32 +75,41 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     (dynamo = await startDynamoDbLocal({ dataDir: dataDir === 'memory' ? undefined : join(resolve(dataDir), 'dynamodb') })).endpoint;
   try {
     const tableNames = await createTables(dynamoEndpoint, options.tablePrefix ?? '');
-    Object.assign(process.env, {
+    const env: Record<string, string | undefined> = {
       EXPOHUB_RUNTIME: 'local',
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
       DYNAMODB_ENDPOINT: dynamoEndpoint,
-      // A JWT_SECRET_ARN in the environment (tests against a Secrets Manager stand-in) is read as deployed.
-      ...(process.env.JWT_SECRET_ARN ? {} : { JWT_SECRET: process.env.JWT_SECRET ?? localJwtSecret(dataDir) }),
+      // A JWT_SECRET_ARN (tests against a Secrets Manager stand-in) is read as deployed.
+      ...((options.env?.JWT_SECRET_ARN ?? process.env.JWT_SECRET_ARN) ? { JWT_SECRET: undefined } : { JWT_SECRET: process.env.JWT_SECRET ?? localJwtSecret(dataDir) }),
       SMS_SENDER: 'console',
       ADMIN_PHONES: process.env.ADMIN_PHONES ?? LOCAL_DEFAULTS.ADMIN_PHONES,
       ...tableNames,
       ...options.env,
-    });
-    const server = await startLocalServer({
-      port: options.port ?? 0,
-      staticDir: options.staticDir,
-      devRoutes: options.devRoutes ?? DEV_ROUTES,
-    });
-    // Imported now, after the environment is set (lib/config.ts reads it once, at import).
+    };
+    for (const [name, value] of Object.entries(env)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    // The handlers read their settings from lib/config.ts: this environment from now on.
+    configure(process.env);
+    installConsoleSmsSender(consoleSmsSender);
+    const server =
+      options.http === false
+        ? undefined
+        : await startLocalServer({
+            port: options.port ?? 0,
+            staticDir: options.staticDir,
+            devRoutes: options.devRoutes ?? DEV_ROUTES,
+          });
     const { applyChangeRecords } = await import('../../lib/streams/counters.js');
-    const streams = await startStreamPoller({ endpoint: dynamoEndpoint, table: tableNames.HUB_TABLE, apply: applyChangeRecords });
+    const streams = await startStreamPoller({ endpoint: dynamoEndpoint, table: tableNames.HUB_TABLE, apply: applyChangeRecords, background: options.streams !== 'on-demand' });
     return {
-      url: server.url,
+      url: server?.url ?? `inprocess:${randomBytes(6).toString('hex')}`,
       dynamoEndpoint,
       server,
       streams,
       stop: async () => {
-        await server.close();
+        await server?.close();
         await streams.stop();
         await dynamo?.stop();
       },

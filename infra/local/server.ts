@@ -1,3 +1,5 @@
+// Long by nature: API Gateway's part for the local runtime: routing, payload 2.0 events, the
+// authorizer, static files and the HTTP transport's edge cases (docs/api-keys.md, "Envelope").
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -6,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2, APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
-import { FUNCTIONS, ROUTES, type FunctionName, type RouteSpec } from '../routes.js';
+import { FUNCTIONS, ROUTES, usesAuthorizer, type FunctionName, type RouteSpec } from '../routes.js';
 
 const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -58,6 +60,7 @@ function isLoopbackHost(host: string | undefined): boolean {
 
 /** A path whose percent-encoding does not decode (`%ZZ`, a cut UTF-8 sequence): 400, not a crash. */
 class MalformedPathError extends Error {}
+const MALFORMED_PATH = { code: 'VALIDATION_ERROR', error: 'Invalid path: malformed percent-encoding (encode each path segment as UTF-8)' };
 
 function decodePathSegment(segment: string): string {
   try {
@@ -238,7 +241,7 @@ function buildFunctionEvent(route: RouteSpec, request: GatewayRequest) {
  */
 export function toGatewayEvent(route: RouteSpec, request: GatewayRequest): { event: GatewayEvent; authorizerEvent?: APIGatewayRequestAuthorizerEventV2 } {
   const event = buildFunctionEvent(route, request);
-  if (route.auth !== 'authorizer') return { event };
+  if (!usesAuthorizer(route)) return { event };
   const authorizerEvent: APIGatewayRequestAuthorizerEventV2 = {
     version: '2.0',
     type: 'REQUEST',
@@ -262,6 +265,93 @@ export function toGatewayEvent(route: RouteSpec, request: GatewayRequest): { eve
  * function receives, runs the Lambda authorizer first where the route has one, and invokes the same
  * handler module that the stack deploys.
  */
+/** A request as it reaches API Gateway (the local server's, or a test's in-process call). */
+export interface InvokeRequest {
+  method: string;
+  url: URL;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body?: string;
+  sourceIp?: string;
+  protocol?: string;
+  requestId?: string;
+}
+
+export interface InvokeResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  isBase64Encoded?: boolean;
+  /** True when no route (nor dev route) has the path: the HTTP server may serve a static file instead. */
+  unrouted?: boolean;
+}
+
+const jsonAnswer = (status: number, body: unknown, requestId: string): InvokeResponse => ({
+  status,
+  headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId },
+  body: JSON.stringify(body),
+});
+
+/**
+ * What API Gateway does with one request, in-process: the route (or a dev route), the payload 2.0
+ * events, the Lambda authorizer first where the route has one, then the same handler module the
+ * stack deploys. The local HTTP server answers through it, and so do the api-tier tests and the
+ * benchmarks (test/support/stack.ts, bench/invoke.ts), so all three run the same path. `onPhase`
+ * tells which of the two is running (the benchmarks attribute DynamoDB requests by it).
+ */
+export async function invokeGateway(
+  request: InvokeRequest,
+  options: { devRoutes?: DevRoute[]; onPhase?: (phase: 'authorizer' | 'function') => void } = {},
+): Promise<InvokeResponse> {
+  const requestId = request.requestId ?? randomUUID();
+  const { method, url } = request;
+  try {
+    const dev = options.devRoutes?.find((r) => r.method === method && r.path === url.pathname);
+    if (dev) {
+      const out = await dev.handle(url);
+      return jsonAnswer(out.status, out.body, requestId);
+    }
+    const pathMatches = COMPILED.filter((r) => r.pattern.test(url.pathname));
+    const route = pathMatches.find((r) => r.spec.method === method);
+    if (!route) {
+      // API Gateway answers unknown routes itself; we use the contract's envelope for them.
+      return {
+        ...jsonAnswer(
+          pathMatches.length > 0 ? 405 : 404,
+          { code: 'NOT_FOUND', error: pathMatches.length > 0 ? `${method} is not allowed on ${url.pathname}` : `No route for ${method} ${url.pathname}` },
+          requestId,
+        ),
+        unrouted: pathMatches.length === 0,
+      };
+    }
+    const { event, authorizerEvent } = toGatewayEvent(route.spec, { ...request, requestId });
+    if (authorizerEvent) {
+      let decision: { isAuthorized: boolean; context?: unknown };
+      options.onPhase?.('authorizer');
+      try {
+        const authorize = await loadHandler('authorizer');
+        decision = (await authorize(authorizerEvent, lambdaContext('authorizer', requestId))) as typeof decision;
+      } catch {
+        // What API Gateway does when the authorizer fails.
+        return jsonAnswer(500, { message: 'Internal Server Error' }, requestId);
+      } finally {
+        options.onPhase?.('function');
+      }
+      if (!decision.isAuthorized) return jsonAnswer(403, { message: 'Forbidden' }, requestId);
+      event.requestContext.authorizer = { lambda: (decision.context ?? {}) as Record<string, unknown> };
+    }
+    const handler = await loadHandler(route.spec.function);
+    const result = (await handler(event, lambdaContext(route.spec.function, requestId))) as APIGatewayProxyStructuredResultV2;
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+    return { status: result.statusCode ?? 200, headers, body: result.body ?? '', isBase64Encoded: result.isBase64Encoded };
+  } catch (error) {
+    if (error instanceof MalformedPathError) return jsonAnswer(400, MALFORMED_PATH, requestId);
+    console.error(`[local] request ${requestId} failed:`, error);
+    return jsonAnswer(500, { code: 'INTERNAL_ERROR', error: `Internal error; request id ${requestId}` }, requestId);
+  }
+}
+
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const server = createServer(async (req, res) => {
     const requestId = randomUUID();
@@ -278,60 +368,27 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const method = (req.method ?? 'GET').toUpperCase();
-
-      const dev = options.devRoutes?.find((r) => r.method === method && r.path === url.pathname);
-      if (dev) {
-        const out = await dev.handle(url);
-        return sendJson(res, out.status, out.body, requestId);
-      }
-
-      const pathMatches = COMPILED.filter((r) => r.pattern.test(url.pathname));
-      const route = pathMatches.find((r) => r.spec.method === method);
-      if (!route) {
-        if (method === 'GET' && options.staticDir && !url.pathname.startsWith('/api/')) {
-          if (await serveStatic(options.staticDir, url.pathname, res)) return;
-        }
-        // API Gateway answers unknown routes itself; we use the contract's envelope for them.
-        return sendJson(
-          res,
-          pathMatches.length > 0 ? 405 : 404,
-          { code: 'NOT_FOUND', error: pathMatches.length > 0 ? `${method} is not allowed on ${url.pathname}` : `No route for ${method} ${url.pathname}` },
-          requestId,
-        );
-      }
-
       const body = await readBody(req);
-      const { event, authorizerEvent } = toGatewayEvent(route.spec, {
-        method,
-        url,
-        headers: gatewayHeaders(req),
-        body: body.length > 0 ? body.toString('utf8') : undefined,
-        sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
-        protocol: `HTTP/${req.httpVersion}`,
-        requestId,
-      });
-
-      if (authorizerEvent) {
-        let decision: { isAuthorized: boolean; context?: unknown };
-        try {
-          const authorize = await loadHandler('authorizer');
-          decision = (await authorize(authorizerEvent, lambdaContext('authorizer', requestId))) as typeof decision;
-        } catch {
-          // What API Gateway does when the authorizer fails.
-          return sendJson(res, 500, { message: 'Internal Server Error' }, requestId);
-        }
-        if (!decision.isAuthorized) return sendJson(res, 403, { message: 'Forbidden' }, requestId);
-        event.requestContext.authorizer = { lambda: (decision.context ?? {}) as Record<string, unknown> };
+      const out = await invokeGateway(
+        {
+          method,
+          url,
+          headers: gatewayHeaders(req),
+          body: body.length > 0 ? body.toString('utf8') : undefined,
+          sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
+          protocol: `HTTP/${req.httpVersion}`,
+          requestId,
+        },
+        { devRoutes: options.devRoutes },
+      );
+      if (out.unrouted && method === 'GET' && options.staticDir && !url.pathname.startsWith('/api/')) {
+        if (await serveStatic(options.staticDir, url.pathname, res)) return;
       }
-
-      const handler = await loadHandler(route.spec.function);
-      const result = (await handler(event, lambdaContext(route.spec.function, requestId))) as APIGatewayProxyStructuredResultV2;
-      const outHeaders: Record<string, string> = {};
-      for (const [k, v] of Object.entries(result.headers ?? {})) outHeaders[k] = String(v);
-      res.writeHead(result.statusCode ?? 200, outHeaders);
-      res.end(result.isBase64Encoded && result.body ? Buffer.from(result.body, 'base64') : (result.body ?? ''));
+      res.writeHead(out.status, out.headers);
+      res.end(out.isBase64Encoded && out.body ? Buffer.from(out.body, 'base64') : out.body);
     } catch (error) {
       const tooLarge = (error as { status?: number }).status === 413;
+      // A static file's path whose percent-encoding does not decode, like a route's (invokeGateway).
       const malformed = error instanceof MalformedPathError;
       if (!tooLarge && !malformed) console.error(`[local] request ${requestId} failed:`, error);
       if (!res.headersSent) {
@@ -341,7 +398,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
           tooLarge
             ? { code: 'VALIDATION_ERROR', error: 'Request body too large (1 MiB at most)' }
             : malformed
-              ? { code: 'VALIDATION_ERROR', error: 'Invalid path: malformed percent-encoding (encode each path segment as UTF-8)' }
+              ? MALFORMED_PATH
               : { code: 'INTERNAL_ERROR', error: `Internal error; request id ${requestId}` },
           requestId,
         );

@@ -10,7 +10,7 @@ if (!Number.isInteger(demoVideos) || demoVideos < 0) throw new Error(`DEMO_VIDEO
 const staticDir = await buildWeb();
 const stack = await startLocalStack({ port, dataDir, staticDir, env: { SHARE_BASE_URL: process.env.SHARE_BASE_URL ?? `http://127.0.0.1:${port}` } });
 // The demo catalog goes into an empty store only (imported here: the handlers' config is set now).
-const { seedDemoCatalog } = await import('../../lib/hub/demo-catalog.js');
+const { seedDemoCatalog } = await import('./demo-catalog.js');
 const seeded = await seedDemoCatalog(demoVideos);
 console.log(seeded > 0 ? `seeded ${seeded} demo videos into the empty catalog` : 'catalog already has videos (or DEMO_VIDEOS=0): nothing seeded');
 console.log(`expohub is running at ${stack.url}  (data: ${dataDir === 'memory' ? 'in memory' : dataDir}; Ctrl+C stops it)`);

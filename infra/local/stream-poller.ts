@@ -43,7 +43,14 @@ interface Shard {
   closed: boolean;
 }
 
-export async function startStreamPoller(options: { endpoint: string; table: string; apply: Apply; log?: (message: string) => void }): Promise<StreamPoller> {
+export async function startStreamPoller(options: {
+  endpoint: string;
+  table: string;
+  apply: Apply;
+  log?: (message: string) => void;
+  /** false: no background loop, records are applied only by settle() (tests: deterministic, and no polling). */
+  background?: boolean;
+}): Promise<StreamPoller> {
   const config = { endpoint: options.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
   const tables = new DynamoDBClient(config);
   const streams = new DynamoDBStreamsClient(config);
@@ -116,7 +123,7 @@ export async function startStreamPoller(options: { endpoint: string; table: stri
     return run;
   };
 
-  let running = true;
+  let running = options.background !== false;
   const loop = (async () => {
     while (running) {
       const handled = await inTurn().catch((error: Error) => {

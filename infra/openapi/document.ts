@@ -7,9 +7,10 @@ import { ROUTES, type RouteSpec } from '../routes.js';
 import { ROUTE_DOCS } from './registry.js';
 
 /**
- * Builds the OpenAPI 3.1 document from the zod schemas that validate the requests (CONTRACT §9):
+ * Builds the OpenAPI 3.1 document from the zod schemas that validate the requests
+ * (README.md, "API reference"):
  * requests from their input side (what a client sends, before trims and transforms), answers from
- * the output side. Run by `npm run openapi`, which writes lib/openapi/openapi.json (served by
+ * the output side. Run by `npm run openapi`, which writes lib/openapi/generated/openapi.json (served by
  * functions/openapi.ts) and the typed client's types.
  *
  * The hub is one path with every parameter in the query; OpenAPI allows one operation per path and
@@ -67,9 +68,11 @@ const envelope = (data: JsonSchema) => ({
   required: ['code', 'data'],
 });
 
-function security(auth: RouteDoc['auth']) {
+/** The route's declared authorization (lib/http/routes.ts) as OpenAPI security requirements. */
+function security(auth: RouteSpec['auth']) {
   if (auth === 'none') return [];
-  if (auth === 'jwt') return [{ bearerJwt: [] }];
+  if (auth === 'jwt' || auth === 'admin') return [{ bearerJwt: [] }];
+  if (auth === 'key') return [{ accessKey: [] }];
   return [{ bearerJwt: [] }, { accessKey: [] }];
 }
 
@@ -80,7 +83,7 @@ function requestExamples(examples: RouteExample[] | undefined) {
 function routeOperation(route: RouteSpec, doc: RouteDoc) {
   const name = `${route.method} ${route.path}`;
   const hasInput = !!(doc.pathParams || doc.query || doc.body);
-  const statuses = [...doc.errors, 500, ...(hasInput ? [400] : []), ...(doc.auth === 'none' ? [] : [401, 503])];
+  const statuses = [...doc.errors, 500, ...(hasInput ? [400] : []), ...(route.auth === 'none' ? [] : [401, 503]), ...(route.auth === 'admin' ? [403] : [])];
   const success =
     doc.success.kind === 'json'
       ? {
@@ -100,8 +103,8 @@ function routeOperation(route: RouteSpec, doc: RouteDoc) {
     summary: doc.summary,
     ...(doc.description && { description: doc.description }),
     tags: [doc.tag],
-    security: security(doc.auth),
-    ...(doc.scope && { 'x-scope': doc.scope }),
+    security: security(route.auth),
+    ...(route.scope && { 'x-scope': route.scope }),
     parameters: [...parameters(doc.pathParams, 'path', name), ...parameters(doc.query, 'query', name)],
     ...(doc.body && {
       requestBody: {
@@ -213,7 +216,7 @@ function hubOperation(operations: Record<string, HubOperation>, docs: Record<str
 }
 
 export interface DocumentSources {
-  routes: RouteSpec[];
+  routes: readonly RouteSpec[];
   routeDocs: Record<string, RouteDoc>;
   hubOperations: Record<string, HubOperation>;
   hubDocs: Record<string, HubOperationDoc>;

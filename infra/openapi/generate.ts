@@ -1,7 +1,7 @@
 /**
  * `npm run openapi`: writes the generated API description, the one source being the zod schemas
- * (infra/openapi/document.ts): lib/openapi/openapi.json (served by functions/openapi.ts) and
- * lib/openapi/api-types.ts (openapi-typescript's types of it, used by the typed client
+ * (infra/openapi/document.ts): lib/openapi/generated/openapi.json (served by functions/openapi.ts) and
+ * lib/openapi/generated/api-types.ts (openapi-typescript's types of it, used by the typed client
  * lib/openapi/client.ts, the key page and the CLI). test/unit/openapi.test.ts fails when either
  * file differs from what this writes.
  */

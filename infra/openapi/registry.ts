@@ -1,5 +1,5 @@
 import * as z from '../../lib/zod.js';
-import { listAuditDoc, signOutDoc } from '../../lib/account/audit-api.js';
+import { listAuditDoc, signOutDoc } from '../../lib/audit/audit-api.js';
 import { adminListKeysDoc, adminLookupKeyDoc, adminRevokeKeyDoc, reinstateAccountDoc, setRolesDoc, suspendAccountDoc } from '../../lib/admin/admin-api.js';
 import { defineRouteDoc, type RouteDoc, type Same } from '../../lib/api-doc.js';
 import type { Principal } from '../../lib/auth/principal.js';
@@ -23,7 +23,6 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /api/v1/health': defineRouteDoc({
     tag: 'Service',
     summary: 'Liveness probe',
-    auth: 'none',
     success: { status: 200, kind: 'json', data: z.object({ status: z.literal('ok') }) },
     errors: [],
     examples: [{ summary: 'Healthy', data: { status: 'ok' } }],
@@ -31,14 +30,12 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /api/v1/openapi.json': defineRouteDoc({
     tag: 'Service',
     summary: 'This document (OpenAPI 3.1), generated from the schemas that validate the requests',
-    auth: 'none',
     success: { status: 200, kind: 'file' },
     errors: [],
   }),
   'GET /api/v1/docs': defineRouteDoc({
     tag: 'Service',
     summary: 'The API reference: this document rendered as an HTML page',
-    auth: 'none',
     success: { status: 200, kind: 'html' },
     errors: [],
   }),
@@ -51,7 +48,6 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /api/v1/me': defineRouteDoc({
     tag: 'Protected',
     summary: 'Who the credential is: lets a script check its JWT or access key',
-    auth: 'any',
     success: { status: 200, kind: 'json', data: principal },
     errors: [401],
     examples: [{ summary: 'An access key', data: { user_id: 'u_9f2c4e1a7b', auth_type: 'api_key', scopes: ['export:read'], roles: [] } }],
@@ -70,7 +66,6 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /s/{shareid}': defineRouteDoc({
     tag: 'Share pages',
     summary: 'The share page of a video (HTML, in the share\'s locale; an HTML 404 page when unknown)',
-    auth: 'none',
     pathParams: z.object({ shareid: z.string() }),
     success: { status: 200, kind: 'html' },
     errors: [404],
@@ -79,7 +74,6 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     tag: 'Share pages',
     summary: 'iOS universal links association file, from configuration',
     description: notFound,
-    auth: 'none',
     success: { status: 200, kind: 'file' },
     errors: [404],
   }),
@@ -87,7 +81,6 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     tag: 'Share pages',
     summary: 'Android app links association file, from configuration',
     description: notFound,
-    auth: 'none',
     success: { status: 200, kind: 'file' },
     errors: [404],
   }),

@@ -1,9 +1,10 @@
 import * as z from '../zod.js';
-import { ROLES, type Principal, type Role } from '../auth/principal.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import type { Principal } from '../auth/principal.js';
+import { ROLES, type Role } from '../accounts/roles.js';
+import { NotFoundError, ValidationError } from '../errors.js';
 import { checkedText } from '../text.js';
-import { accountIdOfPhone, replaceAccountRolesAudited, requireAccount } from '../hub/accounts.js';
-import { tryNormalizePhone } from '../hub/phone.js';
+import { accountIdOfPhone, replaceAccountRolesAudited, requireAccount } from '../accounts/accounts.js';
+import { tryNormalizePhone } from '../sms/phone.js';
 
 export const openidSchema = checkedText(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters')));
 
@@ -19,21 +20,8 @@ export interface RolesResult {
   roles: string[];
 }
 
-/**
- * A role-context path: it authorizes by the request-context roles (the JWT's `roles` claim less the
- * roles the account lost since, docs/protected-api.md "Roles decided at request time") and denies
- * access keys outright, whatever their owner's stored roles: keys carry no roles.
- */
-export function requireAdminJwt(principal: Principal): void {
-  if (principal.auth_type !== 'jwt') {
-    throw new ForbiddenError('Role administration needs an admin login token (JWT); access keys are refused here');
-  }
-  if (!principal.roles.includes('admin')) throw new ForbiddenError('Role administration needs the admin role');
-}
-
 /** `POST /api/v1/admin/users/{openid}/roles`: replaces the stored roles of an account. */
 export async function setRoles(principal: Principal, rawOpenid: string | undefined, body: unknown): Promise<RolesResult> {
-  requireAdminJwt(principal);
   const openid = openidSchema.safeParse(rawOpenid ?? '');
   if (!openid.success) throw new ValidationError(`Invalid parameter "openid": ${openid.error.issues[0]?.message}`);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');

@@ -2,12 +2,12 @@ import type { Principal } from '../auth/principal.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { tableNames } from '../db/client.js';
-import { hubItems } from '../db/hub-items.js';
+import { accountKeys } from '../accounts/accounts.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError } from '../errors.js';
-import { getAccount } from '../hub/accounts.js';
-import { markKeysSuspended, suspensionMarkItems } from '../keys/key-store.js';
-import { parseOpenid, requireAdministrator } from './admin-keys.js';
+import { getAccount } from '../accounts/accounts.js';
+import { markKeysSuspended, suspensionMarkItems } from '../keys/suspension-marks.js';
+import { parseOpenid } from './admin-keys.js';
 
 export interface SuspensionResult {
   openid: string;
@@ -40,7 +40,7 @@ async function setSuspension(principal: Principal, openid: string, suspend: bool
     const accountUpdate: TransactItem = {
       Update: {
         TableName: tableNames.hub,
-        Key: hubItems.account(openid),
+        Key: accountKeys.account(openid),
         ...(suspend
           ? {
               UpdateExpression: 'SET suspended_at = :now, suspended_by = :by',
@@ -71,12 +71,10 @@ async function setSuspension(principal: Principal, openid: string, suspend: bool
 
 /** `POST /api/v1/admin/users/{openid}/suspend`: every session and key of the account gets 401 from the next request on. */
 export async function suspendAccount(principal: Principal, rawOpenid: string | undefined): Promise<SuspensionResult> {
-  requireAdministrator(principal);
   return setSuspension(principal, parseOpenid(rawOpenid), true);
 }
 
 /** `POST /api/v1/admin/users/{openid}/reinstate`: sessions and active keys work again; revoked keys stay revoked (`is_active` is another attribute). */
 export async function reinstateAccount(principal: Principal, rawOpenid: string | undefined): Promise<SuspensionResult> {
-  requireAdministrator(principal);
   return setSuspension(principal, parseOpenid(rawOpenid), false);
 }

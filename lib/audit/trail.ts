@@ -2,15 +2,30 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.js';
 import { db, tableNames } from '../db/client.js';
 import { retryTransient } from '../db/failures.js';
-import { hubItems } from '../db/hub-items.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { randomBase62 } from '../ids.js';
-import { writeAuditLine, type AuditAction, type AuditEvent } from '../observability/audit.js';
+import { writeAuditLine, type AuditAction, type AuditEvent } from './log-line.js';
+import { timeKey } from '../db/keys.js';
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const auditKeys = {
+  /** The partition of an account's events: its own (they sort after its profile, before nothing else of it). */
+  partition: (openid: string) => `ACCOUNT#${openid}`,
+  /**
+   * One stored audit event of an account (lib/audit/trail.ts), kept 90 days (TTL): under the
+   * account's partition, time-ordered, so `GET /api/v1/audit` is one Query, newest first.
+   */
+  auditEvent: (openid: string, atIso: string, id: string) => ({ pk: `ACCOUNT#${openid}`, sk: `AUDIT#${timeKey(atIso, id)}` }),
+  auditPrefix: 'AUDIT#',
+  /** An event id given by its writer (lib/audit/trail.ts, audit()): stored once per id, with the event's TTL. */
+  auditEventId: (openid: string, id: string) => ({ pk: `ACCOUNT#${openid}`, sk: `AUDITID#${id}` }),
+};
+
 
 export type { AuditAction, AuditEvent };
 
 /** How long an account's events are kept (DynamoDB TTL on the hub table's `ttl`). */
-export const AUDIT_RETENTION_DAYS = 90;
+const AUDIT_RETENTION_DAYS = 90;
 
 /** An event as `GET /api/v1/audit` shows it. Identifiers only, never a credential. */
 export interface AuditEntry {
@@ -46,7 +61,7 @@ function detailsOf(event: AuditEvent): AuditDetails {
 function eventItem(event: AuditEvent, atMs: number, id: string): Record<string, unknown> {
   const at = new Date(atMs).toISOString();
   return {
-    ...hubItems.auditEvent(event.subject, at, id),
+    ...auditKeys.auditEvent(event.subject, at, id),
     entity: 'audit_event',
     id,
     at,
@@ -88,7 +103,7 @@ export async function audit(event: AuditEvent, options: { id?: string } = {}): P
   }
   // A given id: a marker of the id (the event's sort key holds its time, which a retry does not
   // repeat) is written with the event, once: a second call with the id finds it and stores nothing.
-  const marker = { ...hubItems.auditEventId(event.subject, options.id), entity: 'audit_event_id', ttl: item.ttl };
+  const marker = { ...auditKeys.auditEventId(event.subject, options.id), entity: 'audit_event_id', ttl: item.ttl };
   const stored = await retryTransient(() =>
     transactWrite([
       { Put: { TableName: tableNames.hub, Item: marker, ConditionExpression: 'attribute_not_exists(pk)' } },

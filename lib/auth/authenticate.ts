@@ -52,8 +52,9 @@ async function checkCredential(credential: string | undefined): Promise<Principa
 }
 
 /**
- * The hub's `token` query parameter: a login JWT only (CONTRACT §3). A long-lived access key there
- * would end up in URLs, browser histories and access logs, so it is refused (401) before any lookup.
+ * The hub's `token` query parameter: a login JWT only (docs/hub-api.md, "Rules shared by every
+ * operation"). A long-lived access key there would end up in URLs, browser histories and access
+ * logs, so it is refused (401) before any lookup.
  */
 export function authenticateUrlToken(token: string): Promise<Principal> {
   return counted(async () => {

@@ -3,8 +3,8 @@ import { SignJWT, decodeProtectedHeader, jwtVerify, errors as joseErrors, type J
 import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { AuthError } from '../errors.js';
-import { getSigningSecrets, verificationSecrets, type SigningSecret } from './jwt-secret.js';
-import { effectiveRoles, sessionStatus } from './sessions.js';
+import { getSigningSecrets, verificationSecrets, type SigningSecret } from '../secrets/signing-secrets.js';
+import { effectiveRoles, sessionStatus } from '../accounts/sessions.js';
 
 const ALG = 'HS256';
 
@@ -88,7 +88,7 @@ export async function decodeVerifiedToken(token: string): Promise<TokenClaims> {
 
 /**
  * A token is valid when it verifies, its session has not been ended and its account is not
- * suspended (one consistent BatchGetItem of both, lib/auth/sessions.ts). Its `roles` are the ones
+ * suspended (one consistent BatchGetItem of both, lib/accounts/sessions.ts). Its `roles` are the ones
  * the request may use: the token's, less those the account no longer holds or lost after the token
  * was issued (`effectiveRoles`).
  */

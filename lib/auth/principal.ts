@@ -5,6 +5,3 @@ export interface Principal {
   scopes: string[];
   roles: string[];
 }
-
-export const ROLES = ['admin', 'editor'] as const;
-export type Role = (typeof ROLES)[number];

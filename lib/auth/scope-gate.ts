@@ -2,7 +2,7 @@ import { config } from '../config.js';
 import { ForbiddenError } from '../errors.js';
 import type { Principal } from './principal.js';
 
-/** Scope names of the contract (§5). */
+/** Scope names (docs/protected-api.md, "The scope gate"). */
 export const SCOPES = ['videos:write', 'export:read', 'hub:read', 'hub:write'] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -1,7 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetHubItems, batchWriteHubItems, inParallel, itemId } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
-import { hubItems } from '../db/hub-items.js';
+import { accountKeys } from '../accounts/accounts.js';
+import { videoKeys } from './video-items.js';
 import { postingWrites } from './search-index.js';
 import { countTags } from './tag-stats.js';
 import { initialTrend } from './trend.js';
@@ -29,11 +30,10 @@ export async function importVideos(inputs: ImportedVideo[]): Promise<VideoItem[]
       share_count: 0,
       ...(input.external_id ? { external_id: input.external_id } : {}),
       gsi3sk: initialTrend(Date.parse(input.created_at), likes),
-      postings: 'items',
     };
   });
   const authors = [...new Set(videos.map((v) => v.author_openid))];
-  const latest = await batchGetHubItems<StoredLatest>(authors.map((a) => hubItems.authorLatest(a)));
+  const latest = await batchGetHubItems<StoredLatest>(authors.map((a) => videoKeys.authorLatest(a)));
   const puts: Record<string, unknown>[] = [];
   for (const video of videos) {
     puts.push(videoItem(video), coLikesItem(video.vid), ...video.tags.map((tag) => tagItem(video, tag)));
@@ -41,7 +41,7 @@ export async function importVideos(inputs: ImportedVideo[]): Promise<VideoItem[]
   }
   for (const author of authors) {
     const mine = videos.filter((v) => v.author_openid === author).map(latestEntry);
-    puts.push(authorLatestItem(author, latest.get(itemId(hubItems.authorLatest(author))), mine));
+    puts.push(authorLatestItem(author, latest.get(itemId(videoKeys.authorLatest(author))), mine));
   }
   const tagCounts = new Map<string, number>();
   for (const video of videos) for (const tag of video.tags) tagCounts.set(tag, (tagCounts.get(tag) ?? 0) + 1);
@@ -50,7 +50,7 @@ export async function importVideos(inputs: ImportedVideo[]): Promise<VideoItem[]
     db.send(
       new UpdateCommand({
         TableName: TABLE(),
-        Key: hubItems.account(author),
+        Key: accountKeys.account(author),
         UpdateExpression: 'ADD video_count :n',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':n': videos.filter((v) => v.author_openid === author).length },

@@ -1,8 +1,23 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { inParallel, type BatchWrite } from '../db/batch.js';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { BatchWrite } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
-import { retryTransient } from '../db/failures.js';
-import { hubItems, hubPartitions } from '../db/hub-items.js';
+import { timeKey } from '../db/keys.js';
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const searchKeys = {
+  /**
+   * A search posting: the video `vid`, created at `createdAt`, has `gram` in its text. One small item
+   * per (gram, video), so that no item grows with the catalog; the sort key orders a gram's
+   * postings by creation time (docs/data-model.md, "Search postings").
+   */
+  searchPosting: (gram: string, createdAt: string, vid: string) => ({ pk: `GRAM#${gram}`, sk: timeKey(createdAt, vid) }),
+};
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const searchPartitions = {
+  gram: (gram: string) => searchKeys.searchPosting(gram, '', '').pk,
+};
+
 
 /**
  * The search index of `q` (docs/feed.md "Search"). A video is indexed under the n-grams of its
@@ -12,12 +27,11 @@ import { hubItems, hubPartitions } from '../db/hub-items.js';
  * postings list holds every match (and some near-misses, removed by checking the whole term).
  * Shorter terms have no gram and are answered by walking the catalog (bounded per call).
  *
- * The postings of a gram are small items `hubItems.searchPosting(gram, created_at, vid)`, one per
+ * The postings of a gram are small items `searchKeys.searchPosting(gram, created_at, vid)`, one per
  * video whose text holds the gram (docs/data-model.md, "Search postings"): no item grows with the
  * catalog, however common the gram. putVideo writes them (postingWrites, in the video's own
  * transaction as far as they fit), the bulk import too; the `q` walk of the feed reads them
- * newest first (postingsPage). Videos indexed by earlier code keep their month buckets
- * (`hubItems.legacySearchMonth`), which postingsPage reads too.
+ * newest first (postingsPage).
  */
 
 /** NFKC (full-width to ASCII, compatibility forms) and lower case: the form matching runs on. */
@@ -101,16 +115,16 @@ export function bestGram(normalizedTerm: string): string | undefined {
 }
 
 /** A posting's sort key: orders a gram's postings by creation time. */
-export const postingEntry = (createdAt: string, vid: string) => hubItems.searchPosting('', createdAt, vid).sk;
+export const postingEntry = (createdAt: string, vid: string) => searchKeys.searchPosting('', createdAt, vid).sk;
 
 /** The item of one posting: the key says it all. */
-export const postingItem = (gram: string, createdAt: string, vid: string) => ({ ...hubItems.searchPosting(gram, createdAt, vid), entity: 'search_posting' });
+export const postingItem = (gram: string, createdAt: string, vid: string) => ({ ...searchKeys.searchPosting(gram, createdAt, vid), entity: 'search_posting' });
 
 /**
  * The largest a posting item can be, in DynamoDB's item size (attribute names and values in UTF-8):
  * a gram is at most 3 code points of at most 4 bytes, `created_at` an ISO time of 24 characters, a
  * vid at most 64 ASCII characters, so the worst case is 130 bytes (computed in
- * test/integration/search-postings.test.ts): one write unit, far from the 400 KB item limit, whatever
+ * test/deep/search-postings.test.ts): one write unit, far from the 400 KB item limit, whatever
  * the catalog size.
  */
 export const POSTING_ITEM_MAX_BYTES = 130;
@@ -138,7 +152,7 @@ export function postingWrites(video: IndexedVideo, before?: IndexedVideo): Batch
   const removed = before ? gramsOf(before).filter((g) => !kept.has(g)) : [];
   return [
     ...grams.map((gram) => ({ put: postingItem(gram, video.created_at, video.vid) })),
-    ...removed.map((gram) => ({ delete: hubItems.searchPosting(gram, video.created_at, video.vid) })),
+    ...removed.map((gram) => ({ delete: searchKeys.searchPosting(gram, video.created_at, video.vid) })),
   ];
 }
 
@@ -146,68 +160,21 @@ export function postingWrites(video: IndexedVideo, before?: IndexedVideo): Batch
 
 const TABLE = () => tableNames.hub;
 
-/** The sort key of a month bucket of earlier code: `2026-03`. */
-const LEGACY_MONTH = /^\d{4}-\d{2}$/;
-
 /**
  * Search postings of `gram`, newest first, strictly before position `after` (an entry
- * `created_at#vid`, or a month `YYYY-MM` meaning "older than that month"): at most `limit`
- * entries, in one Query of at most `limit` items. `next` continues after the page; undefined at the
- * end.
- *
- * A month bucket of earlier code sorts below the posting items of its month (`2026-03` <
- * `2026-03-...`) and holds only videos published before this code, i.e. older than every posting
- * item of its month (the bulk import aside, docs/data-model.md): reading the partition in sort-key
- * order and merging each bucket's entries into the page keeps the order newest first, and a
- * position below an entry filters the bucket of that entry's month.
+ * `created_at#vid`): at most `limit` entries, in one Query of at most `limit` items. `next`
+ * continues after the page; undefined at the end.
  */
 export async function postingsPage(gram: string, after: string | undefined, limit: number): Promise<{ entries: string[]; next?: string }> {
   const out = await db.send(
     new QueryCommand({
       TableName: TABLE(),
       KeyConditionExpression: after ? 'pk = :p AND sk < :after' : 'pk = :p',
-      ExpressionAttributeValues: { ':p': hubPartitions.gram(gram), ...(after ? { ':after': after } : {}) },
+      ExpressionAttributeValues: { ':p': searchPartitions.gram(gram), ...(after ? { ':after': after } : {}) },
       ScanIndexForward: false,
       Limit: limit,
     }),
   );
-  const items = (out.Items ?? []) as Record<string, unknown>[];
-  const entries = items
-    .flatMap((item) => {
-      const sk = String(item.sk);
-      if (!LEGACY_MONTH.test(sk)) return [sk];
-      return item.e instanceof Set ? [...item.e].map(String).filter((e) => after === undefined || e < after) : [];
-    })
-    .sort((a, b) => (a < b ? 1 : -1));
-  if (entries.length > limit) return { entries: entries.slice(0, limit), next: entries[limit - 1] };
-  // Every entry of the items read is in this page: continue below the last item read.
-  return { entries, next: out.LastEvaluatedKey ? String(items[items.length - 1]!.sk) : undefined };
-}
-
-// Month buckets of earlier code ----------------------------------------------------------------------
-
-/** The month bucket of a posting of earlier code: `2026-03`. */
-export const postingMonth = (createdAt: string) => createdAt.slice(0, 7);
-
-/**
- * The index writes of earlier code, kept for the videos it indexed (no `postings` marker on the
- * video item): their entries stay in their month buckets, so that a bucket holds only videos
- * older than the posting items of its month (see postingsPage). One UpdateItem per gram: ADD and
- * DELETE are idempotent, so a failed update is retried here, and a publish that still fails is
- * completed by its retry. These buckets only change for that closed set of videos.
- */
-export async function changeLegacyPostings(action: 'ADD' | 'DELETE', video: { vid: string; created_at: string }, grams: string[]): Promise<void> {
-  const entries = new Set([postingEntry(video.created_at, video.vid)]);
-  await inParallel(grams, 16, (gram) =>
-    retryTransient(() =>
-      db.send(
-        new UpdateCommand({
-          TableName: TABLE(),
-          Key: hubItems.legacySearchMonth(gram, postingMonth(video.created_at)),
-          UpdateExpression: action === 'ADD' ? 'ADD e :entries SET entity = :entity' : 'DELETE e :entries',
-          ExpressionAttributeValues: action === 'ADD' ? { ':entries': entries, ':entity': 'search_postings' } : { ':entries': entries },
-        }),
-      ),
-    ),
-  );
+  const entries = (out.Items ?? []).map((item) => String(item.sk));
+  return { entries, next: out.LastEvaluatedKey ? entries[entries.length - 1] : undefined };
 }

@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.js';
 import { batchGetHubItems, inParallel, itemId } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
-import { hubItems } from '../db/hub-items.js';
+import { videoKeys } from './video-items.js';
 import { logger } from '../logger.js';
 
 /**
@@ -37,8 +37,8 @@ const TABLE = () => tableNames.hub;
 export async function countTags(deltas: ReadonlyMap<string, number>, videos: number): Promise<void> {
   const updates: { key: { pk: string; sk: string }; attribute: string; delta: number }[] = [...deltas]
     .filter(([, d]) => d !== 0)
-    .map(([tag, delta]) => ({ key: hubItems.tagStats(tag), attribute: 'n', delta }));
-  if (videos !== 0) updates.push({ key: hubItems.catalogStats(), attribute: 'videos', delta: videos });
+    .map(([tag, delta]) => ({ key: videoKeys.tagStats(tag), attribute: 'n', delta }));
+  if (videos !== 0) updates.push({ key: videoKeys.catalogStats(), attribute: 'videos', delta: videos });
   await inParallel(updates, 16, ({ key, attribute, delta }) =>
     db
       .send(
@@ -80,12 +80,12 @@ export function cachedTagFrequencies(tags: readonly string[]): { stats: TagFrequ
 /** ONE BatchGet of the catalog's counter and the first MAX_TAGS_PER_READ of `tags` into the cache. */
 export async function readTagFrequencies(tags: readonly string[]): Promise<void> {
   const wanted = [...new Set(tags)].slice(0, MAX_TAGS_PER_READ);
-  const found = await batchGetHubItems<{ n?: number; videos?: number }>([hubItems.catalogStats(), ...wanted.map((t) => hubItems.tagStats(t))]);
+  const found = await batchGetHubItems<{ n?: number; videos?: number }>([videoKeys.catalogStats(), ...wanted.map((t) => videoKeys.tagStats(t))]);
   const at = clock.now();
-  catalog = { n: Math.max(0, found.get(itemId(hubItems.catalogStats()))?.videos ?? 0), at };
+  catalog = { n: Math.max(0, found.get(itemId(videoKeys.catalogStats()))?.videos ?? 0), at };
   for (const tag of wanted) {
     cache.delete(tag);
-    cache.set(tag, { n: Math.max(0, found.get(itemId(hubItems.tagStats(tag)))?.n ?? 0), at });
+    cache.set(tag, { n: Math.max(0, found.get(itemId(videoKeys.tagStats(tag)))?.n ?? 0), at });
   }
   for (const tag of cache.keys()) {
     if (cache.size <= CACHE_CAP) break;

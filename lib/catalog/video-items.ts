@@ -1,4 +1,41 @@
-import { hubItems } from '../db/hub-items.js';
+import { timeKey, shardKey, allShards, SHARDS, shardOf } from '../db/keys.js';
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const videoKeys = {
+  /** The video and its counters. gsi1: VIDEOS#k / created_at#vid (order=new; k from the vid); gsi2: AUTHOR#openid / created_at#vid. */
+  video: (vid: string) => ({ pk: `VIDEO#${vid}`, sk: 'VIDEO' }),
+  videosIndex: (createdAt: string, vid: string) => ({ gsi1pk: shardKey('VIDEOS', vid, SHARDS.videos), gsi1sk: timeKey(createdAt, vid) }),
+  authorIndex: (openid: string, createdAt: string, vid: string) => ({ gsi2pk: `AUTHOR#${openid}`, gsi2sk: timeKey(createdAt, vid) }),
+  /** (author, external_id) -> vid: makes publishing idempotent per account. */
+  externalId: (openid: string, externalId: string) => ({ pk: `ACCOUNT#${openid}`, sk: `EXTERNAL#${externalId}` }),
+  /** Retry guard of publishing without external_id: (author, content digest) -> vid for a short window, with a TTL. */
+  publishGuard: (openid: string, digest: string) => ({ pk: `ACCOUNT#${openid}`, sk: `PUBLISHED#${digest}` }),
+  /** A video's place in the trending ranking (on the video item). gsi3: TRENDING#k / trend score (k from the vid). */
+  trendingIndex: (vid: string, trend: number) => ({ gsi3pk: shardKey('TRENDING', vid, SHARDS.trending), gsi3sk: trend }),
+  /** One tag of a video, ranked by the video's trend score. gsi3: TAG#tag / trend score. */
+  videoTag: (vid: string, tag: string) => ({ pk: `VIDEO#${vid}`, sk: `TAG#${tag}` }),
+  tagIndex: (tag: string, trend: number) => ({ gsi3pk: `TAG#${tag}`, gsi3sk: trend }),
+  /** Videos liked by the same people as vid, with counts (capped map). */
+  coLikes: (vid: string) => ({ pk: `VIDEO#${vid}`, sk: 'COLIKES' }),
+  /** The newest videos of an author (capped list): the "authors you follow" candidate source. */
+  authorLatest: (openid: string) => ({ pk: `ACCOUNT#${openid}`, sk: 'LATEST_VIDEOS' }),
+  /** How many videos carry a tag (`n`), and how many videos the catalog holds (`videos`): the feed's tag weights (idf). */
+  tagStats: (tag: string) => ({ pk: `TAG#${tag}`, sk: 'STATS' }),
+  catalogStats: () => ({ pk: 'CATALOG', sk: 'STATS' }),
+};
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const videoPartitions = {
+  /** Every shard of a sharded list, in shard order: readers Query them all and merge. */
+  videos: allShards('VIDEOS', SHARDS.videos),
+  trending: allShards('TRENDING', SHARDS.trending),
+  /** The shard of an item in those lists. */
+  videoShard: (vid: string) => shardOf(vid, SHARDS.videos),
+  trendingShard: (vid: string) => shardOf(vid, SHARDS.trending),
+  tag: (tag: string) => videoKeys.tagIndex(tag, 0).gsi3pk,
+  author: (openid: string) => videoKeys.authorIndex(openid, '', '').gsi2pk,
+};
+
 
 /**
  * The catalog's items, built here once for both writers: putVideo (videos.ts) and the bulk import
@@ -22,11 +59,6 @@ export interface VideoItem {
   external_id?: string;
   /** The trend score (lib/catalog/trend.ts), stored as the gsi3 sort key of the TRENDING ranking. */
   gsi3sk: number;
-  /**
-   * How the video's search postings are stored: 'items', one posting item per gram
-   * (lib/catalog/search-index.ts); absent on videos indexed by earlier code into month buckets.
-   */
-  postings?: 'items';
 }
 
 export interface VideoInput {
@@ -58,7 +90,7 @@ export interface LatestEntry {
 }
 
 /** How many videos an author's latest list keeps, and how many co-liked videos one video tracks. */
-export const LATEST_CAP = 5;
+const LATEST_CAP = 5;
 export const COLIKES_CAP = 200;
 
 export type VideoFields = Pick<VideoItem, 'title' | 'description' | 'cover_url' | 'video_url' | 'duration_s' | 'tags'>;
@@ -78,11 +110,11 @@ export function cleanFields(input: VideoInput): VideoFields {
 
 export function videoItem(video: VideoItem) {
   return {
-    ...hubItems.video(video.vid),
-    ...hubItems.videosIndex(video.created_at, video.vid),
-    ...hubItems.authorIndex(video.author_openid, video.created_at, video.vid),
+    ...videoKeys.video(video.vid),
+    ...videoKeys.videosIndex(video.created_at, video.vid),
+    ...videoKeys.authorIndex(video.author_openid, video.created_at, video.vid),
     ...video,
-    ...hubItems.trendingIndex(video.vid, video.gsi3sk),
+    ...videoKeys.trendingIndex(video.vid, video.gsi3sk),
     entity: 'video',
   };
 }
@@ -90,8 +122,8 @@ export function videoItem(video: VideoItem) {
 /** A tag's ranking item: carries what scoring needs, so the feed ranks it without reading the video. */
 export function tagItem(video: VideoItem, tag: string) {
   return {
-    ...hubItems.videoTag(video.vid, tag),
-    ...hubItems.tagIndex(tag, video.gsi3sk),
+    ...videoKeys.videoTag(video.vid, tag),
+    ...videoKeys.tagIndex(tag, video.gsi3sk),
     entity: 'video_tag',
     vid: video.vid,
     tag,
@@ -101,7 +133,7 @@ export function tagItem(video: VideoItem, tag: string) {
   };
 }
 
-export const coLikesItem = (vid: string) => ({ ...hubItems.coLikes(vid), entity: 'colikes', vid, n: {}, m: {} });
+export const coLikesItem = (vid: string) => ({ ...videoKeys.coLikes(vid), entity: 'colikes', vid, n: {}, m: {} });
 
 export const latestEntry = (video: VideoItem): LatestEntry => ({ vid: video.vid, tags: video.tags, created_at: video.created_at });
 
@@ -118,10 +150,10 @@ export interface StoredLatest {
 
 /** The author's latest-videos item with `added` merged in, one version on. */
 export function authorLatestItem(author: string, current: StoredLatest | undefined, added: LatestEntry[]) {
-  return { ...hubItems.authorLatest(author), entity: 'author_latest', openid: author, videos: mergeLatest(current?.videos ?? [], added), version: (current?.version ?? 0) + 1 };
+  return { ...videoKeys.authorLatest(author), entity: 'author_latest', openid: author, videos: mergeLatest(current?.videos ?? [], added), version: (current?.version ?? 0) + 1 };
 }
 
 /** (author, external_id) -> vid: the publisher's own id finds the video again. */
 export function externalIdItem(video: VideoItem, externalId: string) {
-  return { ...hubItems.externalId(video.author_openid, externalId), entity: 'external_id', vid: video.vid, external_id: externalId };
+  return { ...videoKeys.externalId(video.author_openid, externalId), entity: 'external_id', vid: video.vid, external_id: externalId };
 }

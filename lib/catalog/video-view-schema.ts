@@ -1,7 +1,9 @@
 import * as z from '../zod.js';
-import type { VideoView } from './video-view.js';
 
-/** A video in any response (CONTRACT §3), as the OpenAPI document describes it; tsc checks it against VideoView. */
+/**
+ * A video in any hub response (docs/hub-api.md, "Rules shared by every operation"): the one
+ * declaration of its shape, which the OpenAPI document describes and VideoView is inferred from.
+ */
 export const videoViewSchema = z.object({
   vid: z.string(),
   title: z.string(),
@@ -15,16 +17,16 @@ export const videoViewSchema = z.object({
   like_count: z.number(),
   comment_count: z.number(),
   share_count: z.number(),
+  /** Views of the video's share pages by people (link previews not counted): GET /s/{shareid}. */
   open_count: z.number(),
+  /** `liked`/`disliked` only for an authenticated caller. */
   liked: z.optional(z.boolean()),
   disliked: z.optional(z.boolean()),
 });
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const videoViewMatches: Same<z.output<typeof videoViewSchema>, VideoView> = true;
-void videoViewMatches;
+export type VideoView = z.output<typeof videoViewSchema>;
 
-export const exampleVideo: z.output<typeof videoViewSchema> = {
+export const exampleVideo: VideoView = {
   vid: 'v_8k2m4q',
   title: 'Booth tour: hall 3',
   description: 'Ten minutes through the new exhibitors.',

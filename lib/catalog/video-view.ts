@@ -1,36 +1,17 @@
 import { storedCount } from '../db/attributes.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
-import { hubItems } from '../db/hub-items.js';
+import { accountKeys } from '../accounts/accounts.js';
+import { reactionKeys } from './reaction-items.js';
+import type { VideoView } from './video-view-schema.js';
 import type { VideoItem } from './video-items.js';
 
 /**
- * The fields of a stored video (`hubItems.video`, see videos.ts) that a response needs. Counters may be
+ * The fields of a stored video (`videoKeys.video`, see videos.ts) that a response needs. Counters may be
  * absent on old items: read as 0. `author_nickname` is a denormalized name for videos whose author
  * has no account (e.g. a demo catalog).
  */
 export type StoredVideo = Omit<VideoItem, 'updated_at' | 'gsi3sk' | 'like_count' | 'comment_count' | 'share_count'> &
   Partial<Pick<VideoItem, 'like_count' | 'comment_count' | 'share_count'>> & { author_nickname?: string; open_count?: number };
-
-/** A video in any hub response (CONTRACT §3); `liked`/`disliked` only for an authenticated caller. */
-export interface VideoView {
-  vid: string;
-  title: string;
-  description: string;
-  cover_url: string;
-  video_url: string;
-  duration_s: number;
-  tags: string[];
-  author: { openid: string; nickname: string };
-  created_at: string;
-  like_count: number;
-  comment_count: number;
-  share_count: number;
-  /** Views of the video's share pages by people (link previews not counted): GET /s/{shareid}. */
-  open_count: number;
-  liked?: boolean;
-  disliked?: boolean;
-}
-
 
 /** The one mapping from a stored video to its response shape. */
 export function toVideoView(video: StoredVideo, authorNickname: string | undefined, reactions?: { liked: boolean; disliked: boolean }): VideoView {
@@ -59,15 +40,15 @@ export function toVideoView(video: StoredVideo, authorNickname: string | undefin
 export async function videoViews(videos: StoredVideo[], viewer?: string): Promise<VideoView[]> {
   if (videos.length === 0) return [];
   const keys = videos.flatMap((v) => [
-    hubItems.account(v.author_openid),
-    ...(viewer ? [hubItems.like(viewer, v.vid), hubItems.dislike(viewer, v.vid)] : []),
+    accountKeys.account(v.author_openid),
+    ...(viewer ? [reactionKeys.like(viewer, v.vid), reactionKeys.dislike(viewer, v.vid)] : []),
   ]);
   const found = await batchGetHubItems<{ nickname?: string }>(keys);
   return videos.map((v) =>
     toVideoView(
       v,
-      found.get(itemId(hubItems.account(v.author_openid)))?.nickname,
-      viewer ? { liked: found.has(itemId(hubItems.like(viewer, v.vid))), disliked: found.has(itemId(hubItems.dislike(viewer, v.vid))) } : undefined,
+      found.get(itemId(accountKeys.account(v.author_openid)))?.nickname,
+      viewer ? { liked: found.has(itemId(reactionKeys.like(viewer, v.vid))), disliked: found.has(itemId(reactionKeys.dislike(viewer, v.vid))) } : undefined,
     ),
   );
 }

@@ -5,11 +5,12 @@ import { backoff } from '../db/backoff.js';
 import { batchGetHubItems, batchWriteHubItems, itemId, type BatchWrite } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
 import { afterCommit } from '../db/failures.js';
-import { hubItems } from '../db/hub-items.js';
+import { accountKeys } from '../accounts/accounts.js';
+import { videoKeys } from './video-items.js';
 import { cancellationCode, MAX_TRANSACTION_ITEMS, transactItemOf, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { newVid } from '../ids.js';
-import { changeLegacyPostings, postingWrites, searchGrams, videoSearchText } from './search-index.js';
+import { postingWrites } from './search-index.js';
 import { countTags, tagDeltas } from './tag-stats.js';
 import { initialTrend } from './trend.js';
 import { authorLatestItem, cleanFields, coLikesItem, externalIdItem, latestEntry, tagItem, videoItem, type StoredLatest, type VideoFields, type VideoInput, type VideoItem } from './video-items.js';
@@ -24,14 +25,14 @@ import { authorLatestItem, cleanFields, coLikesItem, externalIdItem, latestEntry
 const TABLE = () => tableNames.hub;
 
 export async function getVideo(vid: string, consistent = false): Promise<VideoItem | undefined> {
-  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.video(vid), ConsistentRead: consistent }));
+  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: videoKeys.video(vid), ConsistentRead: consistent }));
   return out.Item as VideoItem | undefined;
 }
 
 /** Several videos with BatchGet, in the order asked, unknown vids dropped. */
 export async function getVideos(vids: string[]): Promise<VideoItem[]> {
-  const found = await batchGetHubItems<VideoItem>(vids.map((vid) => hubItems.video(vid)));
-  return vids.map((vid) => found.get(itemId(hubItems.video(vid)))).filter((v): v is VideoItem => v !== undefined);
+  const found = await batchGetHubItems<VideoItem>(vids.map((vid) => videoKeys.video(vid)));
+  return vids.map((vid) => found.get(itemId(videoKeys.video(vid)))).filter((v): v is VideoItem => v !== undefined);
 }
 
 // Create / update --------------------------------------------------------------------------------------
@@ -49,7 +50,7 @@ const contentDigest = (fields: VideoFields) => createHash('sha256').update(JSON.
 
 /** The retry guard of a publish without vid or external_id (those name the video themselves). */
 function publishGuardKey(input: VideoInput, fields: VideoFields) {
-  return input.vid || input.external_id ? undefined : hubItems.publishGuard(input.author_openid, contentDigest(fields));
+  return input.vid || input.external_id ? undefined : videoKeys.publishGuard(input.author_openid, contentDigest(fields));
 }
 
 /** The video a recent identical publish created, if its guard is still live. */
@@ -66,9 +67,8 @@ class AlreadyPublished extends Error {
   }
 }
 
-/** Every search posting of a stored video (what the feed's `q` reads), in the format the video was indexed in. */
-const indexVideo = (video: VideoItem) =>
-  video.postings === 'items' ? batchWriteHubItems(postingWrites(video)) : changeLegacyPostings('ADD', video, searchGrams(videoSearchText(video)));
+/** Every search posting of a stored video (what the feed's `q` reads). */
+const indexVideo = (video: VideoItem) => batchWriteHubItems(postingWrites(video));
 
 /**
  * The search postings that fit go into the transaction `items` (so that a video is found by `q`
@@ -94,16 +94,15 @@ async function createVideo(input: VideoInput, fields: VideoFields, guardKey: { p
     share_count: 0,
     ...(input.external_id ? { external_id: input.external_id } : {}),
     gsi3sk: initialTrend(clock.now()),
-    postings: 'items',
   };
-  const latestKey = hubItems.authorLatest(video.author_openid);
+  const latestKey = videoKeys.authorLatest(video.author_openid);
   const latest = (await db.send(new GetCommand({ TableName: TABLE(), Key: latestKey, ConsistentRead: true }))).Item as StoredLatest | undefined;
   const items: TransactItem[] = [
     { Put: { TableName: TABLE(), Item: videoItem(video), ConditionExpression: 'attribute_not_exists(pk)' } },
     {
       Update: {
         TableName: TABLE(),
-        Key: hubItems.account(video.author_openid),
+        Key: accountKeys.account(video.author_openid),
         UpdateExpression: 'ADD video_count :one',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':one': 1 },
@@ -163,7 +162,7 @@ async function updateVideo(existing: VideoItem, input: VideoInput, fields: Video
       // SET only the content: the counters and the trend may be moving under concurrent likes.
       Update: {
         TableName: TABLE(),
-        Key: hubItems.video(video.vid),
+        Key: videoKeys.video(video.vid),
         UpdateExpression:
           'SET title = :title, description = :description, cover_url = :cover, video_url = :url, duration_s = :duration, tags = :tags, updated_at = :now' +
           (input.external_id ? ', external_id = :external' : ''),
@@ -181,40 +180,32 @@ async function updateVideo(existing: VideoItem, input: VideoInput, fields: Video
         },
       },
     },
-    ...[...oldTags].filter((t) => !newTags.has(t)).map((tag) => ({ Delete: { TableName: TABLE(), Key: hubItems.videoTag(video.vid, tag) } })),
+    ...[...oldTags].filter((t) => !newTags.has(t)).map((tag) => ({ Delete: { TableName: TABLE(), Key: videoKeys.videoTag(video.vid, tag) } })),
     // A new tag's ranking item starts from the trend read above.
     ...[...newTags].filter((t) => !oldTags.has(t)).map((tag) => ({ Put: { TableName: TABLE(), Item: tagItem({ ...existing, tags: video.tags }, tag) } })),
     ...[...newTags]
       .filter((t) => oldTags.has(t))
       .map((tag) => ({
-        Update: { TableName: TABLE(), Key: hubItems.videoTag(video.vid, tag), UpdateExpression: 'SET tags = :tags', ExpressionAttributeValues: { ':tags': video.tags } },
+        Update: { TableName: TABLE(), Key: videoKeys.videoTag(video.vid, tag), UpdateExpression: 'SET tags = :tags', ExpressionAttributeValues: { ':tags': video.tags } },
       })),
   ];
-  // Videos indexed by earlier code keep their month buckets (see changeLegacyPostings).
-  const laterPostings = video.postings === 'items' ? postingsInTransaction(items, postingWrites(video, existing)) : [];
+  const laterPostings = postingsInTransaction(items, postingWrites(video, existing));
   try {
     await transactWrite(items);
   } catch (error) {
     if (cancellationCode(error, 0) === 'ConditionalCheckFailed') throw new RetryPut();
     throw error;
   }
-  await Promise.all([video.postings === 'items' ? batchWriteHubItems(laterPostings) : changeLegacyIndex(existing, video), countTags(tagDeltas(existing.tags ?? [], video.tags), 0)]);
+  await Promise.all([batchWriteHubItems(laterPostings), countTags(tagDeltas(existing.tags ?? [], video.tags), 0)]);
   // The counters may have moved since the read: read them again, or answer with the ones read before.
   const fresh = await afterCommit('video after update', () => getVideo(video.vid, true), () => video);
   return fresh ?? video;
 }
 
-/** The month buckets of a video indexed by earlier code: its removed grams out, every gram of its text in. */
-async function changeLegacyIndex(existing: VideoItem, video: VideoItem): Promise<void> {
-  const after = searchGrams(videoSearchText(video));
-  const removed = searchGrams(videoSearchText(existing)).filter((g) => !after.includes(g));
-  await Promise.all([changeLegacyPostings('DELETE', video, removed), changeLegacyPostings('ADD', video, after)]);
-}
-
 async function findExisting(input: VideoInput): Promise<VideoItem | undefined> {
   if (input.vid) return getVideo(input.vid, true);
   if (!input.external_id) return undefined;
-  const link = await db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.externalId(input.author_openid, input.external_id), ConsistentRead: true }));
+  const link = await db.send(new GetCommand({ TableName: TABLE(), Key: videoKeys.externalId(input.author_openid, input.external_id), ConsistentRead: true }));
   const vid = (link.Item as { vid?: string } | undefined)?.vid;
   return vid ? getVideo(vid, true) : undefined;
 }

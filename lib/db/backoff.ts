@@ -11,7 +11,7 @@ export interface Backoff {
   growth?: 'double' | 'linear';
 }
 
-export function backoffDelay(retry: number, { firstMs, capMs = Infinity, jitter = true, growth = 'double' }: Backoff): number {
+function backoffDelay(retry: number, { firstMs, capMs = Infinity, jitter = true, growth = 'double' }: Backoff): number {
   const ceiling = Math.min(capMs, growth === 'double' ? firstMs * 2 ** (retry - 1) : firstMs * retry);
   return jitter ? Math.random() * ceiling : ceiling;
 }

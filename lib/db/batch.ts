@@ -64,6 +64,3 @@ export async function batchWriteHubItems(writes: BatchWrite[]): Promise<void> {
     }
   });
 }
-
-/** BatchWriteItem puts on the hub table for any number of items (see batchWriteHubItems). */
-export const batchPutHubItems = (items: Record<string, unknown>[]): Promise<void> => batchWriteHubItems(items.map((put) => ({ put })));

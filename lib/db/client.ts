@@ -21,9 +21,14 @@ export function createDocumentClient(): DynamoDBDocumentClient {
 /** Created once per cold start and shared by every use case. */
 export const db = createDocumentClient();
 
+/** The physical table names, as configured (read on use: a harness may configure them). */
 export const tableNames = {
-  apiKeys: config.API_KEYS_TABLE,
-  hub: config.HUB_TABLE,
+  get apiKeys(): string {
+    return config.API_KEYS_TABLE;
+  },
+  get hub(): string {
+    return config.HUB_TABLE;
+  },
 };
 
 export function isConditionalCheckFailed(error: unknown): boolean {

@@ -4,7 +4,7 @@ import { backoff, type Backoff } from './backoff.js';
 
 /**
  * How writes behave when a request fails. An operation answers 503 only when nothing was written
- * (CONTRACT §2); the helpers here serve the steps where that takes care:
+ * (docs/api-keys.md, "503, retries and lost answers"); the helpers here serve the steps where that takes care:
  * - undoing what a failed operation had already done (a compensation runs right after a failure, so
  *   it retries transient errors before giving up);
  * - the requests after an operation's write has committed (the read for the answer): the operation

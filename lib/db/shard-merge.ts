@@ -1,5 +1,5 @@
 /**
- * Merging the shards of a write-sharded index partition (lib/db/hub-items.ts, SHARDS): readers Query
+ * Merging the shards of a write-sharded index partition (lib/db/keys.ts, SHARDS): readers Query
  * every shard in parallel, each from the same position, and merge the pages here.
  */
 

@@ -49,7 +49,7 @@ export const API_KEYS_TABLE: TableDefinition = {
 
 /** What the feed ranks a video by (lib/recommend/sources.ts), on video items and tag ranking items. */
 const RANKING_ATTRIBUTES = ['vid', 'author_openid', 'tags', 'created_at'];
-/** A comment as exports show it (lib/hub/comments.ts, StoredComment): written once, never updated. */
+/** A comment as exports show it (lib/comments/comments.ts, StoredComment): written once, never updated. */
 const COMMENT_ATTRIBUTES = ['cid', 'seq', 'openid', 'nickname', 'content'];
 /** gsi1: VIDEOS#k (ranking), COMMENTS#openid (comments), FOLLOWING#/FOLLOWERS# (the relation); ACCOUNTS#k, LIKES#, HISTORY#, COMMENTED# use the keys. */
 const GSI1_ATTRIBUTES = [...RANKING_ATTRIBUTES, ...COMMENT_ATTRIBUTES, 'followee', 'follower'];

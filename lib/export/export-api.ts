@@ -25,8 +25,6 @@ const page = <T extends z.ZodMiniType>(row: T) => z.object({ items: z.array(row)
 export const exportCommentsDoc = defineRouteDoc({
   tag: 'Protected',
   summary: 'Export comments, oldest first (admin: all; others: their own)',
-  auth: 'any',
-  scope: 'export:read',
   query: pageQuerySchema,
   success: { status: 200, kind: 'json', data: page(commentRow) },
   errors: [401, 403],
@@ -37,8 +35,6 @@ export const exportAccountsDoc = defineRouteDoc({
   tag: 'Protected',
   summary: 'Export accounts (admin: all; others: their own and the accounts they follow)',
   description: '`phone` is in full only for an admin or the row\'s owner, masked otherwise; `roles` only for them.',
-  auth: 'any',
-  scope: 'export:read',
   query: pageQuerySchema,
   success: { status: 200, kind: 'json', data: page(accountRow) },
   errors: [401, 403],

@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.js';
-import { hubItems } from '../db/hub-items.js';
-import { getAccounts, type Account } from '../hub/accounts.js';
-import { commentViews, type StoredComment } from '../hub/comments.js';
+import { accountKeys } from '../accounts/accounts.js';
+import { getAccounts, type Account } from '../accounts/accounts.js';
+import { commentViews, type StoredComment } from '../comments/comments.js';
 import { encodeCursor, expectKey, parsePageQuery, queryPage, type ExportList, type PageKey } from './paging.js';
 import { accountRow, accountRows, commentRows, exportViewer, type AccountRow, type CommentRow } from './visibility.js';
 
@@ -49,7 +49,7 @@ export async function exportAccounts(principal: Principal, query: Record<string,
   }
 
   const createdSince = (account: Account) => request.since === undefined || account.created_at >= request.since;
-  const ownKey = hubItems.account(rows.own);
+  const ownKey = accountKeys.account(rows.own);
   const items: AccountRow[] = [];
   let followingAfter: PageKey | undefined;
   let limit = request.limit;

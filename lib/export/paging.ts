@@ -1,12 +1,12 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from '../zod.js';
-import { MAX_CURSOR_LENGTH, openCursor, signCursor } from '../auth/signed-cursor.js';
+import { MAX_CURSOR_LENGTH, openCursor, signCursor } from '../secrets/signed-cursor.js';
 import { db, tableNames } from '../db/client.js';
 import { mergeShardPages } from '../db/shard-merge.js';
 import { ValidationError } from '../errors.js';
 
-export const DEFAULT_LIMIT = 100;
-export const MAX_LIMIT = 500;
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 500;
 
 /** A DynamoDB key as a cursor carries it: attribute name -> string value. */
 export type PageKey = Record<string, string>;
@@ -61,7 +61,7 @@ export interface PageRequest {
 /** Which list a cursor continues: a cursor of one export cannot continue the other. */
 export type ExportList = 'export:comments' | 'export:accounts';
 
-/** The opaque cursor of the row key `key`: signed (lib/auth/signed-cursor.ts), bound to its list. */
+/** The opaque cursor of the row key `key`: signed (lib/secrets/signed-cursor.ts), bound to its list. */
 export const encodeCursor = (list: ExportList, key: PageKey): Promise<string> => signCursor(list, key);
 
 const BAD_CURSOR = 'Invalid parameter "cursor": not a cursor from a previous page of this export';
@@ -87,7 +87,7 @@ export function expectKey(after: PageKey, index: IndexSpec): PageKey {
   const names = Object.keys(after).sort();
   const expected = ['pk', 'sk', index.partitionName, index.sortName].sort();
   const partition = after[index.partitionName];
-  const known = partition !== undefined && (index.partitions.includes(partition) || partition === index.unsharded);
+  const known = partition !== undefined && index.partitions.includes(partition);
   if (names.length !== expected.length || names.some((n, i) => n !== expected[i]) || !known) {
     throw new ValidationError(BAD_CURSOR);
   }
@@ -98,10 +98,8 @@ export interface IndexSpec {
   indexName: 'gsi1' | 'gsi2';
   partitionName: 'gsi1pk' | 'gsi2pk';
   sortName: 'gsi1sk' | 'gsi2sk';
-  /** The list's partition, or every shard of a sharded list (lib/db/hub-items.ts, SHARDS). */
+  /** The list's partition, or every shard of a sharded list (lib/db/keys.ts, SHARDS). */
   partitions: string[];
-  /** The partition a sharded list had before: cursors issued then name it, and their position still holds. */
-  unsharded?: string;
 }
 
 /**
@@ -186,7 +184,7 @@ async function queryShardsPage<T extends Record<string, unknown>>(
   return { rows: items, next: done || !last ? undefined : keyOf(last, index) };
 }
 
-export function keyOf(row: Record<string, unknown>, index: IndexSpec): PageKey {
+function keyOf(row: Record<string, unknown>, index: IndexSpec): PageKey {
   return {
     pk: String(row.pk),
     sk: String(row.sk),

@@ -1,16 +1,18 @@
 import type { Principal } from '../auth/principal.js';
-import { hubItems, hubPartitions, unshardedPartitions } from '../db/hub-items.js';
-import { getAccount, type Account } from '../hub/accounts.js';
-import type { CommentView } from '../hub/comments.js';
-import { maskPhone } from '../hub/phone.js';
+import { accountPartitions } from '../accounts/accounts.js';
+import { commentKeys, commentPartitions } from '../comments/comments.js';
+import { followPartitions } from '../social/follows.js';
+import { getAccount, type Account } from '../accounts/accounts.js';
+import type { CommentView } from '../comments/comments.js';
+import { maskPhone } from '../sms/phone.js';
 import type { IndexSpec } from './paging.js';
 import { storedCount } from '../db/attributes.js';
 
 /**
- * The one place that decides what an export shows to whom (seed 001 §5: a key inherits its
- * user's row- and column-level visibility). The same rules apply whether the request came with a
- * JWT or an access key: both are decided from the account's STORED roles, read at request time,
- * never from the request-context roles (a key has none).
+ * The one place that decides what an export shows to whom (docs/protected-api.md, "paged exports":
+ * a key inherits its user's row- and column-level visibility). The same rules apply whether the
+ * request came with a JWT or an access key: both are decided from the account's STORED roles, read
+ * at request time, never from the request-context roles (a key has none).
  */
 export interface ExportViewer {
   openid: string;
@@ -29,8 +31,8 @@ export async function exportViewer(principal: Principal): Promise<ExportViewer> 
 /** Comments: an admin pages through every comment, anyone else through their own. */
 export function commentRows(viewer: ExportViewer): IndexSpec {
   return viewer.admin
-    ? { indexName: 'gsi2', partitionName: 'gsi2pk', sortName: 'gsi2sk', partitions: hubPartitions.comments, unsharded: unshardedPartitions.comments }
-    : { indexName: 'gsi1', partitionName: 'gsi1pk', sortName: 'gsi1sk', partitions: [hubItems.commentsByAuthorIndex(viewer.openid, '', '').gsi1pk] };
+    ? { indexName: 'gsi2', partitionName: 'gsi2pk', sortName: 'gsi2sk', partitions: commentPartitions.comments }
+    : { indexName: 'gsi1', partitionName: 'gsi1pk', sortName: 'gsi1sk', partitions: [commentKeys.commentsByAuthorIndex(viewer.openid, '', '').gsi1pk] };
 }
 
 /**
@@ -41,12 +43,12 @@ export type AccountRows = { kind: 'all'; index: IndexSpec } | { kind: 'own-and-f
 
 export function accountRows(viewer: ExportViewer): AccountRows {
   if (viewer.admin) {
-    return { kind: 'all', index: { indexName: 'gsi1', partitionName: 'gsi1pk', sortName: 'gsi1sk', partitions: hubPartitions.accounts, unsharded: unshardedPartitions.accounts } };
+    return { kind: 'all', index: { indexName: 'gsi1', partitionName: 'gsi1pk', sortName: 'gsi1sk', partitions: accountPartitions.accounts } };
   }
   return {
     kind: 'own-and-followed',
     own: viewer.openid,
-    following: { indexName: 'gsi1', partitionName: 'gsi1pk', sortName: 'gsi1sk', partitions: [hubPartitions.following(viewer.openid)] },
+    following: { indexName: 'gsi1', partitionName: 'gsi1pk', sortName: 'gsi1sk', partitions: [followPartitions.following(viewer.openid)] },
   };
 }
 
@@ -71,7 +73,8 @@ export type CommentRow = CommentView;
 
 /**
  * The phone in full only for an admin or the row's owner, masked (`+86 138****8000`) otherwise; the
- * roles only for an admin or the row's owner, left out otherwise (CONTRACT §5).
+ * roles only for an admin or the row's owner, left out otherwise
+ * (docs/protected-api.md, "paged exports").
  */
 export function accountRow(viewer: ExportViewer, account: Account): AccountRow {
   const privileged = viewer.admin || viewer.openid === account.openid;

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { config } from '../config.js';
+import { config, onConfigure } from '../config.js';
 import { UnavailableError } from '../errors.js';
 import { logger } from '../logger.js';
 import { traced } from '../observability/tracer.js';
@@ -52,9 +52,14 @@ export function frontDoorOf(secretArn: string | undefined, readSecret: (arn: str
 
 /** The deployed functions' front door (ORIGIN_VERIFY_SECRET_ARN), the secret cached for ORIGIN_SECRET_MAX_AGE_SECONDS. */
 let secrets: SecretsProvider | undefined;
+onConfigure(() => (secrets = undefined));
 /** Powertools Parameters' cache over a traced client (created on first use: never when the check is off). */
 const readOriginSecret = (arn: string) => {
   secrets ??= new SecretsProvider({ awsSdkV3Client: traced(new SecretsManagerClient({ region: config.AWS_REGION })) });
   return secrets.get(arn, { maxAge: ORIGIN_SECRET_MAX_AGE_SECONDS });
 };
-export const frontDoor: FrontDoor = frontDoorOf(config.ORIGIN_VERIFY_SECRET_ARN, readOriginSecret);
+/** The configured front door, decided on use (a harness may configure the ARN). */
+export const frontDoor: FrontDoor = {
+  admits: (headers) => frontDoorOf(config.ORIGIN_VERIFY_SECRET_ARN, readOriginSecret).admits(headers),
+  clientIp: (headers, sourceIp) => frontDoorOf(config.ORIGIN_VERIFY_SECRET_ARN, readOriginSecret).clientIp(headers, sourceIp),
+};

@@ -5,53 +5,37 @@ import { config } from '../config.js';
 import { logger } from '../logger.js';
 import { observability } from '../observability/middleware.js';
 import { countUnavailable } from '../observability/metrics.js';
-import { principalFromAuthorizer } from '../auth/authorizer-context.js';
-import { enforceScope, type Scope } from '../auth/scope-gate.js';
-import { AuthError, ForbiddenError, InternalError, RateLimitedError, UnavailableError } from '../errors.js';
+import { decodeVerdict } from '../auth/verdict.js';
+import { AuthorizerUnavailable, principalFor } from './route-access.js';
+import type { Principal } from '../auth/principal.js';
+import { declarationOf, type RouteFunction } from './routes.js';
+import { enforceScope } from '../auth/scope-gate.js';
+import { ForbiddenError, InternalError } from '../errors.js';
 import { errorResponse, successResponse, type HttpResult } from './envelope.js';
 import { frontDoor } from './front-door.js';
 import { toAppError } from '../error-mapper.js';
 import { lowerCaseHeaders, queryParameters, type ApiEvent, type HttpRequest } from './request.js';
 
-export type AuthRequirement =
-  /** No credential needed (health, verify, the hub which authenticates per operation). */
-  | 'none'
-  /** A JWT or an access key. */
-  | 'any'
-  /** A login JWT only: key management must not be reachable with a key. */
-  | 'jwt';
-
-export interface HandlerOptions {
-  auth: AuthRequirement;
-  /** Parse a JSON body (POST routes with a body). */
-  jsonBody?: boolean;
-  /** The scope an access key needs when ENFORCE_KEY_SCOPES is on. */
-  scope?: Scope;
-}
-
 export type UseCaseHandler = (request: HttpRequest) => Promise<HttpResult>;
 
-/** The authorizer could not check the credential: its 503 is counted there, with its cause, not again here. */
-class AuthorizerUnavailable extends UnavailableError {}
-
-function requireAuth(verdict: ReturnType<typeof principalFromAuthorizer>, requirement: AuthRequirement) {
-  const { principal, failure, unavailable, rateLimited } = verdict;
-  if (requirement === 'none') return;
-  if (unavailable) throw new AuthorizerUnavailable(failure, unavailable.retryAfter);
-  if (rateLimited) throw new RateLimitedError(failure ?? 'This access key is past its rate limit', rateLimited.retryAfter);
-  if (!principal) throw new AuthError(failure);
-  if (requirement === 'jwt' && principal.auth_type !== 'jwt') {
-    throw new AuthError('This endpoint needs a login token (JWT); access keys are not accepted here');
-  }
+/** What the chain works out once per request, before the use case: the lower-cased headers and the principal. */
+interface Parsed {
+  headers: Record<string, string>;
+  principal: Principal | undefined;
 }
+const parsed = new WeakMap<object, Parsed>();
 
 /**
- * The shared middleware chain of every HTTP function: the log context, trace and metrics of the
- * invocation (observability.ts), one error mapping into the contract's envelope (each 503 counted by cause),
- * the authorizer's verdict (401 when the credential failed, 503 when it could not be checked) and, when enabled, the scope gate (both before the body is even parsed),
- * an optional JSON body, then the use case.
+ * The shared middleware chain of every JSON function, for the routes that `fn` serves
+ * (lib/http/routes.ts: who may call them, the scope a key needs, a JSON body): the log context, trace
+ * and metrics of the invocation (observability.ts); one error mapping into the contract's envelope
+ * (each 503 counted by cause); the front door; the authorizer's verdict decoded once into the
+ * principal the route's declaration admits (lib/auth/verdict.ts: 401, 403, 429 or 503 otherwise); the
+ * scope gate when ENFORCE_KEY_SCOPES is on (both before the body is parsed); an optional JSON body;
+ * then the use case.
  */
-export function httpHandler(useCase: UseCaseHandler, options: HandlerOptions) {
+export function httpHandler(fn: RouteFunction, useCase: UseCaseHandler) {
+  const declared = declarationOf(fn);
   const chain = middy<ApiEvent, APIGatewayProxyStructuredResultV2, Error, Context>()
     .use(observability<ApiEvent, APIGatewayProxyStructuredResultV2>())
     .use({
@@ -72,34 +56,79 @@ export function httpHandler(useCase: UseCaseHandler, options: HandlerOptions) {
     })
     .use({
       before: async (request) => {
+        const headers = lowerCaseHeaders(request.event.headers);
         // Direct calls to the execute-api host are refused: only CloudFront adds the origin secret.
-        if (!(await frontDoor.admits(lowerCaseHeaders(request.event.headers)))) throw new ForbiddenError('Call the API through its published URL');
-        requireAuth(principalFromAuthorizer(request.event.requestContext.authorizer?.lambda), options.auth);
+        if (!(await frontDoor.admits(headers))) throw new ForbiddenError('Call the API through its published URL');
+        const principal = principalFor(decodeVerdict(request.event.requestContext.authorizer?.lambda), declared.auth);
+        // The scope gate exists and is off by default (docs/protected-api.md, "The scope gate").
+        if (principal && declared.scope && config.ENFORCE_KEY_SCOPES) enforceScope(principal, declared.scope, true);
+        parsed.set(request.event, { headers, principal });
       },
     });
-  // Seed 001 §5: the scope gate "exists and is not mounted by default": it joins the chain only
-  // when ENFORCE_KEY_SCOPES is on, still before the body is parsed.
-  const scope = options.scope;
-  if (scope && config.ENFORCE_KEY_SCOPES) {
-    chain.use({
-      before: async (request) => {
-        const { principal } = principalFromAuthorizer(request.event.requestContext.authorizer?.lambda);
-        if (principal) enforceScope(principal, scope, true);
-      },
-    });
-  }
-  if (options.jsonBody) chain.use(httpJsonBodyParser({ disableContentTypeError: false }));
+  if (declared.body === 'json') chain.use(httpJsonBodyParser({ disableContentTypeError: false }));
   return chain.handler(async (event) => {
     const requestId = event.requestContext.requestId;
+    const { headers, principal } = parsed.get(event)!;
     const request: HttpRequest = {
       requestId,
-      sourceIp: frontDoor.clientIp(lowerCaseHeaders(event.headers), event.requestContext.http?.sourceIp ?? '0.0.0.0'),
+      sourceIp: frontDoor.clientIp(headers, event.requestContext.http?.sourceIp ?? '0.0.0.0'),
       query: queryParameters(event),
       path: (event.pathParameters ?? {}) as Record<string, string>,
-      headers: lowerCaseHeaders(event.headers),
+      headers,
       body: event.body,
-      principal: options.auth === 'none' ? undefined : principalFromAuthorizer(event.requestContext.authorizer?.lambda).principal,
+      principal,
     };
     return successResponse(await useCase(request), requestId);
   });
+}
+
+/** What an HTML (or plain file) function sees of its request. */
+export interface PageRequest {
+  requestId: string;
+  rawPath: string;
+  path: Record<string, string>;
+  headers: Record<string, string>;
+}
+
+export interface PageResult {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const plain = (status: number, body: string, extra: Record<string, string> = {}): PageResult => ({
+  status,
+  headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...extra },
+  body,
+});
+
+/**
+ * The chain of the functions that answer a page or a file rather than the JSON envelope (the share
+ * page, the API reference and its document, the app-association files): observability, the front
+ * door (403 when the origin secret is missing), `render`, and an `x-request-id` on every answer. A
+ * dependency failure is a 503 with Retry-After (`unavailable` renders it, plain text otherwise),
+ * counted by cause; a bug is a 500, logged with the request id.
+ */
+export function pageHandler(fn: RouteFunction, render: (request: PageRequest) => Promise<PageResult>, options: { unavailable?: (request: PageRequest) => PageResult } = {}) {
+  if (declarationOf(fn).auth !== 'none') throw new Error(`${fn}: a page handler serves routes declared auth none`);
+  return middy(async (event: ApiEvent): Promise<APIGatewayProxyStructuredResultV2> => {
+    const requestId = event.requestContext.requestId;
+    const request: PageRequest = { requestId, rawPath: event.rawPath, path: (event.pathParameters ?? {}) as Record<string, string>, headers: lowerCaseHeaders(event.headers) };
+    let result: PageResult;
+    try {
+      result = (await frontDoor.admits(request.headers)) ? await render(request) : plain(403, 'Forbidden');
+    } catch (error) {
+      const appError = toAppError(error);
+      if (appError?.status === 503) {
+        logger.warn('dependency unavailable', { requestId, errorName: (error as Error)?.name });
+        countUnavailable(appError);
+        const page = options.unavailable?.(request) ?? plain(503, 'Service Unavailable');
+        result = { ...page, headers: { ...page.headers, 'retry-after': appError.headers['retry-after'] ?? '1' } };
+      } else {
+        logger.error('unhandled error', { requestId, error: error as Error });
+        result = plain(500, `Internal error; request id ${requestId}`);
+      }
+    }
+    return { statusCode: result.status, headers: { ...result.headers, 'x-request-id': requestId }, body: result.body };
+  }).use(observability());
 }

@@ -1,16 +1,8 @@
 import * as z from '../zod.js';
-import { decodeVerifiedToken, issueToken, type TokenClaims } from '../auth/jwt.js';
-import { endSessionItem } from '../auth/sessions.js';
-import { clock } from '../clock.js';
-import { config } from '../config.js';
-import type { TransactItem } from '../db/transact.js';
-import { AuthError, RateLimitedError } from '../errors.js';
-import { auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
-import { getAccount, SignInGuardFailed, signInByPhone } from './accounts.js';
+import { signInWithCode } from '../sign-in/sign-in.js';
+import { phoneParam } from '../sms/phone.js';
 import { defineOperation } from './operation.js';
 import { identifier, optionalText, presentText } from './params.js';
-import { phoneParam } from './phone.js';
-import { codeMatches, consumeCodeItem, getCode, MAX_CODE_ATTEMPTS, recordWrongTry, type StoredCode } from './sms-codes.js';
 
 const query = z.object({
   openid: phoneParam('openid'),
@@ -22,77 +14,9 @@ const query = z.object({
   invite_uid: optionalText(128),
 });
 
-const WRONG_OR_EXPIRED = 'The code is wrong, used or expired; check it or request a new one';
-
-function codeEnded(code: StoredCode, now: number): RateLimitedError {
-  const canResendIn = (code.sent_at + config.RATE_SMS_PHONE_INTERVAL_S * 1000 - now) / 1000;
-  return new RateLimitedError('Too many wrong codes: this code no longer works; request a new one', canResendIn);
-}
-
-/** The 401 or 429 for a code that could not be spent, decided on its current state. */
-async function refusal(phone: string, nonce: string, now: number): Promise<Error> {
-  const current = await getCode(phone, nonce);
-  if (current && !current.used && current.attempts >= MAX_CODE_ATTEMPTS) return codeEnded(current, now);
-  return new AuthError(WRONG_OR_EXPIRED);
-}
-
-/**
- * The device's previous session when openid0/token0 form a valid one, to be ended; an invalid pair
- * is ignored (a dependency failure is not: it is the request's 503).
- */
-async function previousSession(openid0: string, token0: string): Promise<TokenClaims | undefined> {
-  if (!openid0 || !token0) return undefined;
-  const claims = await decodeVerifiedToken(token0).catch((error: unknown) => {
-    if (error instanceof AuthError) return undefined;
-    throw error;
-  });
-  return claims && claims.sub === openid0 ? claims : undefined;
-}
-
-/**
- * create_phone_account: `openid` is the phone given to gen_code, `token` its nonce, `code` the SMS
- * code. Only the code of that (phone, nonce) is checked: codes other devices asked for are neither
- * tried nor spent. Wrong tries are counted on the code (the 5th ends it); the right code is spent in
- * the same transaction that creates a new account, so it works exactly once.
- */
 export const createPhoneAccount = defineOperation({
   auth: 'none',
   query,
-  async run({ openid: phone, token: nonce, code, openid0, token0, invite_uid }) {
-    const now = clock.now();
-    const stored = await getCode(phone, nonce);
-    if (!stored || stored.used || stored.expires_at <= now) throw new AuthError(WRONG_OR_EXPIRED);
-    if (stored.attempts >= MAX_CODE_ATTEMPTS) throw codeEnded(stored, now);
-
-    if (!(await codeMatches(stored.code_hash, phone, nonce, code))) {
-      const attempts = await recordWrongTry(phone, nonce, stored.code_hash);
-      if (attempts === undefined) throw await refusal(phone, nonce, now);
-      const left = MAX_CODE_ATTEMPTS - attempts;
-      throw new AuthError(left > 0 ? `Wrong code; ${left} ${left === 1 ? 'try' : 'tries'} left` : 'Wrong code; this code no longer works, request a new one');
-    }
-
-    const inviter = invite_uid && (await getAccount(invite_uid)) ? invite_uid : undefined;
-    // One transaction spends the code, creates or signs in to the account and ends the previous
-    // session: a failure anywhere leaves the code unspent for the retry. Only signing follows.
-    const ended = await previousSession(openid0, token0);
-    let endedEvent: AuditEvent | undefined;
-    // Ending the previous session and its audit event (on the ended session's account) join the sign-in's transaction.
-    const also = (openid: string): TransactItem[] => {
-      if (!ended) return [];
-      endedEvent = { action: 'session.ended', actor: openid, subject: ended.sub, session_id: ended.jti, via: 'sms_code' };
-      return [endSessionItem(ended.jti, ended.exp), auditItem(endedEvent)];
-    };
-    let signedIn;
-    try {
-      signedIn = await signInByPhone(phone, { guard: consumeCodeItem(phone, nonce, stored.code_hash, now), inviter, also });
-    } catch (error) {
-      if (error instanceof SignInGuardFailed) throw await refusal(phone, nonce, now);
-      throw error;
-    }
-    // Stored: the previous session is over (ended again, and written again, if it already was).
-    if (endedEvent) writeAuditLine(endedEvent);
-
-    const issued = await issueToken(signedIn.account.openid, signedIn.account.roles ?? []);
-    return { openid: signedIn.account.openid, token: issued.token, new_account: signedIn.created, expires_at: issued.expires_at };
-  },
+  // openid is the phone number given to gen_code, token the nonce given with it.
+  run: ({ openid, token, ...rest }) => signInWithCode({ phone: openid, nonce: token, ...rest }),
 });

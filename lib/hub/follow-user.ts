@@ -1,7 +1,7 @@
 import * as z from '../zod.js';
 import { defineOperation } from './operation.js';
 import { identifier } from './params.js';
-import { follow } from './follows.js';
+import { follow } from '../social/follows.js';
 
 /** follow_user: `data: {follow_user, following: true, follower_count}`. */
 export const followUser = defineOperation({

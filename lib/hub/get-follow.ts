@@ -1,5 +1,5 @@
 import * as z from '../zod.js';
-import { relationPage } from './follows.js';
+import { relationPage } from '../social/follows.js';
 import { defineOperation } from './operation.js';
 import { boundedInt, deviceId, identifier, presentText } from './params.js';
 

@@ -1,4 +1,4 @@
-import { relationPage } from './follows.js';
+import { relationPage } from '../social/follows.js';
 import { relationListQuery } from './get-follow.js';
 import { defineOperation } from './operation.js';
 

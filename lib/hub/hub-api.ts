@@ -1,8 +1,8 @@
 import type { Same } from '../api-doc.js';
 import * as z from '../zod.js';
 import { exampleVideo, videoViewSchema } from '../catalog/video-view-schema.js';
-import type { OwnProfile, PublicUser } from './accounts.js';
-import type { RelationPage } from './follows.js';
+import type { OwnProfile, PublicUser } from '../accounts/accounts.js';
+import type { RelationPage } from '../social/follows.js';
 
 /**
  * The hub's `do` operations in the OpenAPI document: each operation's query schema is its own

@@ -18,7 +18,7 @@ import { unfollowUser } from './unfollow-user.js';
 
 /**
  * The dispatch table of `GET /api/v1?do=<operation>`: one module per operation under lib/hub/.
- * Keys are the `do` values of seed 000 §4.
+ * Keys are the `do` values, one section each in docs/hub-api.md and docs/hub-feed-api.md.
  */
 export const HUB_OPERATIONS: Record<string, HubOperation> = {
   gen_code: genCode,

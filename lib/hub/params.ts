@@ -2,9 +2,9 @@ import * as z from '../zod.js';
 import { checkedText } from '../text.js';
 
 /**
- * Query-parameter schemas shared by the hub operations (CONTRACT §3): strings are trimmed and are
- * text (lib/text.ts: well-formed, no control characters); identifiers must be non-empty; integers
- * are decimal, non-negative and bounded.
+ * Query-parameter schemas shared by the hub operations (docs/hub-api.md, "Rules shared by every
+ * operation"): strings are trimmed and are text (lib/text.ts: well-formed, no control characters);
+ * identifiers must be non-empty; integers are decimal, non-negative and bounded.
  */
 export const identifier = (max = 128) =>
   checkedText(z.string({ error: 'is required' }).check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`)));

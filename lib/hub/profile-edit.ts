@@ -1,14 +1,11 @@
 import * as z from '../zod.js';
-import { ownProfile, setProfileField } from './accounts.js';
+import { ownProfile, setProfileField } from '../accounts/accounts.js';
 import { defineOperation } from './operation.js';
-import { textIssues } from '../text.js';
+import { charLength, textIssues } from '../text.js';
 import { identifier } from './params.js';
 
-/** Length in characters as a person counts them (code points: one CJK character or emoji is one). */
-export const charLength = (s: string) => [...s].length;
-
 /** Trimmed text of `min`-`max` characters without control characters (newlines included). */
-export function profileText(min: number, max: number) {
+function profileText(min: number, max: number) {
   return z
     .string({ error: 'is required' })
     .check(

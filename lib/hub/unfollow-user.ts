@@ -1,7 +1,7 @@
 import * as z from '../zod.js';
 import { defineOperation } from './operation.js';
 import { identifier } from './params.js';
-import { unfollow } from './follows.js';
+import { unfollow } from '../social/follows.js';
 
 /** unfollow_user: `data: {follow_user, following: false, follower_count}`. */
 export const unfollowUser = defineOperation({

@@ -51,7 +51,6 @@ export const createKeyDoc = defineRouteDoc({
   tag: 'Access keys',
   summary: 'Create an access key',
   description: 'The key itself (`api_key`) is in this answer only; the server keeps its hash. At most 100 key records per user (409).',
-  auth: 'jwt',
   body: createKeySchema,
   success: { status: 201, kind: 'json', data: z.object({ api_key: z.string().check(z.regex(/^ak_/)), key: publicKeySchema }) },
   errors: [401, 409],
@@ -67,7 +66,6 @@ export const createKeyDoc = defineRouteDoc({
 export const listKeysDoc = defineRouteDoc({
   tag: 'Access keys',
   summary: "List the caller's access keys, newest first",
-  auth: 'jwt',
   success: { status: 200, kind: 'json', data: z.array(publicKeySchema) },
   errors: [401],
   examples: [{ summary: 'One key', data: [exampleKey] }],
@@ -76,7 +74,6 @@ export const listKeysDoc = defineRouteDoc({
 export const revokeKeyDoc = defineRouteDoc({
   tag: 'Access keys',
   summary: 'Revoke an access key (again: succeeds again)',
-  auth: 'jwt',
   pathParams: keyIdPath,
   success: { status: 200, kind: 'json', data: z.object({ revoked: z.literal(true), id: z.number() }) },
   errors: [401, 404],
@@ -86,7 +83,6 @@ export const revokeKeyDoc = defineRouteDoc({
 export const deleteKeyDoc = defineRouteDoc({
   tag: 'Access keys',
   summary: 'Delete an access key',
-  auth: 'jwt',
   pathParams: keyIdPath,
   success: { status: 200, kind: 'json', data: z.object({ deleted: z.literal(true), id: z.number() }) },
   errors: [401, 404],
@@ -97,7 +93,6 @@ export const verifyKeyDoc = defineRouteDoc({
   tag: 'Access keys',
   summary: 'Verify an access key',
   description: 'Public. Any key that does not verify (missing, malformed, unknown, revoked, expired) gets the same 401.',
-  auth: 'none',
   query: z.object({ key: z.string() }),
   success: { status: 200, kind: 'json', data: z.object({ user_id: z.string(), scopes: z.array(z.string()), valid: z.literal(true) }) },
   errors: [401],
@@ -108,7 +103,6 @@ export const keyUsageDoc = defineRouteDoc({
   tag: 'Access keys',
   summary: "An access key's admitted requests per UTC day, the last 30 days, oldest first (today last)",
   description: 'Counted by the per-key rate limit (refused requests are not counted); days without requests are 0. Another user\'s key or an unknown id is 404.',
-  auth: 'jwt',
   pathParams: keyIdPath,
   success: {
     status: 200,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 export const KEY_PREFIX = 'ak_';
-export const KEY_BODY_LENGTH = 32;
+const KEY_BODY_LENGTH = 32;
 export const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 // 248 = 4 * 62: bytes at or above it are dropped, so every character is equally likely (no modulo bias).

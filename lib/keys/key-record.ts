@@ -1,7 +1,7 @@
 import { config } from '../config.js';
 import { KEY_PREFIX } from './key-material.js';
 
-/** A key record as stored (seed 001 §2), key_hash included. */
+/** A key record as stored (docs/data-model.md, "The api_keys table"), key_hash included. */
 export interface StoredKey {
   id: number;
   name: string;
@@ -25,7 +25,7 @@ export type KeyStatus = 'valid' | 'revoked' | 'expired';
 export type PublicKey = Omit<StoredKey, 'key_hash' | 'key_hint' | 'rate_limit_per_minute'> & { key_hint: string; rate_limit_per_minute: number; status: KeyStatus };
 
 /** What a list shows of a key created before hints existed: its prefix alone (the plaintext is gone). */
-export const HINTLESS = `${KEY_PREFIX}…`;
+const HINTLESS = `${KEY_PREFIX}…`;
 
 export function keyHint(apiKey: string): string {
   return `${KEY_PREFIX}…${apiKey.slice(-4)}`;

@@ -10,7 +10,6 @@ import { KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedKey } from './key-m
 import { keyHint, keyStatus, rateLimitOf, toPublicKey, type PublicKey, type StoredKey } from './key-record.js';
 import {
   ACCOUNT_SUSPENDED,
-  countKeyUse,
   findKeyByHash,
   type KeyBinding,
   getKeyOfUser,
@@ -18,17 +17,16 @@ import {
   listKeysOfUser,
   markRevoked,
   nextKeyId,
-  readKeyUsage,
   removeKey,
   touchLastUsed,
-  uncountFirstRefusal,
-} from './key-store.js';
+} from './key-records.js';
+import { countKeyUse, readKeyUsage, uncountFirstRefusal } from './minute-counters.js';
 
-export const MAX_NAME_LENGTH = 64;
-export const MAX_SCOPES = 20;
-export const MAX_SCOPE_LENGTH = 64;
-export const MAX_RATE_LIMIT_PER_MINUTE = 100_000;
-export const USAGE_DAYS = 30;
+const MAX_NAME_LENGTH = 64;
+const MAX_SCOPES = 20;
+const MAX_SCOPE_LENGTH = 64;
+const MAX_RATE_LIMIT_PER_MINUTE = 100_000;
+const USAGE_DAYS = 30;
 const LAST_USED_INTERVAL_MS = 60_000;
 const NOT_YOURS = 'API key does not exist or does not belong to the current user';
 const NOT_VERIFIED = 'Invalid, revoked or expired API key';
@@ -65,13 +63,13 @@ export const createKeySchema = z.strictBody({
         z.maximum(MAX_RATE_LIMIT_PER_MINUTE, `must be an integer from 1 to ${MAX_RATE_LIMIT_PER_MINUTE}`),
       ),
   ),
-  // Accepted and ignored: the key's owner is always the caller (docs/api-keys.md, "Create").
+  // Accepted and ignored: the key's owner is always the caller (docs/api-keys.md, "POST /api/v1/api-keys").
   user_id: z.optional(z.unknown()),
 });
 
 export type CreateKeyInput = z.input<typeof createKeySchema>;
 
-export const keyIdSchema = z.pipe(z.string().check(z.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')), z.transform(Number));
+const keyIdSchema = z.pipe(z.string().check(z.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')), z.transform(Number));
 
 export function parseKeyId(raw: string | undefined): number {
   const parsed = keyIdSchema.safeParse(raw ?? '');
@@ -192,7 +190,8 @@ export async function verifyKeyEndpoint(rawKey: string | undefined): Promise<{ u
     const outcome = error instanceof AuthError && error.reason ? VERIFICATION_OUTCOMES[error.reason] : undefined;
     if (outcome) countMetric('KeyVerifications', outcome);
     else if (error instanceof RateLimitedError) countMetric('KeyVerifications', 'rate_limited');
-    // Seed 001: one message for every cause here (authentication elsewhere says "suspended").
+    // One message for every cause here (docs/api-keys.md, "GET /api/v1/api-keys/verify");
+    // authentication elsewhere says "suspended".
     if (error instanceof AuthError && error.reason === 'account_suspended') throw new AuthError(NOT_VERIFIED, 'account_suspended');
     throw error;
   }
@@ -204,7 +203,7 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
  * The per-key rate limit: each verified use counts in the key's counter of the current UTC minute
- * (one UpdateItem, key-store.ts countKeyUse); past the key's limit the use is refused with 429 and
+ * (one UpdateItem, minute-counters.ts countKeyUse); past the key's limit the use is refused with 429 and
  * Retry-After = the seconds left in the minute. The minute's first refusal is audited, once.
  */
 async function admitKeyUse(binding: KeyBinding, now: number): Promise<void> {
@@ -255,10 +254,11 @@ export async function keyUsage(userId: string, id: number): Promise<{ days: { da
 }
 
 /**
- * The checks of seed 001 §4 rule 4, in order, shared by the verify endpoint and the authorizer:
- * trim, prefix (and shape), hash lookup, active, not expired, then last_used_at (best effort).
+ * The checks of verify (docs/api-keys.md, "GET /api/v1/api-keys/verify"), in order, shared by the
+ * verify endpoint and the authorizer: trim, prefix (and shape), hash lookup, active, not expired,
+ * then last_used_at (best effort).
  * Every failure gives the same 401 so the endpoint tells an enumerator nothing. Cost: one consistent
- * read by hash, plus one transaction when last_used_at is due (key-store.ts).
+ * read by hash, plus one transaction when last_used_at is due (key-records.ts).
  */
 export async function verifyAccessKey(rawKey: string | undefined): Promise<{ user_id: string; scopes: string[] }> {
   const key = (rawKey ?? '').trim();
@@ -277,7 +277,8 @@ export async function verifyAccessKey(rawKey: string | undefined): Promise<{ use
     try {
       await touchLastUsed(keyHash, binding, new Date(now).toISOString(), new Date(now - LAST_USED_INTERVAL_MS).toISOString());
     } catch (error) {
-      // Seed 001: a failed last_used_at update must not block the result.
+      // A failed last_used_at update must not block the result (docs/api-keys.md,
+      // "GET /api/v1/api-keys/verify").
       logger.warn('last_used_at update failed', { keyId: binding.id, errorName: (error as Error).name });
     }
   }

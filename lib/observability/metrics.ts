@@ -1,4 +1,5 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { onConfigure } from '../config.js';
 import { UnavailableError, type AppError } from '../errors.js';
 import { METRICS, METRICS_NAMESPACE, type MetricName } from './metric-names.js';
 
@@ -7,10 +8,14 @@ import { METRICS, METRICS_NAMESPACE, type MetricName } from './metric-names.js';
  * dimension are buffered and flushed once per invocation (`flushMetrics`, called by every function's
  * chain: middleware.ts); a metric with a dimension is written at once, with that dimension.
  */
-export const metrics = new Metrics({
-  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || METRICS_NAMESPACE,
-  serviceName: process.env.POWERTOOLS_SERVICE_NAME || 'expohub',
-});
+let instance: Metrics | undefined;
+/** Made on first use, and again after `configure` (Powertools reads POWERTOOLS_METRICS_DISABLED when it is made). */
+const metrics = () =>
+  (instance ??= new Metrics({
+    namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || METRICS_NAMESPACE,
+    serviceName: process.env.POWERTOOLS_SERVICE_NAME || 'expohub',
+  }));
+onConfigure(() => (instance = undefined));
 
 type DimensionValue<N extends MetricName> = (typeof METRICS)[N] extends { values: readonly (infer V)[] } ? V : never;
 
@@ -18,10 +23,10 @@ type DimensionValue<N extends MetricName> = (typeof METRICS)[N] extends { values
 export function countMetric<N extends MetricName>(name: N, ...value: DimensionValue<N> extends never ? [] : [DimensionValue<N>]): void {
   const spec: { dimension?: string } = METRICS[name];
   if (spec.dimension === undefined || value[0] === undefined) {
-    metrics.addMetric(name, MetricUnit.Count, 1);
+    metrics().addMetric(name, MetricUnit.Count, 1);
     return;
   }
-  const single = metrics.singleMetric();
+  const single = metrics().singleMetric();
   single.addDimension(spec.dimension, String(value[0]));
   single.addMetric(name, MetricUnit.Count, 1);
 }
@@ -33,5 +38,5 @@ export function countUnavailable(error: AppError | undefined): void {
 
 /** Writes the buffered metrics of this invocation, if it counted any (no "no metrics" warning otherwise). */
 export function flushMetrics(): void {
-  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+  if (instance?.hasStoredMetrics()) instance.publishStoredMetrics();
 }

@@ -1,4 +1,4 @@
-import type { components, paths } from './api-types.js';
+import type { components, paths } from './generated/api-types.js';
 
 /**
  * The typed client of the API, from the generated types of the OpenAPI document (api-types.ts,

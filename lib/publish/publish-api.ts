@@ -14,8 +14,6 @@ export const publishVideoDoc = defineRouteDoc({
   description:
     'The same `external_id` from the same account updates that video instead of adding one (pipelines re-run). ' +
     'With `dry_run=true` the request is checked as a publish (role, scope, body) and nothing is written: 200 with the action it would take.',
-  auth: 'any',
-  scope: 'videos:write',
   query: publishQuerySchema,
   body: publishVideoSchema,
   success: { status: 201, kind: 'json', data: z.object({ video: videoViewSchema, created: z.boolean() }) },

@@ -2,16 +2,17 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from '../zod.js';
 import type { Principal } from '../auth/principal.js';
 import { db, tableNames } from '../db/client.js';
-import { hubItems } from '../db/hub-items.js';
-import { toVideoView, videoViews, type VideoView } from '../catalog/video-view.js';
+import { videoKeys } from '../catalog/video-items.js';
+import { toVideoView, videoViews } from '../catalog/video-view.js';
+import type { VideoView } from '../catalog/video-view-schema.js';
 import { getVideo, putVideo } from '../catalog/videos.js';
 import { afterCommit } from '../db/failures.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { countMetric } from '../observability/metrics.js';
 import { checkedText, textIssues } from '../text.js';
-import { getAccount } from '../hub/accounts.js';
+import { getAccount } from '../accounts/accounts.js';
 
-/** The roles that may publish, read from the account item at request time (CONTRACT §5). */
+/** The roles that may publish, read from the account item now (docs/protected-api.md, "Who may do what"). */
 const PUBLISHER_ROLES = ['editor', 'admin'];
 
 const line = (max: number, min = 0) =>
@@ -70,9 +71,9 @@ export interface PublishDryRun {
 
 /**
  * `POST /api/v1/videos`. Authorized by the caller's STORED roles, read now: an access key carries
- * no roles, but it has the full capability of its creator (seed 001 §5), and a role granted or
- * withdrawn after a token or key was issued takes effect on the next request. The same
- * (author, external_id) updates that video (putVideo's guard item makes this safe under retries
+ * no roles, but it has the full capability of its creator (docs/protected-api.md, "Who may do what"),
+ * and a role granted or withdrawn after a token or key was issued takes effect on the next request.
+ * The same (author, external_id) updates that video (putVideo's guard item makes this safe under retries
  * and concurrent publishes).
  */
 export async function publishVideo(principal: Principal, body: unknown): Promise<{ video: VideoView; created: boolean }> {
@@ -110,7 +111,7 @@ async function checkedPublish(principal: Principal, body: unknown) {
 export async function dryRunPublish(principal: Principal, body: unknown): Promise<PublishDryRun> {
   const { account, input } = await checkedPublish(principal, body);
   if (input.external_id === undefined) return { dry_run: true, action: 'create', vid: null };
-  const link = await db.send(new GetCommand({ TableName: tableNames.hub, Key: hubItems.externalId(account.openid, input.external_id), ConsistentRead: true }));
+  const link = await db.send(new GetCommand({ TableName: tableNames.hub, Key: videoKeys.externalId(account.openid, input.external_id), ConsistentRead: true }));
   const vid = (link.Item as { vid?: string } | undefined)?.vid;
   // As putVideo decides: a guard whose video is gone is a new video.
   const existing = vid ? await getVideo(vid, true) : undefined;

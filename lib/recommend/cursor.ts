@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import * as z from '../zod.js';
-import { openCursor, signCursor } from '../auth/signed-cursor.js';
+import { openCursor, signCursor } from '../secrets/signed-cursor.js';
 import { ValidationError } from '../errors.js';
 
 /**
- * `fav_index`: an opaque, self-contained cursor, signed (lib/auth/signed-cursor.ts): a cursor the
+ * `fav_index`: an opaque, self-contained cursor, signed (lib/secrets/signed-cursor.ts): a cursor the
  * server did not issue, or an altered one, is 400. Positions are index positions (never raw
  * DynamoDB keys): the keys are rebuilt from them. Every field is checked too, so that even a cursor
  * signed by an older version of the code cannot put an out-of-range value into a request. Phase 1
  * walks the list skipping videos seen in the last 7 days; phase 2 serves those skipped ones
- * (docs/feed.md "Cursors").
+ * (docs/feed.md, "new, hot and q: walks with a cursor").
  */
 const PURPOSE = 'fav_index';
 

@@ -1,13 +1,59 @@
+// Long by nature: the recommender's per-person state, parsed, trimmed and written back within one
+// call's budget (docs/feed.md, "Feed state").
 import { growthUnit } from '../catalog/trend.js';
 import { UpdateBuilder } from '../db/update-builder.js';
+import { followKeys } from '../social/follows.js';
+import { timeKey, newestFirst } from '../db/keys.js';
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const feedKeys = {
+  /**
+   * The recommender's state of an account / of an anonymous device: taste, dislikes, seen, served.
+   * An account's state sorts right before its FOLLOWS# items ('!' < '#', and after FOLLOWER#), so
+   * get_next_list reads the state and the followed accounts with ONE Query (feedStateAndFollows).
+   */
+  feedState: (openid: string) => ({ pk: `ACCOUNT#${openid}`, sk: 'FOLLOWS!FEED' }),
+  deviceFeedState: (deviceId: string) => ({ pk: `DEVICE#${deviceId}`, sk: 'FEED' }),
+  /**
+   * One get_next_list call's record (what it viewed, served, deferred; where rec stands), written
+   * once with a plain Put and never rewritten, with a TTL (docs/feed.md, "Feed state"). It sorts right
+   * after the state, newest first, and before the FOLLOWS# items: the state's Query reads them all.
+   */
+  feedChunk: (openid: string, atMs: number, id: string) => ({ pk: `ACCOUNT#${openid}`, sk: `FOLLOWS!FEED#${newestFirst(atMs)}#${id}` }),
+  deviceFeedChunk: (deviceId: string, atMs: number, id: string) => ({ pk: `DEVICE#${deviceId}`, sk: `FEED#${newestFirst(atMs)}#${id}` }),
+  /**
+   * The videos one get_next_list call reported as viewed (history list): the vids ride in the
+   * gsi1 sort key, `seen_at#vid,vid,...`, so get_fav reads them from the index keys alone.
+   * gsi1: HISTORY#openid (get_fav's history list).
+   */
+  viewHistory: (openid: string, seenAt: string, id: string) => ({ pk: `ACCOUNT#${openid}`, sk: `HISTORY#${seenAt}#${id}` }),
+  viewHistoryIndex: (openid: string, seenAt: string, vids: string[]) => ({ gsi1pk: `HISTORY#${openid}`, gsi1sk: timeKey(seenAt, vids.join(',')) }),
+};
+
+/** Sort-key range of an account's feed state, its call records (feedChunk) and its FOLLOWS# items (see feedState). */
+export const feedStateAndFollows = (openid: string) => ({
+  pk: feedKeys.feedState(openid).pk,
+  from: feedKeys.feedState(openid).sk,
+  to: `${followKeys.follows(openid, '').sk}\uffff`,
+  chunkPrefix: `${feedKeys.feedState(openid).sk}#`,
+});
+
+/** Sort-key range of a device's feed state and its call records (deviceFeedChunk). */
+export const deviceFeedStateAndChunks = (deviceId: string) => ({
+  pk: feedKeys.deviceFeedState(deviceId).pk,
+  from: feedKeys.deviceFeedState(deviceId).sk,
+  to: `${feedKeys.deviceFeedState(deviceId).sk}#\uffff`,
+  chunkPrefix: `${feedKeys.deviceFeedState(deviceId).sk}#`,
+});
+
 
 /**
  * The recommender's state of an account or an anonymous device (docs/feed.md, "Feed state"), read
  * with the first request of every get_next_list (one Query) and written with its last (one
  * BatchWrite of small items, never a rewrite of an item that grows with the caller's history):
  *
- * The state item (`hubItems.feedState`, anonymous `hubItems.deviceFeedState`), written by like and
- * dislike only:
+ * The state item of an account (`feedKeys.feedState`), written by like and dislike only (an
+ * anonymous device has none: its call records are its whole state):
  * - `t_<tag>`: taste weight per tag, a decayed sum (half-life TASTE_HALF_LIFE_DAYS) kept with ADD:
  *   +3 per like, -4 per dislike. `tw`: the same decayed sum over the positive events themselves,
  *   whatever their tags: how much of the taste a tag holds is t_<tag> / tw (lib/recommend/taste.ts).
@@ -16,7 +62,7 @@ import { UpdateBuilder } from '../db/update-builder.js';
  *   (the last LIKED_RECENT_CAP count; get_next_list trims the list now and then). `cl`: the videos
  *   most often liked together with the account's likes (merged by like, top COLIKED_CAP).
  *
- * One call record per get_next_list call (`hubItems.feedChunk` / `deviceFeedChunk`), put once and
+ * One call record per get_next_list call (`feedKeys.feedChunk` / `deviceFeedChunk`), put once and
  * kept CHUNK_TTL_DAYS; those of the last VIEW_TASTE_DAYS days (at most CHUNK_READ_CAP, newest
  * first) are read back with the state:
  * - `v`: the vids the call reported as viewed (seen for SEEN_DAYS whole days), `vt`: how many of
@@ -28,17 +74,13 @@ import { UpdateBuilder } from '../db/update-builder.js';
  *   exploration walk continues ('' = from the top), `rv` the reservoir (RESERVOIR_CAP best unseen
  *   candidates not handed out), `fs` the call's time (followed authors' videos created after it are
  *   new to the caller), `fq` reserved videos that did not fit yet (FOLLOW_QUEUE_CAP).
- *
- * Earlier code kept everything in the state item (seen day sets `s_<day>`, `served`, `explore`,
- * `rv`, `fs`, `fq`, `wk_<order>`/`wks_<order>`): its seen day sets count until they expire, the other
- * fields stand while the caller has no call record (the first call converts: see parseFeedState).
  */
-export const TASTE_HALF_LIFE_DAYS = 14;
+const TASTE_HALF_LIFE_DAYS = 14;
 export const SEEN_DAYS = 7;
 export const LIKED_RECENT_CAP = 20;
-export const COLIKED_CAP = 30;
+const COLIKED_CAP = 30;
 export const RESERVOIR_CAP = 12;
-export const SERVED_CAP = 1000;
+const SERVED_CAP = 1000;
 /** Call records are kept this long (two days more than they count), then DynamoDB's TTL removes them. */
 export const CHUNK_TTL_DAYS = 16;
 /** A view counts in the taste while its call record is this recent (its seen mark: SEEN_DAYS). */
@@ -51,7 +93,7 @@ export const WALK_SKIP_CAP = 2000;
  * that one call record stays small whatever the caller's history (about 1.3 KB of vids at most).
  */
 export const WALK_SKIP_PER_CALL = 120;
-export const FOLLOW_QUEUE_CAP = 20;
+const FOLLOW_QUEUE_CAP = 20;
 /** "New" from a followed author: since the previous rec call, and at most this old (a caller back after weeks is not owed weeks of it). */
 export const FOLLOW_NEW_MAX_AGE_MS = 3 * 86_400_000;
 export const TASTE = { like: 3, dislike: -4, view: 0.5 };
@@ -92,8 +134,6 @@ export interface FeedState {
   reservoir: ReservoirEntry[];
   /** Vids viewed in the last SEEN_DAYS days (whole days: a little more, never less). */
   seen: Set<string>;
-  /** Day buckets present, to drop the expired ones. */
-  seenDays: number[];
   served: Set<string>;
   explore?: string;
   walks: Partial<Record<WalkOrder, { id: string; skipped: string[] }>>;
@@ -109,10 +149,9 @@ export interface FeedState {
 }
 
 export const tasteUnit = (atMs: number) => growthUnit(atMs, TASTE_HALF_LIFE_DAYS);
-export const epochDay = (atMs: number) => Math.floor(atMs / DAY_MS);
+const epochDay = (atMs: number) => Math.floor(atMs / DAY_MS);
 const TAG_PREFIX = 't_';
 const TASTE_TOTAL = 'tw';
-const SEEN_PREFIX = 's_';
 
 export const tagAttribute = (tag: string) => `${TAG_PREFIX}${tag}`;
 
@@ -121,30 +160,25 @@ const asStrings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x 
 
 /**
  * A reservoir entry as a call record stores it: a list `[vid, author, created (epoch s), trend, ...tags]`
- * (no attribute names, the time as a number): about half the bytes of the map earlier code stored,
- * which is still read (`fromStoredEntry`).
+ * (no attribute names, the time as a number): about half the bytes of a map of the same fields.
  */
 export const toStoredEntry = (e: ReservoirEntry): unknown[] => [e.vid, e.a, Math.floor(Date.parse(e.c) / 1000), Number((e.tr ?? 0).toPrecision(4)), ...(e.t ?? [])];
 export function fromStoredEntry(v: unknown): ReservoirEntry | undefined {
-  if (Array.isArray(v)) {
-    const [vid, a, c, tr, ...t] = v as unknown[];
-    if (typeof vid !== 'string' || typeof a !== 'string' || typeof c !== 'number') return undefined;
-    return { vid, a, c: new Date(c * 1000).toISOString(), tr: typeof tr === 'number' ? tr : 0, t: t.filter((x): x is string => typeof x === 'string') };
-  }
-  const e = v as Partial<ReservoirEntry> | undefined;
-  return e && typeof e.vid === 'string' && typeof e.a === 'string' && typeof e.c === 'string' ? { vid: e.vid, a: e.a, c: e.c, tr: e.tr ?? 0, t: e.t ?? [] } : undefined;
+  if (!Array.isArray(v)) return undefined;
+  const [vid, a, c, tr, ...t] = v as unknown[];
+  if (typeof vid !== 'string' || typeof a !== 'string' || typeof c !== 'number') return undefined;
+  return { vid, a, c: new Date(c * 1000).toISOString(), tr: typeof tr === 'number' ? tr : 0, t: t.filter((x): x is string => typeof x === 'string') };
 }
 const entries = (v: unknown): ReservoirEntry[] => (Array.isArray(v) ? v.map(fromStoredEntry).filter((e): e is ReservoirEntry => !!e) : []);
 
 /** A record's `n`: one more than the newest record its call had read, so that calls at the same time keep their order. */
 const seqOf = (r: Record<string, unknown>) => (typeof r.n === 'number' ? r.n : 0);
 
-const emptyState = (): FeedState => ({ exists: false, tags: new Map(), tasteTotal: 0, disliked: new Set(), likedRecent: [], coLiked: [], reservoir: [], seen: new Set(), seenDays: [], served: new Set(), walks: {}, followQueue: [], records: 0, seq: 0 });
+const emptyState = (): FeedState => ({ exists: false, tags: new Map(), tasteTotal: 0, disliked: new Set(), likedRecent: [], coLiked: [], reservoir: [], seen: new Set(), served: new Set(), walks: {}, followQueue: [], records: 0, seq: 0 });
 
 /**
  * The state of a caller: the state item (`item`) and the call records read with it (`chunks`, any
- * order; those older than VIEW_TASTE_DAYS are ignored). Without call records in the window, the
- * fields earlier code kept in the state item stand (a caller's first call since the change).
+ * order; those older than VIEW_TASTE_DAYS are ignored).
  */
 export function parseFeedState(item: Record<string, unknown> | undefined, nowMs: number, chunks: Record<string, unknown>[] = []): FeedState {
   const state = emptyState();
@@ -160,12 +194,6 @@ export function parseFeedState(item: Record<string, unknown> | undefined, nowMs:
   if (item) {
     for (const [name, value] of Object.entries(item)) {
       if (name.startsWith(TAG_PREFIX) && typeof value === 'number') state.tags.set(name.slice(TAG_PREFIX.length), value / unit);
-      else if (name.startsWith(SEEN_PREFIX)) {
-        const day = Number(name.slice(SEEN_PREFIX.length));
-        if (!Number.isInteger(day)) continue;
-        state.seenDays.push(day);
-        if (day >= oldestDay) for (const vid of asSet(value)) state.seen.add(vid);
-      }
     }
     if (typeof item[TASTE_TOTAL] === 'number') state.tasteTotal = item[TASTE_TOTAL] / unit;
     state.disliked = asSet(item.disliked);
@@ -173,22 +201,6 @@ export function parseFeedState(item: Record<string, unknown> | undefined, nowMs:
     state.likedStored = Array.isArray(item.lr) ? item.lr.length : 0;
     state.coLiked = Array.isArray(item.cl) ? (item.cl as CoLikedEntry[]) : [];
   }
-  if (records.length === 0) {
-    // Earlier code's layout (or nothing): its fields stand until the first call record.
-    if (item) {
-      state.served = asSet(item.served);
-      state.reservoir = entries(item.rv);
-      if (typeof item.explore === 'string') state.explore = item.explore;
-      if (typeof item.fs === 'string') state.followSince = item.fs;
-      state.followQueue = entries(item.fq);
-      for (const order of ['new', 'hot', 'q'] as const) {
-        const id = item[`wk_${order}`];
-        if (typeof id === 'string') state.walks[order] = { id, skipped: asStrings(item[`wks_${order}`]) };
-      }
-    }
-    return state;
-  }
-
   // Newest first: views (and their taste), served since the latest refresh, walks, rec's position.
   let servedOpen = true;
   const walkOrders = new Set<WalkOrder>();
@@ -223,12 +235,6 @@ export function parseFeedState(item: Record<string, unknown> | undefined, nowMs:
     state.reservoir = entries(position.rv);
     if (typeof position.fs === 'string') state.followSince = position.fs;
     state.followQueue = entries(position.fq);
-  } else if (item) {
-    // Call records of walks only so far: rec's position is still the state item's (earlier code).
-    state.reservoir = entries(item.rv);
-    if (typeof item.explore === 'string') state.explore = item.explore;
-    if (typeof item.fs === 'string') state.followSince = item.fs;
-    state.followQueue = entries(item.fq);
   }
   return state;
 }

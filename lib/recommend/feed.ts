@@ -1,12 +1,17 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { VideoItem } from '../catalog/video-items.js';
-import { toVideoView, type VideoView } from '../catalog/video-view.js';
+import { toVideoView } from '../catalog/video-view.js';
+import type { VideoView } from '../catalog/video-view-schema.js';
 import { clock } from '../clock.js';
 import { logger } from '../logger.js';
 import { batchGetHubItems, batchWriteHubItems, itemId, type BatchWrite } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
 import { shareExpired, type StoredShare } from '../share/shares.js';
-import { hubItems } from '../db/hub-items.js';
+import { accountKeys } from '../accounts/accounts.js';
+import { videoKeys } from '../catalog/video-items.js';
+import { feedKeys } from './feed-state.js';
+import { reactionKeys } from '../catalog/reaction-items.js';
+import { shareKeys } from '../share/shares.js';
 import type { UpdateBuilder } from '../db/update-builder.js';
 import { randomBase62 } from '../ids.js';
 import { decodeCursor } from './cursor.js';
@@ -36,15 +41,15 @@ export async function nextList(req: FeedRequest): Promise<FeedAnswer> {
   const nowMs = clock.now();
   // Checked in every mode, before any read: a cursor the server did not issue is 400 even where it is not used.
   const cursor = await decodeCursor(req.cursor);
-  const stateKey = req.viewer ? hubItems.feedState(req.viewer) : req.device ? hubItems.deviceFeedState(req.device) : undefined;
+  const stateKey = req.viewer ? feedKeys.feedState(req.viewer) : req.device ? feedKeys.deviceFeedState(req.device) : undefined;
   let used = req.authRequests;
 
   // The first read: the caller's state with its call records (signed in: and the followed
   // accounts), one Query; in parallel, when asked for, one BatchGet of the share, the "more like
   // this" video and its co-likes.
   const keys: Key[] = [];
-  if (req.shareid) keys.push(hubItems.share(req.shareid));
-  if (req.similarTo) keys.push(hubItems.video(req.similarTo), hubItems.coLikes(req.similarTo));
+  if (req.shareid) keys.push(shareKeys.share(req.shareid));
+  if (req.similarTo) keys.push(videoKeys.video(req.similarTo), videoKeys.coLikes(req.similarTo));
   const [found, stateRead] = await Promise.all([
     keys.length ? (batchGetHubItems(keys) as Promise<Found>) : Promise.resolve(new Map() as Found),
     req.viewer ? feedStateWithFollows(req.viewer, LIMITS.followees) : req.device ? deviceFeedState(req.device) : Promise.resolve(undefined),
@@ -53,7 +58,7 @@ export async function nextList(req: FeedRequest): Promise<FeedAnswer> {
 
   const state = parseFeedState(stateRead?.state, nowMs, stateRead?.chunks);
   const seen = new Set([...state.seen, ...req.viewed, ...state.likedRecent.map((e) => e.vid)]);
-  const share = req.shareid ? (found.get(itemId(hubItems.share(req.shareid))) as StoredShare | undefined) : undefined;
+  const share = req.shareid ? (found.get(itemId(shareKeys.share(req.shareid))) as StoredShare | undefined) : undefined;
   // An expired share is gone (lib/share/shares.ts): DynamoDB's TTL removes it only later.
   const sharedVid = share && typeof share.vid === 'string' && !shareExpired(share, nowMs) && !state.disliked.has(share.vid) ? share.vid : undefined;
   const ctx: Context = { req, nowMs, seed: randomBase62(8), stateKey, state, found, followees: req.viewer && !req.q && !req.similarTo && req.order === 'rec' ? (stateRead?.followees ?? []) : [], seen, sharedVid, cursor, used, trim: req.viewer ? likedTrim(state) : undefined };
@@ -67,21 +72,21 @@ export async function nextList(req: FeedRequest): Promise<FeedAnswer> {
   // One BatchGet for the answer: videos known only by id, author nicknames, the caller's likes, and
   // the videos reported as viewed (their tags feed the taste; unknown vids are not recorded).
   const shown = outcome.videos;
-  const missing = shown.filter((v) => !v.title).map((v) => hubItems.video(v.vid));
-  const lookupKeys: Key[] = [...new Set(shown.map((v) => v.author_openid))].map((a) => hubItems.account(a));
-  if (req.viewer) for (const v of shown) lookupKeys.push(hubItems.like(req.viewer, v.vid));
-  const viewedKeys = req.viewed.map((vid) => hubItems.video(vid));
+  const missing = shown.filter((v) => !v.title).map((v) => videoKeys.video(v.vid));
+  const lookupKeys: Key[] = [...new Set(shown.map((v) => v.author_openid))].map((a) => accountKeys.account(a));
+  if (req.viewer) for (const v of shown) lookupKeys.push(reactionKeys.like(req.viewer, v.vid));
+  const viewedKeys = req.viewed.map((vid) => videoKeys.video(vid));
   const lookups = (await batchGetHubItems([...missing, ...lookupKeys, ...viewedKeys])) as Found;
   const list: VideoView[] = [];
   for (const item of shown) {
-    const video = item.title ? item : (lookups.get(itemId(hubItems.video(item.vid))) as VideoItem | undefined);
+    const video = item.title ? item : (lookups.get(itemId(videoKeys.video(item.vid))) as VideoItem | undefined);
     if (!video) continue;
-    const nickname = (lookups.get(itemId(hubItems.account(video.author_openid))) as { nickname?: string } | undefined)?.nickname;
-    const reactions = req.viewer ? { liked: lookups.has(itemId(hubItems.like(req.viewer, video.vid))), disliked: false } : undefined;
+    const nickname = (lookups.get(itemId(accountKeys.account(video.author_openid))) as { nickname?: string } | undefined)?.nickname;
+    const reactions = req.viewer ? { liked: lookups.has(itemId(reactionKeys.like(req.viewer, video.vid))), disliked: false } : undefined;
     list.push(toVideoView(video, nickname, reactions));
   }
   const viewed = req.viewed
-    .map((vid) => lookups.get(itemId(hubItems.video(vid))) as VideoItem | undefined)
+    .map((vid) => lookups.get(itemId(videoKeys.video(vid))) as VideoItem | undefined)
     .filter((v): v is VideoItem => !!v)
     .map((v) => ({ vid: v.vid, tags: v.tags ?? [] }));
 
@@ -110,7 +115,7 @@ async function saveState(ctx: Context, change: FeedStateChange): Promise<void> {
   const attributes = feedChunkAttributes(ctx.state, change, ctx.nowMs);
   const viewer = ctx.req.viewer;
   if (attributes) {
-    const key = viewer ? hubItems.feedChunk(viewer, ctx.nowMs, ctx.seed) : hubItems.deviceFeedChunk(ctx.req.device, ctx.nowMs, ctx.seed);
+    const key = viewer ? feedKeys.feedChunk(viewer, ctx.nowMs, ctx.seed) : feedKeys.deviceFeedChunk(ctx.req.device, ctx.nowMs, ctx.seed);
     writes.push({ put: { ...key, ...attributes } });
   }
   if (viewer && change.viewed.length > 0) {
@@ -126,7 +131,7 @@ async function saveState(ctx: Context, change: FeedStateChange): Promise<void> {
       bytes += vid.length + 1;
     }
     groups.forEach((vids, i) =>
-      writes.push({ put: { ...hubItems.viewHistory(viewer, seenAt, `${ctx.seed}${i}`), ...hubItems.viewHistoryIndex(viewer, seenAt, vids), entity: 'history', openid: viewer, seen_at: seenAt } }),
+      writes.push({ put: { ...feedKeys.viewHistory(viewer, seenAt, `${ctx.seed}${i}`), ...feedKeys.viewHistoryIndex(viewer, seenAt, vids), entity: 'history', openid: viewer, seen_at: seenAt } }),
     );
   }
   // The trim's request was kept out of the candidates' budget (spare).

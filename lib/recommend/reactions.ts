@@ -4,12 +4,17 @@ import type { VideoItem } from '../catalog/video-items.js';
 import { getVideo } from '../catalog/videos.js';
 import { clock } from '../clock.js';
 import { db, tableNames } from '../db/client.js';
-import { hubItems } from '../db/hub-items.js';
+import { accountKeys } from '../accounts/accounts.js';
+import { videoKeys } from '../catalog/video-items.js';
+import { feedKeys } from './feed-state.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { UpdateBuilder } from '../db/update-builder.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { addTaste, LIKED_RECENT_CAP, mergeCoLiked, parseFeedState, TASTE, type CoLikedEntry, type LikedEntry } from './feed-state.js';
 import { coLikeCandidates } from './sources.js';
+import { reactionKeys } from '../catalog/reaction-items.js';
+
+
 
 /**
  * like and dislike. The reaction item and what must be exact at once and belongs to the caller alone
@@ -43,7 +48,7 @@ function likerCountItem(openid: string, delta: 1 | -1): TransactItem {
   return {
     Update: {
       TableName: TABLE(),
-      Key: hubItems.account(openid),
+      Key: accountKeys.account(openid),
       UpdateExpression: 'ADD like_count :d',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':d': delta },
@@ -52,7 +57,7 @@ function likerCountItem(openid: string, delta: 1 | -1): TransactItem {
 }
 
 function feedStateItem(openid: string, update: UpdateBuilder): TransactItem {
-  return { Update: { TableName: TABLE(), Key: hubItems.feedState(openid), ...update.params() } };
+  return { Update: { TableName: TABLE(), Key: feedKeys.feedState(openid), ...update.params() } };
 }
 
 async function requireVideo(vid: string): Promise<VideoItem> {
@@ -68,7 +73,7 @@ const shownLikes = (video: VideoItem, delta = 0) => Math.max(0, (video.like_coun
 function explainCancellation(error: unknown, items: TransactItem[], openid: string): 'exists' | never {
   const code = (i: number) => cancellationCode(error, i);
   if (code(0) === 'ConditionalCheckFailed') return 'exists';
-  const account = hubItems.account(openid);
+  const account = accountKeys.account(openid);
   for (let i = 1; i < items.length; i++) {
     if (code(i) !== 'ConditionalCheckFailed') continue;
     const key = (items[i]!.Update?.Key ?? items[i]!.Delete?.Key ?? items[i]!.ConditionCheck?.Key) as { pk?: string; sk?: string } | undefined;
@@ -82,8 +87,8 @@ function explainCancellation(error: unknown, items: TransactItem[], openid: stri
 /** The liker's latest likes and co-liked list, and the co-likes of the video being liked. */
 async function readLikeContext(openid: string, vid: string): Promise<{ recent: LikedEntry[]; coLiked: CoLikedEntry[] }> {
   const [state, coLikes] = await Promise.all([
-    db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.feedState(openid), ProjectionExpression: 'lr, cl' })),
-    db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.coLikes(vid) })),
+    db.send(new GetCommand({ TableName: TABLE(), Key: feedKeys.feedState(openid), ProjectionExpression: 'lr, cl' })),
+    db.send(new GetCommand({ TableName: TABLE(), Key: videoKeys.coLikes(vid) })),
   ]);
   const parsed = parseFeedState(state.Item, clock.now());
   const recent = parsed.likedRecent.slice(-LIKED_RECENT_CAP);
@@ -130,9 +135,9 @@ export async function likeVideo(openid: string, vid: string): Promise<LikeResult
         Put: {
           TableName: TABLE(),
           Item: {
-            ...hubItems.like(openid, vid),
-            ...hubItems.likesIndex(openid, nowIso, vid),
-            ...hubItems.likersIndex(vid, nowIso, openid),
+            ...reactionKeys.like(openid, vid),
+            ...reactionKeys.likesIndex(openid, nowIso, vid),
+            ...reactionKeys.likersIndex(vid, nowIso, openid),
             entity: 'like',
             openid,
             vid,
@@ -149,7 +154,7 @@ export async function likeVideo(openid: string, vid: string): Promise<LikeResult
         },
       },
       likerCountItem(openid, 1),
-      ...(clearDislike ? [{ Delete: { TableName: TABLE(), Key: hubItems.dislike(openid, vid) } }] : []),
+      ...(clearDislike ? [{ Delete: { TableName: TABLE(), Key: reactionKeys.dislike(openid, vid) } }] : []),
       likeFeedStateItem(openid, vid, feed, clearDislike),
     ];
     try {
@@ -177,7 +182,7 @@ export async function dislikeVideo(openid: string, vid: string): Promise<Dislike
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const [video, likeItem] = await Promise.all([
       requireVideo(vid),
-      db.send(new GetCommand({ TableName: TABLE(), Key: hubItems.like(openid, vid), ConsistentRead: true })).then((o) => o.Item),
+      db.send(new GetCommand({ TableName: TABLE(), Key: reactionKeys.like(openid, vid), ConsistentRead: true })).then((o) => o.Item),
     ]);
     const now = clock.now();
     const nowIso = new Date(now).toISOString();
@@ -187,17 +192,17 @@ export async function dislikeVideo(openid: string, vid: string): Promise<Dislike
       {
         Put: {
           TableName: TABLE(),
-          Item: { ...hubItems.dislike(openid, vid), entity: 'dislike', openid, vid, disliked_at: nowIso },
+          Item: { ...reactionKeys.dislike(openid, vid), entity: 'dislike', openid, vid, disliked_at: nowIso },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
     ];
     if (likeItem) {
       // The removed like's stream record takes back its counts and trend on the video, its tags and its author.
-      items.push({ Delete: { TableName: TABLE(), Key: hubItems.like(openid, vid), ConditionExpression: 'attribute_exists(pk)' } }, likerCountItem(openid, -1));
+      items.push({ Delete: { TableName: TABLE(), Key: reactionKeys.like(openid, vid), ConditionExpression: 'attribute_exists(pk)' } }, likerCountItem(openid, -1));
     } else {
       // A like landing between our read and this write would survive the dislike: refuse and re-read.
-      items.push({ ConditionCheck: { TableName: TABLE(), Key: hubItems.like(openid, vid), ConditionExpression: 'attribute_not_exists(pk)' } });
+      items.push({ ConditionCheck: { TableName: TABLE(), Key: reactionKeys.like(openid, vid), ConditionExpression: 'attribute_not_exists(pk)' } });
     }
     items.push(feedStateItem(openid, feed));
     try {

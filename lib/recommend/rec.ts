@@ -1,7 +1,7 @@
 import { cachedTagFrequencies, MAX_TAGS_PER_READ, readTagFrequencies, type TagFrequencies } from '../catalog/tag-stats.js';
 import type { VideoItem } from '../catalog/video-items.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
-import { hubItems } from '../db/hub-items.js';
+import { videoKeys } from '../catalog/video-items.js';
 import { NotFoundError } from '../errors.js';
 import { encodeCursor } from './cursor.js';
 import { LIMITS, spare, type Context, type Found, type Key, type Outcome } from './feed-context.js';
@@ -132,7 +132,7 @@ export async function recommend(ctx: Context): Promise<Outcome> {
   const frequencies = tagFrequencies(personal ? tasteTags(state.tags) : []);
   const hasTaste = personal && [...state.tags.values()].some((w) => w > 0);
   let batch: Found = new Map();
-  const batchKeys: Key[] = [...(sharedVid ? [hubItems.video(sharedVid)] : []), ...ctx.followees.map((a) => hubItems.authorLatest(a))];
+  const batchKeys: Key[] = [...(sharedVid ? [videoKeys.video(sharedVid)] : []), ...ctx.followees.map((a) => videoKeys.authorLatest(a))];
   // Exploration walks the whole catalog across calls (a refresh does not restart it).
   let explore: string | null | undefined = state.explore;
   const heavy = ctx.seen.size > LIMITS.heavyViewer;
@@ -190,11 +190,11 @@ export async function recommend(ctx: Context): Promise<Outcome> {
   const followSince = state.followSince && state.followSince > oldest ? state.followSince : oldest;
   const followNew = new Set(state.followQueue.filter((e) => e.c > oldest).map((e) => e.vid));
   for (const author of ctx.followees) {
-    const latest = latestCandidates(author, batch.get(itemId(hubItems.authorLatest(author))));
+    const latest = latestCandidates(author, batch.get(itemId(videoKeys.authorLatest(author))));
     g.candidates(latest, 'follow');
     for (const c of latest) if (c.created_at > followSince) followNew.add(c.vid);
   }
-  const shared = sharedVid ? (batch.get(itemId(hubItems.video(sharedVid))) as VideoItem | undefined) : undefined;
+  const shared = sharedVid ? (batch.get(itemId(videoKeys.video(sharedVid))) as VideoItem | undefined) : undefined;
 
   const rankCtx = rankContext(ctx, served, frequencies.current(), [shared]);
   const ranked = rankCandidates(g.pool.values(), rankCtx, personal ? 'personal' : 'anonymous');
@@ -229,12 +229,12 @@ export async function recommend(ctx: Context): Promise<Outcome> {
  */
 export async function moreLikeThis(ctx: Context): Promise<Outcome> {
   const { req, state, found } = ctx;
-  const similar = found.get(itemId(hubItems.video(req.similarTo!))) as VideoItem | undefined;
+  const similar = found.get(itemId(videoKeys.video(req.similarTo!))) as VideoItem | undefined;
   if (!similar) throw new NotFoundError(`Video "${req.similarTo!.slice(0, 64)}" does not exist`);
   const served = req.refresh ? new Set<string>() : state.served;
   const sharedVid = ctx.sharedVid && !served.has(ctx.sharedVid) && ctx.sharedVid !== similar.vid ? ctx.sharedVid : undefined;
   const g = new Gatherer();
-  g.candidates(coLikeCandidates(found.get(itemId(hubItems.coLikes(similar.vid)))), 'colike');
+  g.candidates(coLikeCandidates(found.get(itemId(videoKeys.coLikes(similar.vid)))), 'colike');
 
   const frequencies = tagFrequencies(similar.tags ?? []);
   let tags: string[] | undefined;
@@ -252,7 +252,7 @@ export async function moreLikeThis(ctx: Context): Promise<Outcome> {
   let shared: VideoItem | undefined;
   const planned: Planned[] = [];
   if (frequencies.planned) planned.push(frequencies.planned);
-  if (sharedVid) planned.push({ read: async () => void (shared = (await batchGetHubItems([hubItems.video(sharedVid)])).get(itemId(hubItems.video(sharedVid))) as VideoItem | undefined) });
+  if (sharedVid) planned.push({ read: async () => void (shared = (await batchGetHubItems([videoKeys.video(sharedVid)])).get(itemId(videoKeys.video(sharedVid))) as VideoItem | undefined) });
   planned.push(tagRead(0));
   planned.push({ read: async () => g.videos(await authorVideos(similar.author_openid, LIMITS.author), 'author') });
   for (let i = 1; i < LIMITS.similarTags; i++) planned.push(tagRead(i));

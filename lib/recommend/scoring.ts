@@ -2,10 +2,10 @@ import { hotness } from '../catalog/trend.js';
 import { tagSimilarity, tasteScore } from './taste.js';
 
 /**
- * Pure ranking of get_next_list (docs/feed.md, "rec: scores and the page"): candidates from several
- * sources are merged by vid, scored relevance first, put in tiers (unseen before seen), and composed
- * into a page with reserved places (new videos of followed authors, exploration) and a per-author
- * cap. No I/O here: the unit tests drive it directly.
+ * Pure ranking of get_next_list (docs/feed.md, "rec: candidates, scores, the page"): candidates
+ * from several sources are merged by vid, scored relevance first, put in tiers (unseen before
+ * seen), and composed into a page with reserved places (new videos of followed authors,
+ * exploration) and a per-author cap. No I/O here: the unit tests drive it directly.
  */
 export type Source = 'trending' | 'fresh' | 'tag' | 'colike' | 'follow' | 'author';
 
@@ -93,7 +93,7 @@ export interface Scored {
  * to less than the gap between a video of the caller's strongest tag and one that shares only a
  * generic tag with the taste).
  */
-export const WEIGHTS = {
+const WEIGHTS = {
   personal: { colike: 0.5, follow: 0.2, trend: 0.3, fresh: 0.05, noise: 0.03 },
   /** Anonymous callers: what is hot, what is new, and some exploration. */
   anonymous: { trend: 0.55, fresh: 0.3, noise: 0.15 },
@@ -101,9 +101,9 @@ export const WEIGHTS = {
   /** Exploration places go to the unseen candidates that score best on this, among the non-relevant. */
   explore: { trend: 0.6, fresh: 0.3, noise: 0.1 },
 };
-export const FRESH_HALF_LIFE_DAYS = 7;
-export const FOLLOW_HALF_LIFE_DAYS = 14;
-export const AUTHOR_CAP = 2;
+const FRESH_HALF_LIFE_DAYS = 7;
+const FOLLOW_HALF_LIFE_DAYS = 14;
+const AUTHOR_CAP = 2;
 export const PAGE = {
   /** Share of a personalised page reserved for exploration (half a place of 10: one place every other call), and the relevance below which a candidate explores. */
   exploreShare: 0.05,

@@ -1,7 +1,10 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { LatestEntry, VideoItem } from '../catalog/video-items.js';
 import { db, tableNames } from '../db/client.js';
-import { deviceFeedStateAndChunks, feedStateAndFollows, hubItems, hubPartitions, timeKey } from '../db/hub-items.js';
+import { timeKey } from '../db/keys.js';
+import { videoKeys, videoPartitions } from '../catalog/video-items.js';
+import { deviceFeedStateAndChunks, feedStateAndFollows } from './feed-state.js';
+import { followKeys } from '../social/follows.js';
 import { mergeShardPages } from '../db/shard-merge.js';
 import { initialTrend } from '../catalog/trend.js';
 import { CHUNK_READ_CAP } from './feed-state.js';
@@ -9,7 +12,7 @@ import type { Candidate } from './scoring.js';
 
 /**
  * The reads of the feed, each ONE DynamoDB request whose size is bounded by its limit, whatever the
- * catalog size or the caller's history (docs/feed.md "Request budget").
+ * catalog size or the caller's history (docs/feed.md, "Design rule: the request path never scans").
  */
 const TABLE = () => tableNames.hub;
 
@@ -51,14 +54,15 @@ export const videoCandidate = (v: VideoItem): CandidateFields => ({
 
 /**
  * Which shard the next one-request read of a sharded list takes: reads that must stay ONE request
- * (the rec sources, docs/feed.md "Request budget") take the shards in turn, call after call.
+ * (the rec sources, docs/feed.md, "Design rule: the request path never scans") take the shards in
+ * turn, call after call.
  */
 const turns = { trending: 0, newest: 0 };
 const nextShard = (list: keyof typeof turns, count: number) => turns[list]++ % count;
 
 /** The top of the trending ranking (ranking attributes): one shard's top, the shards in turn across calls, ONE request. */
 export async function trendingVideos(limit: number): Promise<VideoItem[]> {
-  const partitions = hubPartitions.trending;
+  const partitions = videoPartitions.trending;
   const { items } = await query({
     ...RANKED_ATTRIBUTES,
     IndexName: 'gsi3',
@@ -75,13 +79,13 @@ const hotter = (a: VideoItem, b: VideoItem) => a.gsi3sk > b.gsi3sk;
 
 /**
  * A page of the whole trending ranking after position (trend, vid), for order=hot: every shard
- * queried in parallel (hubPartitions.trending.length requests), merged. The position is that of the
+ * queried in parallel (videoPartitions.trending.length requests), merged. The position is that of the
  * last video served, in the merged order: in its own shard the page continues right after it; the
  * lower shards, whose equal trends came first, continue below its trend, the higher ones at it.
  */
 export async function trendingPage(after: { t: number; v: string } | undefined, limit: number): Promise<{ videos: VideoItem[]; done: boolean }> {
-  const partitions = hubPartitions.trending;
-  const at = after ? hubPartitions.trendingShard(after.v) : -1;
+  const partitions = videoPartitions.trending;
+  const at = after ? videoPartitions.trendingShard(after.v) : -1;
   const pages = await Promise.all(
     partitions.map(async (partition, shard) => {
       const range = !after || shard === at ? '' : shard < at ? ' AND gsi3sk < :t' : ' AND gsi3sk <= :t';
@@ -92,7 +96,7 @@ export async function trendingPage(after: { t: number; v: string } | undefined, 
         ExpressionAttributeValues: { ':p': partition, ...(range ? { ':t': after!.t } : {}) },
         ScanIndexForward: false,
         Limit: Math.ceil(limit / partitions.length),
-        ...(after && shard === at ? { ExclusiveStartKey: { ...hubItems.video(after.v), ...hubItems.trendingIndex(after.v, after.t) } } : {}),
+        ...(after && shard === at ? { ExclusiveStartKey: { ...videoKeys.video(after.v), ...videoKeys.trendingIndex(after.v, after.t) } } : {}),
       });
       return { items: items as unknown as VideoItem[], done: !lastKey };
     }),
@@ -120,30 +124,29 @@ async function newestOfShard(partition: string, after: string | undefined, limit
  * The exploration walk of rec: ONE request a step, one shard of the catalog newest first. The walk
  * starts in a shard taken in turn (so walks spread their reads over the shards), covers it, then the
  * next shard from its top, and so on until it is back at the shard it started in: `next` is null
- * once every shard is covered. A position is `<start shard>|<created_at>#<vid>` (continue below
- * that video, in its shard) or `<start shard>|@<shard>` (the top of that shard); a position of earlier
- * code, `<created_at>#<vid>` alone, continues as a walk that started in that video's shard.
+ * once every shard is covered. A position (the `next` of a step) is `<start shard>|<created_at>#<vid>`
+ * (continue below that video, in its shard) or `<start shard>|@<shard>` (the top of that shard).
  */
 export async function exploreStep(position: string | undefined, limit: number): Promise<{ videos: VideoItem[]; next: string | null }> {
-  const partitions = hubPartitions.videos;
+  const partitions = videoPartitions.videos;
   const count = partitions.length;
   const inRange = (n: number) => Number.isInteger(n) && n >= 0 && n < count;
   let start: number;
   let shard: number;
   let after: string | undefined;
-  if (!position) {
+  const bar = position ? position.indexOf('|') : -1;
+  if (!position || bar < 0) {
     start = shard = nextShard('newest', count);
   } else {
-    const bar = position.indexOf('|');
-    const at = bar >= 0 ? position.slice(bar + 1) : position;
+    const at = position.slice(bar + 1);
     if (at.startsWith('@')) {
       const top = Number(at.slice(1));
       shard = inRange(top) ? top : 0;
     } else {
       after = at;
-      shard = hubPartitions.videoShard(at.slice(at.lastIndexOf('#') + 1));
+      shard = videoPartitions.videoShard(at.slice(at.lastIndexOf('#') + 1));
     }
-    const startText = bar >= 0 ? Number(position.slice(0, bar)) : shard;
+    const startText = Number(position.slice(0, bar));
     start = inRange(startText) ? startText : shard;
   }
   const { videos, done } = await newestOfShard(partitions[shard]!, after, limit);
@@ -155,11 +158,11 @@ export async function exploreStep(position: string | undefined, limit: number): 
 
 /**
  * A page of the whole catalog, newest first, after position `created_at#vid` (order=new, and q without
- * an indexable gram): every shard queried in parallel (hubPartitions.videos.length requests), each
+ * an indexable gram): every shard queried in parallel (videoPartitions.videos.length requests), each
  * for its share of `limit`, merged (sort keys are unique, so one position holds for every shard).
  */
 export async function catalogPage(after: string | undefined, limit: number): Promise<{ videos: VideoItem[]; done: boolean }> {
-  const partitions = hubPartitions.videos;
+  const partitions = videoPartitions.videos;
   const pages = await Promise.all(partitions.map((partition) => newestOfShard(partition, after, Math.ceil(limit / partitions.length))));
   const { items, done } = mergeShardPages(
     pages.map((p) => ({ items: p.videos, done: p.done })),
@@ -173,7 +176,7 @@ export async function tagCandidates(tag: string, limit: number): Promise<Candida
   const { items } = await query({
     IndexName: 'gsi3',
     KeyConditionExpression: 'gsi3pk = :p',
-    ExpressionAttributeValues: { ':p': hubPartitions.tag(tag) },
+    ExpressionAttributeValues: { ':p': videoPartitions.tag(tag) },
     ScanIndexForward: false,
     Limit: limit,
   });
@@ -192,7 +195,7 @@ export async function authorVideos(openid: string, limit: number): Promise<Video
     ...RANKING_ATTRIBUTES,
     IndexName: 'gsi2',
     KeyConditionExpression: 'gsi2pk = :p',
-    ExpressionAttributeValues: { ':p': hubPartitions.author(openid) },
+    ExpressionAttributeValues: { ':p': videoPartitions.author(openid) },
     ScanIndexForward: false,
     Limit: limit,
   });
@@ -208,8 +211,8 @@ export interface StateRead {
 
 /**
  * The caller's feed state, its call records (newest first, at most CHUNK_READ_CAP) and up to
- * `limit` followed accounts, with ONE Query: they sort in that order (hubItems.feedState,
- * hubItems.feedChunk, hubItems.follows). A caller with fewer records reads more FOLLOWS# items
+ * `limit` followed accounts, with ONE Query: they sort in that order (feedKeys.feedState,
+ * feedKeys.feedChunk, followKeys.follows). A caller with fewer records reads more FOLLOWS# items
  * instead (the Limit counts items), never more than the Limit.
  */
 export async function feedStateWithFollows(openid: string, limit: number): Promise<StateRead> {
@@ -219,7 +222,7 @@ export async function feedStateWithFollows(openid: string, limit: number): Promi
     ExpressionAttributeValues: { ':pk': range.pk, ':from': range.from, ':to': range.to },
     Limit: 1 + CHUNK_READ_CAP + limit,
   });
-  const prefix = hubItems.follows(openid, '').sk;
+  const prefix = followKeys.follows(openid, '').sk;
   const state = items.find((i) => i.sk === range.from);
   const chunks = items.filter((i) => String(i.sk).startsWith(range.chunkPrefix));
   const followees = items
@@ -230,7 +233,10 @@ export async function feedStateWithFollows(openid: string, limit: number): Promi
   return { state, chunks, followees };
 }
 
-/** An anonymous device's feed state and its call records, with ONE Query (hubItems.deviceFeedChunk). */
+/**
+ * An anonymous device's feed state: its call records (feedKeys.deviceFeedChunk), with ONE Query. A
+ * device has no state item (it cannot like or dislike, which write one).
+ */
 export async function deviceFeedState(deviceId: string): Promise<StateRead> {
   const range = deviceFeedStateAndChunks(deviceId);
   const { items } = await query({
@@ -238,7 +244,7 @@ export async function deviceFeedState(deviceId: string): Promise<StateRead> {
     ExpressionAttributeValues: { ':pk': range.pk, ':from': range.from, ':to': range.to },
     Limit: 1 + CHUNK_READ_CAP,
   });
-  return { state: items.find((i) => i.sk === range.from), chunks: items.filter((i) => String(i.sk).startsWith(range.chunkPrefix)), followees: [] };
+  return { state: undefined, chunks: items.filter((i) => String(i.sk).startsWith(range.chunkPrefix)), followees: [] };
 }
 
 /** Candidates of a co-likes item: `n` counts, `m` what scoring needs. */

@@ -25,7 +25,7 @@ export const TASTE_MODEL = {
 };
 
 /** Share of the catalog carrying a tag (add-one smoothed, never 0). */
-export const catalogShare = (stats: TagFrequencies, tag: string) => (Math.min(stats.df.get(tag) ?? 0, stats.total) + 1) / (stats.total + 1);
+const catalogShare = (stats: TagFrequencies, tag: string) => (Math.min(stats.df.get(tag) ?? 0, stats.total) + 1) / (stats.total + 1);
 
 export function idf(df: number, total: number): number {
   return Math.max(0, Math.log((total + 1) / (Math.min(df, total) + 1)));

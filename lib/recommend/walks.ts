@@ -1,7 +1,7 @@
 import { bestGram, matchesTerm, normalizeSearchText, postingsPage } from '../catalog/search-index.js';
 import type { VideoItem } from '../catalog/video-items.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
-import { hubItems, hubPartitions } from '../db/hub-items.js';
+import { videoKeys, videoPartitions } from '../catalog/video-items.js';
 import { ValidationError } from '../errors.js';
 import { randomBase62 } from '../ids.js';
 import { encodeCursor, termHash, type WalkCursor } from './cursor.js';
@@ -38,7 +38,7 @@ export async function walk(ctx: Context, order: WalkOrder): Promise<Outcome> {
   // or waits for the next call (a page of new or hot reads every shard of its list: a budget of 2,
   // as an access key's call has, must still fit one).
   let budget = spare(ctx) - (sharedVid ? 1 : 0);
-  const sharedRead = sharedVid ? (batchGetHubItems([hubItems.video(sharedVid)]) as Promise<Found>) : Promise.resolve(new Map() as Found);
+  const sharedRead = sharedVid ? (batchGetHubItems([videoKeys.video(sharedVid)]) as Promise<Found>) : Promise.resolve(new Map() as Found);
   const room = req.count - (sharedVid ? 1 : 0);
 
   const list: VideoItem[] = [];
@@ -90,11 +90,11 @@ export async function walk(ctx: Context, order: WalkOrder): Promise<Outcome> {
     const window = all.slice(index, index + LIMITS.phase2Window);
     const needed = window.filter((vid) => !skippedVideos.has(vid));
     if (needed.length === 0 || budget >= 1) {
-      const fetched = needed.length ? ((await batchGetHubItems(needed.map((vid) => hubItems.video(vid)))) as Found) : (new Map() as Found);
+      const fetched = needed.length ? ((await batchGetHubItems(needed.map((vid) => videoKeys.video(vid)))) as Found) : (new Map() as Found);
       for (const vid of window) {
         if (list.length >= room) break;
         index++;
-        const video = skippedVideos.get(vid) ?? (fetched.get(itemId(hubItems.video(vid))) as VideoItem | undefined);
+        const video = skippedVideos.get(vid) ?? (fetched.get(itemId(videoKeys.video(vid))) as VideoItem | undefined);
         if (!video || state.disliked.has(vid) || inList.has(vid) || vid === sharedVid) continue;
         list.push(video);
         inList.add(vid);
@@ -103,7 +103,7 @@ export async function walk(ctx: Context, order: WalkOrder): Promise<Outcome> {
     }
   }
 
-  const sharedVideo = sharedVid ? ((await sharedRead).get(itemId(hubItems.video(sharedVid))) as VideoItem | undefined) : undefined;
+  const sharedVideo = sharedVid ? ((await sharedRead).get(itemId(videoKeys.video(sharedVid))) as VideoItem | undefined) : undefined;
   const next: WalkCursor | undefined = done
     ? undefined
     : phase === 1
@@ -118,9 +118,9 @@ export async function walk(ctx: Context, order: WalkOrder): Promise<Outcome> {
 
 /** The requests of one phase 1 page: new and hot read every shard of their list; q its postings and their videos. */
 function pageRequests(order: WalkOrder, gram: string | undefined): number {
-  if (order === 'hot') return hubPartitions.trending.length;
-  if (order === 'new') return hubPartitions.videos.length;
-  return gram ? 2 : hubPartitions.videos.length + 1;
+  if (order === 'hot') return videoPartitions.trending.length;
+  if (order === 'new') return videoPartitions.videos.length;
+  return gram ? 2 : videoPartitions.videos.length + 1;
 }
 
 /** One page of a walk: ordered items with the position after each, and where the next page starts. */
@@ -134,9 +134,9 @@ async function walkPage(order: WalkOrder, gram: string | undefined, term: string
   if (order === 'q' && gram) {
     const page = await postingsPage(gram, pos.p, LIMITS.searchPage);
     const vids = page.entries.map((e) => e.slice(e.lastIndexOf('#') + 1));
-    const videos = vids.length ? ((await batchGetHubItems(vids.map((vid) => hubItems.video(vid)))) as Found) : new Map();
+    const videos = vids.length ? ((await batchGetHubItems(vids.map((vid) => videoKeys.video(vid)))) as Found) : new Map();
     const items = page.entries.map((entry, i) => {
-      const video = videos.get(itemId(hubItems.video(vids[i]!))) as VideoItem | undefined;
+      const video = videos.get(itemId(videoKeys.video(vids[i]!))) as VideoItem | undefined;
       return { pos: { p: entry }, video: video && matchesTerm(video, term) ? video : undefined };
     });
     return { items, next: page.next !== undefined ? { p: page.next } : undefined };
@@ -144,9 +144,9 @@ async function walkPage(order: WalkOrder, gram: string | undefined, term: string
   // new, and q for a term without an indexable gram: the catalog newest first (q reads the videos'
   // text, which the index does not hold).
   const { videos, done } = await catalogPage(pos.p, order === 'q' ? LIMITS.searchPage : LIMITS.walkPage);
-  const whole = order === 'q' && videos.length ? ((await batchGetHubItems(videos.map((v) => hubItems.video(v.vid)))) as Found) : undefined;
+  const whole = order === 'q' && videos.length ? ((await batchGetHubItems(videos.map((v) => videoKeys.video(v.vid)))) as Found) : undefined;
   const items = videos.map((v) => {
-    const video = whole ? (whole.get(itemId(hubItems.video(v.vid))) as VideoItem | undefined) : v;
+    const video = whole ? (whole.get(itemId(videoKeys.video(v.vid))) as VideoItem | undefined) : v;
     return { pos: { p: `${v.created_at}#${v.vid}` }, video: video && (order !== 'q' || matchesTerm(video, term)) ? video : undefined };
   });
   return { items, next: done || items.length === 0 ? undefined : items[items.length - 1]!.pos };

@@ -1,10 +1,10 @@
 import { config } from '../config.js';
 
 /**
- * The app association files (CONTRACT §7), so that a share link opens the app directly on phones:
- * iOS Universal Links (`/.well-known/apple-app-site-association`) and Android App Links
- * (`/.well-known/assetlinks.json`), both for the share pages' paths `/s/*`. Served only when
- * configured (APPLE_APP_IDS; ANDROID_APP_PACKAGE with ANDROID_CERT_SHA256); otherwise 404.
+ * The app association files (docs/hub-api.md, "The share page"), so that a share link opens the app
+ * directly on phones: iOS Universal Links (`/.well-known/apple-app-site-association`) and Android
+ * App Links (`/.well-known/assetlinks.json`), both for the share pages' paths `/s/*`. Served only
+ * when configured (APPLE_APP_IDS; ANDROID_APP_PACKAGE with ANDROID_CERT_SHA256); otherwise 404.
  */
 export function appleAppSiteAssociation(appIds: readonly string[] = config.APPLE_APP_IDS): object | undefined {
   if (appIds.length === 0) return undefined;

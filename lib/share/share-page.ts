@@ -3,15 +3,18 @@ import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { db, tableNames } from '../db/client.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
-import { hubItems } from '../db/hub-items.js';
+import { accountKeys } from '../accounts/accounts.js';
+import { videoKeys } from '../catalog/video-items.js';
+import { shareKeys } from './shares.js';
 import { logger } from '../logger.js';
-import { pageLanguage, renderNotFoundPage, renderSharePage, SHARE_PAGE_CSP, type PageLanguage } from './page.js';
+import { pageLanguage, renderNotFoundPage, renderSharePage, SHARE_PAGE_CSP, type PageLanguage } from './share-html.js';
 import { shareExpired, shareExpiry, type StoredShare } from './shares.js';
 
 /**
- * `GET /s/{shareid}` (CONTRACT §7): the share page. One read for the share and one for the video
- * with its author (a BatchGet of both; the share names the author), and the open counted meanwhile;
- * an unknown or expired share, or a removed video, gets the 404 page in the same style and language.
+ * `GET /s/{shareid}` (docs/hub-api.md, "The share page"): the share page. One read for the share
+ * and one for the video with its author (a BatchGet of both; the share names the author), and the
+ * open counted meanwhile; an unknown or expired share, or a removed video, gets the 404 page in the
+ * same style and language.
  *
  * Opens: a view by a person adds 1 to the share's `open_count` and to the video's `open_count` (two
  * UpdateItems in parallel, best effort: the page is served even when counting fails), and moves the
@@ -40,7 +43,7 @@ const SHARE_ID = /^[A-Za-z0-9]{12}$/;
 
 /** User agents of link-preview fetchers and crawlers (not people opening the link). */
 const PREVIEW_AGENT = /bot\b|crawler|spider|facebookexternalhit|facebookcatalog|Slackbot|Twitterbot|TelegramBot|WhatsApp|Discordbot|LinkedInBot|SkypeUriPreview|Pinterest|redditbot|Embedly|vkShare|Iframely|BingPreview|Google-InspectionTool|bytespider|Baiduspider|Sogou|YisouSpider/i;
-export const isPreviewFetcher = (userAgent: string | undefined) => !!userAgent && PREVIEW_AGENT.test(userAgent);
+const isPreviewFetcher = (userAgent: string | undefined) => !!userAgent && PREVIEW_AGENT.test(userAgent);
 
 type ShareItem = Pick<StoredShare, 'shareid' | 'vid' | 'author_openid' | 'locale' | 'ttl'>;
 
@@ -79,15 +82,14 @@ export async function sharePage(request: PageRequest): Promise<PageResponse> {
   const shareid = request.shareid ?? '';
   if (!SHARE_ID.test(shareid)) return notFound(fallbackLang, true);
 
-  const shareRead = await batchGetHubItems<ShareItem>([hubItems.share(shareid)]);
-  const share = shareRead.get(itemId(hubItems.share(shareid)));
+  const shareRead = await batchGetHubItems<ShareItem>([shareKeys.share(shareid)]);
+  const share = shareRead.get(itemId(shareKeys.share(shareid)));
   const now = clock.now();
   if (!share || shareExpired(share, now)) return notFound(fallbackLang, true);
   const lang = share.locale ? pageLanguage(share.locale, undefined) : fallbackLang;
   const vary = !share.locale;
 
-  // The video and its author in one BatchGet (shares of earlier code do not name the author: a
-  // second read), the open counted meanwhile.
+  // The video and its author in one BatchGet, the open counted meanwhile.
   const preview = isPreviewFetcher(request.userAgent);
   const [found] = await Promise.all([videoAndAuthor(share), countOpen(share, preview, now)]);
   if (!found.video) return notFound(lang, vary);
@@ -112,14 +114,14 @@ export async function sharePage(request: PageRequest): Promise<PageResponse> {
   return page(200, html, lang, vary);
 }
 
+/** The shared video and its author's nickname (a video keeps its author: the share names it). */
 async function videoAndAuthor(share: ShareItem): Promise<{ video?: VideoRecord; author?: string }> {
-  const videoKey = hubItems.video(share.vid);
-  const keys = [videoKey, ...(share.author_openid ? [hubItems.account(share.author_openid)] : [])];
-  const items = await batchGetHubItems<Record<string, unknown>>(keys);
+  const videoKey = videoKeys.video(share.vid);
+  const accountKey = accountKeys.account(share.author_openid);
+  const items = await batchGetHubItems<Record<string, unknown>>([videoKey, accountKey]);
   const video = items.get(itemId(videoKey)) as VideoRecord | undefined;
   if (!video) return {};
-  const accountKey = hubItems.account(video.author_openid);
-  const account = items.get(itemId(accountKey)) ?? (share.author_openid === video.author_openid ? undefined : (await batchGetHubItems([accountKey])).get(itemId(accountKey)));
+  const account = items.get(itemId(accountKey));
   return { video, author: typeof account?.nickname === 'string' ? account.nickname : undefined };
 }
 
@@ -136,10 +138,9 @@ async function countOpen(share: ShareItem, preview: boolean, nowMs: number): Pro
         ExpressionAttributeValues: { ':one': 1, ...(extend ? { ':ttl': shareExpiry(nowMs), ':now': Math.floor(nowMs / 1000) } : {}) },
       }),
     );
-  // Shares of earlier code have no expiry: an open does not give them one.
   const writes = preview
-    ? [add(hubItems.share(share.shareid), 'preview_count')]
-    : [add(hubItems.share(share.shareid), 'open_count', share.ttl !== undefined), add(hubItems.video(share.vid), 'open_count')];
+    ? [add(shareKeys.share(share.shareid), 'preview_count')]
+    : [add(shareKeys.share(share.shareid), 'open_count', true), add(videoKeys.video(share.vid), 'open_count')];
   const outcomes = await Promise.allSettled(writes);
   for (const o of outcomes) if (o.status === 'rejected') logger.warn('share open not counted', { errorName: (o.reason as Error)?.name });
 }

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { hubItems } from '../db/hub-items.js';
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const shareKeys = {
+  /** A share: one per (sharer, video, UTC day), with a TTL (lib/share/shares.ts). */
+  share: (shareid: string) => ({ pk: `SHARE#${shareid}`, sk: 'SHARE' }),
+};
+
 
 /**
  * A share (docs/data-model.md, the Share item): written by sharetext, read by the share page and by
@@ -22,15 +28,15 @@ export interface StoredShare {
   shareid: string;
   vid: string;
   /** The video's author, so that the share page reads the video and its author in one request. */
-  author_openid?: string;
-  /** The sharer, only when authenticated as that account (shares of earlier code: as claimed). */
+  author_openid: string;
+  /** The sharer, only when authenticated as that account. */
   openid?: string;
   d?: string;
   locale?: string;
   country?: string;
-  created_at?: string;
-  /** Epoch seconds after which the share is gone (absent on shares of earlier code: they stay). */
-  ttl?: number;
+  created_at: string;
+  /** Epoch seconds after which the share is gone. */
+  ttl: number;
 }
 
 /** 12 letters and digits, the same for every share of one sharer, video and UTC day. */
@@ -47,8 +53,8 @@ export const shareExpiry = (nowMs: number) => Math.ceil(nowMs / 1000) + SHARE_LI
  * Whether the share is past its expiry: DynamoDB removes expired items within a few days, not at
  * once, so readers check the time themselves.
  */
-export const shareExpired = (share: Pick<StoredShare, 'ttl'>, nowMs: number) => share.ttl !== undefined && share.ttl * 1000 <= nowMs;
+export const shareExpired = (share: Pick<StoredShare, 'ttl'>, nowMs: number) => share.ttl * 1000 <= nowMs;
 
-export function shareItem(share: StoredShare & { created_at: string; ttl: number }) {
-  return { ...hubItems.share(share.shareid), entity: 'share', ...share };
+export function shareItem(share: StoredShare) {
+  return { ...shareKeys.share(share.shareid), entity: 'share', ...share };
 }

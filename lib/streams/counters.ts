@@ -2,10 +2,19 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { COLIKES_CAP, type VideoItem } from '../catalog/video-items.js';
 import { clock } from '../clock.js';
 import { createDocumentClient, tableNames } from '../db/client.js';
-import { hubItems } from '../db/hub-items.js';
+import { accountKeys } from '../accounts/accounts.js';
+import { videoKeys } from '../catalog/video-items.js';
+import { commentKeys } from '../comments/comments.js';
 import { cancellationCode, MAX_TRANSACTION_ITEMS, transactWrite, type TransactItem } from '../db/transact.js';
 import { logger } from '../logger.js';
 import { factOf, type ChangeRecord, type Fact, type LikeImage } from './facts.js';
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const streamKeys = {
+  /** "Stream record `eventId` has been applied": written with its counter deltas in one transaction, with a TTL. */
+  streamApplied: (eventId: string) => ({ pk: `STREAMED#${eventId}`, sk: 'APPLIED' }),
+};
+
 
 /**
  * Derived counters, applied from the hub table's change stream (docs/data-model.md, "Counters").
@@ -55,14 +64,6 @@ interface Applicable {
 
 const keyId = (key: Key) => `${key.pk}|${key.sk}`;
 
-/** The author and tags of a like stored by earlier code, which does not carry them: read from the video. */
-async function completeLike(like: LikeImage): Promise<LikeImage> {
-  if (like.author_openid !== undefined) return like;
-  const out = await streamDb.send(new GetCommand({ TableName: TABLE(), Key: hubItems.video(like.vid) }));
-  const video = out.Item as VideoItem | undefined;
-  return { ...like, author_openid: video?.author_openid, tags: video?.tags ?? [], video_created_at: video?.created_at };
-}
-
 /** Every counter a fact moves, with its delta. */
 function deltasOf(fact: Fact): { key: Key; attribute: string; delta: number; mustExist: boolean; set?: boolean }[] {
   switch (fact.kind) {
@@ -70,17 +71,17 @@ function deltasOf(fact: Fact): { key: Key; attribute: string; delta: number; mus
       const { like, sign } = fact;
       const trend = sign * (like.trend_add ?? 0);
       return [
-        { key: hubItems.video(like.vid), attribute: 'like_count', delta: sign, mustExist: true },
-        { key: hubItems.video(like.vid), attribute: 'gsi3sk', delta: trend, mustExist: true },
+        { key: videoKeys.video(like.vid), attribute: 'like_count', delta: sign, mustExist: true },
+        { key: videoKeys.video(like.vid), attribute: 'gsi3sk', delta: trend, mustExist: true },
         // Unconditional, as in publishing: a tag removed by a concurrent edit keeps at most an unindexed number.
-        ...(like.tags ?? []).map((tag) => ({ key: hubItems.videoTag(like.vid, tag), attribute: 'gsi3sk', delta: trend, mustExist: false })),
-        ...(like.author_openid ? [{ key: hubItems.account(like.author_openid), attribute: 'liked_count', delta: sign, mustExist: true }] : []),
+        ...like.tags.map((tag) => ({ key: videoKeys.videoTag(like.vid, tag), attribute: 'gsi3sk', delta: trend, mustExist: false })),
+        { key: accountKeys.account(like.author_openid), attribute: 'liked_count', delta: sign, mustExist: true },
       ];
     }
     case 'comment':
-      return [{ key: hubItems.video(fact.comment.vid), attribute: 'comment_count', delta: fact.sign, mustExist: true }];
+      return [{ key: videoKeys.video(fact.comment.vid), attribute: 'comment_count', delta: fact.sign, mustExist: true }];
     case 'comment_gap':
-      return [{ key: hubItems.commentSequence(fact.comment.vid), attribute: 'gaps', delta: fact.comment.seq, mustExist: false, set: true }];
+      return [{ key: commentKeys.commentSequence(fact.comment.vid), attribute: 'gaps', delta: fact.comment.seq, mustExist: false, set: true }];
   }
 }
 
@@ -140,7 +141,7 @@ function updateOf(target: Target): TransactItem {
 const markerOf = (eventId: string, expiresAt: number): TransactItem => ({
   Put: {
     TableName: TABLE(),
-    Item: { ...hubItems.streamApplied(eventId), entity: 'stream_applied', ttl: expiresAt },
+    Item: { ...streamKeys.streamApplied(eventId), entity: 'stream_applied', ttl: expiresAt },
     ConditionExpression: 'attribute_not_exists(pk)',
   },
 });
@@ -198,11 +199,11 @@ function chunksOf(facts: Applicable[]): Applicable[][] {
 /** Best effort, as a ranking signal: "people who liked A also liked B", both ways, for the liker's latest likes. */
 async function recordCoLikes(like: LikeImage): Promise<void> {
   const others = (like.co_vids ?? []).filter((v) => v !== like.vid).slice(-3);
-  if (others.length === 0 || !like.author_openid) return;
+  if (others.length === 0) return;
   const metaOf = (v: { author_openid?: string; tags?: string[]; created_at?: string }) => ({ a: v.author_openid, t: v.tags ?? [], c: v.created_at });
   const liked = metaOf({ author_openid: like.author_openid, tags: like.tags, created_at: like.video_created_at });
   const videos = await Promise.all(
-    others.map(async (vid) => (await streamDb.send(new GetCommand({ TableName: TABLE(), Key: hubItems.video(vid), ProjectionExpression: 'vid, author_openid, tags, created_at' }))).Item as VideoItem | undefined),
+    others.map(async (vid) => (await streamDb.send(new GetCommand({ TableName: TABLE(), Key: videoKeys.video(vid), ProjectionExpression: 'vid, author_openid, tags, created_at' }))).Item as VideoItem | undefined),
   );
   const pairs: [string, string, ReturnType<typeof metaOf>][] = [];
   for (const other of videos) if (other) pairs.push([other.vid, like.vid, liked], [like.vid, other.vid, metaOf(other)]);
@@ -212,7 +213,7 @@ async function recordCoLikes(like: LikeImage): Promise<void> {
         .send(
           new UpdateCommand({
             TableName: TABLE(),
-            Key: hubItems.coLikes(owner),
+            Key: videoKeys.coLikes(owner),
             UpdateExpression: 'SET n.#v = if_not_exists(n.#v, :zero) + :one, m.#v = :meta',
             ConditionExpression: 'attribute_exists(n) AND (size(n) < :cap OR attribute_exists(n.#v))',
             ExpressionAttributeNames: { '#v': vid },
@@ -248,10 +249,7 @@ export async function applyChangeRecords(records: ChangeRecord[]): Promise<Batch
   let applied = 0;
   for (const chunk of chunksOf(facts)) {
     try {
-      const complete = await Promise.all(
-        chunk.map(async (f) => (f.fact.kind === 'like' ? { ...f, fact: { ...f.fact, like: await completeLike(f.fact.like) } } : f)),
-      );
-      const now = await applyChunk(complete);
+      const now = await applyChunk(chunk);
       applied += now.length;
       await Promise.all(
         now.map((f) =>

@@ -29,10 +29,10 @@ export interface LikeImage {
   vid: string;
   /** The trend this like added to its video (lib/catalog/trend.ts); a removal takes exactly this back. */
   trend_add?: number;
-  /** The video's author and tags when liked (absent on likes stored by earlier code). */
-  author_openid?: string;
-  tags?: string[];
-  video_created_at?: string;
+  /** The video's author, tags and creation time when liked: whose liked_count, which tag rankings, the co-likes' metadata. */
+  author_openid: string;
+  tags: string[];
+  video_created_at: string;
   /** The liker's latest other likes when liking (for "liked together"), newest last. */
   co_vids?: string[];
 }

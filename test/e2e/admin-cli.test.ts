@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
-import { hubItems } from '../../lib/db/hub-items.js';
 import { getHubItem, newPhone, signUp } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
+import { accountKeys } from '../../lib/accounts/accounts.js';
 
 // `npm run admin`, run as the deployer runs it: a child process with its own AWS SDK clients, here
 // pointed at this file's DynamoDB Local and hub table (DYNAMODB_ENDPOINT, HUB_TABLE).
@@ -31,7 +31,7 @@ function admin(args: string[], env: Record<string, string | undefined> = {}): Pr
   });
 }
 
-const storedRoles = async (openid: string) => (await getHubItem<{ roles: string[] }>(hubItems.account(openid)))?.roles;
+const storedRoles = async (openid: string) => (await getHubItem<{ roles: string[] }>(accountKeys.account(openid)))?.roles;
 /** An admin endpoint: authorized by the token's roles claim (the request-context roles). */
 const setRolesWith = (token: string, openid: string, roles: string[]) => api.post(`/api/v1/admin/users/${openid}/roles`, { token, body: { roles } });
 const auditLines = (out: string) =>
@@ -91,12 +91,12 @@ describe('npm run admin (the first administrator, without a redeploy)', () => {
     expect(byPhone.code).toBe(3);
     expect(byPhone.stderr).toContain('no such account: No account signs in with this phone number');
     expect(byPhone.stderr).not.toContain(phone.slice(3));
-    expect(await getHubItem(hubItems.phone(phone))).toBeUndefined();
+    expect(await getHubItem(accountKeys.phone(phone))).toBeUndefined();
 
     const byOpenid = await admin(['grant', 'u_NoSuchAccount00000000']);
     expect(byOpenid.code).toBe(3);
     expect(byOpenid.stderr).toContain('no such account: Account "u_NoSuchAccount00000000" does not exist');
-    expect(await getHubItem(hubItems.account('u_NoSuchAccount00000000'))).toBeUndefined();
+    expect(await getHubItem(accountKeys.account('u_NoSuchAccount00000000'))).toBeUndefined();
   });
 
   it.each([

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { clock } from '../../lib/clock.js';
-import { getAccount } from '../../lib/hub/accounts.js';
+import { getAccount } from '../../lib/accounts/accounts.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { hub, latestCode, newPhone } from '../support/hub-fixtures.js';
 import { ndjson, type CliRun } from '../support/cli-run.js';

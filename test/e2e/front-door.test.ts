@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Deployed, the functions get the origin secret's ARN and refuse requests that lack the secret in
 // x-origin-verify (lib/http/front-door.ts). Here the real Powertools/SDK client reads it from a
-// Secrets Manager stand-in; lib/config.ts is read once, at the first import: the environment is set
-// before that.
-const ORIGIN_SECRET_ARN = vi.hoisted(() => {
-  const arn = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:expohub-origin-Ab12Cd';
-  Object.assign(process.env, {
-    ORIGIN_VERIFY_SECRET_ARN: arn,
-    RATE_SMS_IP_HOURLY: '2',
-    AWS_ACCESS_KEY_ID: 'AKIDLOCALSTANDIN',
-    AWS_SECRET_ACCESS_KEY: 'local-stand-in-secret',
-  });
-  return arn;
-});
+// Secrets Manager stand-in.
+const ORIGIN_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:expohub-origin-Ab12Cd';
 
 import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/origin-verify.js';
 import { startSecretsManagerStandIn, type SecretsManagerCall, type StandIn } from '../support/aws-stand-ins.js';
@@ -29,7 +19,9 @@ let api: ReturnType<typeof apiClient>;
 beforeAll(async () => {
   sm = await startSecretsManagerStandIn({ [ORIGIN_SECRET_ARN]: ORIGIN_SECRET });
   process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = sm.url;
-  stack = await startTestStack();
+  stack = await startTestStack({
+    env: { ORIGIN_VERIFY_SECRET_ARN: ORIGIN_SECRET_ARN, RATE_SMS_IP_HOURLY: '2', AWS_ACCESS_KEY_ID: 'AKIDLOCALSTANDIN', AWS_SECRET_ACCESS_KEY: 'local-stand-in-secret' },
+  });
   api = apiClient(stack.url);
 }, 60_000);
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setSmsSender } from '../../lib/hub/sms.js';
+import { setSmsSender } from '../../lib/sms/sender.js';
 import { textProblem } from '../../lib/text.js';
 import { HUB_OPERATIONS } from '../../lib/hub/operations.js';
 import { ROUTES, type RouteSpec } from '../../infra/routes.js';
@@ -11,7 +11,7 @@ import { tokenFor } from '../support/tokens.js';
 import { changedItems, storeSnapshot } from '../support/store-digest.js';
 
 /**
- * Property-based tests over every hub `do` and every route of infra/routes.ts (issue 10): generated
+ * Property-based tests over every hub `do` and every route of infra/routes.ts: generated
  * query strings, bodies, path values, credentials and mutated cursors, sent through the local server
  * (the same routes, authorizer and handlers as `npm start`). For every answer:
  *  - the status is one the contract lists for that route, and never 500;
@@ -73,7 +73,7 @@ function expectEnvelope(answer: Answer) {
 
 /**
  * A 4xx must change nothing. Exceptions by design: a wrong SMS code counts a try on the code item
- * (CONTRACT §3: the 5th wrong try ends it), and a key that verified counts in its rate limit's minute
+ * (docs/hub-api.md, "create_phone_account": the 5th wrong try ends it), and a key that verified counts in its rate limit's minute
  * counter even when the request then fails (the key was used, as last_used_at records).
  */
 // Called right after each request, before the case's other checks: a case that fails another check
@@ -267,7 +267,7 @@ describe('every hub do, generated query strings', () => {
 
 // The routes of infra/routes.ts ----------------------------------------------------------------------
 
-/** What the contract allows each route to answer (CONTRACT §2, §4, §5). */
+/** What each route may answer (docs/api-keys.md, "Envelope", and the route's section there or in docs/protected-api.md). */
 const ROUTE_STATUSES: Record<string, number[]> = {
   'GET /api/v1/health': [200],
   'POST /api/v1/api-keys': [201, 400, 401, 409],

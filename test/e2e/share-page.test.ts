@@ -1,33 +1,29 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
-import { hubItems } from '../../lib/db/hub-items.js';
-import { SHARE_PAGE_CSP } from '../../lib/share/page.js';
+import { SHARE_PAGE_CSP } from '../../lib/share/share-html.js';
 import { SHARE_LIFETIME_S } from '../../lib/share/shares.js';
 import { recordRequests } from '../support/db-requests.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
+import { shareKeys } from '../../lib/share/shares.js';
+import { videoKeys } from '../../lib/catalog/video-items.js';
 
 /**
- * The share page end to end (CONTRACT §7): the URL sharetext hands out, opened on the local server
- * (the same route and handler as deployed): status, preview tags, language, escaping, the 404 page,
- * the opens counted.
+ * The share page end to end (docs/hub-api.md, "The share page"): the URL sharetext hands out,
+ * opened on the local server (the same route and handler as deployed): status, preview tags,
+ * language, escaping, the 404 page, the opens counted.
  */
-// Read by lib/config.ts at its first import, which the imports above make: set before them.
-const env = vi.hoisted(() => {
-  const values = {
-    APP_LINK_SCHEME: 'expohubtest',
-    APP_STORE_URL: 'https://apps.example.com/expohub',
-    APPLE_APP_IDS: 'ABCDE12345.com.example.expohub',
-    ANDROID_APP_PACKAGE: 'com.example.expohub',
-    ANDROID_CERT_SHA256: '14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5',
-  };
-  Object.assign(process.env, values);
-  return values;
-});
+const env = {
+  APP_LINK_SCHEME: 'expohubtest',
+  APP_STORE_URL: 'https://apps.example.com/expohub',
+  APPLE_APP_IDS: 'ABCDE12345.com.example.expohub',
+  ANDROID_APP_PACKAGE: 'com.example.expohub',
+  ANDROID_CERT_SHA256: '14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5',
+};
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;
 let author: TestAccount;
@@ -113,7 +109,7 @@ describe('GET /s/{shareid}', () => {
     }
     const video = await putTestVideo(author.openid);
     const shareid = await shareOf(video.vid, 'en');
-    await db.send(new DeleteCommand({ TableName: tableNames.hub, Key: hubItems.video(video.vid) }));
+    await db.send(new DeleteCommand({ TableName: tableNames.hub, Key: videoKeys.video(video.vid) }));
     const gone = await open(shareid);
     expect(gone.status).toBe(404);
     expect(gone.html).toContain('This share was not found');
@@ -129,14 +125,14 @@ describe('GET /s/{shareid}', () => {
     await open(shareid);
     await open(shareid, { 'user-agent': 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)' });
     await open(shareid, { 'user-agent': 'TelegramBot (like TwitterBot)' });
-    expect(await getHubItem(hubItems.share(shareid))).toMatchObject({ open_count: 2, preview_count: 2 });
-    expect(await getHubItem(hubItems.video(video.vid))).toMatchObject({ open_count: 2, share_count: 1 });
+    expect(await getHubItem(shareKeys.share(shareid))).toMatchObject({ open_count: 2, preview_count: 2 });
+    expect(await getHubItem(videoKeys.video(video.vid))).toMatchObject({ open_count: 2, share_count: 1 });
   });
 });
 
 describe('an expiring share', () => {
   afterEach(() => clock.reset());
-  const ttlOf = async (shareid: string) => (await getHubItem<{ ttl: number }>(hubItems.share(shareid)))!.ttl;
+  const ttlOf = async (shareid: string) => (await getHubItem<{ ttl: number }>(shareKeys.share(shareid)))!.ttl;
   const day = 86_400_000;
 
   it('answers the 404 page once 30 days passed without an open; an open by a person keeps it 30 more days, a link preview does not', async () => {
@@ -155,7 +151,7 @@ describe('an expiring share', () => {
 
     clock.advance(10 * day + 60_000);
     // Made 30 days and a minute ago, never opened: gone, though DynamoDB may not have removed it yet.
-    expect(await getHubItem(hubItems.share(unopened))).toBeDefined();
+    expect(await getHubItem(shareKeys.share(unopened))).toBeDefined();
     const gone = await open(unopened);
     expect(gone.status).toBe(404);
     expect(gone.headers.get('content-type')).toBe('text/html; charset=utf-8');

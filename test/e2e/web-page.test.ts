@@ -2,16 +2,13 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-// lib/config.ts is read once, at the first import (below): a small key quota lets a test reach the
-// server's real 409 with a few keys.
-const MAX_KEYS = vi.hoisted(() => {
-  process.env.MAX_KEYS_PER_USER = '4';
-  return 4;
-});
+// A small key quota lets a test reach the server's real 409 with a few keys.
+const MAX_KEYS = 4;
 
-import { endSession } from '../../lib/auth/sessions.js';
+import { endSessionItem } from '../../lib/accounts/sessions.js';
+import { transactWrite } from '../../lib/db/transact.js';
 import { clock } from '../../lib/clock.js';
 import { decodeVerifiedToken } from '../../lib/auth/jwt.js';
 import { buildWeb } from '../../web/build.js';
@@ -423,7 +420,8 @@ describe('401 handling', () => {
     const { page, token } = await openSignedIn('web-carol');
     await page.getByText('No keys yet').waitFor();
     const claims = await decodeVerifiedToken(token);
-    await endSession(claims.jti, claims.exp);
+    // As a sign-in with openid0/token0 ends it (lib/sign-in/sign-in.ts), in a transaction of its own.
+    await transactWrite([endSessionItem(claims.jti, claims.exp)]);
     await createThroughForm(page, { name: 'too late' });
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(await storedLogin(page)).toEqual([null, null, null]);

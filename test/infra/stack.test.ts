@@ -8,7 +8,7 @@ import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../infra/app.js';
 import { PROJECT_ROOT } from '../../infra/constructs/expohub-function.js';
-import { FUNCTIONS, ROUTES, type FunctionName, type FunctionSpec } from '../../infra/routes.js';
+import { FUNCTIONS, ROUTES, usesAuthorizer, type FunctionName, type FunctionSpec } from '../../infra/routes.js';
 import { DEFAULT_SETTINGS, ExpohubStack, settingsFromContext } from '../../infra/stack.js';
 import { COMMON_RULE_SET_COUNT_ONLY } from '../../infra/constructs/web-acl.js';
 import { DEFAULT_LIMITS } from '../../infra/settings.js';
@@ -108,7 +108,7 @@ describe('HTTP API', () => {
     const [authorizerId] = ofType('AWS::ApiGatewayV2::Authorizer').map(([id]) => id);
     for (const route of ROUTES) {
       const deployed = routes.find((r) => r.RouteKey === `${route.method} ${route.path}`)!;
-      if (route.auth === 'authorizer') {
+      if (usesAuthorizer(route)) {
         expect(deployed.AuthorizationType).toBe('CUSTOM');
         expect(deployed.AuthorizerId).toEqual({ Ref: authorizerId });
       } else {
@@ -471,7 +471,7 @@ describe('key-management page', () => {
     expect(config.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
   });
 
-  it('serves the share pages /s/* uncached and /.well-known/* from the HTTP API (CONTRACT §7)', () => {
+  it('serves the share pages /s/* uncached and /.well-known/* from the HTTP API (docs/hub-api.md, "The share page")', () => {
     const config = ofType('AWS::CloudFront::Distribution')[0]![1].Properties.DistributionConfig;
     const [apiId] = ofType('AWS::ApiGatewayV2::Api').map(([id]) => id);
     const apiOrigin = config.Origins.find((o: Json) => refersTo(o.DomainName, apiId!));

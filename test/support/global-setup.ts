@@ -1,12 +1,39 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { assertJavaAvailable } from '../../infra/local/dynamodb-local.js';
 
 /**
- * Checks once, with a clear message, that DynamoDB Local can run. Each test file starts its own
- * DynamoDB Local (test/support/dynamo.ts): one shared by every file made a file's writes slower the
- * more stream records earlier files had left (DynamoDB Local looks up a stream's shard by scanning
- * every stream's records written before it, on every write to a table with a stream).
+ * Once per run (vitest calls it for each project that lists it, in one process: the first call does
+ * the work, the last teardown undoes it): checks, with a clear message, that DynamoDB Local can run,
+ * and makes the pool folder in which each worker records the DynamoDB Local its files share
+ * (test/support/dynamo.ts). The teardown stops them all.
  */
+const state = globalThis as { expohubTestPool?: { dir: string; users: number } };
+
 export function setup() {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  assertJavaAvailable();
+  if (!state.expohubTestPool) {
+    assertJavaAvailable();
+    state.expohubTestPool = { dir: mkdtempSync(join(tmpdir(), 'expohub-dynamo-')), users: 0 };
+    process.env.EXPOHUB_TEST_DYNAMO_POOL = state.expohubTestPool.dir;
+  }
+  state.expohubTestPool.users++;
+  return teardown;
+}
+
+function teardown() {
+  const pool = state.expohubTestPool;
+  if (!pool || --pool.users > 0) return;
+  for (const file of readdirSync(pool.dir)) {
+    const { pid } = JSON.parse(readFileSync(join(pool.dir, file), 'utf8')) as { pid?: number };
+    try {
+      if (pid) process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  rmSync(pool.dir, { recursive: true, force: true });
+  delete process.env.EXPOHUB_TEST_DYNAMO_POOL;
+  state.expohubTestPool = undefined;
 }

@@ -3,11 +3,13 @@ import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { batchGetHubItems, itemId } from '../../lib/db/batch.js';
-import { hubItems, hubPartitions } from '../../lib/db/hub-items.js';
-import { accountItem, accountRecord } from '../../lib/hub/accounts.js';
+import { accountItem, accountRecord } from '../../lib/accounts/accounts.js';
 import type { VideoItem } from '../../lib/catalog/video-items.js';
 import { settleStreams, type apiClient, type ApiResponse } from './stack.js';
 import { tokenFor } from './tokens.js';
+import { reactionKeys } from '../../lib/catalog/reaction-items.js';
+import { feedKeys } from '../../lib/recommend/feed-state.js';
+import { videoKeys, videoPartitions } from '../../lib/catalog/video-items.js';
 
 type Api = ReturnType<typeof apiClient>;
 
@@ -60,7 +62,7 @@ export async function signUp(api: Api, phone = newPhone(), extra: { invite_uid?:
   return { ...res.data, phone };
 }
 
-// Direct store fixtures: put items through the key builders of lib/db/hub-items.ts -----------------
+// Direct store fixtures: put items through the entity modules' key builders -----------------
 
 const TABLE = () => tableNames.hub;
 
@@ -89,7 +91,7 @@ export async function putTestVideo(author: string, fields: Partial<Omit<TestVide
   await db.send(
     new PutCommand({
       TableName: TABLE(),
-      Item: { ...hubItems.video(vid), ...hubItems.videosIndex(created, vid), ...hubItems.authorIndex(author, created, vid), entity: 'video', ...video },
+      Item: { ...videoKeys.video(vid), ...videoKeys.videosIndex(created, vid), ...videoKeys.authorIndex(author, created, vid), entity: 'video', ...video },
     }),
   );
   return video;
@@ -116,22 +118,40 @@ export async function putTestAccounts(count: number, roles: ('admin' | 'editor')
   );
 }
 
-/** A like item as the `like` operation writes it (for reading lists; counters are not touched). */
-export async function putTestLike(openid: string, vid: string, likedAt = clock.nowIso()): Promise<void> {
+/**
+ * A like item as the `like` operation writes it (lib/recommend/reactions.ts), for reading lists: no
+ * transaction with the liker's counter and feed state, no trend added (the stream still counts it
+ * in the video's like_count and its author's liked_count).
+ */
+export async function putTestLike(openid: string, video: Pick<TestVideo, 'vid' | 'author_openid' | 'tags' | 'created_at'>, likedAt = clock.nowIso()): Promise<void> {
+  const { vid } = video;
   await db.send(
     new PutCommand({
       TableName: TABLE(),
-      Item: { ...hubItems.like(openid, vid), ...hubItems.likesIndex(openid, likedAt, vid), ...hubItems.likersIndex(vid, likedAt, openid), entity: 'like', openid, vid, liked_at: likedAt },
+      Item: {
+        ...reactionKeys.like(openid, vid),
+        ...reactionKeys.likesIndex(openid, likedAt, vid),
+        ...reactionKeys.likersIndex(vid, likedAt, openid),
+        entity: 'like',
+        openid,
+        vid,
+        liked_at: likedAt,
+        trend_add: 0,
+        author_openid: video.author_openid,
+        tags: video.tags,
+        video_created_at: video.created_at,
+        co_vids: [],
+      },
     }),
   );
 }
 
-/** A seen item as the feed writes it (history list). */
+/** A view of `vid` at `seenAt` in the history list, as get_next_list records a call that reported it (lib/recommend/feed.ts). */
 export async function putTestSeen(openid: string, vid: string, seenAt = clock.nowIso()): Promise<void> {
   await db.send(
     new PutCommand({
       TableName: TABLE(),
-      Item: { ...hubItems.seen(openid, vid), ...hubItems.historyIndex(openid, seenAt, vid), entity: 'seen', openid, vid, seen_at: seenAt },
+      Item: { ...feedKeys.viewHistory(openid, seenAt, vid), ...feedKeys.viewHistoryIndex(openid, seenAt, [vid]), entity: 'history', openid, seen_at: seenAt },
     }),
   );
 }
@@ -149,9 +169,9 @@ export async function getHubItem<T = Record<string, unknown>>(key: { pk: string;
  */
 export async function storedVideosOfAuthor(openid: string): Promise<VideoItem[]> {
   const out = await db.send(
-    new QueryCommand({ TableName: TABLE(), IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': hubPartitions.author(openid) }, ScanIndexForward: false }),
+    new QueryCommand({ TableName: TABLE(), IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': videoPartitions.author(openid) }, ScanIndexForward: false }),
   );
-  const keys = (out.Items ?? []).map((i) => hubItems.video(String(i.vid)));
+  const keys = (out.Items ?? []).map((i) => videoKeys.video(String(i.vid)));
   const items = await batchGetHubItems<VideoItem>(keys);
   return keys.map((k) => items.get(itemId(k))).filter((v): v is VideoItem => !!v);
 }

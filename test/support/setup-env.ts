@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll } from 'vitest';
 import { ADMIN_PHONE } from './constants.js';
-import { reserveDynamoEndpoint, stopDynamoDbLocal } from './dynamo.js';
 
-// Runs before each test file is imported, so lib/config.ts (read once at import) sees a complete
-// environment: this file's own DynamoDB Local (started when first needed: dynamo.ts) and its tables.
+// Runs before each test file is imported: the environment lib/config.ts is built from on first use
+// (a test stack may configure its own on top, test/support/stack.ts), with this file's own tables.
+// The database tiers add their DynamoDB Local (setup-db.ts).
 const prefix = `t${randomBytes(5).toString('hex')}_`;
 Object.assign(process.env, {
   EXPOHUB_RUNTIME: 'local',
   AWS_REGION: 'us-east-1',
-  DYNAMODB_ENDPOINT: await reserveDynamoEndpoint(),
   TEST_TABLE_PREFIX: prefix,
   API_KEYS_TABLE: `${prefix}api_keys`,
   HUB_TABLE: `${prefix}hub`,
@@ -23,6 +21,3 @@ Object.assign(process.env, {
   POWERTOOLS_METRICS_DISABLED: 'true',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 });
-
-// Registered first, so it runs after the file's own afterAll hooks (a stack stops before its database).
-afterAll(stopDynamoDbLocal);

@@ -2,7 +2,9 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { createTables } from '../../infra/local/create-tables.js';
 import { ensureDynamoDbLocal } from './dynamo.js';
+import { DEV_ROUTES } from '../../infra/local/dev-routes.js';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../infra/local/local-stack.js';
+import { invokeGateway } from '../../infra/local/server.js';
 
 /** Creates this file's tables (see setup-env.ts) in its DynamoDB Local, started here if need be. */
 export async function createTestTables(): Promise<void> {
@@ -22,25 +24,19 @@ export async function settleStreams(): Promise<void> {
 
 /**
  * The local server in-process, against this file's DynamoDB Local and tables: the same
- * routes, authorizer and handlers as `npm start`, and the same stream processor. Being in-process,
- * tests can move `clock`.
+ * routes, authorizer and handlers as `npm start`, and the same stream processor (on demand:
+ * settleStreams). Being in-process, tests can move `clock`. With `http: false` (the api tier) there
+ * is no HTTP server: apiClient(stack.url) invokes the gateway in-process (infra/local/server.ts,
+ * invokeGateway), the path the server itself takes after the socket.
  */
-export async function startTestStack(options: Pick<LocalStackOptions, 'env' | 'staticDir' | 'devRoutes'> = {}) {
+export async function startTestStack(options: Pick<LocalStackOptions, 'env' | 'staticDir' | 'devRoutes' | 'http' | 'streams'> = {}) {
   const stack = await startLocalStack({
     dataDir: 'memory',
+    streams: 'on-demand',
     dynamoEndpoint: await ensureDynamoDbLocal(),
     tablePrefix: process.env.TEST_TABLE_PREFIX,
     ...options,
   });
-  // lib/config.ts is parsed once, at its first import. A test file that imported lib/ code before
-  // calling this would run with the old settings and silently ignore `env`: fail loudly instead.
-  const { loadedEnvironment } = await import('../../lib/config.js');
-  for (const [name, value] of Object.entries(options.env ?? {})) {
-    if (loadedEnvironment[name] !== value) {
-      await stack.stop();
-      throw new Error(`lib/config.ts was loaded before startTestStack set ${name}; set it earlier (vi.hoisted) in this test file`);
-    }
-  }
   streamsByUrl.set(stack.url, stack.streams);
   const stop = stack.stop;
   return Object.assign(stack, {
@@ -67,20 +63,28 @@ export interface CallOptions {
 }
 
 /**
- * A small fetch wrapper: JSON in, status, headers and the parsed envelope out. Before each call it
- * waits for the stack's stream processor to catch up (settleStreams), so that a test reads the
- * derived counters of what it did before, as a client would a moment later; `settle: false` sends
- * at once (concurrency tests, which wait for convergence themselves).
+ * A small fetch wrapper: JSON in, status, headers and the parsed envelope out. The stack's stream
+ * processor runs on demand: a test that reads derived counters (a video's like_count, comment_count
+ * and trend, an author's liked_count, co-likes) calls settleStreams() first, or makes its client with
+ * `settle: true`, which settles before each call, as a client would see them a moment later.
  */
 export function apiClient(baseUrl: string, clientOptions: { settle?: boolean } = {}) {
   async function call<T = unknown>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
-    if (clientOptions.settle !== false) await streamsByUrl.get(baseUrl)?.settle();
+    if (clientOptions.settle === true) await streamsByUrl.get(baseUrl)?.settle();
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | undefined = options.rawBody;
     if (options.body !== undefined) {
       headers['content-type'] ??= 'application/json';
       body = JSON.stringify(options.body);
+    }
+    if (baseUrl.startsWith('inprocess:')) {
+      const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+      const out = await invokeGateway({ method, url: new URL(path, 'http://127.0.0.1'), headers: { host: '127.0.0.1', ...lower }, body, sourceIp: '127.0.0.1' }, { devRoutes: DEV_ROUTES });
+      // A page or a file (the share page, the API reference) is not the envelope: its text is the body.
+      const json = (out.headers['content-type'] ?? '').startsWith('application/json');
+      const parsed = (json ? JSON.parse(out.body) : out.body) as ApiResponse<T>['body'];
+      return { status: out.status, headers: new Headers(out.headers), body: parsed, data: (parsed as { data: T }).data };
     }
     const res = await fetch(baseUrl + path, { method, headers, body });
     const parsed = (await res.json()) as ApiResponse<T>['body'];
@@ -98,12 +102,13 @@ export function apiClient(baseUrl: string, clientOptions: { settle?: boolean } =
  * e.g. a stand-in whose URL goes into the environment), stopped after them; the clock is reset after
  * each test. Returns the API client, usable once the tests run.
  */
-export function useTestStack(options: Parameters<typeof startTestStack>[0] = {}): ReturnType<typeof apiClient> {
+export function useTestStack(options: Parameters<typeof startTestStack>[0] & { settle?: boolean } = {}): ReturnType<typeof apiClient> {
   let stack: Awaited<ReturnType<typeof startTestStack>> | undefined;
   let client: ReturnType<typeof apiClient> | undefined;
   beforeAll(async () => {
-    stack = await startTestStack(options);
-    client = apiClient(stack.url);
+    const { settle, ...stackOptions } = options;
+    stack = await startTestStack(stackOptions);
+    client = apiClient(stack.url, { settle });
   });
   afterAll(async () => stack?.stop());
   afterEach(() => clock.reset());

@@ -25,7 +25,7 @@ export async function storeSnapshot(): Promise<Map<string, string>> {
 /**
  * The item ids that differ between two snapshots (added, removed or changed). A key's `last_used_at`
  * is left out: a key that authenticated is used, whatever the request then answers (it is written at
- * most once a minute, CONTRACT §4).
+ * most once a minute: docs/api-keys.md, "GET /api/v1/api-keys/verify").
  */
 export function changedItems(before: Map<string, string>, after: Map<string, string>): string[] {
   const ids = new Set([...before.keys(), ...after.keys()]);

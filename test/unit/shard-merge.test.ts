@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shardOf } from '../../lib/db/hub-items.js';
+import { shardOf } from '../../lib/db/keys.js';
 import { mergeShardPages } from '../../lib/db/shard-merge.js';
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expiryToIso, localDateTimeValue, parseScopes, randomNonce } from '../../web/src/form-values.js';
 import { maskPhone } from '../../web/src/session.js';
 
-describe('the page\'s create-form values (seed 001 §4, client behaviour)', () => {
+describe('the page\'s create-form values (docs/web.md, "Create")', () => {
   it.each([
     ['a, b，c, ,', ['a', 'b', 'c']],
     ['', []],

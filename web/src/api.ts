@@ -1,7 +1,7 @@
 import { session } from './session.js';
 import { typedClient, type ResponseData } from '../../lib/openapi/client.js';
 
-/** Seed 001 §8: the client gives up on a request after 30 seconds. */
+/** The client gives up on a request after 30 seconds (docs/web.md, "What it does"). */
 export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** A failed call, carrying the envelope's code and its message for a person. */
@@ -16,14 +16,14 @@ export class ApiError extends Error {
   }
 }
 
-/** A key record as the API returns it: the type the OpenAPI document gives it (lib/openapi/api-types.ts). */
+/** A key record as the API returns it: the type the OpenAPI document gives it (lib/openapi/generated/api-types.ts). */
 export type ApiKey = ResponseData<'/api/v1/api-keys', 'get'>[number];
 
 type Envelope = { code: 0; data: unknown } | { code: string; error: string };
 
 let unauthorizedHandler: (() => void) | undefined;
 
-/** Called when a request that carried the login token is answered with 401 (seed 001 §5). */
+/** Called when a request that carried the login token is answered with 401 (docs/web.md, "What it does"). */
 export function onUnauthorized(handler: () => void): void {
   unauthorizedHandler = handler;
 }

@@ -1,4 +1,4 @@
-/** Pure helpers for the create form (seed 001 §4, client behaviour). */
+/** Pure helpers for the create form (docs/web.md, "What it does"). */
 
 /** Splits on ASCII and full-width commas, trims, drops empty items. */
 export function parseScopes(input: string): string[] {

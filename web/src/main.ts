@@ -52,8 +52,8 @@ function showKeys(): void {
   app.append(auditSection());
 }
 
-// Seed 001 §5: a 401 on a call made with the login token discards it and the username and shows
-// the login view, unless that view is already showing.
+// A 401 on a call made with the login token discards it and the username and shows the login view,
+// unless that view is already showing (docs/web.md, "What it does").
 onUnauthorized(() => {
   session.clear();
   if (current === 'login') return;

@@ -1,0 +1,82 @@
+import { batchGetHubItems, itemId } from '../db/batch.js';
+import { accountKeys } from '../accounts/accounts.js';
+import { pad, timeKey, shardKey, allShards, SHARDS } from '../db/keys.js';
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const commentKeys = {
+  /**
+   * Comment number `seq` (1, 2, ...) of a video: page N is the seq range below the video's
+   * comment_count, so every page costs one Query. gsi1: COMMENTS#openid / created_at#cid (my
+   * comments); gsi2: COMMENTS#k / created_at#cid (export of all comments; k from the cid).
+   */
+  comment: (vid: string, seq: number) => ({ pk: `VIDEO#${vid}`, sk: `COMMENT#${pad(seq)}` }),
+  commentsByAuthorIndex: (openid: string, createdAt: string, cid: string) => ({ gsi1pk: `COMMENTS#${openid}`, gsi1sk: timeKey(createdAt, cid) }),
+  allCommentsIndex: (createdAt: string, cid: string) => ({ gsi2pk: shardKey('COMMENTS', cid, SHARDS.comments), gsi2sk: timeKey(createdAt, cid) }),
+  /**
+   * Retry guard of comment_set: (openid, vid, content) within 60 s, with a TTL. Written first as the
+   * comment's reservation (with the window slot), given the comment's `seq` when it is written.
+   */
+  commentDedup: (openid: string, digest: string) => ({ pk: `ACCOUNT#${openid}`, sk: `COMMENTDEDUP#${digest}` }),
+  /** openid commented on vid (latest comment time): get_fav watch_list=comment lists each video once. gsi1: COMMENTED#openid / commented_at#vid. */
+  commented: (openid: string, vid: string) => ({ pk: `ACCOUNT#${openid}`, sk: `COMMENTED#${vid}` }),
+  commentedIndex: (openid: string, at: string, vid: string) => ({ gsi1pk: `COMMENTED#${openid}`, gsi1sk: timeKey(at, vid) }),
+  /**
+   * The numbering of a video's comments: `n` numbers handed out (a plain atomic update, never in a
+   * transaction, so parallel comments never conflict; only by comments already reserved), `claim`
+   * (the take of the latest number) and `gaps`, the numbers of comments whose write failed after
+   * taking theirs (at most 1,000: docs/data-model.md, "Comment numbers"). Absent on videos commented
+   * on before it: their comments are 1..comment_count with no gaps.
+   */
+  commentSequence: (vid: string) => ({ pk: `VIDEO#${vid}`, sk: 'COMMENTSEQ' }),
+};
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const commentPartitions = {
+  comments: allShards('COMMENTS', SHARDS.comments),
+};
+
+
+/** A comment as stored: `commentKeys.comment(vid, seq)`. */
+export interface StoredComment {
+  cid: string;
+  vid: string;
+  seq: number;
+  openid: string;
+  /** The author's nickname when the comment was written (used if the account is gone). */
+  nickname: string;
+  content: string;
+  created_at: string;
+}
+
+/** A comment in responses (docs/hub-api.md, "comment_set"). */
+export interface CommentView {
+  cid: string;
+  vid: string;
+  openid: string;
+  nickname: string;
+  content: string;
+  created_at: string;
+}
+
+export const COMMENT_PAGE_SIZE = 20;
+
+/** The stored item of a comment: number `seq` of its video, in the author's and the all-comments indexes. */
+export function commentItem(comment: StoredComment) {
+  return {
+    ...commentKeys.comment(comment.vid, comment.seq),
+    ...commentKeys.commentsByAuthorIndex(comment.openid, comment.created_at, comment.cid),
+    ...commentKeys.allCommentsIndex(comment.created_at, comment.cid),
+    entity: 'comment',
+    ...comment,
+  };
+}
+
+export function toCommentView(comment: StoredComment, nickname = comment.nickname): CommentView {
+  return { cid: comment.cid, vid: comment.vid, openid: comment.openid, nickname, content: comment.content, created_at: comment.created_at };
+}
+
+/** Comments in response shape with the authors' current nicknames (one BatchGet). */
+export async function commentViews(comments: StoredComment[]): Promise<CommentView[]> {
+  const accounts = await batchGetHubItems<{ nickname?: string }>(comments.map((c) => accountKeys.account(c.openid)));
+  return comments.map((c) => toCommentView(c, accounts.get(itemId(accountKeys.account(c.openid)))?.nickname ?? c.nickname));
+}

@@ -1,0 +1,160 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The documentation stays true to the tree: every repository path README.md and docs/*.md name
+ * exists, every relative Markdown link leads to a file and an anchor that exist, and every citation
+ * of a section (`docs/hub-api.md, "The share page"`), in the docs or in a code comment, names a
+ * heading (or a bold lead-in, or an `<a id>`) of that file. A file that moves or a section that is
+ * renamed fails here, naming the line that still points at it.
+ */
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Docs left out of the checks (none). */
+const NOT_YET_CHECKED = new Set<string>();
+
+/** The folders a path in the docs may start with. */
+const TOP = ['lib', 'functions', 'infra', 'web', 'cli', 'test', 'bench', 'docs', '.ci'];
+/** The code whose comments may cite a section of the docs. */
+const CODE = ['lib', 'functions', 'infra', 'web/src', 'cli/src', 'test', 'bench'];
+
+/** Git-ignored paths without wildcards (web/dist, cdk.out, ...): built or written by a run, never committed, so never required. */
+const IGNORED = readFileSync(join(ROOT, '.gitignore'), 'utf8')
+  .split('\n')
+  .map((l) => l.trim().replace(/\/$/, ''))
+  .filter((l) => l && !l.startsWith('#') && !l.includes('*'));
+const isIgnored = (path: string) => IGNORED.some((i) => path === i || path.startsWith(`${i}/`));
+
+/** Every file and folder below `dir` (relative to the root, `/` separators), ignored ones left out. */
+function walk(dir: string): string[] {
+  if (!existsSync(join(ROOT, dir))) return [];
+  return (readdirSync(join(ROOT, dir), { recursive: true }) as string[])
+    .map((f) => `${dir}/${f.split(sep).join('/')}`)
+    .filter((f) => !isIgnored(f) && !f.includes('/node_modules/'));
+}
+
+const TREE = TOP.flatMap((dir) => [dir, ...walk(dir)]);
+const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)].filter((f) => !NOT_YET_CHECKED.has(f));
+const CODE_FILES = CODE.flatMap(walk).filter((f) => /\.(ts|mjs)$/.test(f) && !f.startsWith('lib/openapi/generated/'));
+const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+
+interface Found {
+  file: string;
+  line: number;
+  text: string;
+}
+
+/** Every match of `pattern` in a file, with its line number (group 1, or the whole match, as `text`). */
+function matches(file: string, source: string, pattern: RegExp): (Found & { groups: string[] })[] {
+  return source.split('\n').flatMap((lineText, i) =>
+    [...lineText.matchAll(pattern)].map((m) => ({ file, line: i + 1, text: m[1] ?? m[0], groups: m.slice(1) as string[] })),
+  );
+}
+
+/** Paths of the repository named in a text: `lib/...`, `test/...`, `docs/...` and so on, globs included. */
+const PATH = new RegExp(String.raw`(?<![\w./-])((?:${TOP.map((t) => t.replace('.', '\\.')).join('|')})\/[A-Za-z0-9_.\/{},*<>-]*[A-Za-z0-9_*}>\/])`, 'g');
+
+/** A glob of the docs (`lib/<area>/*-api.ts`, `test/deep/faults-*.test.ts`, `lib/hub/{like,dislike}.ts`, `lib/auth/**`) as a regular expression. */
+function globPattern(glob: string): RegExp {
+  let out = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*' && glob[i + 1] === '*') {
+      out += '.*';
+      i++;
+    } else if (c === '*') out += '[^/]*';
+    else if (c === '{') out += '(?:';
+    else if (c === '}') out += ')';
+    else if (c === ',' && out.lastIndexOf('(?:') > out.lastIndexOf(')')) out += '|';
+    else if (c === '<') {
+      out += '[^/]+';
+      i = glob.indexOf('>', i);
+    } else out += c.replace(/[.+?^$()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${out.replace(/\/$/, '')}$`);
+}
+
+/** Whether a named path (or glob) is in the tree; an ignored (built) path always is. */
+function pathExists(path: string, tree: string[]): boolean {
+  if (isIgnored(path)) return true;
+  if (/[*{<]/.test(path)) {
+    const pattern = globPattern(path);
+    return tree.some((p) => pattern.test(p));
+  }
+  return tree.includes(path.replace(/\/$/, ''));
+}
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+
+/** What a citation may name in a Markdown file: its headings, its bold lead-ins and its `<a id>` anchors. */
+function sectionsOf(markdown: string): { titles: string[]; anchors: Set<string> } {
+  const headings = markdown.split('\n').filter((l) => /^#{1,6} /.test(l)).map((l) => l.replace(/^#+ /, ''));
+  const bold = [...markdown.matchAll(/\*\*([^*]+)\*\*/g)].map((m) => m[1]!);
+  const ids = [...markdown.matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]!);
+  return { titles: [...headings, ...bold], anchors: new Set([...headings.map(slug), ...ids]) };
+}
+
+/** A citation of a section: a file of docs/ (or README.md), a comma or not, the section in double quotes. */
+const CITATION = /(?<![\w/-])((?:docs\/[\w-]+|README)\.md),? "([^"]+)"/g;
+
+/** Whether `section` names one of the file's sections: case aside, a part of a heading or a bold lead-in. */
+const names = (titles: string[], section: string) => titles.some((t) => t.toLowerCase().includes(section.toLowerCase()));
+
+const SECTIONS = new Map([...DOCS, ...NOT_YET_CHECKED].map((f) => [f, sectionsOf(read(f))]));
+
+describe('paths, links and section citations of the docs', () => {
+  it('finds what it checks', () => {
+    // If a pattern found nothing, the checks below would pass vacuously.
+    const paths = DOCS.flatMap((f) => matches(f, read(f), PATH)).map((p) => p.text);
+    expect(paths).toEqual(expect.arrayContaining(['lib/streams/counters.ts', 'infra/routes.ts']));
+    const cited = CODE_FILES.flatMap((f) => matches(f, read(f), CITATION)).map((c) => c.groups.join(' '));
+    expect(cited).toEqual(expect.arrayContaining(['docs/data-model.md Counters']));
+    expect(TREE).toContain('lib/streams/counters.ts');
+  });
+
+  it('reads globs and sections as GitHub and a shell do', () => {
+    expect(pathExists('lib/<area>/*-api.ts', ['lib/hub/hub-api.ts'])).toBe(true);
+    expect(pathExists('lib/hub/{like,dislike}.ts', ['lib/hub/dislike.ts'])).toBe(true);
+    expect(pathExists('lib/hub/{like,dislike}.ts', ['lib/hub/likes.ts'])).toBe(false);
+    expect(pathExists('lib/auth/**', ['lib/auth/jwt/x.ts'])).toBe(true);
+    expect(pathExists('test/deep/faults-*.test.ts', ['test/deep/faults/hub.test.ts'])).toBe(false);
+    expect(pathExists('lib/hub/accounts.ts', ['lib/accounts/accounts.ts'])).toBe(false);
+    expect(slug('`GET /api/v1/audit?cursor=&limit=` — the account\'s audit trail (JWT)')).toBe('get-apiv1auditcursorlimit--the-accounts-audit-trail-jwt');
+    const { titles, anchors } = sectionsOf('# A\n\n## The share page: `GET /s/{shareid}`\n\n<a id="waf"></a>**WAF.** text\n');
+    expect(names(titles, 'the share page')).toBe(true);
+    expect(names(titles, 'WAF')).toBe(true);
+    expect(names(titles, 'Request budget')).toBe(false);
+    expect(anchors).toEqual(new Set(['a', 'the-share-page-get-sshareid', 'waf']));
+  });
+
+  it('names only repository paths that exist in README.md and docs/*.md', () => {
+    const missing = DOCS.flatMap((f) => matches(f, read(f), PATH)).filter((p) => !pathExists(p.text, TREE));
+    expect(missing.map((p) => `${p.file}:${p.line} ${p.text}`)).toEqual([]);
+  });
+
+  it('links to files and anchors that exist', () => {
+    const broken = DOCS.flatMap((f) => matches(f, read(f), /\]\(([^)\s]+)\)/g))
+      .filter((l) => !/^[a-z]+:/.test(l.text))
+      .filter((l) => {
+        const [path, anchor] = l.text.split('#');
+        const target = path ? normalize(join(dirname(l.file), path)).split(sep).join('/') : l.file;
+        if (!existsSync(join(ROOT, target))) return true;
+        return anchor !== undefined && SECTIONS.has(target) && !SECTIONS.get(target)!.anchors.has(anchor);
+      });
+    expect(broken.map((l) => `${l.file}:${l.line} ${l.text}`)).toEqual([]);
+  });
+
+  it('cites sections that exist, from the docs and from the code', () => {
+    const citations = [...DOCS, ...CODE_FILES].flatMap((f) => matches(f, read(f), CITATION));
+    const wrong = citations.filter(({ groups: [file, section] }) => !SECTIONS.has(file!) || !names(SECTIONS.get(file!)!.titles, section!));
+    expect(wrong.map((c) => `${c.file}:${c.line} ${c.groups[0]}, "${c.groups[1]}"`)).toEqual([]);
+  });
+});
