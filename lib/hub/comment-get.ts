@@ -10,6 +10,7 @@ const query = z.object({
   d: presentText(64),
 });
 
+/** comment_get (docs/hub-api.md, "comment_get"): a page of a video's comments, newest first. */
 export const commentGet = defineOperation({
   auth: 'required',
   scope: 'hub:read',

@@ -19,6 +19,7 @@ const query = z.object({
     ),
 });
 
+/** comment_set (docs/hub-api.md, "comment_set"): a comment on a video, deduplicated and rate limited. */
 export const commentSet = defineOperation({
   auth: 'required',
   scope: 'hub:write',

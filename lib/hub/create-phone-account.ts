@@ -14,6 +14,7 @@ const query = z.object({
   invite_uid: optionalText(128),
 });
 
+/** create_phone_account (docs/hub-api.md, "create_phone_account"): the code spent, the account signed in to or created. */
 export const createPhoneAccount = defineOperation({
   auth: 'none',
   query,

@@ -8,6 +8,7 @@ const query = z.object({
   nonce: z.string({ error: 'is required' }).check(z.trim(), z.regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8-64 characters of A-Z, a-z, 0-9, _ and -')),
 });
 
+/** gen_code (docs/hub-api.md, "gen_code"): a sign-in code sent by SMS to the phone, for this nonce. */
 export const genCode = defineOperation({
   auth: 'none',
   query,

@@ -13,6 +13,7 @@ const query = z.object({
   d: deviceId,
 });
 
+/** get_fav (docs/hub-api.md, "get_fav"): the caller's profile and one of its lists, or another user's public profile and likes. */
 export const getFav = defineOperation({
   auth: 'required',
   scope: 'hub:read',

@@ -36,6 +36,7 @@ const query = z.object({
     .check(z.refine((v) => v === '' || isRegion(v), 'must be an ISO 3166 alpha-2 country code such as CN, or empty')),
 });
 
+/** sharetext (docs/hub-api.md, "sharetext"): a share of a video, its text and link. */
 export const sharetext = defineOperation({
   auth: 'optional',
   scope: 'hub:write',
