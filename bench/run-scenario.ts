@@ -8,7 +8,7 @@ import type { Scenario } from './scenario.js';
 export async function callScenario(scenario: Scenario, request: BenchRequest): Promise<{ status: number; body: unknown }> {
   if (scenario.authorizerOnly) {
     const decision = await invokeAuthorizer(request);
-    const authenticated = decision.isAuthorized && decision.context?.authenticated === true;
+    const authenticated = decision.isAuthorized && decision.context?.verdict === 'authenticated';
     return { status: authenticated ? 200 : 401, body: decision.context };
   }
   return invoke(request);
