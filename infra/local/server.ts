@@ -260,22 +260,8 @@ export function toGatewayEvent(route: RouteSpec, request: GatewayRequest): { eve
   return { event, authorizerEvent };
 }
 
-/**
- * The local stand-in for API Gateway: turns each request into the payload 2.0 event the deployed
- * function receives, runs the Lambda authorizer first where the route has one, and invokes the same
- * handler module that the stack deploys.
- */
-/** A request as it reaches API Gateway (the local server's, or a test's in-process call). */
-export interface InvokeRequest {
-  method: string;
-  url: URL;
-  /** Lower-case names. */
-  headers: Record<string, string>;
-  body?: string;
-  sourceIp?: string;
-  protocol?: string;
-  requestId?: string;
-}
+/** A request as it reaches API Gateway (the local server's, or a test's in-process call); a request id is made when it has none. */
+export type InvokeRequest = Omit<GatewayRequest, 'requestId'> & { requestId?: string };
 
 export interface InvokeResponse {
   status: number;
@@ -352,6 +338,10 @@ export async function invokeGateway(
   }
 }
 
+/**
+ * The local stand-in for API Gateway over HTTP: the Host check (loopback names only), the body, the
+ * gateway's routes and handlers (invokeGateway), the web page's files for the paths no route has.
+ */
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const server = createServer(async (req, res) => {
     const requestId = randomUUID();

@@ -144,16 +144,13 @@ export async function getAccounts(openids: string[]): Promise<Map<string, Accoun
  * (the benches' fixtures; people change roles through lib/admin/set-roles.ts).
  */
 export async function setAccountRoles(openid: string, roles: readonly string[], actor = 'system'): Promise<Account> {
-  const change = await replaceAccountRolesAudited(openid, roles, (rolesBefore, rolesAfter) => ({
-    action: 'role.changed',
-    actor,
-    via: actor,
-    subject: openid,
-    roles_before: rolesBefore,
-    roles_after: rolesAfter,
-  }));
-  return change.account;
+  return (await replaceAccountRolesAudited(openid, roles, roleChangeBy(actor, openid))).account;
 }
+
+/** The audit event of a role change of `openid` by `actor` (an openid, `admin-cli`, `system`) through `via`, from the roles before and after. */
+export const roleChangeBy =
+  (actor: string, openid: string, via = actor) =>
+  (rolesBefore: Role[], rolesAfter: Role[]): AuditEvent => ({ action: 'role.changed', actor, via, subject: openid, roles_before: rolesBefore, roles_after: rolesAfter });
 
 /** The stamps of the roles `after` drops from `before`, merged into the stamps already stored. */
 export function rolesRemovedAt(account: Pick<Account, 'roles_removed_at'>, before: readonly Role[], after: readonly Role[], nowMs: number): Partial<Record<Role, number>> {

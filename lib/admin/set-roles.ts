@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal.js';
 import { ROLES, type Role } from '../accounts/roles.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { checkedText } from '../text.js';
-import { accountIdOfPhone, replaceAccountRolesAudited, requireAccount } from '../accounts/accounts.js';
+import { accountIdOfPhone, replaceAccountRolesAudited, requireAccount, roleChangeBy } from '../accounts/accounts.js';
 import { tryNormalizePhone } from '../sms/phone.js';
 
 export const openidSchema = checkedText(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters')));
@@ -27,14 +27,7 @@ export async function setRoles(principal: Principal, rawOpenid: string | undefin
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
   const { roles } = setRolesBodySchema.parse(body);
   // Setting the roles an account already holds changes nothing: no audit event.
-  const { account } = await replaceAccountRolesAudited(openid.data, roles, (before, after) => ({
-    action: 'role.changed',
-    actor: principal.user_id,
-    subject: openid.data,
-    via: principal.auth_type,
-    roles_before: before,
-    roles_after: after,
-  }));
+  const { account } = await replaceAccountRolesAudited(openid.data, roles, roleChangeBy(principal.user_id, openid.data, principal.auth_type));
   return { openid: account.openid, roles: account.roles };
 }
 
@@ -69,13 +62,6 @@ export async function changeStoredRole(openid: string, role: Role, action: 'gran
   if (wanted.length === before.length) return { openid, roles_before: before, roles_after: before, changed: false };
   // The write is conditioned on the roles it replaces (read again there): the event stays true if
   // another change landed in between.
-  const change = await replaceAccountRolesAudited(openid, wanted, (rolesBefore, rolesAfter) => ({
-    action: 'role.changed',
-    actor,
-    via: actor,
-    subject: openid,
-    roles_before: rolesBefore,
-    roles_after: rolesAfter,
-  }));
+  const change = await replaceAccountRolesAudited(openid, wanted, roleChangeBy(actor, openid));
   return { openid, roles_before: change.rolesBefore, roles_after: change.account.roles, changed: change.changed };
 }
