@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setSmsSender } from '../../lib/sms/sender.js';
 import { textProblem } from '../../lib/text.js';
 import { HUB_OPERATIONS } from '../../lib/hub/operations.js';
@@ -44,8 +44,18 @@ interface Answer {
   body: unknown;
 }
 
+/**
+ * The running test's signal, aborted when the test ends or times out: a property that ran out of
+ * time stops at its next request instead of writing on while the next test compares the store.
+ */
+let testSignal: AbortSignal | undefined;
+beforeEach(({ signal }) => {
+  testSignal = signal;
+});
+
 async function send(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
-  const res = await fetch(base + path, { method, headers: init.headers, body: init.body });
+  testSignal?.throwIfAborted();
+  const res = await fetch(base + path, { method, headers: init.headers, body: init.body, signal: testSignal });
   const text = await res.text();
   let body: unknown = text;
   try {
