@@ -59,8 +59,8 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
     const settings = benchSettings(dynamo.endpoint, tables, randomBytes(48).toString('base64url'));
     Object.assign(process.env, settings);
     // The stream processor, as `npm start` runs it (imported now: lib/config.ts reads the environment at import).
-    const { applyChangeRecords } = await import('../lib/streams/counters.js');
-    const streams = await startStreamPoller({ endpoint: dynamo.endpoint, table: tables.HUB_TABLE, apply: applyChangeRecords });
+    const { applyStreamConsumers } = await import('../infra/local/stream-consumers.js');
+    const streams = await startStreamPoller({ endpoint: dynamo.endpoint, table: tables.HUB_TABLE, apply: applyStreamConsumers });
     return {
       dynamo,
       settings,

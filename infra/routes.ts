@@ -125,6 +125,22 @@ export const FUNCTIONS = {
     tables: { apiKeys: { actions: ['Query', 'UpdateItem', 'ConditionCheckItem'] }, hub: { actions: ['GetItem', 'UpdateItem', 'PutItem'] } },
     timeoutSeconds: 30,
   },
+  // Account deletion (docs/accounts.md): the deletion's transaction (the account, the phone link, the
+  // record and its event on the hub table; the key count check and each guard's mark on apiKeys),
+  // after a Query of the keys; the fallback marks guards one by one.
+  deleteAccount: {
+    entry: 'functions/delete-account.ts',
+    description: 'Delete my account (login JWT only): sessions and keys refused at once, erasure in the background',
+    tables: { apiKeys: { actions: ['Query', 'UpdateItem', 'ConditionCheckItem'] }, hub: { actions: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'] } },
+    timeoutSeconds: 30,
+  },
+  adminDeleteAccount: {
+    entry: 'functions/admin-delete-account.ts',
+    description: 'Delete an account (admin JWT only)',
+    tables: { apiKeys: { actions: ['Query', 'UpdateItem', 'ConditionCheckItem'] }, hub: { actions: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'] } },
+    timeoutSeconds: 30,
+  },
+  deletionStatus: { entry: 'functions/deletion-status.ts', description: "A deletion's progress (no credential: the id is unguessable)", tables: { hub: { actions: ['GetItem'] } } },
   publishVideo: {
     entry: 'functions/publish-video.ts',
     description: 'Publish a video (stored role editor or admin)',
@@ -144,7 +160,27 @@ export const FUNCTIONS = {
     tables: { hub: { actions: ['GetItem', 'PutItem', 'UpdateItem'] } },
     timeoutSeconds: 60,
   },
-} satisfies Record<RouteFunction | 'authorizer' | 'streamCounters', FunctionSpec>;
+  // No route: the hub table's stream, filtered to deletion records still erasing (infra/constructs/erasure.ts).
+  eraseAccounts: {
+    entry: 'functions/erase-accounts.ts',
+    description: "The erasure of deleted accounts, run after run from the deletion record's changes",
+    // The account's partition (Query), its comments (gsi1) and videos (gsi2); relations ended and keys
+    // removed in transactions; everything else deleted in batches; the record's progress (UpdateItem).
+    tables: {
+      apiKeys: { actions: ['Query', 'DeleteItem', 'UpdateItem'] },
+      hub: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], indexes: ['gsi1', 'gsi2'] },
+    },
+    memoryMb: 512,
+    timeoutSeconds: 300,
+  },
+  // No route: every 10 minutes (infra/constructs/erasure.ts).
+  sweepErasures: {
+    entry: 'functions/sweep-erasures.ts',
+    description: 'Hands stalled erasures to the stream again; counts overdue ones',
+    tables: { hub: { actions: ['GetItem', 'UpdateItem'], indexes: ['gsi1'] } },
+    timeoutSeconds: 60,
+  },
+} satisfies Record<RouteFunction | 'authorizer' | 'streamCounters' | 'eraseAccounts' | 'sweepErasures', FunctionSpec>;
 
 export type FunctionName = keyof typeof FUNCTIONS;
 

@@ -5,6 +5,7 @@ import type { Construct } from 'constructs';
 import { ApiFunctions } from './constructs/api-functions.js';
 import { DataTables } from './constructs/data-tables.js';
 import { ExpohubHttpApi } from './constructs/http-api.js';
+import { Erasure } from './constructs/erasure.js';
 import { StreamCounters } from './constructs/stream-counters.js';
 import { WebAcl } from './constructs/web-acl.js';
 import { WebHosting } from './constructs/web-hosting.js';
@@ -105,6 +106,7 @@ export class ExpohubStack extends Stack {
       logRemovalPolicy: keep,
     });
     const streamCounters = new StreamCounters(this, 'StreamCounters', { table: tables.table('HUB_TABLE'), fn: functions.get('streamCounters') });
+    const erasure = new Erasure(this, 'Erasure', { table: tables.table('HUB_TABLE'), erase: functions.get('eraseAccounts'), sweep: functions.get('sweepErasures'), service: prefix });
     const webAclArn =
       settings.webAclArn ??
       new WebAcl(this, 'WebAcl', {
@@ -144,7 +146,7 @@ export class ExpohubStack extends Stack {
       // The functions' defaults when the context does not set them (lib/config.ts: 1000 each).
       smsDailyCaps: { new: settings.smsDailyCap ?? 1000, returning: settings.smsDailyCapReturning ?? 1000 },
       alarmEmail: settings.alarmEmail,
-      otherAlarms: streamCounters.alarms,
+      otherAlarms: [...streamCounters.alarms, ...erasure.alarms],
       production: settings.production,
     });
 

@@ -20,7 +20,7 @@ export interface RouteDoc {
   body?: z.ZodMiniType;
   /** The success answer. `json`: the envelope `{code: 0, data}`; other kinds are files or pages. */
   success:
-    | { status: 200 | 201; kind: 'json'; data: z.ZodMiniType }
+    | { status: 200 | 201 | 202; kind: 'json'; data: z.ZodMiniType }
     | { status: 200; kind: 'html' | 'file' };
   /** A second success answer, chosen by a request parameter (a dry run): its status must differ from `success`'s. */
   alternative?: { status: 200; when: string; data: z.ZodMiniType };

@@ -98,6 +98,8 @@ const configSchema = z
     /** sharetext: new shares per caller IP per UTC hour (a repeat of the day's share is not counted). */
     RATE_SHARES_IP_HOURLY: positiveInt(60),
     MAX_KEYS_PER_USER: positiveInt(100),
+    /** Pages (of up to 100 items) one run of an account's erasure works through before it records its position (lib/accounts/erasure.ts). */
+    ERASURE_PAGES_PER_RUN: positiveInt(20),
     /** Requests per minute of an access key created without its own `rate_limit_per_minute` (and of keys older than the setting). */
     KEY_RATE_LIMIT_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)), 600),
   })

@@ -18,7 +18,7 @@ export class ValidationError extends AppError {
 }
 
 /** Why a credential failed, for the metrics (never in the answer: every key failure reads the same). */
-export type AuthFailure = 'missing' | 'invalid_token' | 'expired_token' | 'session_ended' | 'malformed_key' | 'unknown_key' | 'revoked_key' | 'expired_key' | 'account_suspended';
+export type AuthFailure = 'missing' | 'invalid_token' | 'expired_token' | 'session_ended' | 'malformed_key' | 'unknown_key' | 'revoked_key' | 'expired_key' | 'account_suspended' | 'account_deleted';
 
 export class AuthError extends AppError {
   constructor(

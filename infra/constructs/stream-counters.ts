@@ -4,10 +4,10 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { NagSuppressions } from 'cdk-nag';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { FACT_ENTITIES } from '../../lib/streams/facts.js';
+import { allowStreamListing, onFailureQueue } from './stream-consumer.js';
 
 /** How long a record is retried before it goes to the on-failure queue: the bound on a counter's lag under failure. */
 export const STREAM_MAX_RECORD_AGE = Duration.hours(1);
@@ -31,17 +31,10 @@ export class StreamCounters extends Construct {
 
   constructor(scope: Construct, id: string, props: StreamCountersProps) {
     super(scope, id);
-    this.failures = new sqs.Queue(this, 'Failures', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    NagSuppressions.addResourceSuppressions(this.failures, [
-      {
-        id: 'AwsSolutions-SQS3',
-        reason: 'This queue is itself the on-failure destination of the stream processor: it holds the positions of batches that could not be applied, read by an operator; nothing consumes it automatically.',
-      },
-    ]);
+    this.failures = onFailureQueue(
+      this,
+      'This queue is itself the on-failure destination of the stream processor: it holds the positions of batches that could not be applied, read by an operator; nothing consumes it automatically.',
+    );
 
     props.fn.addEventSource(
       new DynamoEventSource(props.table, {
@@ -61,17 +54,7 @@ export class StreamCounters extends Construct {
       }),
     );
 
-    NagSuppressions.addResourceSuppressions(
-      props.fn.role!,
-      [
-        {
-          id: 'AwsSolutions-IAM5',
-          reason: 'The event source mapping of the stream needs dynamodb:ListStreams, which has no resource-level permissions (it lists stream ARNs, no data); the stream read itself is granted on the table stream ARN only.',
-          appliesTo: ['Resource::*'],
-        },
-      ],
-      true,
-    );
+    allowStreamListing(props.fn);
 
     const failed = new cloudwatch.Alarm(this, 'FailedBatches', {
       alarmDescription: 'Stream records the counters could not apply (likes, comments): see docs/data-model.md, "Counters"',

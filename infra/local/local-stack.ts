@@ -101,8 +101,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
             staticDir: options.staticDir,
             devRoutes: options.devRoutes ?? DEV_ROUTES,
           });
-    const { applyChangeRecords } = await import('../../lib/streams/counters.js');
-    const streams = await startStreamPoller({ endpoint: dynamoEndpoint, table: tableNames.HUB_TABLE, apply: applyChangeRecords, background: options.streams !== 'on-demand' });
+    const { applyStreamConsumers } = await import('./stream-consumers.js');
+    const streams = await startStreamPoller({ endpoint: dynamoEndpoint, table: tableNames.HUB_TABLE, apply: applyStreamConsumers, background: options.streams !== 'on-demand' });
     return {
       url: server?.url ?? `inprocess:${randomBytes(6).toString('hex')}`,
       dynamoEndpoint,

@@ -12,7 +12,8 @@ import type { ChangeRecord } from '../../lib/streams/facts.js';
 /**
  * The local stand-in for the stream's event source mapping: reads the hub table's stream from
  * DynamoDB Local (DynamoDB Streams API, same endpoint) and hands each shard's records to the same
- * function the deployed stream Lambda runs (lib/streams/counters.ts). A batch that fails is handed
+ * code the deployed stream Lambdas run (infra/local/stream-consumers.ts: the derived counters and
+ * the erasure of deleted accounts). A batch that fails is handed
  * over again from its first failed record after a pause, as Lambda retries; past MAX_ATTEMPTS the
  * records are logged and skipped, as Lambda sends them to the on-failure queue.
  *

@@ -4,6 +4,7 @@ import { adminListKeysDoc, adminLookupKeyDoc, adminRevokeKeyDoc, reinstateAccoun
 import { defineRouteDoc, type RouteDoc, type Same } from '../../lib/api-doc.js';
 import type { Principal } from '../../lib/auth/principal.js';
 import { exportAccountsDoc, exportCommentsDoc } from '../../lib/export/export-api.js';
+import { adminDeleteAccountDoc, deleteOwnAccountDoc, deletionStatusDoc } from '../../lib/deletion/deletion-api.js';
 import { createKeyDoc, deleteKeyDoc, keyUsageDoc, listKeysDoc, revokeKeyDoc, verifyKeyDoc } from '../../lib/keys/key-api.js';
 import { publishVideoDoc } from '../../lib/publish/publish-api.js';
 
@@ -60,6 +61,9 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /api/v1/admin/api-keys/lookup': adminLookupKeyDoc,
   'POST /api/v1/admin/users/{openid}/suspend': suspendAccountDoc,
   'POST /api/v1/admin/users/{openid}/reinstate': reinstateAccountDoc,
+  'DELETE /api/v1/me': deleteOwnAccountDoc,
+  'DELETE /api/v1/admin/users/{openid}': adminDeleteAccountDoc,
+  'GET /api/v1/deletions/{id}': deletionStatusDoc,
   'POST /api/v1/videos': publishVideoDoc,
   'GET /api/v1/export/comments': exportCommentsDoc,
   'GET /api/v1/export/accounts': exportAccountsDoc,

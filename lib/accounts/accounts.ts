@@ -56,6 +56,9 @@ export interface Account {
   follow_seq: number;
   follower_seq: number;
   invited_by?: string;
+  /** Set when the account was deleted (lib/accounts/deletion.ts): its sessions and keys are refused, its profile is in no list. */
+  deleted_at?: string;
+  deletion_id?: string;
 }
 
 /** The caller's own profile (get_fav, change_*): the phone only masked. */
@@ -116,25 +119,28 @@ export function publicUser(account: Account, relation: { followed_by_me: boolean
   };
 }
 
+/** Whether an account item is a deleted account (from the request on, lib/deletion/deletion.ts; a tombstone once erased). */
+export const isDeleted = (account: Pick<Account, 'deleted_at'> | undefined): boolean => typeof account?.deleted_at === 'string';
+
 export async function getAccount(openid: string, consistent = false): Promise<Account | undefined> {
   const out = await db.send(new GetCommand({ TableName: TABLE(), Key: accountKeys.account(openid), ConsistentRead: consistent }));
   return out.Item as Account | undefined;
 }
 
-/** The account or 404, naming the parameter that carried the openid. */
+/** The account or 404 (a deleted account too), naming the parameter that carried the openid. */
 export async function requireAccount(openid: string, what = 'User'): Promise<Account> {
   const account = await getAccount(openid, true);
-  if (!account) throw new NotFoundError(`${what} "${openid.slice(0, 64)}" does not exist`);
+  if (!account || isDeleted(account)) throw new NotFoundError(`${what} "${openid.slice(0, 64)}" does not exist`);
   return account;
 }
 
-/** Several accounts with BatchGet; unknown openids are simply absent from the map. */
+/** Several accounts with BatchGet; unknown openids and deleted accounts are simply absent from the map. */
 export async function getAccounts(openids: string[]): Promise<Map<string, Account>> {
   const items = await batchGetHubItems<Account>(openids.map((o) => accountKeys.account(o)));
   const out = new Map<string, Account>();
   for (const openid of openids) {
     const account = items.get(itemId(accountKeys.account(openid)));
-    if (account) out.set(openid, account);
+    if (account && !isDeleted(account)) out.set(openid, account);
   }
   return out;
 }
@@ -208,7 +214,7 @@ export async function replaceAccountRolesAudited(
   if (unknown.length > 0) throw new ValidationError(`Invalid parameter "roles": unknown role "${unknown[0]}"; allowed: ${ROLES.join(', ')}`);
   for (let attempt = 0; attempt < 5; attempt++) {
     const account = await getAccount(openid, true);
-    if (!account) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
+    if (!account || isDeleted(account)) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
     const before = account.roles;
     const rolesBefore = before ?? [];
     if (rolesBefore.length === unique.length && rolesBefore.every((r) => unique.includes(r))) return { account, rolesBefore, changed: false };
@@ -222,7 +228,7 @@ export async function replaceAccountRolesAudited(
             Key: accountKeys.account(openid),
             // A removed role is stamped with its removal: tokens issued before it lose the role for good.
             UpdateExpression: 'SET #roles = :roles, roles_removed_at = :removed, updated_at = :now',
-            ConditionExpression: before === undefined ? 'attribute_exists(pk) AND attribute_not_exists(#roles)' : 'attribute_exists(pk) AND #roles = :before',
+            ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleted_at) AND ${before === undefined ? 'attribute_not_exists(#roles)' : '#roles = :before'}`,
             ExpressionAttributeNames: { '#roles': 'roles' },
             ExpressionAttributeValues: {
               ':roles': unique,

@@ -22,6 +22,8 @@ export function endSessionItem(jti: string, expiresAtEpochSeconds: number): Tran
 export interface SessionStatus {
   ended: boolean;
   suspended: boolean;
+  /** The account was deleted (lib/accounts/deletion.ts): every session of it is refused. */
+  deleted: boolean;
   /** The account's stored roles now ([] when the account is gone). */
   roles: string[];
   /** When each removed role was last removed (epoch ms), lib/accounts/accounts.ts `roles_removed_at`. */
@@ -45,7 +47,7 @@ export async function sessionStatus(jti: string, sub: string): Promise<SessionSt
     const out = await db.send(
       new BatchGetCommand({
         RequestItems: {
-          [tableNames.hub]: { Keys: keys, ConsistentRead: true, ProjectionExpression: 'pk, sk, suspended_at, #roles, roles_removed_at', ExpressionAttributeNames: { '#roles': 'roles' } },
+          [tableNames.hub]: { Keys: keys, ConsistentRead: true, ProjectionExpression: 'pk, sk, suspended_at, deleted_at, #roles, roles_removed_at', ExpressionAttributeNames: { '#roles': 'roles' } },
         },
       }),
     );
@@ -57,7 +59,7 @@ export async function sessionStatus(jti: string, sub: string): Promise<SessionSt
   const roles = Array.isArray(stored?.roles) ? stored.roles.filter((r): r is string => typeof r === 'string') : [];
   const removed = (stored?.roles_removed_at ?? {}) as Record<string, unknown>;
   const rolesRemovedAt = Object.fromEntries(Object.entries(removed).filter((e): e is [string, number] => typeof e[1] === 'number'));
-  return { ended: at(session) !== undefined, suspended: typeof stored?.suspended_at === 'string', roles, rolesRemovedAt };
+  return { ended: at(session) !== undefined, suspended: typeof stored?.suspended_at === 'string', deleted: typeof stored?.deleted_at === 'string', roles, rolesRemovedAt };
 }
 
 /**

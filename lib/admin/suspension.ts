@@ -5,7 +5,7 @@ import { tableNames } from '../db/client.js';
 import { accountKeys } from '../accounts/accounts.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError } from '../errors.js';
-import { getAccount } from '../accounts/accounts.js';
+import { getAccount, isDeleted } from '../accounts/accounts.js';
 import { markKeysSuspended, suspensionMarkItems } from '../keys/suspension-marks.js';
 import { parseOpenid } from './admin-keys.js';
 
@@ -44,10 +44,10 @@ async function setSuspension(principal: Principal, openid: string, suspend: bool
         ...(suspend
           ? {
               UpdateExpression: 'SET suspended_at = :now, suspended_by = :by',
-              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(suspended_at)',
+              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(suspended_at) AND attribute_not_exists(deleted_at)',
               ExpressionAttributeValues: { ':now': nowIso, ':by': principal.user_id },
             }
-          : { UpdateExpression: 'REMOVE suspended_at, suspended_by', ConditionExpression: 'attribute_exists(pk) AND attribute_exists(suspended_at)' }),
+          : { UpdateExpression: 'REMOVE suspended_at, suspended_by', ConditionExpression: 'attribute_exists(pk) AND attribute_exists(suspended_at) AND attribute_not_exists(deleted_at)' }),
       },
     };
     try {
@@ -56,14 +56,15 @@ async function setSuspension(principal: Principal, openid: string, suspend: bool
       const keys = marks ? marks.length - 1 : await markKeysSuspended(openid, suspend);
       return { openid, suspended: suspend, suspended_at: suspend ? nowIso : null, keys };
     } catch (error) {
-      if (cancellationCode(error, 0) === 'ConditionalCheckFailed') break; // already in that state, or no such account
+      if (cancellationCode(error, 0) === 'ConditionalCheckFailed') break; // already in that state, deleted, or no such account
       // The keys changed since they were listed: list them again.
       if (marks && marks.some((_, i) => cancellationCode(error, i + 2) === 'ConditionalCheckFailed')) continue;
       throw error;
     }
   }
   const account = await getAccount(openid, true);
-  if (!account) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
+  // A deleted account is no account to suspend or reinstate (its keys stay marked until erased).
+  if (!account || isDeleted(account)) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
   const keys = await markKeysSuspended(openid, suspend);
   const suspendedAt = (account as { suspended_at?: string }).suspended_at;
   return { openid, suspended: suspend, suspended_at: suspend ? (suspendedAt ?? null) : null, keys };

@@ -13,6 +13,8 @@ const AUDIT_TYPES = [
   'session.ended',
   'account.suspended',
   'account.reinstated',
+  'account.deletion_requested',
+  'account.deleted',
   'admin.keys_listed',
   'admin.key_looked_up',
 ] as const satisfies readonly AuditEntry['type'][];

@@ -10,6 +10,8 @@ export type AuditAction =
   | 'session.ended'
   | 'account.suspended'
   | 'account.reinstated'
+  | 'account.deletion_requested'
+  | 'account.deleted'
   | 'admin.keys_listed'
   | 'admin.key_looked_up';
 

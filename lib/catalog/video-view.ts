@@ -1,6 +1,6 @@
 import { storedCount } from '../db/attributes.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
-import { accountKeys } from '../accounts/accounts.js';
+import { accountKeys, isDeleted } from '../accounts/accounts.js';
 import { reactionKeys } from './reaction-items.js';
 import type { VideoView } from './video-view-schema.js';
 import type { VideoItem } from './video-items.js';
@@ -43,11 +43,16 @@ export async function videoViews(videos: StoredVideo[], viewer?: string): Promis
     accountKeys.account(v.author_openid),
     ...(viewer ? [reactionKeys.like(viewer, v.vid), reactionKeys.dislike(viewer, v.vid)] : []),
   ]);
-  const found = await batchGetHubItems<{ nickname?: string }>(keys);
+  const found = await batchGetHubItems<{ nickname?: string; deleted_at?: string }>(keys);
+  const authorName = (openid: string) => {
+    const author = found.get(itemId(accountKeys.account(openid)));
+    // A deleted author is shown without a name (docs/accounts.md, "What others see").
+    return isDeleted(author) ? '' : author?.nickname;
+  };
   return videos.map((v) =>
     toVideoView(
       v,
-      found.get(itemId(accountKeys.account(v.author_openid)))?.nickname,
+      authorName(v.author_openid),
       viewer ? { liked: found.has(itemId(reactionKeys.like(viewer, v.vid))), disliked: found.has(itemId(reactionKeys.dislike(viewer, v.vid))) } : undefined,
     ),
   );

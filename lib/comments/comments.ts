@@ -1,5 +1,5 @@
 import { batchGetHubItems, itemId } from '../db/batch.js';
-import { accountKeys } from '../accounts/accounts.js';
+import { accountKeys, isDeleted } from '../accounts/accounts.js';
 import { pad, timeKey, shardKey, allShards, SHARDS } from '../db/keys.js';
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
@@ -75,8 +75,18 @@ export function toCommentView(comment: StoredComment, nickname = comment.nicknam
   return { cid: comment.cid, vid: comment.vid, openid: comment.openid, nickname, content: comment.content, created_at: comment.created_at };
 }
 
-/** Comments in response shape with the authors' current nicknames (one BatchGet). */
+/**
+ * A deleted comment (its author's account was deleted, docs/accounts.md "What others see"): its
+ * place and time stay, so pages and counts do not move; no text, no author.
+ */
+export const tombstoneView = (comment: StoredComment): CommentView => ({ cid: comment.cid, vid: comment.vid, openid: '', nickname: '', content: '', created_at: comment.created_at });
+
+/** Comments in response shape with the authors' current nicknames (one BatchGet); those of deleted accounts as tombstones. */
 export async function commentViews(comments: StoredComment[]): Promise<CommentView[]> {
-  const accounts = await batchGetHubItems<{ nickname?: string }>(comments.map((c) => accountKeys.account(c.openid)));
-  return comments.map((c) => toCommentView(c, accounts.get(itemId(accountKeys.account(c.openid)))?.nickname ?? c.nickname));
+  const accounts = await batchGetHubItems<{ nickname?: string; deleted_at?: string }>(comments.filter((c) => c.openid).map((c) => accountKeys.account(c.openid)));
+  return comments.map((c) => {
+    const author = c.openid ? accounts.get(itemId(accountKeys.account(c.openid))) : undefined;
+    if (!c.openid || isDeleted(author)) return tombstoneView(c);
+    return toCommentView(c, author?.nickname ?? c.nickname);
+  });
 }

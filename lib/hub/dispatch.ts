@@ -1,6 +1,6 @@
 import { authenticateCredential, authenticateUrlToken, bearerCredential } from '../auth/authenticate.js';
 import { enforceScope } from '../auth/scope-gate.js';
-import { AuthError, ValidationError } from '../errors.js';
+import { AuthError, ForbiddenError, ValidationError } from '../errors.js';
 import type { HttpResult } from '../http/envelope.js';
 import type { HttpRequest } from '../http/request.js';
 import { logger } from '../logger.js';
@@ -36,6 +36,9 @@ export async function dispatchHub(request: HttpRequest): Promise<HttpResult> {
     }
     if (principal && typeof input.openid === 'string' && input.openid !== principal.user_id) {
       throw new AuthError('The token does not belong to this openid');
+    }
+    if (principal && operation.loginTokenOnly && principal.auth_type !== 'jwt') {
+      throw new ForbiddenError(`An access key cannot call ${name}: sign in and send the login token`);
     }
     if (principal) enforceScope(principal, operation.scope);
   }

@@ -3,6 +3,7 @@ import * as z from '../zod.js';
 import { exampleVideo, videoViewSchema } from '../catalog/video-view-schema.js';
 import type { OwnProfile, PublicUser } from '../accounts/accounts.js';
 import type { RelationPage } from '../social/follows.js';
+import { deletionData, exampleDeletion } from '../deletion/deletion-api.js';
 
 /**
  * The hub's `do` operations in the OpenAPI document: each operation's query schema is its own
@@ -134,4 +135,9 @@ export const HUB_DOCS: Record<string, HubOperationDoc> = {
   change_nickname: { data: z.object({ profile: ownProfile }), summary: 'Change the nickname (1-30 characters)', examples: [{ summary: 'Rename', query: { ...signedIn, nickname: 'Booth hunter' } }] },
   change_signature: { data: z.object({ profile: ownProfile }), summary: 'Change the signature (0-200 characters)', examples: [{ summary: 'A signature', query: { ...signedIn, signature: 'At every expo.' } }] },
   change_city: { data: z.object({ profile: ownProfile }), summary: 'Change the city (0-50 characters)', examples: [{ summary: 'A city', query: { ...signedIn, city: 'Shanghai' } }] },
+  delete_account: {
+    summary: 'Delete my account (confirm=delete; a login token only): refused everywhere at once, erased in the background (docs/accounts.md)',
+    data: deletionData,
+    examples: [{ summary: 'Delete the account', query: { ...signedIn, confirm: 'delete' }, data: { deletion: exampleDeletion } }],
+  },
 };

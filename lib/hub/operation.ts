@@ -20,8 +20,11 @@ export type HubOperation<S extends z.ZodMiniType = z.ZodMiniType> = {
   run(input: z.output<S>, ctx: HubContext): Promise<unknown>;
 } & (
   | { auth: 'none' }
-  /** An operation that accepts a credential must name the scope a key needs when ENFORCE_KEY_SCOPES is on. */
-  | { auth: 'required' | 'optional'; scope: Scope }
+  /**
+   * An operation that accepts a credential must name the scope a key needs when ENFORCE_KEY_SCOPES
+   * is on; `loginTokenOnly` refuses access keys whatever their scopes (403).
+   */
+  | { auth: 'required' | 'optional'; scope: Scope; loginTokenOnly?: true }
 );
 
 /** Keeps each operation's input type tied to its schema. */

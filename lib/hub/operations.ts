@@ -4,6 +4,7 @@ import { changeSignature } from './change-signature.js';
 import { commentGet } from './comment-get.js';
 import { commentSet } from './comment-set.js';
 import { createPhoneAccount } from './create-phone-account.js';
+import { deleteAccount } from './delete-account.js';
 import { dislike } from './dislike.js';
 import { followUser } from './follow-user.js';
 import { genCode } from './gen-code.js';
@@ -37,4 +38,5 @@ export const HUB_OPERATIONS: Record<string, HubOperation> = {
   change_nickname: changeNickname,
   change_signature: changeSignature,
   change_city: changeCity,
+  delete_account: deleteAccount,
 };

@@ -114,13 +114,13 @@ export async function insertKey(key: StoredKey, maxKeysPerUser: number, also: Tr
           ExpressionAttributeValues: { ':one': 1, ':max': maxKeysPerUser },
         },
       },
-      // The owner's account must not be suspended: a create racing a suspension either lands before
-      // it (and the suspension marks its guard) or is refused here.
+      // The owner's account must be neither suspended nor deleted: a create racing a suspension or a
+      // deletion either lands before it (and that marks its guard) or is refused here.
       {
         ConditionCheck: {
           TableName: tableNames.hub,
           Key: accountKeys.account(key.user_id),
-          ConditionExpression: 'attribute_not_exists(suspended_at)',
+          ConditionExpression: 'attribute_not_exists(suspended_at) AND attribute_not_exists(deleted_at)',
         },
       },
       ...also,
@@ -218,6 +218,11 @@ export async function removeKey(key: StoredKey, also: TransactItem[] = []): Prom
     if (cancellationCode(error, 0) === 'ConditionalCheckFailed') return false;
     throw error;
   }
+}
+
+/** Removes a user's key quota item (the erasure of a deleted account, once its keys are gone). */
+export async function removeKeyQuota(userId: string): Promise<void> {
+  await retryTransient(() => db.send(new DeleteCommand({ TableName: TABLE(), Key: keyRecordKeys.quota(userId) })));
 }
 
 /**

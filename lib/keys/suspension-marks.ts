@@ -49,12 +49,13 @@ const MAX_GUARDS_IN_TRANSACTION = 97;
  * The items that set (or remove) the suspension marker on every guard of the account's keys, for the
  * suspension's own transaction: one Update per guard (conditioned on the guard existing) and a check
  * that the account's key count is still the one listed (a key created or deleted in between cancels
- * the transaction, which is then built again). Undefined when there are too many keys for one
- * transaction (the caller falls back to markKeysSuspended after its own write).
+ * the transaction, which is then built again). Undefined when they would be more than `room` items
+ * (the rest of the caller's transaction takes the others): the caller falls back to
+ * markKeysSuspended after its own write.
  */
-export async function suspensionMarkItems(userId: string, suspended: boolean): Promise<TransactItem[] | undefined> {
+export async function suspensionMarkItems(userId: string, suspended: boolean, room = MAX_GUARDS_IN_TRANSACTION + 1): Promise<TransactItem[] | undefined> {
   const keys = await listKeysOfUser(userId);
-  if (keys.length > MAX_GUARDS_IN_TRANSACTION) return undefined;
+  if (keys.length + 1 > room) return undefined;
   return [
     {
       ConditionCheck: {

@@ -12,7 +12,7 @@ export const METRICS = {
   /** Credentials checked (authorizer and the hub's in-function check), by outcome. */
   Authentications: {
     dimension: 'outcome',
-    values: ['ok', 'missing', 'invalid_token', 'expired_token', 'session_ended', 'unknown_key', 'revoked_key', 'unavailable', 'expired_key', 'account_suspended', 'rate_limited'],
+    values: ['ok', 'missing', 'invalid_token', 'expired_token', 'session_ended', 'unknown_key', 'revoked_key', 'unavailable', 'expired_key', 'account_suspended', 'account_deleted', 'rate_limited'],
   },
   /** POST /api/v1/api-keys/verify answers, by outcome. */
   KeyVerifications: { dimension: 'outcome', values: ['valid', 'unknown', 'revoked', 'malformed', 'expired', 'suspended', 'rate_limited'] },
@@ -36,6 +36,10 @@ export const METRICS = {
   KeysDeleted: {},
   /** Requests refused by a key's own rate limit (429 RATE_LIMITED). */
   KeysRateLimited: {},
+  /** Account deletions asked for, and erasures completed (docs/accounts.md). */
+  AccountDeletions: { dimension: 'stage', values: ['requested', 'erased'] },
+  /** Erasures still running an hour after they were asked for, as the sweeper found them (alarm ErasureOverdue). */
+  ErasuresOverdue: {},
 } as const satisfies Record<string, { dimension?: string; values?: readonly string[] }>;
 
 export type MetricName = keyof typeof METRICS;

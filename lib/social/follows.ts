@@ -8,7 +8,7 @@ import { afterCommit, retryTransient, wasRefused } from '../db/failures.js';
 import { cancellationCode, retryOnConflict, transactWrite } from '../db/transact.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { logger } from '../logger.js';
-import { publicUser, requireAccount, type Account, type PublicUser } from '../accounts/accounts.js';
+import { isDeleted, publicUser, requireAccount, type Account, type PublicUser } from '../accounts/accounts.js';
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
 export const followKeys = {
@@ -121,7 +121,8 @@ const counterUpdate = (openid: string, counter: 'follow_count' | 'follower_count
     TableName: TABLE(),
     Key: accountKeys.account(openid),
     UpdateExpression: 'ADD #c :delta',
-    ConditionExpression: 'attribute_exists(pk)',
+    // A new relation never reaches a deleted account (its erasure may have ended its relations already).
+    ConditionExpression: delta > 0 ? 'attribute_exists(pk) AND attribute_not_exists(deleted_at)' : 'attribute_exists(pk)',
     ExpressionAttributeNames: { '#c': counter },
     ExpressionAttributeValues: { ':delta': delta },
   },
@@ -212,6 +213,45 @@ export async function unfollow(follower: string, followee: string): Promise<Foll
   return { follow_user: followee, following: false, follower_count: await countAfterCommit(target, -1) };
 }
 
+/** The relation (follower, followee) that an item of `openid`'s partition is a side of, if it is one. */
+export function relationOfItem(openid: string, sk: string): [follower: string, followee: string] | undefined {
+  const following = followKeys.follows(openid, '').sk;
+  const followedBy = followKeys.followedBy(openid, '').sk;
+  if (sk.startsWith(following)) return [openid, sk.slice(following.length)];
+  if (sk.startsWith(followedBy)) return [sk.slice(followedBy.length), openid];
+  return undefined;
+}
+
+/**
+ * Ends a relation whatever the state of either account (the erasure of a deleted account,
+ * lib/accounts/erasure.ts): both sides and both counters in one transaction, a counter left out when
+ * its account item no longer exists; a side found alone is removed alone. Idempotent: false when
+ * there was no relation to end.
+ */
+export async function endRelation(follower: string, followee: string): Promise<boolean> {
+  const sides = [
+    { Delete: { TableName: TABLE(), Key: followKeys.follows(follower, followee), ConditionExpression: 'attribute_exists(pk)' } },
+    { Delete: { TableName: TABLE(), Key: followKeys.followedBy(followee, follower) } },
+  ];
+  let counters = [counterUpdate(follower, 'follow_count', -1), counterUpdate(followee, 'follower_count', -1)];
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await transactWrite([...sides, ...counters]);
+      return true;
+    } catch (error) {
+      if (cancellationCode(error, 0) === 'ConditionalCheckFailed') {
+        // No follower side: at most a followee side left alone, removed without counting.
+        await transactWrite([sides[1]!]);
+        return false;
+      }
+      const gone = counters.filter((_, i) => cancellationCode(error, i + 2) === 'ConditionalCheckFailed');
+      if (gone.length === 0) throw error;
+      counters = counters.filter((c) => !gone.includes(c));
+    }
+  }
+  throw Object.assign(new Error('ending a relation kept conflicting'), { name: 'TransactionConflictException' });
+}
+
 /** followed_by_me / follows_me of `others` as seen by `viewer`, with one BatchGet. */
 export async function relationsOf(viewer: string, others: string[]): Promise<Map<string, { followed_by_me: boolean; follows_me: boolean }>> {
   const candidates = others.filter((o) => o !== viewer);
@@ -233,7 +273,7 @@ async function publicUsers(viewer: string, openids: string[]): Promise<PublicUse
   ]);
   return openids.flatMap((o) => {
     const account = found.get(itemId(accountKeys.account(o))) as Account | undefined;
-    if (!account) return [];
+    if (!account || isDeleted(account)) return [];
     return [
       publicUser(account, {
         followed_by_me: o !== viewer && found.has(itemId(followKeys.follows(viewer, o))),

@@ -51,7 +51,7 @@ interface Target {
   add: Map<string, number>;
   /** Numbers added to a number set (a comment sequence's gaps), while it holds fewer than `cap`. */
   addToSet?: { attribute: string; values: Set<number>; cap: number };
-  /** An ADD must not create the item (a video or an account that is gone is left alone). */
+  /** An ADD must not create the item (a video or an account that is gone, or deleted, is left alone). */
   mustExist: boolean;
 }
 
@@ -118,7 +118,8 @@ function updateOf(target: Target): TransactItem {
     clauses.push(`#a${n} :v${n}`);
     n++;
   }
-  const conditions = target.mustExist ? ['attribute_exists(pk)'] : [];
+  // A deleted account's item (lib/deletion/deletion.ts) counts nothing more: its tombstone stays bare.
+  const conditions = target.mustExist ? ['attribute_exists(pk)', 'attribute_not_exists(deleted_at)'] : [];
   if (target.addToSet) {
     names[`#a${n}`] = target.addToSet.attribute;
     values[`:v${n}`] = target.addToSet.values;

@@ -152,6 +152,8 @@ const CONTRACT_HUB_SCOPES: Record<string, 'hub:read' | 'hub:write'> = {
   // Optional, as get_next_list: a credential attributes the share (docs/hub-api.md, "sharetext").
   sharetext: 'hub:write',
 };
+/** Operations no access key may call, whatever its scopes (docs/accounts.md: a key never deletes its owner). */
+const LOGIN_TOKEN_ONLY = ['delete_account'];
 
 describe('the scope of every authenticated hub operation (docs/protected-api.md, "The scope gate")', () => {
   let readKey: string;
@@ -186,7 +188,15 @@ describe('the scope of every authenticated hub operation (docs/protected-api.md,
     const authenticated = Object.entries(HUB_OPERATIONS)
       .filter(([, operation]) => operation.auth !== 'none')
       .map(([name]) => name);
-    expect(authenticated.sort()).toEqual(Object.keys(CONTRACT_HUB_SCOPES).sort());
+    expect(authenticated.sort()).toEqual([...Object.keys(CONTRACT_HUB_SCOPES), ...LOGIN_TOKEN_ONLY].sort());
+  });
+
+  it.each(LOGIN_TOKEN_ONLY)('%s: a key gets 403 whatever its scopes', async (op) => {
+    for (const key of [readKey, writeKey, (await keyOf(editor, [])).api_key]) {
+      const refused = await hub(api, op, { openid: editor.openid, confirm: 'delete' }, { authorization: `Bearer ${key}` });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ code: 'FORBIDDEN', error: expect.stringContaining('login token') });
+    }
   });
 
   it.each(Object.entries(CONTRACT_HUB_SCOPES))('%s: a key with only the other hub scope gets 403, a key with %s gets 200', async (op, scope) => {

@@ -139,6 +139,8 @@ function hubValue(name: string): fc.Arbitrary<string> {
     phonenumber: () => ['13800138000', '+8613900139000'],
     nonce: () => ['nonce-123456'],
   };
+  // delete_account's confirmation is never "delete" here: the generated calls leave the accounts in place.
+  if (name === 'confirm') return junk.filter((v) => v.trim() !== 'delete');
   const options = real[name];
   return options ? fc.oneof({ weight: 3, arbitrary: junk }, { weight: 1, arbitrary: fc.constantFrom(...options()) }) : junk;
 }
@@ -298,6 +300,10 @@ const ROUTE_STATUSES: Record<string, number[]> = {
   'POST /api/v1/videos': [200, 201, 400, 401, 403],
   'GET /api/v1/export/comments': [200, 400, 401],
   'GET /api/v1/export/accounts': [200, 400, 401],
+  // Generated `confirm` values are never "delete" (queryFor): the accounts stay.
+  'DELETE /api/v1/me': [202, 400, 401],
+  'DELETE /api/v1/admin/users/{openid}': [202, 400, 401, 403, 404],
+  'GET /api/v1/deletions/{id}': [200, 404],
 };
 
 /** A JSON body of the route's own fields with generated values, or anything at all. */
@@ -344,7 +350,9 @@ const queryFor = (route: string) =>
           }),
           fc.constant('?cursor=%ZZ'),
         )
-      : fc.constant('');
+      : route.startsWith('DELETE /api/v1/me') || route.startsWith('DELETE /api/v1/admin/users/')
+        ? fc.oneof(fc.constant(''), junk.filter((v) => v.trim() !== 'delete').map((v) => `?confirm=${encodeURIComponent(v)}`))
+        : fc.constant('');
 const authHeader = fc.constantFrom<Record<string, string>>(
   {},
   { authorization: 'Bearer garbage' },

@@ -349,8 +349,8 @@ describe('functions', () => {
         const expected = new Map<string, string[]>();
         if (grant && grant.actions.length > 0) expected.set('', grant.actions.map((a) => `dynamodb:${a}`).sort());
         for (const index of grant?.indexes ?? []) expected.set(index, ['dynamodb:Query']);
-        // The stream processor's event source reads the hub table's stream, and only that.
-        if (name === 'streamCounters' && key === 'hub') expected.set('stream', ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']);
+        // The stream's two consumers (the counters, the erasure) read the hub table's stream, and only that.
+        if ((name === 'streamCounters' || name === 'eraseAccounts') && key === 'hub') expected.set('stream', ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']);
         expect(Object.fromEntries([...byResource].map(([r, a]) => [r, [...a].sort()])), `${name} on ${key}`).toEqual(Object.fromEntries(expected));
       }
       const readsSecret = statements.some(
@@ -398,7 +398,7 @@ describe('IAM', () => {
     expect(resourcePolicyAllows).toEqual([]);
   });
 
-  it('never allows Scan, DescribeTable or a whole set of indexes; stream actions only on the stream, to its processor', () => {
+  it('never allows Scan, DescribeTable or a whole set of indexes; stream actions only on the stream, to its two consumers', () => {
     const statements = identityStatements().filter((s) => s.Effect === 'Allow');
     const dynamo = statements.filter((s) => asArray<string>(s.Action).some((a) => a.startsWith('dynamodb:')));
     expect(dynamo.length).toBeGreaterThan(10);
@@ -410,7 +410,7 @@ describe('IAM', () => {
     const streamRoles = ofType('AWS::IAM::Policy')
       .filter(([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes('dynamodb:GetRecords'))
       .flatMap(([, p]) => asArray<Json>(p.Properties.Roles).map((r) => r.Ref as string));
-    expect(streamRoles).toEqual([ourFunctions().get('streamCounters')!.props.Role['Fn::GetAtt'][0]]);
+    expect(streamRoles.sort()).toEqual(['streamCounters', 'eraseAccounts'].map((name) => ourFunctions().get(name as FunctionName)!.props.Role['Fn::GetAtt'][0]).sort());
   });
 
   it('never grants DynamoDB on every resource (but listing streams, which has no resource)', () => {
@@ -418,8 +418,11 @@ describe('IAM', () => {
       (s) => asArray<string>(s.Action).some((a) => a.startsWith('dynamodb:')) && asArray(s.Resource).includes('*'),
     );
     // The stream's event source mapping needs dynamodb:ListStreams, an action without resource-level
-    // permissions: it lists stream ARNs, no data. Nothing else may be granted on *.
-    expect(broad).toEqual([{ Action: 'dynamodb:ListStreams', Effect: 'Allow', Resource: '*' }]);
+    // permissions: it lists stream ARNs, no data (one statement per consumer). Nothing else may be granted on *.
+    expect(broad).toEqual([
+      { Action: 'dynamodb:ListStreams', Effect: 'Allow', Resource: '*' },
+      { Action: 'dynamodb:ListStreams', Effect: 'Allow', Resource: '*' },
+    ]);
   });
 });
 
@@ -785,6 +788,28 @@ describe('front door', () => {
     expect(ours.length).toBe(Object.keys(FUNCTIONS).length);
     for (const fn of ours) expect(fn.Properties.Environment.Variables.SHARE_BASE_URL).toBe('https://hub.example.com');
   }, 60_000);
+});
+
+describe('the erasure of deleted accounts (docs/accounts.md, "Erasure")', () => {
+  it('runs from the stream, filtered to deletion records still erasing, one at a time, with an on-failure queue', () => {
+    const eraseId = ourFunctions().get('eraseAccounts')!.id;
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => refersTo(m.Properties.FunctionName, eraseId));
+    expect(mappings).toHaveLength(1);
+    const mapping = mappings[0]![1].Properties;
+    expect(mapping).toMatchObject({ BatchSize: 1, MaximumRetryAttempts: 10, FunctionResponseTypes: ['ReportBatchItemFailures'] });
+    expect(mapping.DestinationConfig.OnFailure.Destination).toBeDefined();
+    const patterns = asArray<Json>(mapping.FilterCriteria.Filters).map((f) => JSON.parse(f.Pattern as string) as Json);
+    expect(patterns).toEqual([{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { entity: { S: ['account_deletion'] }, state: { S: ['erasing'] } } } }]);
+  });
+
+  it('sweeps every 10 minutes and alarms on an erasure overdue or a run that failed past its retries', () => {
+    const sweepId = ourFunctions().get('sweepErasures')!.id;
+    const rules = ofType('AWS::Events::Rule').filter(([, r]) => asArray<Json>(r.Properties.Targets).some((t) => refersTo(t.Arn, sweepId)));
+    expect(rules.map(([, r]) => r.Properties.ScheduleExpression)).toEqual(['rate(10 minutes)']);
+    const alarms = ofType('AWS::CloudWatch::Alarm').map(([, r]) => r.Properties);
+    expect(alarms.filter((a) => a.MetricName === 'ErasuresOverdue' && a.Namespace === 'expohub' && a.Threshold === 0)).toHaveLength(1);
+    expect(alarms.filter((a) => String(a.AlarmDescription).includes('account erasure run failed'))).toHaveLength(1);
+  });
 });
 
 describe('alarms and dashboard', () => {

@@ -15,6 +15,8 @@ const LABELS: Record<AuditEntry['type'], string> = {
   'session.ended': 'Session ended',
   'account.suspended': 'Account suspended',
   'account.reinstated': 'Account reinstated',
+  'account.deletion_requested': 'Account deletion requested',
+  'account.deleted': 'Account erased',
   'admin.keys_listed': 'Keys listed by an administrator',
   'admin.key_looked_up': 'Key looked up by an administrator',
 };

@@ -177,7 +177,11 @@ export interface paths {
         get: operations["me"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete my account
+         * @description Needs the login token (an access key is 401: a key can never delete its owner). `confirm=delete` is required. From this answer on every session and access key of the account is refused (401), its profile is in no list or export, and its phone number signs in to a new, empty account. The erasure of the rest runs in the background; `status_url` reports it. What is erased and what is kept: docs/accounts.md.
+         */
+        delete: operations["deleteAccount"];
         options?: never;
         head?: never;
         patch?: never;
@@ -337,6 +341,46 @@ export interface paths {
          * @description Needs an admin login token (the request-context roles); an access key is 403. The action is an audit event on the affected account.
          */
         post: operations["reinstateAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{openid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an account (at its owner's written request, or after a moderation decision)
+         * @description Needs an admin login token; an access key is 403. `confirm=delete` is required. Asking again answers the deletion already under way. From this answer on every session and access key of the account is refused (401), its profile is in no list or export, and its phone number signs in to a new, empty account. The erasure of the rest runs in the background; `status_url` reports it. What is erased and what is kept: docs/accounts.md.
+         */
+        delete: operations["adminDeleteAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deletions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A deletion's progress
+         * @description No credential: the deleted account's own are refused from the deletion on, and the id (in the answer that deleted it) is unguessable. `erasing` until everything but the retained records is gone, then `erased` with `completed_at`.
+         */
+        get: operations["deletionStatus"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -825,6 +869,25 @@ export interface components {
                 phone: string;
             };
         };
+        HubQuery_delete_account: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            do: "delete_account";
+            openid: string;
+            confirm: string;
+        };
+        HubData_delete_account: {
+            deletion: {
+                id: string;
+                /** @enum {string} */
+                state: "erasing" | "erased";
+                requested_at: string;
+                completed_at: string | null;
+                status_url: string;
+            };
+        };
     };
     responses: {
         /** @description VALIDATION_ERROR: a parameter or the body is missing, malformed or out of range; the message names it */
@@ -942,7 +1005,7 @@ export interface operations {
     hub: {
         parameters: {
             query: {
-                params: components["schemas"]["HubQuery_gen_code"] | components["schemas"]["HubQuery_create_phone_account"] | components["schemas"]["HubQuery_get_next_list"] | components["schemas"]["HubQuery_get_fav"] | components["schemas"]["HubQuery_get_follow"] | components["schemas"]["HubQuery_get_follower"] | components["schemas"]["HubQuery_like"] | components["schemas"]["HubQuery_dislike"] | components["schemas"]["HubQuery_comment_set"] | components["schemas"]["HubQuery_comment_get"] | components["schemas"]["HubQuery_sharetext"] | components["schemas"]["HubQuery_follow_user"] | components["schemas"]["HubQuery_unfollow_user"] | components["schemas"]["HubQuery_change_nickname"] | components["schemas"]["HubQuery_change_signature"] | components["schemas"]["HubQuery_change_city"];
+                params: components["schemas"]["HubQuery_gen_code"] | components["schemas"]["HubQuery_create_phone_account"] | components["schemas"]["HubQuery_get_next_list"] | components["schemas"]["HubQuery_get_fav"] | components["schemas"]["HubQuery_get_follow"] | components["schemas"]["HubQuery_get_follower"] | components["schemas"]["HubQuery_like"] | components["schemas"]["HubQuery_dislike"] | components["schemas"]["HubQuery_comment_set"] | components["schemas"]["HubQuery_comment_get"] | components["schemas"]["HubQuery_sharetext"] | components["schemas"]["HubQuery_follow_user"] | components["schemas"]["HubQuery_unfollow_user"] | components["schemas"]["HubQuery_change_nickname"] | components["schemas"]["HubQuery_change_signature"] | components["schemas"]["HubQuery_change_city"] | components["schemas"]["HubQuery_delete_account"];
             };
             header?: never;
             path?: never;
@@ -959,7 +1022,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         code: 0;
-                        data: components["schemas"]["HubData_gen_code"] | components["schemas"]["HubData_create_phone_account"] | components["schemas"]["HubData_get_next_list"] | components["schemas"]["HubData_get_fav"] | components["schemas"]["HubData_get_follow"] | components["schemas"]["HubData_get_follower"] | components["schemas"]["HubData_like"] | components["schemas"]["HubData_dislike"] | components["schemas"]["HubData_comment_set"] | components["schemas"]["HubData_comment_get"] | components["schemas"]["HubData_sharetext"] | components["schemas"]["HubData_follow_user"] | components["schemas"]["HubData_unfollow_user"] | components["schemas"]["HubData_change_nickname"] | components["schemas"]["HubData_change_signature"] | components["schemas"]["HubData_change_city"];
+                        data: components["schemas"]["HubData_gen_code"] | components["schemas"]["HubData_create_phone_account"] | components["schemas"]["HubData_get_next_list"] | components["schemas"]["HubData_get_fav"] | components["schemas"]["HubData_get_follow"] | components["schemas"]["HubData_get_follower"] | components["schemas"]["HubData_like"] | components["schemas"]["HubData_dislike"] | components["schemas"]["HubData_comment_set"] | components["schemas"]["HubData_comment_get"] | components["schemas"]["HubData_sharetext"] | components["schemas"]["HubData_follow_user"] | components["schemas"]["HubData_unfollow_user"] | components["schemas"]["HubData_change_nickname"] | components["schemas"]["HubData_change_signature"] | components["schemas"]["HubData_change_city"] | components["schemas"]["HubData_delete_account"];
                     };
                 };
             };
@@ -1288,6 +1351,45 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    deleteAccount: {
+        parameters: {
+            query: {
+                confirm: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope `{code: 0, data}` */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            deletion: {
+                                id: string;
+                                /** @enum {string} */
+                                state: "erasing" | "erased";
+                                requested_at: string;
+                                completed_at: string | null;
+                                status_url: string;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     setRoles: {
         parameters: {
             query?: never;
@@ -1385,7 +1487,7 @@ export interface operations {
                                 id: string;
                                 at: string;
                                 /** @enum {string} */
-                                type: "key.created" | "key.revoked" | "key.deleted" | "key.rate_limited" | "role.changed" | "session.ended" | "account.suspended" | "account.reinstated" | "admin.keys_listed" | "admin.key_looked_up";
+                                type: "key.created" | "key.revoked" | "key.deleted" | "key.rate_limited" | "role.changed" | "session.ended" | "account.suspended" | "account.reinstated" | "account.deletion_requested" | "account.deleted" | "admin.keys_listed" | "admin.key_looked_up";
                                 actor: string;
                                 details: {
                                     via?: string;
@@ -1620,6 +1722,87 @@ export interface operations {
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
+        };
+    };
+    adminDeleteAccount: {
+        parameters: {
+            query: {
+                confirm: string;
+            };
+            header?: never;
+            path: {
+                openid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope `{code: 0, data}` */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            deletion: {
+                                id: string;
+                                /** @enum {string} */
+                                state: "erasing" | "erased";
+                                requested_at: string;
+                                completed_at: string | null;
+                                status_url: string;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deletionStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope `{code: 0, data}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            deletion: {
+                                id: string;
+                                /** @enum {string} */
+                                state: "erasing" | "erased";
+                                requested_at: string;
+                                completed_at: string | null;
+                                status_url: string;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
         };
     };
     publishVideo: {
