@@ -24,6 +24,9 @@ export const deletionKeys = {
   pendingPartition: 'DELETIONS#erasing',
 };
 
+/** The id of the deletion record whose pk is `pk`. */
+export const deletionIdOf = (pk: string): string => pk.slice(deletionKeys.deletion('').pk.length);
+
 export type DeletionState = 'erasing' | 'erased';
 
 /** The stored deletion record (entity `account_deletion`). No personal data: the openid is a random id. */

@@ -17,7 +17,7 @@ import { logger } from '../logger.js';
 import { countMetric } from '../observability/metrics.js';
 import type { ChangeRecord } from '../streams/facts.js';
 import { accountKeys } from '../accounts/accounts.js';
-import { deletionKeys, getDeletion, type StoredDeletion } from './deletion.js';
+import { deletionIdOf, deletionKeys, getDeletion, type StoredDeletion } from './deletion.js';
 
 /**
  * The background erasure of a deleted account (docs/accounts.md, "Erasure"). The deletion record
@@ -197,7 +197,7 @@ async function leftovers(d: StoredDeletion): Promise<Step | undefined> {
   return undefined;
 }
 
-async function finish(d: StoredDeletion): Promise<PageOutcome | 'done'> {
+async function finish(d: StoredDeletion, erased: Record<string, number>): Promise<PageOutcome | 'done'> {
   const back = await leftovers(d);
   if (back) return { erased: {}, back };
   if (d.invited_by) {
@@ -227,10 +227,10 @@ async function finish(d: StoredDeletion): Promise<PageOutcome | 'done'> {
         Update: {
           TableName: TABLE(),
           Key: deletionKeys.deletion(d.id),
-          UpdateExpression: 'SET #state = :erased, completed_at = :now, updated_at = :now, step = :done, v = :next, #ttl = :ttl REMOVE gsi1pk, gsi1sk, #position',
+          UpdateExpression: 'SET #state = :erased, erased = :counts, completed_at = :now, updated_at = :now, step = :done, v = :next, #ttl = :ttl REMOVE gsi1pk, gsi1sk, #position',
           ConditionExpression: 'v = :v',
           ExpressionAttributeNames: { '#state': 'state', '#ttl': 'ttl', '#position': 'position' },
-          ExpressionAttributeValues: { ':erased': 'erased', ':now': nowIso, ':done': 'done', ':v': d.v, ':next': d.v + 1, ':ttl': Math.floor(now / 1000) + RECORD_RETENTION_S },
+          ExpressionAttributeValues: { ':erased': 'erased', ':counts': erased, ':now': nowIso, ':done': 'done', ':v': d.v, ':next': d.v + 1, ':ttl': Math.floor(now / 1000) + RECORD_RETENTION_S },
         },
       },
       auditItem(event, now),
@@ -242,11 +242,11 @@ async function finish(d: StoredDeletion): Promise<PageOutcome | 'done'> {
   }
   writeAuditLine(event);
   countMetric('AccountDeletions', 'erased');
-  logger.info('account erased', { deletionId: d.id, erased: d.erased });
+  logger.info('account erased', { deletionId: d.id, erased });
   return 'done';
 }
 
-async function page(step: Step, d: StoredDeletion, position: Record<string, unknown> | undefined): Promise<PageOutcome | 'done'> {
+async function page(step: Step, d: StoredDeletion, position: Record<string, unknown> | undefined, erased: Record<string, number>): Promise<PageOutcome | 'done'> {
   switch (step) {
     case 'partition':
       return erasePartitionPage(d, position);
@@ -257,7 +257,7 @@ async function page(step: Step, d: StoredDeletion, position: Record<string, unkn
     case 'keys':
       return eraseKeysPage(d);
     case 'finish':
-      return finish(d);
+      return finish(d, erased);
   }
 }
 
@@ -274,7 +274,7 @@ export async function eraseSome(id: string, pages = config.ERASURE_PAGES_PER_RUN
   let position = d.position;
   const erased = { ...d.erased };
   for (let n = 0; n < pages; n++) {
-    const outcome = await page(step, d, position);
+    const outcome = await page(step, d, position, erased);
     if (outcome === 'done') return 'erased';
     for (const [kind, count] of Object.entries(outcome.erased)) tally(erased, kind, count);
     if (outcome.back) {
@@ -361,8 +361,9 @@ export async function sweepErasures(): Promise<{ kicked: number; overdue: number
       }),
     );
     start = out.LastEvaluatedKey;
-    for (const entry of (out.Items ?? []) as Pick<StoredDeletion, 'id'>[]) {
-      const d = await getDeletion(entry.id);
+    // The index holds the keys only (lib/db/tables.ts projections): the record's id is in its pk.
+    for (const entry of (out.Items ?? []) as { pk: string }[]) {
+      const d = await getDeletion(deletionIdOf(entry.pk));
       if (!d || d.state !== 'erasing') continue;
       if (now - Date.parse(d.requested_at) > OVERDUE_MS) overdue++;
       if (now - Date.parse(d.updated_at) < STALLED_MS) continue;

@@ -6,6 +6,8 @@ import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { apiClient, settleStreams, startTestStack } from '../support/stack.js';
 import { changedItems, storeSnapshot } from '../support/store-digest.js';
+import { clearFaults, failWhere } from '../support/faults.js';
+import { sweepErasures } from '../../lib/deletion/erasure.js';
 
 /**
  * Delete my account (docs/accounts.md): the entry points, what takes effect at once, and the
@@ -290,5 +292,29 @@ describe('the erasure', () => {
     expect((await allItems()).filter(({ table, item }) => table === tableNames.apiKeys && item.user_id === victim.openid)).toEqual([]);
 
     expect(await countersAgainstRecount()).toEqual([]);
+  });
+});
+
+describe('the sweeper', () => {
+  it('resumes an erasure the stream gave up on, and counts those overdue', async () => {
+    const victim = await signUp(api);
+    await ok(hub(api, 'change_city', { ...as(victim), city: 'Ningbo' }));
+    const deleted = await api.delete<{ deletion: Deletion }>('/api/v1/me?confirm=delete', { token: victim.token });
+    // Every read of the account's partition fails while the stream delivers the record: the local
+    // poller, as Lambda, retries it 10 times and then gives it up (deployed: the on-failure queue).
+    const down = failWhere('throughput', (command, input) => command === 'QueryCommand' && JSON.stringify(input).includes(`ACCOUNT#${victim.openid}`));
+    await settleStreams();
+    clearFaults();
+    expect(down.failures).toBeGreaterThanOrEqual(10);
+    await settleStreams();
+    expect((await api.get<{ deletion: Deletion }>(deleted.data.deletion.status_url)).data.deletion.state).toBe('erasing');
+
+    // Not stalled yet (moved less than 10 minutes ago): left alone.
+    expect(await sweepErasures()).toEqual({ kicked: 0, overdue: 0 });
+    clock.advance(61 * 60_000);
+    expect(await sweepErasures()).toEqual({ kicked: 1, overdue: 1 });
+    await settleStreams();
+    expect((await api.get<{ deletion: Deletion }>(deleted.data.deletion.status_url)).data.deletion.state).toBe('erased');
+    expect(await sweepErasures()).toEqual({ kicked: 0, overdue: 0 });
   });
 });
