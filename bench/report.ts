@@ -14,6 +14,7 @@ import type { LatencyRow } from './sections/latency.js';
 import type { LoadRow } from './sections/load.js';
 import type { HotItemsResult } from './sections/hot-items.js';
 import type { KeyLimitResult } from './sections/key-limit.js';
+import type { DeletionResult } from './sections/deletion.js';
 import type { HotspotsResult, HotspotRow } from './sections/hotspots.js';
 import { postingsTable, type PostingsResult } from './sections/postings.js';
 import type { ScalingResult, ScalingRow } from './sections/scaling.js';
@@ -33,6 +34,7 @@ export interface BenchResults {
   postings?: PostingsResult;
   hotitems?: HotItemsResult;
   keylimit?: KeyLimitResult;
+  deletion?: DeletionResult;
   hotspots?: HotspotsResult;
   targets?: TargetCheck[];
 }
@@ -121,6 +123,13 @@ export function renderReport(r: BenchResults): string {
     table('Per-key rate limit: calls fired 50 at a time at one key within one minute', ['case', 'limit', 'calls', 'admitted', '429', 'other', 'exact', 'requests/call', 'WCU/call', 'refused writes', 'wall ms'],
       r.keylimit.cases.map((c) => [c.name, c.limit, c.calls, c.admitted, c.refused, c.other, c.exact ? 'yes' : 'no', c.requestsPerCall, c.wcuPerCall, c.refusedWrites, c.wallMs]));
     out.push(`Fixed window edge: limit ${r.keylimit.boundary.limit}/min, ${r.keylimit.boundary.admittedAcross} admitted within ${r.keylimit.boundary.withinMs / 1000} s across a minute boundary.\n`);
+  }
+  if (r.deletion) {
+    table(
+      'Account deletion by size: DELETE /api/v1/me, then the erasure (stream poller running) while others act',
+      ['size', 'likes', 'follows / followers', 'comments', 'keys', 'DELETE /me requests', 'WCU', 'erased after ms', 'counts exact after ms more', 'requests in the window (R/W)', 'RCU', 'WCU', "others' calls (not 200)", 'exact', 'note'],
+      r.deletion.rows.map((d) => [d.size, d.likes, `${d.follows} / ${d.followers}`, d.comments, d.keys, d.request.requests, d.request.wcu, d.erasedMs, d.convergedMs, `${d.erasure.requests} (${d.erasure.reads}/${d.erasure.writes})`, d.erasure.rcu, d.erasure.wcu, `${d.concurrent.calls} (${d.concurrent.failed})`, d.exact ? 'yes' : 'no', d.note]),
+    );
   }
   if (r.hotspots) {
     const h = r.hotspots;

@@ -3,12 +3,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestStack } from '../support/stack.js';
+import { apiClient, settleStreams, startTestStack } from '../support/stack.js';
+import { hub, signUp } from '../support/hub-fixtures.js';
+import { ADMIN_PHONE } from '../support/constants.js';
 
 /**
  * What the local server answers to requests that never reach a handler: paths whose percent-encoding
  * does not decode, URLs and headers past Node's limit. Always the contract's envelope with an
- * x-request-id, never a 500 or a bare status.
+ * x-request-id, never a 500 or a bare status. And the three ways to delete an account, over HTTP.
  */
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 
@@ -70,5 +72,27 @@ describe('requests past the server\'s size limits', () => {
   it('a request just under the limit is served', async () => {
     const res = await raw('GET', `/api/v1?do=get_next_list&openid=x&q=${'a'.repeat(90)}&d=${'b'.repeat(20)}`);
     expect(res.status).toBe(200);
+  });
+});
+
+describe('account deletion over HTTP (docs/accounts.md): the hub, REST and the administrator', () => {
+  it('each answers its deletion, the tokens are refused at once, and the status page follows the erasure', async () => {
+    const api = apiClient(stack.url);
+    const admin = await signUp(api, ADMIN_PHONE);
+    const [byHub, byRest, byAdmin] = [await signUp(api), await signUp(api), await signUp(api)];
+    type Answer = { deletion: { id: string; state: string; status_url: string } };
+    const answers = [
+      await hub<Answer>(api, 'delete_account', { openid: byHub.openid, token: byHub.token, confirm: 'delete' }),
+      await api.delete<Answer>('/api/v1/me?confirm=delete', { token: byRest.token }),
+      await api.delete<Answer>(`/api/v1/admin/users/${byAdmin.openid}?confirm=delete`, { token: admin.token }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 202, 202]);
+    for (const a of answers) {
+      expect(a.headers.get('x-request-id')).toMatch(/\S/);
+      expect(a.data.deletion.state).toBe('erasing');
+    }
+    for (const gone of [byHub, byRest, byAdmin]) expect((await api.get('/api/v1/me', { token: gone.token })).status).toBe(401);
+    await settleStreams();
+    for (const a of answers) expect((await api.get<Answer>(a.data.deletion.status_url)).data.deletion.state).toBe('erased');
   });
 });
