@@ -35,6 +35,14 @@ export async function batchWrite(table: string, items: Record<string, unknown>[]
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
+/** `count` accounts as sign-up writes them (no phone link: nothing here signs in by phone), named `<prefix>_<n>`. */
+export async function seedAccounts(prefix: string, count: number): Promise<string[]> {
+  const openids = Array.from({ length: count }, (_, i) => `${prefix}_${pad(i, 6)}`);
+  const at = new Date().toISOString();
+  await batchWrite(tableNames.hub, openids.map((openid, i) => benchAccount(openid, i, at)));
+  return openids;
+}
+
 /** An account item as sign-up writes it (accountRecord/accountItem of lib/accounts/accounts.ts), without a phone link (not read here). */
 function benchAccount(openid: string, index: number, createdAt: string, overrides: Partial<Account> = {}) {
   const record = accountRecord({ openid, phone: `+86137${String(index).padStart(8, '0')}`, nickname: `bench ${openid.slice(-6)}`, created_at: createdAt });

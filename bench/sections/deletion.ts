@@ -5,7 +5,8 @@ import { createKey } from '../../lib/keys/key-service.js';
 import { deletionKeys } from '../../lib/deletion/deletion.js';
 import { printTable } from '../format.js';
 import { importCatalog } from '../catalog.js';
-import { mustSucceed, signUp, type Account } from '../fixtures.js';
+import { jwtFor, mustSucceed, signUp, type Account } from '../fixtures.js';
+import { seedAccounts } from '../seed.js';
 import { bearer, hubRequest, invoke } from '../invoke.js';
 import { costOf, recordDb } from '../recorder.js';
 import { inParallel } from '../../lib/db/batch.js';
@@ -13,7 +14,8 @@ import { inParallel } from '../../lib/db/batch.js';
 /**
  * Account deletion by account size (docs/accounts.md; docs/performance.md, "Account deletion"):
  * accounts built through the real operations (likes, follows both ways, comments, keys through the
- * handlers and use cases), then `DELETE /api/v1/me` while other people like, comment and follow on
+ * handlers and use cases; the accounts on the other side of the follows are written as sign-up
+ * writes them, with a login token each), then `DELETE /api/v1/me` while other people like, comment and follow on
  * the same videos and accounts; the erasure runs as `npm start` runs it (the stream poller). Per
  * size: the request's cost, the time until the deletion record said `erased`, the DynamoDB requests
  * and capacity of that window on the functions' client (the erasure's runs, plus the polls of the
@@ -57,17 +59,13 @@ const OTHER_ROUNDS = 8;
 const as = (a: Pick<Account, 'openid' | 'token'>) => ({ openid: a.openid, token: a.token });
 const get = async <T>(key: { pk: string; sk: string }) => (await db.send(new GetCommand({ TableName: tableNames.hub, Key: key, ConsistentRead: true }))).Item as T | undefined;
 
-/** People for the follows: accounts with a login token, written through the sign-up (real) for a few, the rest as the bench's other sections do. */
-async function people(n: number): Promise<Account[]> {
-  const out: Account[] = [];
-  await inParallel(
-    Array.from({ length: n }, (_, i) => i),
-    8,
-    async () => {
-      out.push(await signUp());
-    },
-  );
-  return out;
+/**
+ * The accounts the victim follows and that follow it: written as sign-up writes them (bench/seed.ts),
+ * each with a login token; the follows themselves go through follow_user.
+ */
+async function people(prefix: string, n: number): Promise<Account[]> {
+  const openids = await seedAccounts(prefix, n);
+  return Promise.all(openids.map(async (openid) => ({ openid, token: await jwtFor(openid), phone: '' })));
 }
 
 /**
@@ -120,8 +118,9 @@ async function oneSize(spec: (typeof SIZES)[number], editor: Account, crowd: Acc
   await inParallel(vids, 8, async (vid) => {
     await mustSucceed(hubRequest('like', { ...as(victim), vid }));
   });
-  const followees = await people(spec.follows);
-  const followers = spec.followers === spec.follows ? followees : await people(spec.followers);
+  const tag = spec.size.replace(/\W/g, '');
+  const followees = await people(`dfe${tag}`, spec.follows);
+  const followers = await people(`dfr${tag}`, spec.followers);
   await inParallel(followees, 8, async (f) => {
     await mustSucceed(hubRequest('follow_user', { ...as(victim), follow_user: f.openid }));
   });
@@ -218,7 +217,7 @@ async function oneSize(spec: (typeof SIZES)[number], editor: Account, crowd: Acc
 export async function deletionSection(options: { quick: boolean; settle: () => Promise<void> }): Promise<DeletionResult> {
   // ADMIN_PHONES (bench/environment.ts) makes this account an admin: it owns the imported videos.
   const editor = await signUp('+8613800138000');
-  const crowd = await people(4);
+  const crowd = await people('dcrowd', 4);
   const rows: DeletionRow[] = [];
   for (const spec of options.quick ? SIZES.slice(0, 1) : SIZES) {
     console.log(`  building the ${spec.size} account (${spec.likes} likes, ${spec.follows}/${spec.followers} follows, ${spec.comments} comments, ${spec.keys} keys)...`);
