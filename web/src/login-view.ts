@@ -1,5 +1,5 @@
 import { errorMessage, publicClient } from './api.js';
-import { h, replaceChildren } from './dom.js';
+import { fieldError, h, replaceChildren } from './dom.js';
 import { randomNonce } from './form-values.js';
 import { maskPhone, session } from './session.js';
 import { announce, clearStatus } from './status.js';
@@ -26,15 +26,6 @@ function setBusy(button: HTMLButtonElement, busy: boolean, busyLabel: string): v
   button.dataset.label ??= button.textContent ?? '';
   button.disabled = busy;
   button.textContent = busy ? busyLabel : button.dataset.label;
-}
-
-function fieldError(input: HTMLInputElement, message: string): void {
-  const hint = document.getElementById(`${input.id}-error`);
-  if (hint) {
-    hint.textContent = message;
-    hint.hidden = message === '';
-  }
-  input.setAttribute('aria-invalid', message === '' ? 'false' : 'true');
 }
 
 /** Phone number -> gen_code (with a fresh random nonce) -> code -> create_phone_account. */
