@@ -28,8 +28,11 @@ function setBusy(button: HTMLButtonElement, busy: boolean, busyLabel: string): v
   button.textContent = busy ? busyLabel : button.dataset.label;
 }
 
-/** Phone number -> gen_code (with a fresh random nonce) -> code -> create_phone_account. */
-export function renderLogin(container: HTMLElement, onSignedIn: () => void): void {
+/**
+ * Phone number -> gen_code (with a fresh random nonce) -> code -> create_phone_account. `intro` says
+ * what signing in is for (the key page by default).
+ */
+export function renderLogin(container: HTMLElement, onSignedIn: () => void, intro = 'Sign in with your phone number to manage your access keys.'): void {
   stopResendTimer();
 
   const body = h('div');
@@ -39,7 +42,7 @@ export function renderLogin(container: HTMLElement, onSignedIn: () => void): voi
       'section',
       { class: 'card login', 'aria-labelledby': 'login-heading' },
       h('h1', { id: 'login-heading', tabindex: '-1' }, 'Sign in'),
-      h('p', { class: 'muted' }, 'Sign in with your phone number to manage your access keys.'),
+      h('p', { class: 'muted' }, intro),
       body,
     ),
   );
