@@ -47,7 +47,8 @@ export async function buildWeb(outDir: string = DEFAULT_WEB_OUT_DIR): Promise<st
   const outputName = (metafile: NonNullable<typeof result.metafile>, ext: string) => {
     const file = Object.keys(metafile.outputs).find((f) => f.endsWith(ext));
     if (!file) throw new Error(`esbuild produced no ${ext} file`);
-    return `assets/${basename(file)}`;
+    // From the root: the same index.html is served at the page's deep links too (web/src/page-paths.ts).
+    return `/assets/${basename(file)}`;
   };
 
   const template = await readFile(join(WEB_DIR, 'index.html'), 'utf8');
@@ -60,7 +61,7 @@ export async function buildWeb(outDir: string = DEFAULT_WEB_OUT_DIR): Promise<st
 /** Byte sizes of the built files (raw and gzip), for the build log and the docs. */
 export async function webAssetSizes(outDir: string): Promise<{ file: string; bytes: number; gzipBytes: number }[]> {
   const html = await readFile(join(outDir, 'index.html'), 'utf8');
-  const files = ['index.html', ...[...html.matchAll(/(?:href|src)="(assets\/[^"]+)"/g)].map((m) => m[1]!)];
+  const files = ['index.html', ...[...html.matchAll(/(?:href|src)="\/(assets\/[^"]+)"/g)].map((m) => m[1]!)];
   return Promise.all(
     files.map(async (file) => {
       const content = await readFile(join(outDir, file));

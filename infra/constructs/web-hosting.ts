@@ -9,6 +9,24 @@ import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deplo
 import { NagSuppressions } from 'cdk-nag';
 import { Construct, type IConstruct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER } from '../../lib/http/origin-verify.js';
+import { DEEP_LINK_REQUEST_PATHS, PAGE_DEEP_LINKS } from '../../web/src/page-paths.js';
+
+/**
+ * A CloudFront Function (viewer request) that answers the page's deep links (web/src/page-paths.ts)
+ * with index.html: the bucket holds index.html only at the root, and S3 behind OAC resolves no
+ * folder index. Only these paths are rewritten, so a missing asset still gets S3's refusal rather
+ * than a page.
+ */
+export function deepLinkFunctionCode(paths: readonly string[] = DEEP_LINK_REQUEST_PATHS): string {
+  return [
+    `var DEEP_LINKS = ${JSON.stringify(paths)};`,
+    'function handler(event) {',
+    '  var request = event.request;',
+    "  if (DEEP_LINKS.indexOf(request.uri) !== -1) request.uri = '/index.html';",
+    '  return request;',
+    '}',
+  ].join('\n');
+}
 
 export interface WebHostingProps {
   /** `{apiId}.execute-api.{region}.{suffix}`: `/api/*` is forwarded there. */
@@ -54,6 +72,11 @@ export class WebHosting extends Construct {
       // time: the value is in neither the code nor the template.
       customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originVerifySecret.secretValue.unsafeUnwrap() },
     });
+    const deepLinks = new cloudfront.Function(this, 'PageDeepLinks', {
+      comment: `expohub: the page's deep links (${PAGE_DEEP_LINKS.join(', ')}) answer with index.html`,
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
+      code: cloudfront.FunctionCode.fromInline(deepLinkFunctionCode()),
+    });
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'expohub: key-management page, /api/*, share pages /s/* and /.well-known/*',
       defaultRootObject: 'index.html',
@@ -73,6 +96,7 @@ export class WebHosting extends Construct {
         cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
         responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
         compress: true,
+        functionAssociations: [{ function: deepLinks, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
       },
       additionalBehaviors: {
         '/api/*': {

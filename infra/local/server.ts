@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2, APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
+import { DEEP_LINK_REQUEST_PATHS } from '../../web/src/page-paths.js';
 import { FUNCTIONS, ROUTES, usesAuthorizer, type FunctionName, type RouteSpec } from '../routes.js';
 
 const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
@@ -157,9 +158,10 @@ const MIME: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
 };
 
+/** The page's files; its deep links (web/src/page-paths.ts) are index.html, as CloudFront serves them. */
 async function serveStatic(staticDir: string, pathname: string, res: ServerResponse): Promise<boolean> {
   const relative = normalize(decodePathSegment(pathname)).replace(/^(\.\.[/\\])+/, '');
-  let file = join(staticDir, relative === '/' ? 'index.html' : relative);
+  let file = join(staticDir, relative === '/' || DEEP_LINK_REQUEST_PATHS.includes(pathname) ? 'index.html' : relative);
   if (!file.startsWith(staticDir)) return false;
   const info = await stat(file).catch(() => undefined);
   if (info?.isDirectory()) file = join(file, 'index.html');

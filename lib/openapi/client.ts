@@ -17,8 +17,8 @@ type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M
 
 type Param<O, K extends 'path' | 'query'> = O extends { parameters: { [k in K]?: infer T } } ? ([T] extends [never] | [undefined] ? never : T) : never;
 type Body<O> = O extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
-/** 201 first: a route that also answers 200 does so for a variant (a dry run). */
-type SuccessOf<R> = R extends { 201: infer S } ? S : R extends { 200: infer S } ? S : never;
+/** 201 or 202 (a deletion under way) first: a route that also answers 200 does so for a variant (a dry run). */
+type SuccessOf<R> = R extends { 201: infer S } ? S : R extends { 202: infer S } ? S : R extends { 200: infer S } ? S : never;
 /** The `data` of the success envelope. */
 export type ResponseData<P extends keyof paths, M extends Method> =
   SuccessOf<Operation<P, M> extends { responses: infer R } ? R : never> extends { content: { 'application/json': { data: infer D } } } ? D : unknown;

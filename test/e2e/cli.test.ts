@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { getAccount } from '../../lib/accounts/accounts.js';
 import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { ndjson, type CliRun } from '../support/cli-run.js';
-import { apiClient, startTestStack } from '../support/stack.js';
+import { apiClient, settleStreams, startTestStack } from '../support/stack.js';
 
 const CLI = resolve(import.meta.dirname, '../../cli/bin/expohub.mjs');
 
@@ -86,7 +86,7 @@ describe('expohub CLI: usage', () => {
     expect(neither.stderr).toContain('no server: pass --url URL, set EXPOHUB_URL');
   });
 
-  it.each([[['frobnicate']], [['export', 'videos']], [['publish']], [['export', 'comments', '--limit', '0']], [['--nope']], [[]], [['publish', 'x.jsonl', '--cursor', 'c']], [['keys', 'create']], [['keys', 'revoke', 'abc']]])('exits 2 on a usage error: %j', async (args) => {
+  it.each([[['frobnicate']], [['export', 'videos']], [['publish']], [['export', 'comments', '--limit', '0']], [['--nope']], [[]], [['publish', 'x.jsonl', '--cursor', 'c']], [['keys', 'create']], [['keys', 'revoke', 'abc']], [['account']], [['account', 'delete', '--since', '2026-01-01']]])('exits 2 on a usage error: %j', async (args) => {
     const run = await cli(args, envFor(editorKey));
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/expohub: .+/);
@@ -272,5 +272,91 @@ describe('expohub export', () => {
     expect(run.stderr).toContain('AUTH_ERROR');
     expect(run.stdout).toBe('');
     expect(run.stderr).not.toContain(created.data.api_key);
+  });
+});
+
+describe('expohub account delete', () => {
+  let n = 0;
+  /** A config directory holding a stored login of `who` for this server, as "expohub login" leaves it. */
+  function storedLoginOf(who: SignedUp): string {
+    const config = join(dir, `account-${++n}`);
+    mkdirSync(config, { mode: 0o700 });
+    const login = { token: who.token, openid: who.openid, expires_at: '2099-01-01T00:00:00.000Z', saved_at: new Date().toISOString() };
+    writeFileSync(join(config, 'credentials.json'), JSON.stringify({ version: 1, current: stack.url, logins: { [stack.url]: login } }), { mode: 0o600 });
+    return config;
+  }
+  const meStatus = async (token: string) => (await api.get('/api/v1/me', { token })).status;
+
+  /** The CLI at a terminal: util-linux `script` gives it a pseudo-terminal, whose input is `typed`. */
+  function cliAtTerminal(args: string[], config: string, typed: string): Promise<CliRun> {
+    return new Promise((resolveRun, reject) => {
+      const base: NodeJS.ProcessEnv = { ...process.env, EXPOHUB_CONFIG_DIR: config, EXPOHUB_URL: stack.url };
+      delete base.EXPOHUB_KEY;
+      const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+      const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { env: base, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let answered = false;
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        if (answered || !stdout.includes('Type "delete"')) return;
+        answered = true;
+        child.stdin.write(`${typed}\n`);
+      });
+      child.once('error', reject);
+      child.once('close', (code) => resolveRun({ code, stdout, stderr: '' }));
+    });
+  }
+
+  it('refuses an access key and, off a terminal, runs only with --yes; then deletes with the stored login, says the deletion and forgets the login', async () => {
+    const member = await signUp(api);
+    const key = (await api.post<{ api_key: string }>('/api/v1/api-keys', { token: member.token, body: { name: 'cannot delete' } })).data.api_key;
+    const config = storedLoginOf(member);
+
+    const withKey = await cli(['account', 'delete', '--yes'], { ...envFor(key), EXPOHUB_CONFIG_DIR: config });
+    expect(withKey.code).toBe(3);
+    expect(withKey.stderr).toContain('an access key cannot delete its account');
+    expect(withKey.stderr).not.toContain(key);
+    const unconfirmed = await cli(['account', 'delete'], { EXPOHUB_URL: stack.url, EXPOHUB_CONFIG_DIR: config });
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr).toContain('pass --yes to confirm when not at a terminal');
+    expect(await meStatus(member.token)).toBe(200);
+
+    const run = await cli(['account', 'delete', '--yes'], { EXPOHUB_URL: stack.url, EXPOHUB_CONFIG_DIR: config });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^Deleted account ${member.openid} on ${stack.url}: deletion del_\\w+ is erasing \\(requested \\d{4}-`));
+    expect(await meStatus(member.token)).toBe(401);
+    expect(await meStatus(key)).toBe(401);
+    // The stored token is refused from now on: it is gone from the config directory.
+    expect(existsSync(join(config, 'credentials.json'))).toBe(false);
+    for (const text of [run.stdout, run.stderr]) expect(text).not.toContain(member.token);
+  });
+
+  it('at a terminal, deletes only when "delete" is typed', async () => {
+    const member = await signUp(api);
+    const config = storedLoginOf(member);
+    const declined = await cliAtTerminal(['account', 'delete'], config, 'yes');
+    expect(declined.stdout).toContain('comment deleted');
+    expect(declined.stdout).toContain('Not deleted.');
+    expect(declined.code).toBe(1);
+    expect(await meStatus(member.token)).toBe(200);
+
+    const confirmed = await cliAtTerminal(['account', 'delete'], config, 'delete');
+    expect(confirmed.stdout).toContain(`Type "delete" to delete account ${member.openid} on ${stack.url}:`);
+    expect(confirmed.stdout).toMatch(/deletion del_\w+ is erasing/);
+    expect(confirmed.code).toBe(0);
+    expect(await meStatus(member.token)).toBe(401);
+  });
+
+  it('--wait --json follows the deletion until erased and prints its data', async () => {
+    const member = await signUp(api);
+    const running = cli(['account', 'delete', '--yes', '--wait', '--json'], { EXPOHUB_URL: stack.url, EXPOHUB_CONFIG_DIR: storedLoginOf(member) });
+    // The erasure runs from the table's stream: applied here once the deletion is there.
+    await expect.poll(() => meStatus(member.token)).toBe(401);
+    await settleStreams();
+    const run = await running;
+    expect(run.code, run.stderr).toBe(0);
+    const data = JSON.parse(run.stdout) as { deletion: { id: string; state: string; completed_at: string | null } };
+    expect(data.deletion).toMatchObject({ id: expect.stringMatching(/^del_/), state: 'erased', completed_at: expect.any(String) });
+    expect((await api.get<{ deletion: { state: string } }>(`/api/v1/deletions/${data.deletion.id}`)).data.deletion.state).toBe('erased');
   });
 });

@@ -1,8 +1,7 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 // A small key quota lets a test reach the server's real 409 with a few keys.
 const MAX_KEYS = 4;
@@ -11,9 +10,8 @@ import { endSessionItem } from '../../lib/accounts/sessions.js';
 import { transactWrite } from '../../lib/db/transact.js';
 import { clock } from '../../lib/clock.js';
 import { decodeVerifiedToken } from '../../lib/auth/jwt.js';
-import { buildWeb } from '../../web/build.js';
-import { apiClient, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
+import { useWebStack } from '../support/web-browser.js';
 import { STORAGE_KEYS } from '../../web/src/session.js';
 import { storeLoginAndReload } from '../support/web-session.js';
 
@@ -34,47 +32,15 @@ interface KeyRecord {
 const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts');
 const STORAGE = [STORAGE_KEYS.token, STORAGE_KEYS.username, STORAGE_KEYS.displayName];
 
-let stack: Awaited<ReturnType<typeof startTestStack>>;
-let api: ReturnType<typeof apiClient>;
-let browser: Browser;
-let buildDir: string;
-const contexts: BrowserContext[] = [];
-const pageErrors: string[] = [];
-
+const web = useWebStack({ env: { MAX_KEYS_PER_USER: String(MAX_KEYS) } });
+let api: ReturnType<typeof web.api>;
 beforeAll(async () => {
-  buildDir = await mkdtemp(join(tmpdir(), 'expohub-web-'));
-  stack = await startTestStack({ staticDir: await buildWeb(buildDir), env: { MAX_KEYS_PER_USER: String(MAX_KEYS) } });
-  api = apiClient(stack.url);
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  api = web.api();
   await mkdir(ARTIFACTS, { recursive: true });
 });
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-  expect(pageErrors.splice(0)).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  if (buildDir) await rm(buildDir, { recursive: true, force: true });
-});
-
-async function openPage(options: { width?: number; height?: number; timezoneId?: string } = {}): Promise<Page> {
-  const context = await browser.newContext({
-    baseURL: stack.url,
-    viewport: { width: options.width ?? 1200, height: options.height ?? 900 },
-    timezoneId: options.timezoneId ?? 'Asia/Shanghai',
-    locale: 'en-GB',
-  });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  return page;
+function openPage(options: { width?: number; height?: number; timezoneId?: string } = {}): Promise<Page> {
+  return web.openPage({ viewport: { width: options.width ?? 1200, height: options.height ?? 900 }, timezoneId: options.timezoneId ?? 'Asia/Shanghai' });
 }
 
 /** Opens the page already signed in as `userId`, as if create_phone_account had answered. */
@@ -189,7 +155,7 @@ describe('keys view', () => {
     expect(await box.textContent()).toContain('You will not see this key again');
     // Focus lands on the result box, so keyboard users reach the key and its Copy button next.
     expect(await page.evaluate(() => document.activeElement?.classList.contains('new-key'))).toBe(true);
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web.url() });
     await page.getByRole('button', { name: 'Copy' }).click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(plaintext);
     expect(await page.getByRole('status').textContent()).toContain('copied');
@@ -222,7 +188,7 @@ describe('keys view', () => {
     await page.locator('[data-field=owner]').waitFor();
     expect(await page.locator('[data-field=owner]').textContent()).toBe('web-alice');
     expect(await page.locator('[data-field=scopes] li').allTextContents()).toEqual(['a', 'b', 'c']);
-    expect(verifyUrls).toEqual([`${stack.url}/api/v1/api-keys/verify?key=${encodeURIComponent(plaintext)}`]);
+    expect(verifyUrls).toEqual([`${web.url()}/api/v1/api-keys/verify?key=${encodeURIComponent(plaintext)}`]);
     await expect.poll(() => row(page, id).locator('[data-col=last-used] time').count()).toBe(1);
 
     // A key that does not verify shows the server's message and keeps the person signed in.
@@ -230,7 +196,7 @@ describe('keys view', () => {
     await page.getByRole('button', { name: 'Check key' }).click();
     await page.locator('.verify-bad').waitFor();
     expect(await page.locator('.verify-bad').textContent()).toContain('Invalid, revoked or expired API key');
-    expect(verifyUrls[1]).toBe(`${stack.url}/api/v1/api-keys/verify?key=${encodeURIComponent('ak_not+a/real key')}`);
+    expect(verifyUrls[1]).toBe(`${web.url()}/api/v1/api-keys/verify?key=${encodeURIComponent('ak_not+a/real key')}`);
     expect((await storedLogin(page))[0]).toBe(token);
     await page.screenshot({ path: join(ARTIFACTS, 'keys.png'), fullPage: true });
 

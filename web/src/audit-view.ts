@@ -2,6 +2,7 @@ import type { ResponseData } from '../../lib/openapi/client.js';
 import { client, errorMessage } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { timeCell } from './format.js';
+import { session } from './session.js';
 
 /** An event of `GET /api/v1/audit` (ids only, never a secret), as the API document types it. */
 export type AuditEntry = ResponseData<'/api/v1/audit', 'get'>['items'][number];
@@ -34,6 +35,19 @@ export function describeDetails(entry: AuditEntry): string {
 }
 
 /**
+ * Who acted, in words and never as an internal id (docs/protected-api.md, "The account's audit trail"):
+ * the API names the reader's own account by its openid, a sign-in as `sign-in` (a session ended by a
+ * new sign-in, a role given at sign-in), and anyone else acting on the account is an administrator
+ * (`administrator`; to a reader with the admin role, that administrator's openid or `admin-cli`).
+ * The API gives no nickname with an event, so an administrator is not named.
+ */
+export function actorLabel(actor: string, reader: string | null): string {
+  if (reader !== null && actor === reader) return 'you';
+  if (actor === 'sign-in') return 'a sign-in';
+  return 'an administrator';
+}
+
+/**
  * The account's activity (audit trail), newest first, 20 at a time with "Show older". A section of
  * its own, appended below the key views by main.ts.
  */
@@ -45,8 +59,18 @@ export function auditSection(): HTMLElement {
   let cursor: string | null = null;
   let seq = 0;
 
+  const reader = session.username();
+  // Labelled cells: at phone width each event is a card of labelled fields (docs/web.md, "Accessibility").
+  const cell = (label: string, ...content: (Node | string)[]) => h('td', { 'data-label': label }, ...content);
   const row = (e: AuditEntry) =>
-    h('tr', { 'data-type': e.type }, h('td', {}, timeCell(e.at)), h('td', {}, LABELS[e.type] ?? e.type), h('td', {}, e.actor), h('td', {}, describeDetails(e)));
+    h(
+      'tr',
+      { 'data-type': e.type },
+      cell('When', timeCell(e.at)),
+      cell('What', LABELS[e.type] ?? e.type),
+      cell('By', h('span', { 'data-field': 'actor' }, actorLabel(e.actor, reader))),
+      cell('Details', describeDetails(e)),
+    );
 
   async function load(reset: boolean): Promise<void> {
     const mine = ++seq;

@@ -25,3 +25,31 @@ export function replaceChildren(parent: Element, ...children: Child[]): void {
   parent.replaceChildren();
   append(parent, ...children);
 }
+
+/**
+ * Marks a form field invalid with `message` shown in its `<id>-error` element (tied to it by
+ * aria-describedby), or valid again with `''` (docs/web.md, "Accessibility").
+ */
+export function fieldError(input: HTMLInputElement, message: string): void {
+  const el = document.getElementById(`${input.id}-error`);
+  if (el) {
+    el.textContent = message;
+    el.hidden = message === '';
+  }
+  input.setAttribute('aria-invalid', message === '' ? 'false' : 'true');
+}
+
+/** A labelled field: `input` gets `id`, an optional hint and an error slot for fieldError(), both tied to it. */
+export function field(id: string, label: string, input: HTMLInputElement, hint?: string): HTMLElement {
+  const describedBy = [hint ? `${id}-hint` : '', `${id}-error`].filter(Boolean).join(' ');
+  input.id = id;
+  input.setAttribute('aria-describedby', describedBy);
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id }, label),
+    input,
+    hint && h('p', { id: `${id}-hint`, class: 'hint' }, hint),
+    h('p', { id: `${id}-error`, class: 'field-error', hidden: true }),
+  );
+}

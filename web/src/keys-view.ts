@@ -1,6 +1,6 @@
 import { client, errorMessage, publicClient, type ApiKey } from './api.js';
 import { confirmAction } from './confirm.js';
-import { h, replaceChildren, type Child } from './dom.js';
+import { field, fieldError, h, replaceChildren, type Child } from './dom.js';
 import { timeCell } from './format.js';
 import { expiryToIso, localDateTimeValue, parseScopes } from './form-values.js';
 import { announce } from './status.js';
@@ -32,29 +32,6 @@ function scopeList(scopes: string[]): HTMLElement {
 function statusBadge(status: ApiKey['status']): HTMLElement {
   const label = STATUS_LABEL[status];
   return h('span', { class: `badge badge-${status}` }, h('span', { 'aria-hidden': 'true' }, label.icon), ` ${label.text}`);
-}
-
-function fieldError(input: HTMLInputElement, message: string): void {
-  const el = document.getElementById(`${input.id}-error`);
-  if (el) {
-    el.textContent = message;
-    el.hidden = message === '';
-  }
-  input.setAttribute('aria-invalid', message === '' ? 'false' : 'true');
-}
-
-function field(id: string, label: string, input: HTMLInputElement, hint?: string): HTMLElement {
-  const describedBy = [hint ? `${id}-hint` : '', `${id}-error`].filter(Boolean).join(' ');
-  input.id = id;
-  input.setAttribute('aria-describedby', describedBy);
-  return h(
-    'div',
-    { class: 'field' },
-    h('label', { for: id }, label),
-    input,
-    hint && h('p', { id: `${id}-hint`, class: 'hint' }, hint),
-    h('p', { id: `${id}-error`, class: 'field-error', hidden: true }),
-  );
 }
 
 /** The signed-in view: create form, the plaintext-once box, the key table and the verify box. */

@@ -1,5 +1,5 @@
 import { errorMessage, publicClient } from './api.js';
-import { h, replaceChildren } from './dom.js';
+import { fieldError, h, replaceChildren } from './dom.js';
 import { randomNonce } from './form-values.js';
 import { maskPhone, session } from './session.js';
 import { announce, clearStatus } from './status.js';
@@ -28,17 +28,11 @@ function setBusy(button: HTMLButtonElement, busy: boolean, busyLabel: string): v
   button.textContent = busy ? busyLabel : button.dataset.label;
 }
 
-function fieldError(input: HTMLInputElement, message: string): void {
-  const hint = document.getElementById(`${input.id}-error`);
-  if (hint) {
-    hint.textContent = message;
-    hint.hidden = message === '';
-  }
-  input.setAttribute('aria-invalid', message === '' ? 'false' : 'true');
-}
-
-/** Phone number -> gen_code (with a fresh random nonce) -> code -> create_phone_account. */
-export function renderLogin(container: HTMLElement, onSignedIn: () => void): void {
+/**
+ * Phone number -> gen_code (with a fresh random nonce) -> code -> create_phone_account. `intro` says
+ * what signing in is for (the key page by default).
+ */
+export function renderLogin(container: HTMLElement, onSignedIn: () => void, intro = 'Sign in with your phone number to manage your access keys.'): void {
   stopResendTimer();
 
   const body = h('div');
@@ -48,7 +42,7 @@ export function renderLogin(container: HTMLElement, onSignedIn: () => void): voi
       'section',
       { class: 'card login', 'aria-labelledby': 'login-heading' },
       h('h1', { id: 'login-heading', tabindex: '-1' }, 'Sign in'),
-      h('p', { class: 'muted' }, 'Sign in with your phone number to manage your access keys.'),
+      h('p', { class: 'muted' }, intro),
       body,
     ),
   );
