@@ -1,6 +1,7 @@
 // The expohub command line: arguments, dispatch, exit codes (docs/cli.md in the repository).
 import process from 'node:process';
 import { parseArgs } from 'node:util';
+import { account } from './commands/account.mjs';
 import { exportRows } from './commands/export.mjs';
 import { keys } from './commands/keys.mjs';
 import { login, logout } from './commands/login.mjs';
@@ -27,11 +28,13 @@ Usage:
                                                  publish one video per line (NDJSON results)
   expohub export comments|accounts [--since T] [--cursor C] [--limit N]
                                                  every row as NDJSON on stdout
+  expohub account export [-o FILE]               a copy of everything stored about your account,
+                                                 one JSON document (stdout, or FILE with mode 600)
 
 Server and credential:
   --url URL, else EXPOHUB_URL, else the server of the last login.
   EXPOHUB_KEY (an access key ak_... or a login token) when set, else the stored login of that server.
-  Key management (keys ...) needs a login token. Credentials are never printed.
+  Key management (keys ...) and account ... need a login token. Credentials are never printed.
 
 Options for every command:
   --json             results as JSON on stdout; messages and errors as JSON lines on stderr
@@ -65,6 +68,7 @@ const OPTIONS = /** @type {const} */ ({
   limit: { type: 'string' },
   cursor: { type: 'string' },
   since: { type: 'string' },
+  output: { type: 'string', short: 'o' },
 });
 const GLOBAL = ['help', 'version', 'verbose', 'quiet', 'json', 'url', 'max-attempts'];
 /** The options each command takes besides the global ones. */
@@ -79,6 +83,7 @@ const COMMAND_OPTIONS = {
   'keys usage': [],
   publish: ['dry-run', 'concurrency'],
   export: ['limit', 'cursor', 'since'],
+  'account export': ['output'],
 };
 
 function intOption(value, name, min, max, fallback) {
@@ -108,7 +113,7 @@ async function main(argv) {
   }
   const [command, ...args] = positionals;
   // An unknown command (or keys subcommand) is reported by its dispatcher below.
-  const commandName = command === 'keys' ? `keys ${args[0]}` : command;
+  const commandName = command === 'keys' || command === 'account' ? `${command} ${args[0]}` : command;
   if (commandName in COMMAND_OPTIONS) checkOptions(values, commandName);
   const options = {
     url: values.url,
@@ -126,6 +131,7 @@ async function main(argv) {
     limit: intOption(values.limit, 'limit', 1, 500, 500),
     cursor: String(values.cursor ?? '').trim() || undefined,
     since: String(values.since ?? '').trim() || undefined,
+    output: values.output,
   };
   switch (command) {
     case 'login':
@@ -142,10 +148,12 @@ async function main(argv) {
       return publish(args, options);
     case 'export':
       return exportRows(args, options);
+    case 'account':
+      return account(args, options);
     case undefined:
-      throw new UsageError('a command is required: login, logout, whoami, keys, publish or export');
+      throw new UsageError('a command is required: login, logout, whoami, keys, publish, export or account');
     default:
-      throw new UsageError(`unknown command "${command}": use login, logout, whoami, keys, publish or export`);
+      throw new UsageError(`unknown command "${command}": use login, logout, whoami, keys, publish, export or account`);
   }
 }
 
