@@ -211,6 +211,20 @@ export const HUB_SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'sharetext (new share, signed in)',
+    group: 'hub',
+    available: hubOp('sharetext'),
+    expect: 200,
+    note: "the account's share: also an entry of the sharer index (gsi2), which the data export reads",
+    setup: async (w) => {
+      const pair = freshPairs(w);
+      return async (i) => {
+        const { account, vid } = await pair(i);
+        return hubRequest('sharetext', { ...as(account), vid, d: '', locale: 'zh-CN', country: 'CN' });
+      };
+    },
+  },
+  {
     name: 'sharetext (retry of the same share)',
     group: 'hub',
     available: hubOp('sharetext'),
@@ -368,6 +382,14 @@ export const PROTECTED_SCENARIOS: Scenario[] = [
     available: route('GET', '/api/v1/export/accounts'),
     expect: 200,
     setup: async (w) => constant(get('/api/v1/export/accounts?limit=100', w.bob.token))(),
+  },
+  {
+    name: 'GET /me/data (first page)',
+    group: 'protected',
+    available: route('GET', '/api/v1/me/data'),
+    expect: 200,
+    note: 'the account, then its sections in order while the page has room and its 6-request budget allows',
+    setup: async (w) => constant(get('/api/v1/me/data', w.alice.token))(),
   },
   {
     name: 'POST /admin/users/{openid}/roles',

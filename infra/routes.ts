@@ -86,6 +86,15 @@ export const FUNCTIONS = {
     tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] }, hub: { actions: ['PutItem'] } },
   },
   me: { entry: 'functions/me.ts', description: 'Who the credential is', tables: {} },
+  // The account's data export: the account (GetItem), one range at a time of its partition, its
+  // comments (gsi1), shares (gsi2, then BatchGet) and videos (gsi2), its keys and their usage
+  // (apiKeys Query); signed cursors. docs/protected-api.md, "Download my data".
+  myData: {
+    entry: 'functions/my-data.ts',
+    description: "Download my data: everything stored about the caller's account, paged (login token only)",
+    tables: { apiKeys: { actions: ['Query'] }, hub: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1', 'gsi2'] } },
+    jwtSecret: true,
+  },
   // The roles read, then written with the audit event in one transaction conditioned on them.
   setRoles: { entry: 'functions/set-roles.ts', description: "Set an account's stored roles (admin JWT only)", tables: { hub: { actions: ['GetItem', 'UpdateItem', 'PutItem'] } } },
   // The caller's audit trail: one Query of the account's partition per page; signed cursors.

@@ -102,6 +102,8 @@ const configSchema = z
     ERASURE_PAGES_PER_RUN: positiveInt(20),
     /** Requests per minute of an access key created without its own `rate_limit_per_minute` (and of keys older than the setting). */
     KEY_RATE_LIMIT_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)), 600),
+    /** Records per page of `GET /api/v1/me/data` (docs/protected-api.md, "Download my data"). */
+    DATA_EXPORT_PAGE_SIZE: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(500)), 100),
   })
   .check(
     z.refine((c) => c.JWT_SECRET !== undefined || c.JWT_SECRET_ARN !== undefined, {

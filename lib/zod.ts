@@ -35,6 +35,7 @@ export {
   optional,
   pipe,
   positive,
+  record,
   refine,
   regex,
   strictObject,

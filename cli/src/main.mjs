@@ -30,11 +30,13 @@ Usage:
                                                  every row as NDJSON on stdout
   expohub account delete [--yes] [--wait]        delete the signed-in account for good (asks you
                                                  to type "delete"; --wait: until it is erased)
+  expohub account export [-o FILE]               a copy of everything stored about your account,
+                                                 one JSON document (stdout, or FILE with mode 600)
 
 Server and credential:
   --url URL, else EXPOHUB_URL, else the server of the last login.
   EXPOHUB_KEY (an access key ak_... or a login token) when set, else the stored login of that server.
-  Key management (keys ...) and account delete need a login token. Credentials are never printed.
+  Key management (keys ...) and account ... need a login token. Credentials are never printed.
 
 Options for every command:
   --json             results as JSON on stdout; messages and errors as JSON lines on stderr
@@ -69,6 +71,7 @@ const OPTIONS = /** @type {const} */ ({
   cursor: { type: 'string' },
   since: { type: 'string' },
   wait: { type: 'boolean' },
+  output: { type: 'string', short: 'o' },
 });
 const GLOBAL = ['help', 'version', 'verbose', 'quiet', 'json', 'url', 'max-attempts'];
 /** The options each command takes besides the global ones. */
@@ -84,6 +87,7 @@ const COMMAND_OPTIONS = {
   publish: ['dry-run', 'concurrency'],
   export: ['limit', 'cursor', 'since'],
   'account delete': ['yes', 'wait'],
+  'account export': ['output'],
 };
 
 function intOption(value, name, min, max, fallback) {
@@ -132,6 +136,7 @@ async function main(argv) {
     cursor: String(values.cursor ?? '').trim() || undefined,
     since: String(values.since ?? '').trim() || undefined,
     wait: Boolean(values.wait),
+    output: values.output,
   };
   switch (command) {
     case 'login':

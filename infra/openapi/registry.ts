@@ -6,6 +6,7 @@ import type { Principal } from '../../lib/auth/principal.js';
 import { exportAccountsDoc, exportCommentsDoc } from '../../lib/export/export-api.js';
 import { adminDeleteAccountDoc, deleteOwnAccountDoc, deletionStatusDoc } from '../../lib/deletion/deletion-api.js';
 import { createKeyDoc, deleteKeyDoc, keyUsageDoc, listKeysDoc, revokeKeyDoc, verifyKeyDoc } from '../../lib/keys/key-api.js';
+import { dataExportDoc } from '../../lib/personal-data/data-export-api.js';
 import { publishVideoDoc } from '../../lib/publish/publish-api.js';
 
 /**
@@ -53,6 +54,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     errors: [401],
     examples: [{ summary: 'An access key', data: { user_id: 'u_9f2c4e1a7b', auth_type: 'api_key', scopes: ['export:read'], roles: [] } }],
   }),
+  'GET /api/v1/me/data': dataExportDoc,
   'POST /api/v1/admin/users/{openid}/roles': setRolesDoc,
   'POST /api/v1/logout': signOutDoc,
   'GET /api/v1/audit': listAuditDoc,

@@ -22,6 +22,8 @@ export const accountKeys = {
   phone: (e164: string) => ({ pk: `PHONE#${e164}`, sk: 'ACCOUNT' }),
   /** An invitation recorded once per new account. */
   invite: (inviter: string, invitee: string) => ({ pk: `ACCOUNT#${inviter}`, sk: `INVITED#${invitee}` }),
+  /** The sort-key prefix of the invitations an account made, in its partition. */
+  invitePrefix: 'INVITED#',
 };
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */

@@ -19,19 +19,22 @@ const AUDIT_TYPES = [
   'admin.key_looked_up',
 ] as const satisfies readonly AuditEntry['type'][];
 
+/** An event's details: identifiers only (also in the account's data export, lib/personal-data/data-export-api.ts). */
+export const auditDetails = z.object({
+  via: z.optional(z.string()),
+  key_id: z.optional(z.number()),
+  key_name: z.optional(z.string()),
+  roles_before: z.optional(z.array(z.string())),
+  roles_after: z.optional(z.array(z.string())),
+  session_id: z.optional(z.string()),
+});
+
 const auditEntry = z.object({
   id: z.string(),
   at: z.string(),
   type: z.enum(AUDIT_TYPES),
   actor: z.string(),
-  details: z.object({
-    via: z.optional(z.string()),
-    key_id: z.optional(z.number()),
-    key_name: z.optional(z.string()),
-    roles_before: z.optional(z.array(z.string())),
-    roles_after: z.optional(z.array(z.string())),
-    session_id: z.optional(z.string()),
-  }),
+  details: auditDetails,
 });
 const entryMatches: Same<z.output<typeof auditEntry>, AuditEntry> = true;
 void entryMatches;

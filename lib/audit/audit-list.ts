@@ -32,10 +32,15 @@ function shownActor(entry: Pick<AuditEntry, 'actor' | 'type' | 'details'>, reade
   return ADMINISTRATOR;
 }
 
+/** A stored event as the account's own reader sees it (the trail and the account's data export). */
+export function shownEntry(stored: AuditEntry, reader: { user_id: string; roles: readonly string[] }): AuditEntry {
+  const { id, at, type, actor, details } = stored;
+  return { id, at, type, actor: shownActor({ actor, type, details }, { openid: reader.user_id, admin: reader.roles.includes('admin') }), details: details ?? {} };
+}
+
 /** `GET /api/v1/audit?cursor=&limit=`: the account's events, newest first, one Query per page. */
 export async function auditPage(reader: { user_id: string; roles: readonly string[] }, query: { cursor?: string; limit?: string }): Promise<{ items: AuditEntry[]; next_cursor: string | null }> {
   const openid = reader.user_id;
-  const shownTo = { openid, admin: reader.roles.includes('admin') };
   let limit = AUDIT_PAGE_DEFAULT;
   if (query.limit !== undefined && query.limit !== '') {
     const parsed = limitSchema.safeParse(query.limit);
@@ -66,7 +71,7 @@ export async function auditPage(reader: { user_id: string; roles: readonly strin
   );
   const rows = ((out.Items ?? []) as (AuditEntry & { sk: string })[]).slice(0, limit + 1);
   const page = rows.slice(0, limit);
-  const items = page.map(({ id, at, type, actor, details }) => ({ id, at, type, actor: shownActor({ actor, type, details }, shownTo), details: details ?? {} }));
+  const items = page.map((stored) => shownEntry(stored, reader));
   const next_cursor = rows.length > limit ? await signCursor(CURSOR_PURPOSE, { u: openid, sk: page[page.length - 1]!.sk } satisfies AuditCursor) : null;
   return { items, next_cursor };
 }

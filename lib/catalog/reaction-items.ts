@@ -11,4 +11,7 @@ export const reactionKeys = {
   likersIndex: (vid: string, likedAt: string, openid: string) => ({ gsi2pk: `LIKERS#${vid}`, gsi2sk: timeKey(likedAt, openid) }),
   /** openid is not interested in vid. */
   dislike: (openid: string, vid: string) => ({ pk: `ACCOUNT#${openid}`, sk: `DISLIKE#${vid}` }),
+  /** The sort-key prefixes of an account's likes and dislikes in its partition (the data export reads each range). */
+  likePrefix: 'LIKE#',
+  dislikePrefix: 'DISLIKE#',
 };

@@ -7,7 +7,8 @@ import type { Scope } from '../auth/scope-gate.js';
  * follows it (docs/protected-api.md, "Who may do what"):
  * - `none`: no credential (health, verification, the hub, which authenticates each operation itself,
  *   the share pages and the documents);
- * - `jwt`: a login token only (key management, the audit trail, sign-out): an access key is 401;
+ * - `jwt`: a login token only (key management, the audit trail, sign-out, the account's data export):
+ *   an access key is 401;
  * - `key`: an access key only (none yet);
  * - `either`: a login token or an access key;
  * - `admin`: a login token whose request-context roles hold `admin`; an access key is 403 (keys carry
@@ -46,6 +47,7 @@ const ROUTE_LIST = [
   { method: 'GET', path: '/api/v1/api-keys/verify', function: 'verifyKey', auth: 'none' },
   { method: 'GET', path: '/api/v1/api-keys/{id}/usage', function: 'keyUsage', auth: 'jwt' },
   { method: 'GET', path: '/api/v1/me', function: 'me', auth: 'either' },
+  { method: 'GET', path: '/api/v1/me/data', function: 'myData', auth: 'jwt' },
   { method: 'POST', path: '/api/v1/admin/users/{openid}/roles', function: 'setRoles', auth: 'admin', body: 'json' },
   { method: 'POST', path: '/api/v1/logout', function: 'signOut', auth: 'jwt' },
   { method: 'GET', path: '/api/v1/audit', function: 'listAudit', auth: 'jwt' },

@@ -242,15 +242,23 @@ async function admitKeyUse(binding: KeyBinding, now: number): Promise<void> {
  */
 export async function keyUsage(userId: string, id: number): Promise<{ days: { date: string; requests: number }[] }> {
   if (!(await getKeyOfUser(userId, id))) throw new NotFoundError(NOT_YOURS);
-  const now = clock.now();
+  return { days: (await dailyKeyUsage(id, clock.now())).days };
+}
+
+/**
+ * The admitted requests of key `id` per UTC day, the USAGE_DAYS days up to `nowMs`'s oldest first,
+ * days without requests as 0 (the usage endpoint and the data export); `queries`: the Query pages read.
+ */
+export async function dailyKeyUsage(id: number, nowMs: number): Promise<{ days: { date: string; requests: number }[]; queries: number }> {
   const dayMs = 24 * 3600 * 1000;
-  const dates = Array.from({ length: USAGE_DAYS }, (_, i) => utcDay(now - (USAGE_DAYS - 1 - i) * dayMs));
+  const dates = Array.from({ length: USAGE_DAYS }, (_, i) => utcDay(nowMs - (USAGE_DAYS - 1 - i) * dayMs));
   const totals = new Map(dates.map((d) => [d, 0]));
-  for (const { minute, requests } of await readKeyUsage(id, `${dates[0]}T00:00`, `${dates[USAGE_DAYS - 1]}T23:59`)) {
+  const { minutes, queries } = await readKeyUsage(id, `${dates[0]}T00:00`, `${dates[USAGE_DAYS - 1]}T23:59`);
+  for (const { minute, requests } of minutes) {
     const date = minute.slice(0, 10);
     if (totals.has(date)) totals.set(date, totals.get(date)! + requests);
   }
-  return { days: dates.map((date) => ({ date, requests: totals.get(date)! })) };
+  return { days: dates.map((date) => ({ date, requests: totals.get(date)! })), queries };
 }
 
 /**

@@ -28,6 +28,8 @@ export const feedKeys = {
    */
   viewHistory: (openid: string, seenAt: string, id: string) => ({ pk: `ACCOUNT#${openid}`, sk: `HISTORY#${seenAt}#${id}` }),
   viewHistoryIndex: (openid: string, seenAt: string, vids: string[]) => ({ gsi1pk: `HISTORY#${openid}`, gsi1sk: timeKey(seenAt, vids.join(',')) }),
+  /** The sort-key prefix of an account's view history in its partition (the data export reads the range). */
+  historyPrefix: 'HISTORY#',
 };
 
 /** Sort-key range of an account's feed state, its call records (feedChunk) and its FOLLOWS# items (see feedState). */

@@ -1,9 +1,17 @@
 import { createHash } from 'node:crypto';
+import { timeKey } from '../db/keys.js';
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
 export const shareKeys = {
   /** A share: one per (sharer, video, UTC day), with a TTL (lib/share/shares.ts). */
   share: (shareid: string) => ({ pk: `SHARE#${shareid}`, sk: 'SHARE' }),
+  /**
+   * The shares made with an account's credential, oldest first. gsi2: SHARER#openid /
+   * created_at#shareid, only on shares that store their sharer's `openid` (the index is sparse):
+   * the account's data export lists them, its erasure finds them.
+   */
+  sharerIndex: (openid: string, createdAt: string, shareid: string) => ({ gsi2pk: `SHARER#${openid}`, gsi2sk: timeKey(createdAt, shareid) }),
+  sharerPartition: (openid: string) => `SHARER#${openid}`,
 };
 
 
@@ -55,6 +63,8 @@ export const shareExpiry = (nowMs: number) => Math.ceil(nowMs / 1000) + SHARE_LI
  */
 export const shareExpired = (share: Pick<StoredShare, 'ttl'>, nowMs: number) => share.ttl * 1000 <= nowMs;
 
+/** The stored item: an account's share also carries its place in the sharer index. */
 export function shareItem(share: StoredShare) {
-  return { ...shareKeys.share(share.shareid), entity: 'share', ...share };
+  const sharer = share.openid === undefined ? {} : shareKeys.sharerIndex(share.openid, share.created_at, share.shareid);
+  return { ...shareKeys.share(share.shareid), ...sharer, entity: 'share', ...share };
 }

@@ -22,6 +22,9 @@ export const followKeys = {
   /** followee <- follower (the same relation seen from the other side). gsi1: FOLLOWERS#followee / relation#follower (the followee's numbering). */
   followedBy: (followee: string, follower: string) => ({ pk: `ACCOUNT#${followee}`, sk: `FOLLOWER#${follower}` }),
   followersIndex: (followee: string, relation: string, follower: string) => ({ gsi1pk: `FOLLOWERS#${followee}`, gsi1sk: timeKey(relation, follower) }),
+  /** The sort-key prefixes of both sides in an account's partition (the data export reads each range). */
+  followsPrefix: 'FOLLOWS#',
+  followerPrefix: 'FOLLOWER#',
 };
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */

@@ -51,13 +51,16 @@ describe('sharetext attribution', () => {
     const stored = await getHubItem<Share>(shareKeys.share(forged.data.shareid));
     expect(stored).toMatchObject({ vid: video.vid, d: 'phone-1' });
     expect(stored).not.toHaveProperty('openid');
+    expect(stored).not.toHaveProperty('gsi2pk');
     expect(JSON.stringify(stored)).not.toContain(alice.openid);
 
     // Alice's own token, in the query or as a Bearer header, or her access key: hers.
     const own = await share({ vid: video.vid, token: alice.token });
     expect(own.status).toBe(200);
     expect(own.data.shareid).not.toBe(forged.data.shareid);
-    expect(await getHubItem(shareKeys.share(own.data.shareid))).toMatchObject({ vid: video.vid, openid: alice.openid });
+    const ownStored = await getHubItem<Share & { created_at: string }>(shareKeys.share(own.data.shareid));
+    // Listed under its sharer (the account's data export and erasure read that index).
+    expect(ownStored).toMatchObject({ vid: video.vid, openid: alice.openid, ...shareKeys.sharerIndex(alice.openid, ownStored!.created_at, own.data.shareid) });
     expect((await share({ vid: video.vid }, { authorization: `Bearer ${alice.token}` })).data.shareid).toBe(own.data.shareid);
     expect((await share({ vid: video.vid }, { authorization: `Bearer ${aliceKey}` })).data.shareid).toBe(own.data.shareid);
     expect(await shareCount(video.vid)).toBe(2);

@@ -332,6 +332,30 @@ describe('reading the audit trail and a key usage under DynamoDB faults', () => 
     // Session, the key record (the caller's), one Query of the key's minute counters.
     expect((await sweepFaults(sweep)).requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'QueryCommand']);
   });
+
+  it("the account's data export: 503 and nothing written; the retry answers the first page", async () => {
+    const sweep: FaultSweep<Owner & { token: string }> = {
+      async setup() {
+        const owner = await ownerWithKeys(2);
+        await verifyAccessKey(owner.keys[0]!.apiKey);
+        return { ...owner, token: await tokenFor(owner.openid) };
+      },
+      call: ({ token }) => api.get('/api/v1/me/data', { token }),
+      async once({ openid, keys }, res) {
+        const page = res.data as { account: { openid: string }; records: Record<string, unknown>[]; next_cursor: string | null };
+        expect(page.account.openid).toBe(openid);
+        expect(page.records).toEqual([
+          expect.objectContaining({ type: 'key', id: keys[0]!.id }),
+          expect.objectContaining({ type: 'key', id: keys[1]!.id }),
+          { type: 'key_usage', key_id: keys[0]!.id, days: [{ date: clock.nowIso().slice(0, 10), requests: 1 }] },
+        ]);
+        expect(page.next_cursor).toEqual(expect.any(String));
+      },
+    };
+    // Session, the account, the keys, then the first key again and its minute counters: the next
+    // key's usage (up to 4 requests) would not fit in the page's 6 (docs/protected-api.md, "Download my data").
+    expect((await sweepFaults(sweep)).requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand']);
+  });
 });
 
 describe('the per-key rate limit under DynamoDB faults', () => {

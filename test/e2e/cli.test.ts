@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -53,7 +53,8 @@ const good = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({ title: 'CLI upload', video_url: 'https://cdn.example.com/v.mp4', cover_url: 'https://cdn.example.com/c.jpg', duration_s: 42, tags: ['cli'], ...extra });
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  // Pages of 2 records: `account export` follows its cursor over several.
+  stack = await startTestStack({ env: { DATA_EXPORT_PAGE_SIZE: '2' } });
   api = apiClient(stack.url);
   dir = mkdtempSync(join(tmpdir(), 'expohub-cli-'));
   admin = await signUp(api, ADMIN_PHONE);
@@ -358,5 +359,47 @@ describe('expohub account delete', () => {
     const data = JSON.parse(run.stdout) as { deletion: { id: string; state: string; completed_at: string | null } };
     expect(data.deletion).toMatchObject({ id: expect.stringMatching(/^del_/), state: 'erased', completed_at: expect.any(String) });
     expect((await api.get<{ deletion: { state: string } }>(`/api/v1/deletions/${data.deletion.id}`)).data.deletion.state).toBe('erased');
+  });
+});
+
+describe('expohub account export', () => {
+  /** The records of every page of `GET /api/v1/me/data`, read here through the API. */
+  async function recordsOf(token: string) {
+    const records: unknown[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: { status: number; data: { records: unknown[]; next_cursor: string | null } } = await api.get(`/api/v1/me/data${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, { token });
+      expect(res.status).toBe(200);
+      records.push(...res.data.records);
+      cursor = res.data.next_cursor;
+    } while (cursor);
+    return records;
+  }
+
+  it('follows the cursor to the end and writes one JSON document, to stdout or with -o to a file only its owner can read', async () => {
+    const run = await cli(['account', 'export'], envFor(editor.token));
+    expect(run.code, run.stderr).toBe(0);
+    const doc = JSON.parse(run.stdout) as { format: string; generated_at: string; account: Record<string, unknown>; records: { type: string }[] };
+    expect(doc).toMatchObject({ format: 'expohub-personal-data/1', generated_at: expect.any(String), account: { openid: editor.openid, phone: editor.phone } });
+    // Every record of every page, in order: more than one page of 2.
+    expect(doc.records).toEqual(await recordsOf(editor.token));
+    expect(doc.records.length).toBeGreaterThan(2);
+    expect(doc.records.map((r) => r.type)).toEqual(expect.arrayContaining(['key', 'comment', 'video', 'audit']));
+    expect(run.stderr).toMatch(new RegExp(`exported ${doc.records.length} records of your account in \\d+ pages`));
+    expect(run.stderr).not.toContain(editor.token);
+
+    const file = join(dir, 'my-data.json');
+    const toFile = await cli(['account', 'export', '-o', file], envFor(editor.token));
+    expect(toFile.code, toFile.stderr).toBe(0);
+    expect(toFile.stdout).toBe('');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ ...doc, generated_at: expect.any(String) });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('needs a login token: with an access key it exits 3 before any request', async () => {
+    const run = await cli(['account', 'export'], envFor(editorKey));
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('downloading your data needs a login token');
+    expect(run.stdout).toBe('');
   });
 });

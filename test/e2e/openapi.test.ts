@@ -64,6 +64,7 @@ describe('real answers match the documented schemas', () => {
     expectDocumented(await api.get('/api/v1/api-keys', { token: user.token }), dataSchema('GET /api/v1/api-keys'));
     expectDocumented(await api.get(`/api/v1/api-keys/verify?key=${created.data.api_key}`), dataSchema('GET /api/v1/api-keys/verify'));
     expectDocumented(await api.get('/api/v1/me', { token: created.data.api_key }), dataSchema('GET /api/v1/me'));
+    expectDocumented(await api.get('/api/v1/me/data', { token: user.token }), dataSchema('GET /api/v1/me/data'));
     expectDocumented(await api.get('/api/v1/export/comments?limit=5', { token: user.token }), dataSchema('GET /api/v1/export/comments'));
     expectDocumented(await api.get('/api/v1/export/accounts?limit=5', { token: user.token }), dataSchema('GET /api/v1/export/accounts'));
     expectDocumented(await api.post(`/api/v1/api-keys/${created.data.key.id}/revoke`, { token: user.token }), dataSchema('POST /api/v1/api-keys/{id}/revoke'));

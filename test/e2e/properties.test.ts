@@ -36,6 +36,7 @@ let vid: string;
 let keyId: number;
 let feedCursor: string;
 let exportCursor: string;
+let dataCursor: string;
 let snapshot: Map<string, string>;
 
 interface Answer {
@@ -199,7 +200,8 @@ const strings = (value: unknown): string[] => (typeof value === 'string' ? [valu
 const paramsOf = (op: string) => Object.keys((HUB_OPERATIONS[op]!.query as unknown as { shape?: Record<string, unknown> }).shape ?? {});
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { ENFORCE_KEY_SCOPES: 'false' } });
+  // Pages of one record: the first page of alice's data export ends with a cursor to mutate.
+  stack = await startTestStack({ env: { ENFORCE_KEY_SCOPES: 'false', DATA_EXPORT_PAGE_SIZE: '1' } });
   base = stack.url;
   const api = (await import('../support/stack.js')).apiClient(base);
   admin = await signUp(api, ADMIN_PHONE);
@@ -222,6 +224,8 @@ beforeAll(async () => {
   expect(feedCursor).not.toBe('');
   exportCursor = (await api.get<{ next_cursor: string }>('/api/v1/export/accounts?limit=1', { token: admin.token })).data.next_cursor;
   expect(exportCursor).toEqual(expect.any(String));
+  dataCursor = (await api.get<{ next_cursor: string }>('/api/v1/me/data', { token: alice.token })).data.next_cursor;
+  expect(dataCursor).toEqual(expect.any(String));
   // Generated gen_code calls send codes: dropped instead of printed on the console.
   setSmsSender({ send: async () => undefined });
   snapshot = await storeSnapshot();
@@ -289,6 +293,7 @@ const ROUTE_STATUSES: Record<string, number[]> = {
   'GET /api/v1/api-keys/verify': [200, 401],
   'GET /api/v1/api-keys/{id}/usage': [200, 400, 401, 404],
   'GET /api/v1/me': [200, 401],
+  'GET /api/v1/me/data': [200, 400, 401],
   'POST /api/v1/admin/users/{openid}/roles': [200, 400, 401, 403, 404],
   'POST /api/v1/logout': [200, 401],
   'GET /api/v1/audit': [200, 400, 401],
@@ -352,6 +357,11 @@ const queryFor = (route: string) =>
         )
       : route.startsWith('DELETE /api/v1/me') || route.startsWith('DELETE /api/v1/admin/users/')
         ? fc.oneof(fc.constant(''), junk.filter((v) => v.trim() !== 'delete').map((v) => `?confirm=${encodeURIComponent(v)}`))
+      : route === 'GET /api/v1/me/data'
+        ? fc.oneof(
+            fc.oneof(junk, mutatedCursor(() => dataCursor), fc.constant(dataCursor)).map((c) => `?${new URLSearchParams({ cursor: c })}`),
+            fc.constantFrom('', '?cursor=', '?cursor=%ZZ'),
+          )
         : fc.constant('');
 const authHeader = fc.constantFrom<Record<string, string>>(
   {},

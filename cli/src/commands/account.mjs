@@ -1,13 +1,16 @@
-// expohub account delete: deletes the signed-in account (DELETE /api/v1/me?confirm=delete) with a
-// login token. An access key cannot delete its account: the API refuses it, and so does this command
-// before asking anything.
+// expohub account delete | export: deletes the signed-in account (DELETE /api/v1/me?confirm=delete),
+// or writes a copy of everything the server stores about it (GET /api/v1/me/data). Both need a login
+// token: an access key can neither delete its account nor download it (the API refuses it, and so does
+// this command before asking anything).
+import { rename, rm, writeFile } from 'node:fs/promises';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { forgetLogin, resolveCredential, resolveUrl } from '../config.mjs';
 import { makeClient } from '../http.mjs';
-import { CliError, EXIT, log, progress, result, UsageError } from '../output.mjs';
+import { CliError, EXIT, log, logSummary, progress, result, UsageError, writeOut } from '../output.mjs';
 import { ask } from '../prompt.mjs';
 import { notSignedIn } from './login.mjs';
+import { loginClient } from './session.mjs';
 
 /** --wait asks for the deletion's state at most this many times, the waits growing from 0.5 s to 5 s (about 1.5 minutes in all). */
 export const WAIT_POLLS = 20;
@@ -27,10 +30,12 @@ export async function account(args, options, env = process.env) {
   switch (command) {
     case 'delete':
       return deleteAccount(rest, options, env);
+    case 'export':
+      return exportAccount(rest, options, env);
     case undefined:
-      throw new UsageError('account needs a command: delete');
+      throw new UsageError('account needs a command: delete or export');
     default:
-      throw new UsageError(`unknown account command "${command}": use delete`);
+      throw new UsageError(`unknown account command "${command}": use delete or export`);
   }
 }
 
@@ -86,5 +91,50 @@ async function waitUntilErased(url, openid, requested, options) {
     return EXIT.FAILED;
   }
   await result(answer, `Deleted account ${openid} on ${url}: deletion ${deletion.id} is erased (completed ${deletion.completed_at}).`);
+  return EXIT.OK;
+}
+
+/**
+ * Follows `GET /api/v1/me/data` from its first page to its last and writes ONE JSON document: the
+ * first page's `format`, `generated_at` and `account`, then every page's records in order. Nothing
+ * is written unless every page was read: a failed run leaves no partial file. The file holds the
+ * account's personal data (the phone number in full): it is created readable by its owner only (600).
+ */
+async function exportAccount(args, options, env) {
+  if (args.length !== 0) throw new UsageError('account export takes options only: expohub account export [-o FILE]');
+  const { call } = await loginClient(options, env, 'downloading your data');
+  /** @type {Record<string, unknown> | undefined} */
+  let head;
+  const records = [];
+  let pages = 0;
+  let cursor = '';
+  do {
+    const data = await call('GET', '/api/v1/me/data', { query: cursor ? { cursor } : {} });
+    pages += 1;
+    head ??= { format: data.format, generated_at: data.generated_at, account: data.account ?? null };
+    records.push(...data.records);
+    cursor = typeof data.next_cursor === 'string' ? data.next_cursor : '';
+    progress({ tty: `account export: ${records.length} records, ${pages} pages`, final: !cursor });
+  } while (cursor);
+  const text = `${JSON.stringify({ ...head, records }, null, 2)}\n`;
+  if (options.output) {
+    // Written beside the target, then renamed over it: the file is either the whole export or absent.
+    const partial = `${options.output}.partial-${process.pid}`;
+    try {
+      await writeFile(partial, text, { mode: 0o600, flag: 'wx' });
+      await rename(partial, options.output);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw new CliError(`cannot write ${options.output}: ${error?.message ?? error}`, { code: 'WRITE_FAILED' });
+    }
+  } else if (!(await writeOut(text))) {
+    return EXIT.OK;
+  }
+  const where = options.output ? ` to ${options.output}` : '';
+  logSummary(`exported ${records.length} record${records.length === 1 ? '' : 's'} of your account in ${pages} page${pages === 1 ? '' : 's'}${where}`, {
+    records: records.length,
+    pages,
+    ...(options.output ? { file: options.output } : {}),
+  });
   return EXIT.OK;
 }

@@ -2,20 +2,13 @@
 // Key management takes a login token (the API refuses an access key there), so these commands use
 // the stored login, or EXPOHUB_KEY only when it holds a login token.
 import process from 'node:process';
-import { resolveCredential, resolveUrl } from '../config.mjs';
-import { makeClient } from '../http.mjs';
 import { addSecret, EXIT, log, result, table, UsageError } from '../output.mjs';
 import { ask } from '../prompt.mjs';
-import { notSignedIn } from './login.mjs';
+import { loginClient } from './session.mjs';
 
 const KNOWN_SCOPES = ['videos:write', 'export:read', 'hub:read', 'hub:write'];
 
-async function keyClient(options, env) {
-  const url = await resolveUrl(options.url, env);
-  const credential = await resolveCredential(url, env, { loginOnly: true });
-  if (!credential) throw notSignedIn(url, Boolean(env.EXPOHUB_KEY?.trim()));
-  return makeClient({ base: url, credential: credential.credential, maxAttempts: options.maxAttempts, verbose: options.verbose });
-}
+const keyClient = async (options, env) => (await loginClient(options, env)).call;
 
 function keyId(args, command) {
   if (args.length !== 1) throw new UsageError(`keys ${command} needs exactly one key id: expohub keys ${command} ID`);

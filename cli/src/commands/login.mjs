@@ -105,10 +105,10 @@ export async function logout(options, env = process.env) {
 }
 
 /** Why a command has no credential, as a failure with the exit code of an authentication error. */
-export function notSignedIn(url, needsLogin = false) {
+export function notSignedIn(url, needsLogin = false, what = 'managing keys') {
   return new CliError(
     needsLogin
-      ? `managing keys needs a login token, not an access key: run "expohub login --url ${url}"`
+      ? `${what} needs a login token, not an access key: run "expohub login --url ${url}"`
       : `not signed in to ${url}: run "expohub login --url ${url}", or set EXPOHUB_KEY to an access key`,
     { exitCode: EXIT.AUTH, code: 'NOT_SIGNED_IN' },
   );

@@ -11,3 +11,15 @@ export async function apiClient(options, env = process.env) {
   if (!credential) throw notSignedIn(url);
   return { url, call: makeClient({ base: url, credential: credential.credential, maxAttempts: options.maxAttempts, verbose: options.verbose }) };
 }
+
+/**
+ * The client of the commands the API takes a login token for (keys ..., account ...: an access key
+ * is refused there): the stored login, or EXPOHUB_KEY only when it holds a login token. `what` the
+ * command does, for the message when there is none.
+ */
+export async function loginClient(options, env = process.env, what = 'managing keys') {
+  const url = await resolveUrl(options.url, env);
+  const credential = await resolveCredential(url, env, { loginOnly: true });
+  if (!credential) throw notSignedIn(url, Boolean(env.EXPOHUB_KEY?.trim()), what);
+  return { url, call: makeClient({ base: url, credential: credential.credential, maxAttempts: options.maxAttempts, verbose: options.verbose }) };
+}

@@ -187,6 +187,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download my data: everything stored about the caller's account, in pages
+         * @description The account (first page only, the phone in full), then records of each section in order: `key` (no hash), `key_usage` (requests per UTC day, 30 days), `like`, `dislike`, `comment`, `follow`, `follower`, `view`, `feed_state` and `feed_call` (the recommender's data about the person), `share`, `invitation`, `video`, `audit`. `next_cursor` continues the export (signed, bound to the account; a forged or altered one is 400 naming `cursor`) and is null on the last page; a page may hold fewer records than the page size, even none. Each page reads at most 6 DynamoDB requests. A login token only (an access key is 401). See docs/protected-api.md, "Download my data".
+         */
+        get: operations["myData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/users/{openid}/roles": {
         parameters: {
             query?: never;
@@ -1380,6 +1400,177 @@ export interface operations {
                                 completed_at: string | null;
                                 status_url: string;
                             };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    myData: {
+        parameters: {
+            query?: {
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope `{code: 0, data}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            /** @constant */
+                            format: "expohub-personal-data/1";
+                            generated_at: string;
+                            account?: {
+                                openid: string;
+                                phone: string;
+                                nickname: string;
+                                signature: string;
+                                city: string;
+                                roles: string[];
+                                roles_removed_at: {
+                                    [key: string]: string;
+                                };
+                                created_at: string;
+                                updated_at: string;
+                                invited_by: string | null;
+                                suspended_at: string | null;
+                                follow_count: number;
+                                follower_count: number;
+                                like_count: number;
+                                liked_count: number;
+                                video_count: number;
+                            };
+                            records: ({
+                                /** @constant */
+                                type: "key";
+                                id: number;
+                                name: string;
+                                scopes: string[];
+                                expires_at: string | null;
+                                last_used_at: string | null;
+                                is_active: boolean;
+                                created_at: string;
+                                updated_at: string;
+                                /** @enum {string} */
+                                status: "valid" | "revoked" | "expired";
+                                key_hint: string;
+                                rate_limit_per_minute: number;
+                            } | {
+                                /** @constant */
+                                type: "key_usage";
+                                key_id: number;
+                                days: {
+                                    date: string;
+                                    requests: number;
+                                }[];
+                            } | {
+                                /** @constant */
+                                type: "like";
+                                vid: string;
+                                liked_at: string;
+                            } | {
+                                /** @constant */
+                                type: "dislike";
+                                vid: string;
+                                disliked_at: string;
+                            } | {
+                                /** @constant */
+                                type: "comment";
+                                cid: string;
+                                vid: string;
+                                seq: number;
+                                content: string;
+                                nickname: string;
+                                created_at: string;
+                            } | {
+                                /** @constant */
+                                type: "follow";
+                                openid: string;
+                                followed_at: string;
+                            } | {
+                                /** @constant */
+                                type: "follower";
+                                openid: string;
+                                followed_at: string;
+                            } | {
+                                /** @constant */
+                                type: "view";
+                                seen_at: string;
+                                vids: string[];
+                            } | {
+                                /** @constant */
+                                type: "feed_state";
+                                taste: {
+                                    [key: string]: number;
+                                };
+                                taste_total: number;
+                                disliked: string[];
+                                recent_likes: string[];
+                                co_liked: string[];
+                                updated_at: string | null;
+                            } | {
+                                /** @constant */
+                                type: "feed_call";
+                                at: string;
+                                viewed: string[];
+                                served: string[];
+                                refresh: boolean;
+                                deferred: string[];
+                                held: string[];
+                            } | {
+                                /** @constant */
+                                type: "share";
+                                shareid: string;
+                                vid: string;
+                                created_at: string;
+                                expires_at: string;
+                                d: string;
+                                locale: string;
+                                country: string;
+                                open_count: number;
+                                preview_count: number;
+                            } | {
+                                /** @constant */
+                                type: "invitation";
+                                openid: string;
+                                invited_at: string;
+                            } | {
+                                /** @constant */
+                                type: "video";
+                                vid: string;
+                                tags: string[];
+                                created_at: string;
+                            } | {
+                                /** @constant */
+                                type: "audit";
+                                id: string;
+                                at: string;
+                                action: string;
+                                actor: string;
+                                details: {
+                                    via?: string;
+                                    key_id?: number;
+                                    key_name?: string;
+                                    roles_before?: string[];
+                                    roles_after?: string[];
+                                    session_id?: string;
+                                };
+                            })[];
+                            next_cursor: string | null;
                         };
                     };
                 };
