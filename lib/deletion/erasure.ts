@@ -11,6 +11,7 @@ import { transactWrite, cancellationCode } from '../db/transact.js';
 import { auditItem, auditKeys, writeAuditLine, type AuditEvent } from '../audit/trail.js';
 import { commentKeys } from '../comments/comments.js';
 import { videoKeys, videoPartitions } from '../catalog/video-items.js';
+import { shareIdOf, shareKeys } from '../share/shares.js';
 import { endRelation, relationOfItem } from '../social/follows.js';
 import { listKeysOfUser, removeKey, removeKeyQuota } from '../keys/key-records.js';
 import { logger } from '../logger.js';
@@ -39,6 +40,7 @@ import { deletionIdOf, deletionKeys, getDeletion, type StoredDeletion } from './
  * - `comments`: each comment becomes a tombstone (no text, no author, out of both comment indexes):
  *   its number and its video's `comment_count` stay, so nobody's pages move;
  * - `videos`: videos it published stay in the catalog; their denormalized author name goes;
+ * - `shares`: the shares it made keep working for whoever received the link, without their sharer;
  * - `keys`: every key record, hash guard and the quota (the minute counters expire, 32 days);
  * - `finish`: checks that nothing but the retained items is left (else goes back to that step),
  *   removes the invitation record of the account, and in one transaction turns the account item
@@ -46,8 +48,8 @@ import { deletionIdOf, deletionKeys, getDeletion, type StoredDeletion } from './
  *   stores the `account.deleted` event.
  */
 
-type Step = 'partition' | 'comments' | 'videos' | 'keys' | 'finish';
-const STEPS: readonly Step[] = ['partition', 'comments', 'videos', 'keys', 'finish'];
+type Step = 'partition' | 'comments' | 'videos' | 'shares' | 'keys' | 'finish';
+const STEPS: readonly Step[] = ['partition', 'comments', 'videos', 'shares', 'keys', 'finish'];
 const PAGE = 100;
 /** Audit events kept after the erasure (docs/accounts.md, "What is kept"). */
 export const RETAINED_AUDIT_ACTIONS: readonly string[] = ['account.deletion_requested', 'account.deleted'];
@@ -174,6 +176,43 @@ async function eraseVideosPage(d: StoredDeletion, position: Record<string, unkno
   return { erased, position: out.LastEvaluatedKey };
 }
 
+/** The shares the account made (the sharer index, lib/share/shares.ts): each loses its sharer and leaves the index. */
+async function sharesOf(openid: string, limit: number): Promise<{ shareid: string }[]> {
+  const out = await db.send(
+    new QueryCommand({
+      TableName: TABLE(),
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': shareKeys.sharerPartition(openid) },
+      Limit: limit,
+    }),
+  );
+  return (out.Items ?? []).map((item) => ({ shareid: shareIdOf(String(item.pk)) }));
+}
+
+async function eraseSharesPage(d: StoredDeletion): Promise<PageOutcome> {
+  // Always from the start, as comments: a share leaves the index when its sharer goes.
+  const shares = await sharesOf(d.openid, PAGE);
+  const erased: Record<string, number> = {};
+  await inParallel(shares, 10, async ({ shareid }) => {
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: TABLE(),
+          Key: shareKeys.share(shareid),
+          UpdateExpression: 'REMOVE openid, gsi2pk, gsi2sk',
+          ConditionExpression: 'openid = :me',
+          ExpressionAttributeValues: { ':me': d.openid },
+        }),
+      );
+      tally(erased, 'shares_unlinked');
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+    }
+  });
+  return { erased, position: shares.length === 0 ? undefined : {} };
+}
+
 async function eraseKeysPage(d: StoredDeletion): Promise<PageOutcome> {
   const keys = await listKeysOfUser(d.openid);
   const erased: Record<string, number> = {};
@@ -193,6 +232,7 @@ async function leftovers(d: StoredDeletion): Promise<Step | undefined> {
     start = next;
   }
   if ((await commentsOf(d.openid, 1)).length > 0) return 'comments';
+  if ((await sharesOf(d.openid, 1)).length > 0) return 'shares';
   if ((await listKeysOfUser(d.openid)).length > 0) return 'keys';
   return undefined;
 }
@@ -254,6 +294,8 @@ async function page(step: Step, d: StoredDeletion, position: Record<string, unkn
       return eraseCommentsPage(d);
     case 'videos':
       return eraseVideosPage(d, position);
+    case 'shares':
+      return eraseSharesPage(d);
     case 'keys':
       return eraseKeysPage(d);
     case 'finish':
@@ -284,7 +326,7 @@ export async function eraseSome(id: string, pages = config.ERASURE_PAGES_PER_RUN
       step = STEPS[STEPS.indexOf(step) + 1]!;
       position = undefined;
     } else {
-      position = step === 'comments' ? undefined : outcome.position;
+      position = step === 'comments' || step === 'shares' ? undefined : outcome.position;
     }
   }
   try {

@@ -14,6 +14,8 @@ export const shareKeys = {
   sharerPartition: (openid: string) => `SHARER#${openid}`,
 };
 
+/** The id of the share whose pk is `pk`. */
+export const shareIdOf = (pk: string): string => pk.slice(shareKeys.share('').pk.length);
 
 /**
  * A share (docs/data-model.md, the Share item): written by sharetext, read by the share page and by

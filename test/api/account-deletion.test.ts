@@ -282,7 +282,6 @@ describe('the erasure', () => {
       item.entity === 'colikes' ||
       // Rate windows expire within minutes (the comment limit) or a day (SMS).
       String(item.pk).startsWith(`RATE#comments-minute#${victim.openid}`) ||
-      (item.entity === 'share') ||
       String(item.pk).startsWith(`PHONE#${victim.phone}`) ||
       String(item.pk).startsWith(`RATE#sms-`);
     const unexpected = leftovers.filter(({ item }) => !retained(item)).map(({ table, item }) => `${table} ${String(item.pk)} ${String(item.sk)} ${String(item.entity)}`);
