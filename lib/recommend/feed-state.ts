@@ -61,7 +61,8 @@ export const deviceFeedStateAndChunks = (deviceId: string) => ({
  *   whatever their tags: how much of the taste a tag holds is t_<tag> / tw (lib/recommend/taste.ts).
  * - `disliked`: string set of every vid the account disliked (exact: changed in the like/dislike
  *   transactions). `lr`: the latest likes `{vid, author_openid, tags, created_at}`, appended by like
- *   (the last LIKED_RECENT_CAP count; get_next_list trims the list now and then). `cl`: the videos
+ *   (the last LIKED_RECENT_CAP count; get_next_list trims the list now and then, and a like past twice
+ *   that writes it anew with the last ones: lib/recommend/reactions.ts). `cl`: the videos
  *   most often liked together with the account's likes (merged by like, top COLIKED_CAP).
  *
  * One call record per get_next_list call (`feedKeys.feedChunk` / `deviceFeedChunk`), put once and

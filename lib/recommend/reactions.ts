@@ -84,8 +84,8 @@ function explainCancellation(error: unknown, items: TransactItem[], openid: stri
   throw error;
 }
 
-/** The liker's latest likes and co-liked list, and the co-likes of the video being liked. */
-async function readLikeContext(openid: string, vid: string): Promise<{ recent: LikedEntry[]; coLiked: CoLikedEntry[] }> {
+/** The liker's latest likes (and how many `lr` holds) and co-liked list, and the co-likes of the video being liked. */
+async function readLikeContext(openid: string, vid: string): Promise<{ recent: LikedEntry[]; stored: number; coLiked: CoLikedEntry[] }> {
   const [state, coLikes] = await Promise.all([
     db.send(new GetCommand({ TableName: TABLE(), Key: feedKeys.feedState(openid), ProjectionExpression: 'lr, cl' })),
     db.send(new GetCommand({ TableName: TABLE(), Key: videoKeys.coLikes(vid) })),
@@ -93,7 +93,7 @@ async function readLikeContext(openid: string, vid: string): Promise<{ recent: L
   const parsed = parseFeedState(state.Item, clock.now());
   const recent = parsed.likedRecent.slice(-LIKED_RECENT_CAP);
   const added = coLikeCandidates(coLikes.Item).map((c) => ({ vid: c.vid, author_openid: c.author_openid, tags: c.tags, created_at: c.created_at, n: c.colike ?? 1 }));
-  return { recent, coLiked: mergeCoLiked(parsed.coLiked, added, new Set([vid, ...recent.map((e) => e.vid)])) };
+  return { recent, stored: parsed.likedStored ?? 0, coLiked: mergeCoLiked(parsed.coLiked, added, new Set([vid, ...recent.map((e) => e.vid)])) };
 }
 
 /**
@@ -119,7 +119,7 @@ function likeFeedStateItem(openid: string, vid: string, update: UpdateBuilder, c
 export async function likeVideo(openid: string, vid: string): Promise<LikeResult> {
   let clearDislike = false;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const [video, { recent, coLiked }] = await Promise.all([requireVideo(vid), readLikeContext(openid, vid)]);
+    const [video, { recent, stored, coLiked }] = await Promise.all([requireVideo(vid), readLikeContext(openid, vid)]);
     const now = clock.now();
     const nowIso = new Date(now).toISOString();
     const trendDelta = trendUnit(now);
@@ -127,8 +127,12 @@ export async function likeVideo(openid: string, vid: string): Promise<LikeResult
       .setValue('updated_at', nowIso)
       .setValue('entity', 'feed_state')
       .deleteFromSet('disliked', [vid])
-      .appendToList('lr', [{ vid, author_openid: video.author_openid, tags: video.tags ?? [], created_at: video.created_at } satisfies LikedEntry])
       .setValue('cl', coLiked);
+    const entry: LikedEntry = { vid, author_openid: video.author_openid, tags: video.tags ?? [], created_at: video.created_at };
+    // `lr` stays bounded whether or not the account calls get_next_list (which trims it too): past
+    // twice the entries that count, the like writes the list anew with the last ones and its own.
+    if (stored > 2 * LIKED_RECENT_CAP) feed.setValue('lr', [...recent.slice(-(LIKED_RECENT_CAP - 1)), entry]);
+    else feed.appendToList('lr', [entry]);
     addTaste(feed, video.tags ?? [], TASTE.like, now);
     const items: TransactItem[] = [
       {

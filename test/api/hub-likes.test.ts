@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VideoItem } from '../../lib/catalog/video-items.js';
 import { putVideo } from '../../lib/catalog/videos.js';
-import { parseFeedState } from '../../lib/recommend/feed-state.js';
+import { LIKED_RECENT_CAP, parseFeedState } from '../../lib/recommend/feed-state.js';
 import { trendUnit } from '../../lib/catalog/trend.js';
 import { clock } from '../../lib/clock.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo } from '../support/hub-fixtures.js';
@@ -133,6 +133,22 @@ describe('like', () => {
     const shown = answers.map((a) => a.data.like_count);
     expect(shown).toContain(1);
     expect(shown.every((n) => n === 0 || n === 1)).toBe(true);
+  });
+});
+
+describe('the latest likes in the feed state', () => {
+  it('stay bounded for an account that likes without ever calling get_next_list (a pipeline), the newest last', async () => {
+    const liker = users[30]!;
+    const vids: string[] = [];
+    for (let i = 0; i < 2 * LIKED_RECENT_CAP + 5; i++) {
+      const { vid } = await newVideo([`bound${i % 3}`]);
+      vids.push(vid);
+      expect((await hub(api, 'like', { openid: liker.openid, token: liker.token, vid })).status).toBe(200);
+    }
+    const state = await getHubItem<{ lr: { vid: string }[] }>(feedKeys.feedState(liker.openid));
+    expect(state!.lr.length).toBeLessThanOrEqual(2 * LIKED_RECENT_CAP + 1);
+    // What counts (the last LIKED_RECENT_CAP) is exactly the latest likes, in order.
+    expect(state!.lr.slice(-LIKED_RECENT_CAP).map((e) => e.vid)).toEqual(vids.slice(-LIKED_RECENT_CAP));
   });
 });
 
