@@ -308,7 +308,7 @@ const ROUTE_STATUSES: Record<string, number[]> = {
   // Generated `confirm` values are never "delete" (queryFor): the accounts stay.
   'DELETE /api/v1/me': [202, 400, 401],
   'DELETE /api/v1/admin/users/{openid}': [202, 400, 401, 403, 404],
-  'GET /api/v1/deletions/{id}': [200, 404],
+  'GET /api/v1/deletions/{id}': [200, 400, 404],
 };
 
 /** A JSON body of the route's own fields with generated values, or anything at all. */
