@@ -1,11 +1,10 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
-import { db, tableNames } from '../../lib/db/client.js';
+import { tableNames } from '../../lib/db/client.js';
 import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { apiClient, settleStreams, startTestStack } from '../support/stack.js';
-import { changedItems, storeSnapshot } from '../support/store-digest.js';
+import { allItems, changedItems, storeSnapshot } from '../support/store-digest.js';
 import { clearFaults, failWhere } from '../support/faults.js';
 import { sweepErasures } from '../../lib/deletion/erasure.js';
 
@@ -56,19 +55,6 @@ const ok = async <T extends { status: number; body: unknown }>(res: Promise<T>):
 };
 const comments = async (vid: string, viewer: SignedUp) => (await ok(hub<{ list: Comment[]; total: number }>(api, 'comment_get', { ...as(viewer), vid, page: 1, d: '' }))).data;
 
-/** Every item of both tables (a Scan: the test's own small tables, in the test only). */
-async function allItems(): Promise<{ table: string; item: Record<string, unknown> }[]> {
-  const out: { table: string; item: Record<string, unknown> }[] = [];
-  for (const table of [tableNames.hub, tableNames.apiKeys]) {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await db.send(new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey: start }));
-      for (const item of page.Items ?? []) out.push({ table, item });
-      start = page.LastEvaluatedKey;
-    } while (start);
-  }
-  return out;
-}
 
 /** Each counter the tests can recount from the facts stored, compared with the stored value. */
 async function countersAgainstRecount() {

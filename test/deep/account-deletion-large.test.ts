@@ -1,10 +1,10 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inParallel } from '../../lib/db/batch.js';
-import { db, tableNames } from '../../lib/db/client.js';
+import { tableNames } from '../../lib/db/client.js';
 import { createKey } from '../../lib/keys/key-service.js';
 import { hub, putTestAccounts, putTestVideo, signUp, type SignedUp, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, settleStreams, startTestStack } from '../support/stack.js';
+import { allItems } from '../support/store-digest.js';
 
 /**
  * The account of docs/accounts.md's target, built through the operations: 10,000 likes, 2,000
@@ -33,18 +33,6 @@ const ok = async (call: Promise<{ status: number; body: unknown }>) => {
   if (res.status !== 200) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
 };
 
-async function scan(): Promise<{ table: string; item: Record<string, unknown> }[]> {
-  const out: { table: string; item: Record<string, unknown> }[] = [];
-  for (const table of [tableNames.hub, tableNames.apiKeys]) {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await db.send(new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey: start }));
-      for (const item of page.Items ?? []) out.push({ table, item });
-      start = page.LastEvaluatedKey;
-    } while (start);
-  }
-  return out;
-}
 
 describe('deleting an account of the target size while others act', () => {
   it(
@@ -93,7 +81,7 @@ describe('deleting an account of the target size while others act', () => {
       await settleStreams();
       expect((await api.get<{ deletion: { state: string } }>(deleted.data.deletion.status_url)).data.deletion.state).toBe('erased');
 
-      const items = await scan();
+      const items = await allItems();
       const left = items.filter(({ item }) => JSON.stringify(item).includes(victim.openid) || JSON.stringify(item).includes(victim.phone));
       const retained = (item: Record<string, unknown>) =>
         item.pk === `DELETION#${deleted.data.deletion.id}` ||

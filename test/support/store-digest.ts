@@ -40,3 +40,17 @@ function stableJson(value: unknown): string {
     return v;
   });
 }
+
+/** Every item of this test file's two tables, with its table (a Scan: the test's own tables, in tests only). */
+export async function allItems(): Promise<{ table: string; item: Record<string, unknown> }[]> {
+  const out: { table: string; item: Record<string, unknown> }[] = [];
+  for (const table of [tableNames.hub, tableNames.apiKeys]) {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await db.send(new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey: start }));
+      for (const item of page.Items ?? []) out.push({ table, item });
+      start = page.LastEvaluatedKey;
+    } while (start);
+  }
+  return out;
+}
