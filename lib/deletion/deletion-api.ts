@@ -3,7 +3,7 @@ import { defineRouteDoc, type Same } from '../api-doc.js';
 import type { Principal } from '../auth/principal.js';
 import { ValidationError } from '../errors.js';
 import { openidSchema } from '../admin/set-roles.js';
-import { CONFIRM_WORD, deletionStatus, requestDeletion, requireConfirmation, type DeletionView } from './deletion.js';
+import { CONFIRM_WORD, DELETION_MESSAGE, deletionStatus, requestDeletion, requireConfirmation, type DeletionView } from './deletion.js';
 
 /** The deletion routes (docs/accounts.md) and their descriptions in the OpenAPI document (lib/api-doc.ts). */
 
@@ -13,6 +13,7 @@ const deletionView = z.object({
   requested_at: z.string(),
   completed_at: z.union([z.string(), z.null()]),
   status_url: z.string(),
+  message: z.string(),
 });
 const deletionMatches: Same<z.output<typeof deletionView>, DeletionView> = true;
 void deletionMatches;
@@ -25,6 +26,7 @@ export const exampleDeletion: DeletionView = {
   requested_at: '2026-01-07T10:00:00.000Z',
   completed_at: null,
   status_url: '/api/v1/deletions/del_4Qm9T2xV7bK1nR8cW3yZ5d',
+  message: DELETION_MESSAGE,
 };
 
 const whatHappens =

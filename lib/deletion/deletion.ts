@@ -62,7 +62,13 @@ export interface DeletionView {
   requested_at: string;
   completed_at: string | null;
   status_url: string;
+  /** What it means, in words a client can show (docs/accounts.md). */
+  message: string;
 }
+
+/** The deletion's meaning for the person, in every answer about it. */
+export const DELETION_MESSAGE =
+  'The account is deleted: its sessions and access keys no longer work, and what is not kept is being erased. Signing in again with the same phone number creates a new, empty account.';
 
 export const toDeletionView = (d: Pick<StoredDeletion, 'id' | 'state' | 'requested_at' | 'completed_at'>): DeletionView => ({
   id: d.id,
@@ -70,6 +76,7 @@ export const toDeletionView = (d: Pick<StoredDeletion, 'id' | 'state' | 'request
   requested_at: d.requested_at,
   completed_at: d.completed_at ?? null,
   status_url: `/api/v1/deletions/${d.id}`,
+  message: DELETION_MESSAGE,
 });
 
 /** The answer's confirmation word (docs/accounts.md): a deletion is never one accidental call. */

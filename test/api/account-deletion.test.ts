@@ -117,7 +117,7 @@ describe('delete my account', () => {
     const res = await hub<{ deletion: Deletion }>(api, 'delete_account', { ...as(victim), confirm: ' delete ' });
     expect(res.status).toBe(200);
     const deletion = res.data.deletion;
-    expect(deletion).toEqual({ id: expect.stringMatching(/^del_[A-Za-z0-9]{22}$/), state: 'erasing', requested_at: expect.any(String), completed_at: null, status_url: `/api/v1/deletions/${deletion.id}` });
+    expect(deletion).toEqual({ id: expect.stringMatching(/^del_[A-Za-z0-9]{22}$/), state: 'erasing', requested_at: expect.any(String), completed_at: null, status_url: `/api/v1/deletions/${deletion.id}`, message: expect.stringContaining('Signing in again with the same phone number creates a new, empty account') });
 
     // Refused at once, every way in.
     for (const attempt of [

@@ -906,6 +906,7 @@ export interface components {
                 requested_at: string;
                 completed_at: string | null;
                 status_url: string;
+                message: string;
             };
         };
     };
@@ -1399,6 +1400,7 @@ export interface operations {
                                 requested_at: string;
                                 completed_at: string | null;
                                 status_url: string;
+                                message: string;
                             };
                         };
                     };
@@ -1945,6 +1947,7 @@ export interface operations {
                                 requested_at: string;
                                 completed_at: string | null;
                                 status_url: string;
+                                message: string;
                             };
                         };
                     };
@@ -1986,6 +1989,7 @@ export interface operations {
                                 requested_at: string;
                                 completed_at: string | null;
                                 status_url: string;
+                                message: string;
                             };
                         };
                     };
