@@ -3,13 +3,12 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { FilterCriteria, FilterRule } from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE } from '../../lib/observability/metric-names.js';
-import { allowStreamListing, onFailureQueue } from './stream-consumer.js';
+import { consumeStream } from './stream-consumer.js';
 
 export interface ErasureProps {
   table: dynamodb.Table;
@@ -34,29 +33,20 @@ export class Erasure extends Construct {
 
   constructor(scope: Construct, id: string, props: ErasureProps) {
     super(scope, id);
-    this.failures = onFailureQueue(
-      this,
-      'This queue is itself the on-failure destination of the erasure: it holds the positions of runs that failed past their retries, for an operator; the sweeper resumes those erasures anyway.',
-    );
-    props.erase.addEventSource(
-      new DynamoEventSource(props.table, {
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: 1,
-        bisectBatchOnError: false,
-        retryAttempts: 10,
-        maxRecordAge: Duration.hours(1),
-        reportBatchItemFailures: true,
-        parallelizationFactor: 1,
-        onFailure: new SqsDlq(this.failures),
-        filters: [
-          FilterCriteria.filter({
-            eventName: FilterRule.or('INSERT', 'MODIFY'),
-            dynamodb: { NewImage: { entity: { S: FilterRule.isEqual('account_deletion') }, state: { S: FilterRule.isEqual('erasing') } } },
-          }),
-        ],
-      }),
-    );
-    allowStreamListing(props.erase);
+    this.failures = consumeStream(this, {
+      table: props.table,
+      fn: props.erase,
+      batchSize: 1,
+      bisect: false,
+      filters: [
+        FilterCriteria.filter({
+          eventName: FilterRule.or('INSERT', 'MODIFY'),
+          dynamodb: { NewImage: { entity: { S: FilterRule.isEqual('account_deletion') }, state: { S: FilterRule.isEqual('erasing') } } },
+        }),
+      ],
+      queueReason:
+        'This queue is itself the on-failure destination of the erasure: it holds the positions of runs that failed past their retries, for an operator; the sweeper resumes those erasures anyway.',
+    });
 
     new events.Rule(this, 'Sweep', {
       description: 'Resumes stalled account erasures and counts overdue ones (docs/accounts.md, "Erasure")',

@@ -1,22 +1,52 @@
 import { Duration } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import { StartingPosition, type FilterCriteria } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 
-/**
- * What the hub table's stream consumers (stream-counters.ts, erasure.ts) share: the on-failure queue
- * of their event source mapping, and the cdk-nag reason for the one grant on `*` it needs.
- */
-export function onFailureQueue(scope: Construct, reason: string): sqs.Queue {
-  const queue = new sqs.Queue(scope, 'Failures', { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
-  NagSuppressions.addResourceSuppressions(queue, [{ id: 'AwsSolutions-SQS3', reason }]);
-  return queue;
+/** How long a record is retried before its position goes to the on-failure queue. */
+export const STREAM_MAX_RECORD_AGE = Duration.hours(1);
+
+export interface StreamConsumerProps {
+  table: dynamodb.Table;
+  fn: NodejsFunction;
+  /** Only the records these match invoke the function. */
+  filters: ReturnType<typeof FilterCriteria.filter>[];
+  batchSize: number;
+  /** Retry a failed batch by halves (a batch of several records). */
+  bisect: boolean;
+  /** Why nothing consumes the on-failure queue automatically (cdk-nag). */
+  queueReason: string;
 }
 
-export function allowStreamListing(fn: NodejsFunction): void {
+/**
+ * One consumer of the hub table's stream (stream-counters.ts, erasure.ts): its filtered event source
+ * from the oldest record, failed records reported one by one (ReportBatchItemFailures), 10 retries
+ * within STREAM_MAX_RECORD_AGE, then the batch's position on an SQS queue, which it returns; and the
+ * cdk-nag reason for the one grant on `*` the mapping needs.
+ */
+export function consumeStream(scope: Construct, props: StreamConsumerProps): sqs.Queue {
+  const failures = new sqs.Queue(scope, 'Failures', { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+  NagSuppressions.addResourceSuppressions(failures, [{ id: 'AwsSolutions-SQS3', reason: props.queueReason }]);
+  props.fn.addEventSource(
+    new DynamoEventSource(props.table, {
+      startingPosition: StartingPosition.TRIM_HORIZON,
+      batchSize: props.batchSize,
+      maxBatchingWindow: Duration.seconds(0),
+      bisectBatchOnError: props.bisect,
+      retryAttempts: 10,
+      maxRecordAge: STREAM_MAX_RECORD_AGE,
+      reportBatchItemFailures: true,
+      parallelizationFactor: 1,
+      onFailure: new SqsDlq(failures),
+      filters: props.filters,
+    }),
+  );
   NagSuppressions.addResourceSuppressions(
-    fn.role!,
+    props.fn.role!,
     [
       {
         id: 'AwsSolutions-IAM5',
@@ -26,4 +56,5 @@ export function allowStreamListing(fn: NodejsFunction): void {
     ],
     true,
   );
+  return failures;
 }

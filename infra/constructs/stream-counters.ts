@@ -1,16 +1,12 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { FilterCriteria, FilterRule } from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { FACT_ENTITIES } from '../../lib/streams/facts.js';
-import { allowStreamListing, onFailureQueue } from './stream-consumer.js';
-
-/** How long a record is retried before it goes to the on-failure queue: the bound on a counter's lag under failure. */
-export const STREAM_MAX_RECORD_AGE = Duration.hours(1);
+import { consumeStream } from './stream-consumer.js';
 
 export interface StreamCountersProps {
   table: dynamodb.Table;
@@ -31,30 +27,18 @@ export class StreamCounters extends Construct {
 
   constructor(scope: Construct, id: string, props: StreamCountersProps) {
     super(scope, id);
-    this.failures = onFailureQueue(
-      this,
-      'This queue is itself the on-failure destination of the stream processor: it holds the positions of batches that could not be applied, read by an operator; nothing consumes it automatically.',
-    );
-
-    props.fn.addEventSource(
-      new DynamoEventSource(props.table, {
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: 100,
-        maxBatchingWindow: Duration.seconds(0),
-        bisectBatchOnError: true,
-        retryAttempts: 10,
-        maxRecordAge: STREAM_MAX_RECORD_AGE,
-        reportBatchItemFailures: true,
-        parallelizationFactor: 1,
-        onFailure: new SqsDlq(this.failures),
-        filters: [
-          FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { entity: { S: FilterRule.or(...FACT_ENTITIES.inserted) } } } }),
-          FilterCriteria.filter({ eventName: FilterRule.isEqual('REMOVE'), dynamodb: { OldImage: { entity: { S: FilterRule.or(...FACT_ENTITIES.removed) } } } }),
-        ],
-      }),
-    );
-
-    allowStreamListing(props.fn);
+    this.failures = consumeStream(this, {
+      table: props.table,
+      fn: props.fn,
+      batchSize: 100,
+      bisect: true,
+      filters: [
+        FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { entity: { S: FilterRule.or(...FACT_ENTITIES.inserted) } } } }),
+        FilterCriteria.filter({ eventName: FilterRule.isEqual('REMOVE'), dynamodb: { OldImage: { entity: { S: FilterRule.or(...FACT_ENTITIES.removed) } } } }),
+      ],
+      queueReason:
+        'This queue is itself the on-failure destination of the stream processor: it holds the positions of batches that could not be applied, read by an operator; nothing consumes it automatically.',
+    });
 
     const failed = new cloudwatch.Alarm(this, 'FailedBatches', {
       alarmDescription: 'Stream records the counters could not apply (likes, comments): see docs/data-model.md, "Counters"',

@@ -3,7 +3,7 @@ import { defineRouteDoc, type Same } from '../api-doc.js';
 import type { Principal } from '../auth/principal.js';
 import { ValidationError } from '../errors.js';
 import { openidSchema } from '../admin/set-roles.js';
-import { CONFIRM_WORD, DELETION_MESSAGE, deletionStatus, requestDeletion, requireConfirmation, type DeletionView } from './deletion.js';
+import { confirmParam, DELETION_MESSAGE, deletionStatus, requestDeletion, requireConfirmation, type DeletionView } from './deletion.js';
 
 /** The deletion routes (docs/accounts.md) and their descriptions in the OpenAPI document (lib/api-doc.ts). */
 
@@ -19,7 +19,7 @@ const deletionMatches: Same<z.output<typeof deletionView>, DeletionView> = true;
 void deletionMatches;
 export const deletionData = z.object({ deletion: deletionView });
 
-const confirmQuery = z.object({ confirm: z.string().check(z.trim(), z.refine((v) => v === CONFIRM_WORD, `must be "${CONFIRM_WORD}"`)) });
+const confirmQuery = z.object({ confirm: confirmParam });
 export const exampleDeletion: DeletionView = {
   id: 'del_4Qm9T2xV7bK1nR8cW3yZ5d',
   state: 'erasing',

@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from '../zod.js';
 import { clock } from '../clock.js';
 import { db, tableNames } from '../db/client.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
@@ -79,11 +80,18 @@ export const toDeletionView = (d: Pick<StoredDeletion, 'id' | 'state' | 'request
   message: DELETION_MESSAGE,
 });
 
-/** The answer's confirmation word (docs/accounts.md): a deletion is never one accidental call. */
-export const CONFIRM_WORD = 'delete';
+/** The confirmation word (docs/accounts.md): a deletion is never one accidental call. */
+const CONFIRM_WORD = 'delete';
 
+/** The `confirm` parameter of every way to delete (the hub's query, the REST routes' query and their OpenAPI description). */
+export const confirmParam = z
+  .string({ error: `is required: "${CONFIRM_WORD}"` })
+  .check(z.trim(), z.refine((v) => v === CONFIRM_WORD, `must be "${CONFIRM_WORD}" to delete the account`));
+
+/** The REST routes' query: 400 naming `confirm` unless it is the word. */
 export function requireConfirmation(confirm: string | undefined): void {
-  if (confirm?.trim() !== CONFIRM_WORD) throw new ValidationError(`Invalid parameter "confirm": must be "${CONFIRM_WORD}" to delete the account`);
+  const parsed = confirmParam.safeParse(confirm);
+  if (!parsed.success) throw new ValidationError(`Invalid parameter "confirm": ${parsed.error.issues[0]?.message}`);
 }
 
 export async function getDeletion(id: string, consistent = true): Promise<StoredDeletion | undefined> {

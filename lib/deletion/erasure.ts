@@ -52,7 +52,7 @@ type Step = 'partition' | 'comments' | 'videos' | 'shares' | 'keys' | 'finish';
 const STEPS: readonly Step[] = ['partition', 'comments', 'videos', 'shares', 'keys', 'finish'];
 const PAGE = 100;
 /** Audit events kept after the erasure (docs/accounts.md, "What is kept"). */
-export const RETAINED_AUDIT_ACTIONS: readonly string[] = ['account.deletion_requested', 'account.deleted'];
+const RETAINED_AUDIT_ACTIONS: readonly string[] = ['account.deletion_requested', 'account.deleted'];
 /** How long the deletion record and its events stay once the erasure ended: 90 days. */
 const RECORD_RETENTION_S = 90 * 86_400;
 
@@ -347,7 +347,7 @@ export async function eraseSome(id: string, pages = config.ERASURE_PAGES_PER_RUN
 }
 
 /** The deletion a stream record of an erasing deletion record names, if it is one. */
-export function erasingDeletionOf(record: ChangeRecord): string | undefined {
+function erasingDeletionOf(record: ChangeRecord): string | undefined {
   if (record.eventName !== 'INSERT' && record.eventName !== 'MODIFY') return undefined;
   const raw = record.dynamodb?.NewImage as Record<string, AttributeValue> | undefined;
   if (raw?.entity?.S !== 'account_deletion' || raw.state?.S !== 'erasing') return undefined;

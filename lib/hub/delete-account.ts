@@ -2,7 +2,7 @@ import * as z from '../zod.js';
 import { defineOperation } from './operation.js';
 import { identifier } from './params.js';
 import { deleteAccountFromHub } from '../deletion/deletion-api.js';
-import { CONFIRM_WORD } from '../deletion/deletion.js';
+import { confirmParam } from '../deletion/deletion.js';
 
 /** delete_account: `confirm=delete`; a login token only (403 for an access key); `data: {deletion}` (docs/accounts.md). */
 export const deleteAccount = defineOperation({
@@ -12,7 +12,7 @@ export const deleteAccount = defineOperation({
   loginTokenOnly: true,
   query: z.object({
     openid: identifier(),
-    confirm: z.string({ error: `is required: "${CONFIRM_WORD}"` }).check(z.trim(), z.refine((v) => v === CONFIRM_WORD, `must be "${CONFIRM_WORD}" to delete the account`)),
+    confirm: confirmParam,
   }),
   run: async (_input, { principal }) => deleteAccountFromHub(principal!),
 });

@@ -54,3 +54,44 @@ export async function allItems(): Promise<{ table: string; item: Record<string, 
   }
   return out;
 }
+
+/**
+ * Every counter the hub table stores that a recount of its facts can check, against that recount:
+ * an account's follow_count, follower_count (its relation items), like_count (its likes) and
+ * liked_count (likes of videos it authored); a video's like_count and comment_count (its like and
+ * comment items, tombstones included). Returns the mismatches, readably; [] when all agree.
+ */
+export async function counterMismatches(): Promise<string[]> {
+  const items = (await allItems()).filter((i) => i.table === tableNames.hub).map((i) => i.item);
+  const counted = new Map<string, number>();
+  const add = (key: string) => counted.set(key, (counted.get(key) ?? 0) + 1);
+  for (const x of items) {
+    const sk = String(x.sk);
+    const owner = String(x.pk).slice('ACCOUNT#'.length);
+    if (sk.startsWith('FOLLOWS#')) add(`${owner}.follow_count`);
+    if (sk.startsWith('FOLLOWER#')) add(`${owner}.follower_count`);
+    if (x.entity === 'like') {
+      add(`${String(x.openid)}.like_count`);
+      add(`${String(x.author_openid)}.liked_count`);
+      add(`${String(x.vid)}.video_like_count`);
+    }
+    if (x.entity === 'comment') add(`${String(x.vid)}.comment_count`);
+  }
+  const wrong: string[] = [];
+  const check = (name: string, stored: unknown, key: string) => {
+    if (Number(stored ?? 0) !== (counted.get(key) ?? 0)) wrong.push(`${name}: stored ${String(stored)}, recount ${counted.get(key) ?? 0}`);
+  };
+  for (const x of items) {
+    if (x.entity === 'account') {
+      const id = String(x.openid);
+      for (const c of ['follow_count', 'follower_count', 'like_count', 'liked_count']) check(`${id}.${c}`, x[c], `${id}.${c}`);
+    }
+    if (x.entity === 'video') {
+      const vid = String(x.vid);
+      check(`${vid}.like_count`, x.like_count, `${vid}.video_like_count`);
+      check(`${vid}.comment_count`, x.comment_count, `${vid}.comment_count`);
+    }
+  }
+  return wrong;
+}
+
