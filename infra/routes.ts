@@ -85,7 +85,10 @@ export const FUNCTIONS = {
     description: 'Verify an access key (public)',
     tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] }, hub: { actions: ['PutItem'] } },
   },
-  me: { entry: 'functions/me.ts', description: 'Who the credential is', tables: {} },
+  // The account's accepted terms version: one GetItem of the account item.
+  me: { entry: 'functions/me.ts', description: 'Who the credential is, and the terms the account accepted', tables: { hub: { actions: ['GetItem'] } } },
+  // Configuration only: the current terms version and the contact for reports.
+  policies: { entry: 'functions/policies.ts', description: 'The current terms version and the contact for reports', tables: {} },
   // The account's data export: the account (GetItem), one range at a time of its partition, its
   // comments (gsi1), shares (gsi2, then BatchGet) and videos (gsi2), its keys and their usage
   // (apiKeys Query); signed cursors. docs/protected-api.md, "Download my data".

@@ -10,6 +10,8 @@ export interface ExpohubSettings {
   corsOrigins: string[];
   /** Share pages' app links (docs/hub-api.md, "The share page"), as the functions' variables: APP_LINK_SCHEME, APP_STORE_URL, APPLE_APP_IDS, ANDROID_APP_PACKAGE, ANDROID_CERT_SHA256. */
   appLinks?: Record<string, string>;
+  /** The terms version and the contact for reports (docs/moderation.md, "Terms and contact"), as the functions' variables: TERMS_VERSION, TERMS_URL, CONTACT_EMAIL, CONTACT_URL. */
+  policies?: Record<string, string>;
   /** `-c stage=<name>`: names the stack (`Expohub-<stage>`) and the resources named here (`expohub-<stage>-...`). */
   stage: string;
   /** `prod` and `prod-*` stages: data retained and protected, share base URL and administrators required. */
@@ -144,6 +146,22 @@ export function settingsFromContext(tryGetContext: (key: string) => unknown): Ex
   if (badCert) throw new Error(`Context androidCertSha256 must hold SHA-256 fingerprints (32 hex pairs separated by colons), got "${badCert}"`);
   if (androidPackage !== undefined) Object.assign(appLinks, { ANDROID_APP_PACKAGE: androidPackage, ANDROID_CERT_SHA256: androidCerts.join(',') });
 
+  const policies: Record<string, string> = {};
+  const termsVersion = text('termsVersion');
+  if (termsVersion !== undefined) {
+    if (!/^[A-Za-z0-9._-]{1,32}$/.test(termsVersion)) throw new Error(`Context termsVersion must be 1-32 letters, digits, dots, underscores or hyphens, got "${termsVersion}"`);
+    policies.TERMS_VERSION = termsVersion;
+  }
+  const termsUrl = text('termsUrl');
+  if (termsUrl !== undefined) policies.TERMS_URL = url('termsUrl', termsUrl);
+  const contactEmail = text('contactEmail');
+  if (contactEmail !== undefined) {
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(contactEmail)) throw new Error(`Context contactEmail must be an e-mail address, got "${contactEmail}"`);
+    policies.CONTACT_EMAIL = contactEmail;
+  }
+  const contactUrl = text('contactUrl');
+  if (contactUrl !== undefined) policies.CONTACT_URL = url('contactUrl', contactUrl);
+
   const stage = text('stage') ?? DEFAULT_STAGE;
   if (!/^[a-z][a-z0-9-]{0,19}$/.test(stage) || stage.endsWith('-')) {
     throw new Error(`Context stage must be lowercase letters, digits and hyphens, starting with a letter (at most 20), got "${stage}"`);
@@ -195,6 +213,7 @@ export function settingsFromContext(tryGetContext: (key: string) => unknown): Ex
     shareBaseUrl: typeof share === 'string' && share !== '' ? url('shareBaseUrl', share) : undefined,
     corsOrigins: list(tryGetContext('corsOrigins')).map((o) => url('corsOrigins', o)),
     ...(Object.keys(appLinks).length > 0 ? { appLinks } : {}),
+    ...(Object.keys(policies).length > 0 ? { policies } : {}),
     stage,
     production,
     logLevel: logLevel as LogLevel,
@@ -212,10 +231,11 @@ export function settingsFromContext(tryGetContext: (key: string) => unknown): Ex
     const missing = [
       ...(settings.shareBaseUrl === undefined && settings.domain === undefined ? ['shareBaseUrl (or domainName and certificateArn)'] : []),
       ...(adminPhones.length === 0 ? ['adminPhones'] : []),
+      ...(policies.CONTACT_EMAIL === undefined && policies.CONTACT_URL === undefined ? ['contactEmail (or contactUrl)'] : []),
     ];
     if (missing.length > 0) {
       throw new Error(
-        `Stage "${stage}" is a production stage and needs ${missing.join(' and ')}: share links must not carry the distribution's generated host, and someone must be able to administer it (docs/deploy.md).`,
+        `Stage "${stage}" is a production stage and needs ${missing.join(' and ')}: share links must not carry the distribution's generated host, someone must be able to administer it, and the app stores require a published contact for reports (docs/deploy.md).`,
       );
     }
   }

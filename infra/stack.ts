@@ -36,7 +36,7 @@ function functionEnvironment(settings: ExpohubSettings): Record<string, string> 
   if (settings.smsAllowedCountries.length > 0) env.SMS_ALLOWED_COUNTRIES = settings.smsAllowedCountries.join(',');
   if (settings.smsDailyCap !== undefined) env.SMS_DAILY_CAP = String(settings.smsDailyCap);
   if (settings.smsDailyCapReturning !== undefined) env.SMS_DAILY_CAP_RETURNING = String(settings.smsDailyCapReturning);
-  Object.assign(env, settings.appLinks);
+  Object.assign(env, settings.appLinks, settings.policies);
   return env;
 }
 

@@ -98,6 +98,12 @@ const configSchema = z
     /** sharetext: new shares per caller IP per UTC hour (a repeat of the day's share is not counted). */
     RATE_SHARES_IP_HOURLY: positiveInt(60),
     MAX_KEYS_PER_USER: positiveInt(100),
+    /** The current version of the terms of use; GET /api/v1/me says whether the account accepted it (docs/moderation.md, "Terms and contact"). */
+    TERMS_VERSION: z._default(z.string().check(z.regex(/^[A-Za-z0-9._-]{1,32}$/, 'must be 1-32 letters, digits, dots, underscores or hyphens')), '1'),
+    /** Where the terms are published, and where to report abuse: GET /api/v1/policies answers them. */
+    TERMS_URL: z.optional(z.url()),
+    CONTACT_EMAIL: z.optional(z.string().check(z.regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'must be an e-mail address'))),
+    CONTACT_URL: z.optional(z.url()),
     /** Pages (of up to 100 items) one run of an account's erasure works through before it records its position (lib/accounts/erasure.ts). */
     ERASURE_PAGES_PER_RUN: positiveInt(20),
     /** Requests per minute of an access key created without its own `rate_limit_per_minute` (and of keys older than the setting). */

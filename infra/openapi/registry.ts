@@ -2,12 +2,12 @@ import * as z from '../../lib/zod.js';
 import { listAuditDoc, signOutDoc } from '../../lib/audit/audit-api.js';
 import { adminListKeysDoc, adminLookupKeyDoc, adminRevokeKeyDoc, reinstateAccountDoc, setRolesDoc, suspendAccountDoc } from '../../lib/admin/admin-api.js';
 import { defineRouteDoc, type RouteDoc, type Same } from '../../lib/api-doc.js';
-import type { Principal } from '../../lib/auth/principal.js';
 import { exportAccountsDoc, exportCommentsDoc } from '../../lib/export/export-api.js';
 import { adminDeleteAccountDoc, deleteOwnAccountDoc, deletionStatusDoc } from '../../lib/deletion/deletion-api.js';
 import { createKeyDoc, deleteKeyDoc, keyUsageDoc, listKeysDoc, revokeKeyDoc, verifyKeyDoc } from '../../lib/keys/key-api.js';
 import { dataExportDoc } from '../../lib/personal-data/data-export-api.js';
 import { publishVideoDoc } from '../../lib/publish/publish-api.js';
+import { meDoc, policiesDoc } from '../../lib/policies/policies-api.js';
 
 /**
  * Every route of infra/routes.ts, described for the OpenAPI document: `"<METHOD> <path>"` -> its
@@ -15,9 +15,6 @@ import { publishVideoDoc } from '../../lib/publish/publish-api.js';
  * without a line here fails the build of the document (npm run openapi) and test/unit/openapi.test.ts.
  * The hub's route is described from its operations instead (lib/hub/operations.ts, lib/hub/hub-api.ts).
  */
-const principal = z.object({ user_id: z.string(), auth_type: z.enum(['jwt', 'api_key']), scopes: z.array(z.string()), roles: z.array(z.string()) });
-const principalMatches: Same<z.output<typeof principal>, Principal> = true;
-void principalMatches;
 
 const notFound = '404 when the deployment configures no such file.';
 
@@ -41,19 +38,14 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     success: { status: 200, kind: 'html' },
     errors: [],
   }),
+  'GET /api/v1/policies': policiesDoc,
   'POST /api/v1/api-keys': createKeyDoc,
   'GET /api/v1/api-keys': listKeysDoc,
   'POST /api/v1/api-keys/{id}/revoke': revokeKeyDoc,
   'DELETE /api/v1/api-keys/{id}': deleteKeyDoc,
   'GET /api/v1/api-keys/verify': verifyKeyDoc,
   'GET /api/v1/api-keys/{id}/usage': keyUsageDoc,
-  'GET /api/v1/me': defineRouteDoc({
-    tag: 'Protected',
-    summary: 'Who the credential is: lets a script check its JWT or access key',
-    success: { status: 200, kind: 'json', data: principal },
-    errors: [401],
-    examples: [{ summary: 'An access key', data: { user_id: 'u_9f2c4e1a7b', auth_type: 'api_key', scopes: ['export:read'], roles: [] } }],
-  }),
+  'GET /api/v1/me': meDoc,
   'GET /api/v1/me/data': dataExportDoc,
   'POST /api/v1/admin/users/{openid}/roles': setRolesDoc,
   'POST /api/v1/logout': signOutDoc,

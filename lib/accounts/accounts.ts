@@ -58,6 +58,9 @@ export interface Account {
   follow_seq: number;
   follower_seq: number;
   invited_by?: string;
+  /** The terms version the account last accepted, and when (docs/moderation.md, "Terms and contact"). */
+  terms_version?: string;
+  terms_accepted_at?: string;
   /** Set when the account was deleted (lib/accounts/deletion.ts): its sessions and keys are refused, its profile is in no list. */
   deleted_at?: string;
   deletion_id?: string;
@@ -287,6 +290,23 @@ export interface SignInOptions {
   also?: (openid: string) => TransactItem[];
   /** An existing account's openid to record as the inviter of a NEW account. */
   inviter?: string;
+  /** The terms version the client showed (create_phone_account's terms_version): recorded, with its audit event, unless already the account's. */
+  terms?: string;
+}
+
+export const termsAcceptedEvent = (openid: string, version: string, via: string): AuditEvent => ({ action: 'terms.accepted', actor: openid, subject: openid, via, terms_version: version });
+
+/** The account item's update recording an accepted terms version (docs/moderation.md, "Terms and contact"): a transaction item. */
+export function acceptTermsItem(openid: string, version: string, atIso: string): TransactItem {
+  return {
+    Update: {
+      TableName: TABLE(),
+      Key: accountKeys.account(openid),
+      UpdateExpression: 'SET terms_version = :v, terms_accepted_at = :at',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
+      ExpressionAttributeValues: { ':v': version, ':at': atIso },
+    },
+  };
 }
 
 /** A new account record: every counter at zero, no roles unless given. */
@@ -342,8 +362,11 @@ export async function signInByPhone(phone: string, options: SignInOptions): Prom
       const promote = isAdminPhone(phone) && !(account.roles ?? []).includes('admin');
       const roles: Role[] = [...(account.roles ?? []), 'admin'];
       const promotion: AuditEvent = { action: 'role.changed', actor: 'sign-in', via: 'ADMIN_PHONES', subject: account.openid, roles_before: account.roles ?? [], roles_after: roles };
+      const accepted = options.terms !== undefined && options.terms !== account.terms_version ? termsAcceptedEvent(account.openid, options.terms, 'sign-in') : undefined;
+      const acceptedAt = clock.nowIso();
+      const terms = accepted ? [acceptTermsItem(account.openid, accepted.terms_version!, acceptedAt), auditItem(accepted)] : [];
       // The promotion's event sits before its condition item, which stays last.
-      const items = [options.guard, ...(options.also?.(account.openid) ?? []), ...(promote ? [auditItem(promotion), addAdminRoleItem(account.openid)] : [])];
+      const items = [options.guard, ...(options.also?.(account.openid) ?? []), ...terms, ...(promote ? [auditItem(promotion), addAdminRoleItem(account.openid)] : [])];
       try {
         await transactWrite(items);
       } catch (error) {
@@ -352,15 +375,19 @@ export async function signInByPhone(phone: string, options: SignInOptions): Prom
         if (promote && cancellationCode(error, items.length - 1) === 'ConditionalCheckFailed') continue;
         throw error;
       }
-      if (!promote) return { account, created: false };
+      if (accepted) writeAuditLine(accepted);
+      const signedIn = accepted ? { ...account, terms_version: accepted.terms_version, terms_accepted_at: acceptedAt } : account;
+      if (!promote) return { account: signedIn, created: false };
       writeAuditLine(promotion);
-      return { account: { ...account, roles }, created: false };
+      return { account: { ...signedIn, roles }, created: false };
     }
 
     const nowIso = clock.nowIso();
     const account = newAccount(phone, nowIso);
     const inviter = options.inviter && options.inviter !== account.openid ? options.inviter : undefined;
     if (inviter) account.invited_by = inviter;
+    const accepted = options.terms === undefined ? undefined : termsAcceptedEvent(account.openid, options.terms, 'sign-in');
+    if (accepted) Object.assign(account, { terms_version: options.terms, terms_accepted_at: nowIso });
     const items: TransactItem[] = [
       options.guard,
       {
@@ -387,9 +414,10 @@ export async function signInByPhone(phone: string, options: SignInOptions): Prom
         },
       });
     }
-    items.push(...(options.also?.(account.openid) ?? []));
+    items.push(...(options.also?.(account.openid) ?? []), ...(accepted ? [auditItem(accepted)] : []));
     try {
       await transactWrite(items);
+      if (accepted) writeAuditLine(accepted);
       return { account, created: true };
     } catch (error) {
       if (cancellationCode(error, 0) === 'ConditionalCheckFailed') throw new SignInGuardFailed();

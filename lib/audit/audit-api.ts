@@ -17,6 +17,7 @@ const AUDIT_TYPES = [
   'account.deleted',
   'admin.keys_listed',
   'admin.key_looked_up',
+  'terms.accepted',
 ] as const satisfies readonly AuditEntry['type'][];
 
 /** An event's details: identifiers only (also in the account's data export, lib/personal-data/data-export-api.ts). */
@@ -27,6 +28,7 @@ export const auditDetails = z.object({
   roles_before: z.optional(z.array(z.string())),
   roles_after: z.optional(z.array(z.string())),
   session_id: z.optional(z.string()),
+  terms_version: z.optional(z.string()),
 });
 
 const auditEntry = z.object({

@@ -13,7 +13,8 @@ export type AuditAction =
   | 'account.deletion_requested'
   | 'account.deleted'
   | 'admin.keys_listed'
-  | 'admin.key_looked_up';
+  | 'admin.key_looked_up'
+  | 'terms.accepted';
 
 /**
  * One audit fact. Identifiers only: never a key, a token, an SMS code or a phone number in full.
@@ -35,6 +36,8 @@ export interface AuditEvent {
   roles_after?: string[];
   /** Ended sessions: the token's id (jti), which is not a credential. */
   session_id?: string;
+  /** Terms accepted: the version (docs/moderation.md, "Terms and contact"). */
+  terms_version?: string;
 }
 
 /**

@@ -43,6 +43,7 @@ export interface AuditDetails {
   roles_before?: string[];
   roles_after?: string[];
   session_id?: string;
+  terms_version?: string;
 }
 
 /** The details of an event: an explicit allow-list of its identifiers (nothing else can slip in). */
@@ -54,6 +55,7 @@ function detailsOf(event: AuditEvent): AuditDetails {
   if (event.roles_before !== undefined) details.roles_before = event.roles_before;
   if (event.roles_after !== undefined) details.roles_after = event.roles_after;
   if (event.session_id !== undefined) details.session_id = event.session_id;
+  if (event.terms_version !== undefined) details.terms_version = event.terms_version;
   return details;
 }
 

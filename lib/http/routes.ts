@@ -39,6 +39,7 @@ const ROUTE_LIST = [
   { method: 'GET', path: '/api/v1/health', function: 'health', auth: 'none' },
   { method: 'GET', path: '/api/v1', function: 'hub', auth: 'none' },
   { method: 'GET', path: '/api/v1/openapi.json', function: 'openapi', auth: 'none' },
+  { method: 'GET', path: '/api/v1/policies', function: 'policies', auth: 'none' },
   { method: 'GET', path: '/api/v1/docs', function: 'openapi', auth: 'none' },
   { method: 'POST', path: '/api/v1/api-keys', function: 'createKey', auth: 'jwt', body: 'json' },
   { method: 'GET', path: '/api/v1/api-keys', function: 'listKeys', auth: 'jwt' },

@@ -2,6 +2,7 @@ import * as z from '../zod.js';
 import { signInWithCode } from '../sign-in/sign-in.js';
 import { phoneParam } from '../sms/phone.js';
 import { defineOperation } from './operation.js';
+import { termsVersionParam } from '../policies/policies.js';
 import { identifier, optionalText, presentText } from './params.js';
 
 const query = z.object({
@@ -12,6 +13,8 @@ const query = z.object({
   openid0: presentText(128),
   token0: presentText(4096),
   invite_uid: optionalText(128),
+  /** The terms version the client shows (docs/moderation.md, "Terms and contact"); absent: nothing recorded. */
+  terms_version: z.optional(termsVersionParam),
 });
 
 /** create_phone_account (docs/hub-api.md, "create_phone_account"): the code spent, the account signed in to or created. */

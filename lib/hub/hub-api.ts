@@ -4,6 +4,7 @@ import { exampleVideo, videoViewSchema } from '../catalog/video-view-schema.js';
 import type { OwnProfile, PublicUser } from '../accounts/accounts.js';
 import type { RelationPage } from '../social/follows.js';
 import { deletionData, exampleDeletion } from '../deletion/deletion-api.js';
+import { exampleTerms, termsStatusSchema } from '../policies/policies-api.js';
 
 /**
  * The hub's `do` operations in the OpenAPI document: each operation's query schema is its own
@@ -54,12 +55,12 @@ export const HUB_DOCS: Record<string, HubOperationDoc> = {
   },
   create_phone_account: {
     summary: 'Sign up or sign in with the received code',
-    data: z.object({ openid: z.string(), token: z.string(), new_account: z.boolean(), expires_at: z.string() }),
+    data: z.object({ openid: z.string(), token: z.string(), new_account: z.boolean(), expires_at: z.string(), terms: termsStatusSchema }),
     examples: [
       {
-        summary: 'First sign-in on a device',
-        query: { openid: '+8613800138000', token: 'device-nonce-01', code: '123456', openid0: '', token0: '' },
-        data: { openid: OPENID, token: TOKEN, new_account: true, expires_at: '2026-02-04T08:30:00.000Z' },
+        summary: 'First sign-in on a device, accepting the terms the app shows',
+        query: { openid: '+8613800138000', token: 'device-nonce-01', code: '123456', openid0: '', token0: '', terms_version: '1' },
+        data: { openid: OPENID, token: TOKEN, new_account: true, expires_at: '2026-02-04T08:30:00.000Z', terms: exampleTerms },
       },
     ],
   },
@@ -139,5 +140,10 @@ export const HUB_DOCS: Record<string, HubOperationDoc> = {
     summary: 'Delete my account (confirm=delete; a login token only): refused everywhere at once, erased in the background (docs/accounts.md)',
     data: deletionData,
     examples: [{ summary: 'Delete the account', query: { ...signedIn, confirm: 'delete' }, data: { deletion: exampleDeletion } }],
+  },
+  accept_terms: {
+    summary: 'Accept the terms version the client shows (a login token only), after GET /api/v1/me said accepted_current: false',
+    data: z.object({ terms: termsStatusSchema }),
+    examples: [{ summary: 'Accept version 2', query: { ...signedIn, terms_version: '2' }, data: { terms: { ...exampleTerms, accepted_version: '2', current_version: '2' } } }],
   },
 };

@@ -1,3 +1,4 @@
+import { acceptTermsOperation } from './accept-terms.js';
 import { changeCity } from './change-city.js';
 import { changeNickname } from './change-nickname.js';
 import { changeSignature } from './change-signature.js';
@@ -39,4 +40,5 @@ export const HUB_OPERATIONS: Record<string, HubOperation> = {
   change_signature: changeSignature,
   change_city: changeCity,
   delete_account: deleteAccount,
+  accept_terms: acceptTermsOperation,
 };

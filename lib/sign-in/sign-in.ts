@@ -1,3 +1,4 @@
+import { termsStatus } from '../policies/policies.js';
 import { decodeVerifiedToken, issueToken, type TokenClaims } from '../auth/jwt.js';
 import { endSessionItem } from '../accounts/sessions.js';
 import { clock } from '../clock.js';
@@ -42,7 +43,7 @@ async function previousSession(openid0: string, token0: string): Promise<TokenCl
  * the same transaction that creates a new account, so it works exactly once.
  */
 
-export async function signInWithCode({ phone, nonce, code, openid0, token0, invite_uid }: { phone: string; nonce: string; code: string; openid0: string; token0: string; invite_uid?: string }) {
+export async function signInWithCode({ phone, nonce, code, openid0, token0, invite_uid, terms_version }: { phone: string; nonce: string; code: string; openid0: string; token0: string; invite_uid?: string; terms_version?: string }) {
   const now = clock.now();
   const stored = await getCode(phone, nonce);
   if (!stored || stored.used || stored.expires_at <= now) throw new AuthError(WRONG_OR_EXPIRED);
@@ -68,7 +69,7 @@ export async function signInWithCode({ phone, nonce, code, openid0, token0, invi
   };
   let signedIn;
   try {
-    signedIn = await signInByPhone(phone, { guard: consumeCodeItem(phone, nonce, stored.code_hash, now), inviter, also });
+    signedIn = await signInByPhone(phone, { guard: consumeCodeItem(phone, nonce, stored.code_hash, now), inviter, also, terms: terms_version });
   } catch (error) {
     if (error instanceof SignInGuardFailed) throw await refusal(phone, nonce, now);
     throw error;
@@ -77,5 +78,5 @@ export async function signInWithCode({ phone, nonce, code, openid0, token0, invi
   if (endedEvent) writeAuditLine(endedEvent);
 
   const issued = await issueToken(signedIn.account.openid, signedIn.account.roles ?? []);
-  return { openid: signedIn.account.openid, token: issued.token, new_account: signedIn.created, expires_at: issued.expires_at };
+  return { openid: signedIn.account.openid, token: issued.token, new_account: signedIn.created, expires_at: issued.expires_at, terms: termsStatus(signedIn.account) };
 }

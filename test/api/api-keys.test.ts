@@ -61,7 +61,7 @@ describe('access-key lifecycle over HTTP', () => {
 
     const me = await api.get('/api/v1/me', { token: plaintext });
     expect(me.status).toBe(200);
-    expect(me.data).toEqual({ user_id: 'alice', auth_type: 'api_key', scopes: ['export:read', 'hub:read'], roles: [] });
+    expect(me.data).toEqual({ user_id: 'alice', auth_type: 'api_key', scopes: ['export:read', 'hub:read'], roles: [], terms: expect.objectContaining({ current_version: '1' }) });
 
     const afterUse = await api.get<KeyRecord[]>('/api/v1/api-keys', { token: alice });
     expect(afterUse.data.find((k) => k.id === key.id)?.last_used_at).not.toBeNull();
@@ -280,22 +280,22 @@ describe('what a key costs, counted at the DynamoDB client', () => {
   it.each([
     ['verify', (key: string) => api.get(`/api/v1/api-keys/verify?key=${key}`)],
     ['the authorizer (GET /me)', (key: string) => api.get('/api/v1/me', { token: key })],
-  ])('%s: 2 requests (guard read, rate-limit counter), 3 when last_used_at is due; a new key verifies at once, a revoked one on the next request no more', async (_label, call) => {
+  ])('%s: 2 requests on the keys table (guard read, rate-limit counter), 3 when last_used_at is due; a new key verifies at once, a revoked one on the next request no more', async (_label, call) => {
     const created = await createKey(alice, { name: 'counted' });
     const key = created.data.api_key;
     // Right after create, never used: valid, and due.
     const first = await recordRequests(() => call(key));
     expect(first.result.status).toBe(200);
-    expect(commands(first.requests)).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
+    expect(commands(keyRequests(first.requests))).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
     const used = await recordRequests(() => call(key));
     expect(used.result.status).toBe(200);
-    expect(used.requests).toHaveLength(2);
+    expect(keyRequests(used.requests)).toHaveLength(2);
     expectGuardReadAndCount(used.requests, key, created.data.key.id);
     clock.advance(59_999);
-    expect((await recordRequests(() => call(key))).requests).toHaveLength(2);
+    expect(keyRequests((await recordRequests(() => call(key))).requests)).toHaveLength(2);
     clock.advance(1);
     const due = await recordRequests(() => call(key));
-    expect(commands(due.requests)).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
+    expect(commands(keyRequests(due.requests))).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
     const listed = await api.get<KeyRecord[]>('/api/v1/api-keys', { token: alice });
     expect(listed.data.find((k) => k.id === created.data.key.id)?.last_used_at).toBe(clock.nowIso());
 

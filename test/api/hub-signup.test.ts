@@ -193,7 +193,7 @@ describe('create_phone_account', () => {
     const { nonce } = await requestCode(phone);
     const res = await signIn(phone, nonce, await latestCode(api, phone));
     expect(res.status).toBe(200);
-    expect(res.data).toEqual({ openid: expect.stringMatching(/^u_[A-Za-z0-9]{20}$/), token: expect.any(String), new_account: true, expires_at: expect.any(String) });
+    expect(res.data).toEqual({ openid: expect.stringMatching(/^u_[A-Za-z0-9]{20}$/), token: expect.any(String), new_account: true, expires_at: expect.any(String), terms: { accepted_version: null, accepted_at: null, current_version: '1', accepted_current: false } });
     expect(res.data.openid).not.toContain(phone.slice(3));
     expect(Date.parse(res.data.expires_at) - clock.now()).toBeGreaterThan(29 * 24 * 3600 * 1000);
 
@@ -201,7 +201,7 @@ describe('create_phone_account', () => {
     expect(claims).toMatchObject({ sub: res.data.openid, roles: [], iss: 'expohub' });
     const me = await api.get('/api/v1/me', { token: res.data.token });
     expect(me.status).toBe(200);
-    expect(me.data).toEqual({ user_id: res.data.openid, auth_type: 'jwt', scopes: [], roles: [] });
+    expect(me.data).toEqual({ user_id: res.data.openid, auth_type: 'jwt', scopes: [], roles: [], terms: { accepted_version: null, accepted_at: null, current_version: '1', accepted_current: false } });
 
     const account = await getItem(accountKeys.account(res.data.openid));
     expect(account).toMatchObject({ openid: res.data.openid, phone, roles: [], follow_count: 0, follower_count: 0 });

@@ -32,7 +32,7 @@ afterAll(async () => stack?.stop());
 describe('POST /api/v1/admin/users/{openid}/roles', () => {
   it('an ADMIN_PHONES account signs up with the admin role in its JWT', async () => {
     const me = await api.get('/api/v1/me', { token: admin.token });
-    expect(me.data).toEqual({ user_id: admin.openid, auth_type: 'jwt', scopes: [], roles: ['admin'] });
+    expect(me.data).toEqual({ user_id: admin.openid, auth_type: 'jwt', scopes: [], roles: ['admin'], terms: expect.objectContaining({ accepted_version: null }) });
     expect(await storedRoles(admin.openid)).toEqual(['admin']);
   });
 

@@ -152,8 +152,8 @@ const CONTRACT_HUB_SCOPES: Record<string, 'hub:read' | 'hub:write'> = {
   // Optional, as get_next_list: a credential attributes the share (docs/hub-api.md, "sharetext").
   sharetext: 'hub:write',
 };
-/** Operations no access key may call, whatever its scopes (docs/accounts.md: a key never deletes its owner). */
-const LOGIN_TOKEN_ONLY = ['delete_account'];
+/** Operations no access key may call, whatever its scopes (docs/accounts.md: a key never deletes its owner; docs/moderation.md: nor accepts terms for a person). */
+const LOGIN_TOKEN_ONLY = ['delete_account', 'accept_terms'];
 
 describe('the scope of every authenticated hub operation (docs/protected-api.md, "The scope gate")', () => {
   let readKey: string;
@@ -193,7 +193,7 @@ describe('the scope of every authenticated hub operation (docs/protected-api.md,
 
   it.each(LOGIN_TOKEN_ONLY)('%s: a key gets 403 whatever its scopes', async (op) => {
     for (const key of [readKey, writeKey, (await keyOf(editor, [])).api_key]) {
-      const refused = await hub(api, op, { openid: editor.openid, confirm: 'delete' }, { authorization: `Bearer ${key}` });
+      const refused = await hub(api, op, { openid: editor.openid, confirm: 'delete', terms_version: '1' }, { authorization: `Bearer ${key}` });
       expect(refused.status).toBe(403);
       expect(refused.body).toEqual({ code: 'FORBIDDEN', error: expect.stringContaining('login token') });
     }

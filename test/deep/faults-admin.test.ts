@@ -375,16 +375,21 @@ describe('the per-key rate limit under DynamoDB faults', () => {
       setup: () => ownerWithKeys(1),
       call: ({ keys }) => api.get('/api/v1/me', { token: keys[0]!.apiKey }),
       async once({ openid, keys: [key] }, res) {
-        expect(res.data).toEqual({ user_id: openid, auth_type: 'api_key', scopes: [], roles: [] });
+        expect(res.data).toEqual({ user_id: openid, auth_type: 'api_key', scopes: [], roles: [], terms: expect.objectContaining({ accepted_version: null }) });
         expect(await counter(key!.id)).toMatchObject({ n: 1, lim: 100 });
       },
       tolerates: (fault) => (isLastUsedWrite(fault) ? 'a failed last_used_at update must not block the result (docs/api-keys.md, "GET /api/v1/api-keys/verify")' : undefined),
       mayChange: counterMayHaveCounted,
+      // The authorizer's requests: the function's own read after it (the account's terms) fails a
+      // request the key has already been counted for, as any failing function does.
+      within: (request) => request.input && JSON.stringify(request.input).includes(tableNames.apiKeys),
     };
     const report = await sweepFaults(sweep);
-    // The hash guard, the minute counter, last_used_at (a new key is due at once) on guard and record.
-    expect(report.requests).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
-    expect(report.tolerated).toHaveLength(5);
+    // The hash guard, the minute counter, last_used_at (a new key is due at once) on guard and record;
+    // then the function's read of the account's accepted terms (no fault planned there).
+    expect(report.requests).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand', 'GetItemCommand']);
+    // At last_used_at's transaction: throughput, timeout, tx-throttled, tx-conflict (the last request's throttling is the terms read's).
+    expect(report.tolerated).toHaveLength(4);
   });
 
   interface Limited extends Owner {

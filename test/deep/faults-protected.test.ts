@@ -136,7 +136,18 @@ describe('the Lambda authorizer under DynamoDB faults', () => {
     expect(fault.fired).toBe('BatchGetItemCommand');
     expectUnavailable(res, `${kind} at the session check`);
     clearFaults();
-    expect((await api.get('/api/v1/me', { token })).data).toEqual({ user_id: user, auth_type: 'jwt', scopes: [], roles: [] });
+    expect((await api.get('/api/v1/me', { token })).data).toEqual({ user_id: user, auth_type: 'jwt', scopes: [], roles: [], terms: expect.objectContaining({ accepted_version: null }) });
+  });
+
+  it('GET /me whose read of the account\'s accepted terms fails is 503, then answers on the retry', async () => {
+    const user = newUserId();
+    const token = await tokenFor(user);
+    const fault = failAt(2, 'throughput');
+    const res = await api.get('/api/v1/me', { token });
+    expect(fault.fired).toBe('GetItemCommand');
+    expectUnavailable(res, 'throughput at the terms read');
+    clearFaults();
+    expect((await api.get('/api/v1/me', { token })).status).toBe(200);
   });
 
   it('an access key whose lookup or rate-limit count fails is 503 through the authorizer; its last_used_at write failing is not', async () => {
@@ -152,7 +163,7 @@ describe('the Lambda authorizer under DynamoDB faults', () => {
     const res = await api.get('/api/v1/me', { token: api_key });
     expect(fault.fired).toBe('TransactWriteItemsCommand');
     expect(res.status).toBe(200);
-    expect(res.data).toEqual({ user_id: user, auth_type: 'api_key', scopes: [], roles: [] });
+    expect(res.data).toEqual({ user_id: user, auth_type: 'api_key', scopes: [], roles: [], terms: expect.objectContaining({ accepted_version: null }) });
   });
 });
 

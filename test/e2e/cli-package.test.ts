@@ -127,7 +127,7 @@ describe('login, whoami, logout', () => {
     // The stored login is used without any variable; the server is the login's.
     const me = await expohub(['whoami', '--json']);
     expect(me.code).toBe(0);
-    expect(JSON.parse(me.stdout)).toEqual({ url: stack.url, user_id: login0.openid, auth_type: 'jwt', scopes: [], roles: ['admin'] });
+    expect(JSON.parse(me.stdout)).toEqual({ url: stack.url, user_id: login0.openid, auth_type: 'jwt', scopes: [], roles: ['admin'], terms: expect.objectContaining({ current_version: '1' }) });
     expect(me.stdout + me.stderr).not.toContain(login0.token);
   });
 

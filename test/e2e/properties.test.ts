@@ -139,6 +139,7 @@ function hubValue(name: string): fc.Arbitrary<string> {
     country: () => ['CN', ''],
     phonenumber: () => ['13800138000', '+8613900139000'],
     nonce: () => ['nonce-123456'],
+    terms_version: () => ['1', '2026-11-01'],
   };
   // delete_account's confirmation is never "delete" here: the generated calls leave the accounts in place.
   if (name === 'confirm') return junk.filter((v) => v.trim() !== 'delete');
@@ -286,6 +287,7 @@ describe('every hub do, generated query strings', () => {
 /** What each route may answer (docs/api-keys.md, "Envelope", and the route's section there or in docs/protected-api.md). */
 const ROUTE_STATUSES: Record<string, number[]> = {
   'GET /api/v1/health': [200],
+  'GET /api/v1/policies': [200],
   'POST /api/v1/api-keys': [201, 400, 401, 409],
   'GET /api/v1/api-keys': [200, 401],
   'POST /api/v1/api-keys/{id}/revoke': [200, 400, 401, 404],

@@ -33,6 +33,8 @@ const CONTEXT = {
   logLevel: 'warn',
   smsAllowedCountries: 'cn, HK',
   smsDailyCap: '500',
+  termsVersion: '2026-11-01',
+  contactEmail: 'abuse@example.com',
   smsDailyCapReturning: '700',
   smsMonthlySpendLimitUsd: '50',
   alarmEmail: 'ops@example.com',
@@ -191,11 +193,11 @@ describe('HTTP API', () => {
 
 describe('throttles by stage', () => {
   const from = (context: Record<string, unknown>) => settingsFromContext((key) => context[key]);
-  const prod = { stage: 'prod', adminPhones: '+8613800138000', shareBaseUrl: 'https://s.example.com' };
+  const prod = { stage: 'prod', adminPhones: '+8613800138000', shareBaseUrl: 'https://s.example.com', contactEmail: 'abuse@example.com' };
 
   it('defaults to production figures on a production stage and a tenth of them elsewhere (docs/deploy.md, "Throttles")', () => {
     expect(from(prod).limits).toEqual({ wafRequestsPer5Min: 2000, wafGenCodePer5Min: 30, wafVerifyPer5Min: 1000, stageRate: 5000, stageBurst: 2500, verifyRate: 1000, verifyBurst: 500 });
-    expect(from({ stage: 'prod-eu', adminPhones: '+8613800138000', shareBaseUrl: 'https://s.example.com' }).limits).toEqual(DEFAULT_LIMITS.production);
+    expect(from({ stage: 'prod-eu', adminPhones: '+8613800138000', shareBaseUrl: 'https://s.example.com', contactUrl: 'https://example.com/report' }).limits).toEqual(DEFAULT_LIMITS.production);
     for (const stage of ['dev', 'staging', 'production']) {
       expect(from({ stage }).limits, stage).toEqual({ wafRequestsPer5Min: 2000, wafGenCodePer5Min: 30, wafVerifyPer5Min: 1000, stageRate: 500, stageBurst: 250, verifyRate: 100, verifyBurst: 50 });
     }
@@ -313,6 +315,8 @@ describe('functions', () => {
         SMS_ALLOWED_COUNTRIES: 'CN,HK',
         SMS_DAILY_CAP: '500',
         SMS_DAILY_CAP_RETURNING: '700',
+        TERMS_VERSION: '2026-11-01',
+        CONTACT_EMAIL: 'abuse@example.com',
       });
       // The functions behind a route check the origin secret; the authorizer and the stream processor do not.
       const [originSecretId] = ofType('AWS::SecretsManager::Secret').map(([id]) => id).filter((id) => id.startsWith('OriginVerifySecret'));
@@ -573,15 +577,29 @@ describe('settings from context', () => {
       domain: { name: 'api.example.com' },
       limits: { wafRequestsPer5Min: 1500, wafGenCodePer5Min: 25, wafVerifyPer5Min: 700, stageRate: 80, stageBurst: 160, verifyRate: 7, verifyBurst: 14 },
     });
-    expect(from({ stage: 'prod-eu', adminPhones: '+8613800138000', shareBaseUrl: 'https://s.example.com' }).production).toBe(true);
+    expect(from({ stage: 'prod-eu', adminPhones: '+8613800138000', shareBaseUrl: 'https://s.example.com', contactUrl: 'https://example.com/report' }).production).toBe(true);
     expect(from({ stage: 'production' }).production).toBe(false);
   });
 
-  it('fails the synth of a production stage without a share base URL or administrators, naming what is missing', () => {
+  it('passes the terms version and the contact for reports to the functions, and checks them', () => {
+    expect(from({ termsVersion: '2026-11-01', termsUrl: 'https://example.com/terms', contactEmail: 'abuse@example.com', contactUrl: 'https://example.com/report' }).policies).toEqual({
+      TERMS_VERSION: '2026-11-01',
+      TERMS_URL: 'https://example.com/terms',
+      CONTACT_EMAIL: 'abuse@example.com',
+      CONTACT_URL: 'https://example.com/report',
+    });
+    expect(from({}).policies).toBeUndefined();
+    expect(() => from({ termsVersion: 'v 2' })).toThrow(/termsVersion/);
+    expect(() => from({ contactEmail: 'abuse' })).toThrow(/contactEmail/);
+    expect(() => from({ termsUrl: 'http://example.com/terms' })).toThrow(/termsUrl/);
+  });
+
+  it('fails the synth of a production stage without a share base URL, administrators or a contact, naming what is missing', () => {
     expect(() => from({ stage: 'prod', adminPhones: '+8613800138000' })).toThrow(/Stage "prod" is a production stage and needs shareBaseUrl/);
     expect(() => from({ stage: 'prod', shareBaseUrl: 'https://s.example.com' })).toThrow(/needs adminPhones/);
-    expect(() => from({ stage: 'prod-eu' })).toThrow(/needs shareBaseUrl .* and adminPhones/);
-    expect(() => from({ stage: 'prod', adminPhones: '+8613800138000', domainName: 'api.example.com', certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b' })).not.toThrow();
+    expect(() => from({ stage: 'prod-eu' })).toThrow(/needs shareBaseUrl .* and adminPhones and contactEmail \(or contactUrl\)/);
+    expect(() => from({ stage: 'prod', adminPhones: '+8613800138000', shareBaseUrl: 'https://s.example.com' })).toThrow(/needs contactEmail \(or contactUrl\)/);
+    expect(() => from({ stage: 'prod', adminPhones: '+8613800138000', contactEmail: 'abuse@example.com', domainName: 'api.example.com', certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b' })).not.toThrow();
     expect(() => from({ stage: 'dev' })).not.toThrow();
   });
 

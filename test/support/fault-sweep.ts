@@ -164,6 +164,8 @@ export interface FaultSweep<C> {
   mayChange?: { why: string; attributes(item: string, fault: PlannedFault): string[] };
   /** Why the operation answers success when its last write committed but the answer was lost (it checks), if it does. */
   recognizesLostCommit?: string;
+  /** Faults go only at the requests this admits (the part under test; another sweep covers the rest). All of them when absent. */
+  within?(request: RecordedRequest, position: number): boolean;
 }
 
 export interface SweepReport {
@@ -182,7 +184,9 @@ export async function sweepFaults<C>(sweep: FaultSweep<C>): Promise<SweepReport>
   await sweep.once(counting, result);
 
   const tolerated: string[] = [];
-  const plan = planFaults(requests, (position) => !!sweep.tolerates?.({ n: position, kind: 'throughput', request: requests[position - 1]!, position }, requests));
+  const plan = planFaults(requests, (position) => !!sweep.tolerates?.({ n: position, kind: 'throughput', request: requests[position - 1]!, position }, requests)).filter(
+    (planned) => sweep.within?.(planned.request, planned.position) ?? true,
+  );
   for (const planned of plan) {
     const label = `${planned.kind} at request ${planned.position} (${planned.request.command})`;
     await wipeStore();

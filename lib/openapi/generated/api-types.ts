@@ -54,6 +54,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The current terms version and where to report abuse (configured per deployment) */
+        get: operations["policies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/docs": {
         parameters: {
             query?: never;
@@ -173,7 +190,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who the credential is: lets a script check its JWT or access key */
+        /** Who the credential is (lets a script check its JWT or access key), and the terms version the account accepted */
         get: operations["me"];
         put?: never;
         post?: never;
@@ -555,12 +572,19 @@ export interface components {
             openid0: string;
             token0: string;
             invite_uid?: string;
+            terms_version?: string;
         };
         HubData_create_phone_account: {
             openid: string;
             token: string;
             new_account: boolean;
             expires_at: string;
+            terms: {
+                accepted_version: string | null;
+                accepted_at: string | null;
+                current_version: string;
+                accepted_current: boolean;
+            };
         };
         HubQuery_get_next_list: {
             /**
@@ -909,6 +933,23 @@ export interface components {
                 message: string;
             };
         };
+        HubQuery_accept_terms: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            do: "accept_terms";
+            openid: string;
+            terms_version: string;
+        };
+        HubData_accept_terms: {
+            terms: {
+                accepted_version: string | null;
+                accepted_at: string | null;
+                current_version: string;
+                accepted_current: boolean;
+            };
+        };
     };
     responses: {
         /** @description VALIDATION_ERROR: a parameter or the body is missing, malformed or out of range; the message names it */
@@ -1026,7 +1067,7 @@ export interface operations {
     hub: {
         parameters: {
             query: {
-                params: components["schemas"]["HubQuery_gen_code"] | components["schemas"]["HubQuery_create_phone_account"] | components["schemas"]["HubQuery_get_next_list"] | components["schemas"]["HubQuery_get_fav"] | components["schemas"]["HubQuery_get_follow"] | components["schemas"]["HubQuery_get_follower"] | components["schemas"]["HubQuery_like"] | components["schemas"]["HubQuery_dislike"] | components["schemas"]["HubQuery_comment_set"] | components["schemas"]["HubQuery_comment_get"] | components["schemas"]["HubQuery_sharetext"] | components["schemas"]["HubQuery_follow_user"] | components["schemas"]["HubQuery_unfollow_user"] | components["schemas"]["HubQuery_change_nickname"] | components["schemas"]["HubQuery_change_signature"] | components["schemas"]["HubQuery_change_city"] | components["schemas"]["HubQuery_delete_account"];
+                params: components["schemas"]["HubQuery_gen_code"] | components["schemas"]["HubQuery_create_phone_account"] | components["schemas"]["HubQuery_get_next_list"] | components["schemas"]["HubQuery_get_fav"] | components["schemas"]["HubQuery_get_follow"] | components["schemas"]["HubQuery_get_follower"] | components["schemas"]["HubQuery_like"] | components["schemas"]["HubQuery_dislike"] | components["schemas"]["HubQuery_comment_set"] | components["schemas"]["HubQuery_comment_get"] | components["schemas"]["HubQuery_sharetext"] | components["schemas"]["HubQuery_follow_user"] | components["schemas"]["HubQuery_unfollow_user"] | components["schemas"]["HubQuery_change_nickname"] | components["schemas"]["HubQuery_change_signature"] | components["schemas"]["HubQuery_change_city"] | components["schemas"]["HubQuery_delete_account"] | components["schemas"]["HubQuery_accept_terms"];
             };
             header?: never;
             path?: never;
@@ -1043,7 +1084,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         code: 0;
-                        data: components["schemas"]["HubData_gen_code"] | components["schemas"]["HubData_create_phone_account"] | components["schemas"]["HubData_get_next_list"] | components["schemas"]["HubData_get_fav"] | components["schemas"]["HubData_get_follow"] | components["schemas"]["HubData_get_follower"] | components["schemas"]["HubData_like"] | components["schemas"]["HubData_dislike"] | components["schemas"]["HubData_comment_set"] | components["schemas"]["HubData_comment_get"] | components["schemas"]["HubData_sharetext"] | components["schemas"]["HubData_follow_user"] | components["schemas"]["HubData_unfollow_user"] | components["schemas"]["HubData_change_nickname"] | components["schemas"]["HubData_change_signature"] | components["schemas"]["HubData_change_city"] | components["schemas"]["HubData_delete_account"];
+                        data: components["schemas"]["HubData_gen_code"] | components["schemas"]["HubData_create_phone_account"] | components["schemas"]["HubData_get_next_list"] | components["schemas"]["HubData_get_fav"] | components["schemas"]["HubData_get_follow"] | components["schemas"]["HubData_get_follower"] | components["schemas"]["HubData_like"] | components["schemas"]["HubData_dislike"] | components["schemas"]["HubData_comment_set"] | components["schemas"]["HubData_comment_get"] | components["schemas"]["HubData_sharetext"] | components["schemas"]["HubData_follow_user"] | components["schemas"]["HubData_unfollow_user"] | components["schemas"]["HubData_change_nickname"] | components["schemas"]["HubData_change_signature"] | components["schemas"]["HubData_change_city"] | components["schemas"]["HubData_delete_account"] | components["schemas"]["HubData_accept_terms"];
                     };
                 };
             };
@@ -1072,6 +1113,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            500: components["responses"]["Error500"];
+        };
+    };
+    policies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope `{code: 0, data}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            terms: {
+                                version: string;
+                                url: string | null;
+                            };
+                            contact: {
+                                email: string | null;
+                                url: string | null;
+                            };
+                        };
+                    };
                 };
             };
             500: components["responses"]["Error500"];
@@ -1363,6 +1438,12 @@ export interface operations {
                             auth_type: "jwt" | "api_key";
                             scopes: string[];
                             roles: string[];
+                            terms: {
+                                accepted_version: string | null;
+                                accepted_at: string | null;
+                                current_version: string;
+                                accepted_current: boolean;
+                            };
                         };
                     };
                 };
@@ -1570,6 +1651,7 @@ export interface operations {
                                     roles_before?: string[];
                                     roles_after?: string[];
                                     session_id?: string;
+                                    terms_version?: string;
                                 };
                             })[];
                             next_cursor: string | null;
@@ -1680,7 +1762,7 @@ export interface operations {
                                 id: string;
                                 at: string;
                                 /** @enum {string} */
-                                type: "key.created" | "key.revoked" | "key.deleted" | "key.rate_limited" | "role.changed" | "session.ended" | "account.suspended" | "account.reinstated" | "account.deletion_requested" | "account.deleted" | "admin.keys_listed" | "admin.key_looked_up";
+                                type: "key.created" | "key.revoked" | "key.deleted" | "key.rate_limited" | "role.changed" | "session.ended" | "account.suspended" | "account.reinstated" | "account.deletion_requested" | "account.deleted" | "admin.keys_listed" | "admin.key_looked_up" | "terms.accepted";
                                 actor: string;
                                 details: {
                                     via?: string;
@@ -1689,6 +1771,7 @@ export interface operations {
                                     roles_before?: string[];
                                     roles_after?: string[];
                                     session_id?: string;
+                                    terms_version?: string;
                                 };
                             }[];
                             next_cursor: string | null;
