@@ -22,6 +22,9 @@ const account = z.object({
   updated_at: z.string(),
   invited_by: z.union([z.string(), z.null()]),
   suspended_at: z.union([z.string(), z.null()]),
+  /** The terms of use accepted last, and when (docs/moderation.md, "Terms and contact"). */
+  terms_version: z.union([z.string(), z.null()]),
+  terms_accepted_at: z.union([z.string(), z.null()]),
   follow_count: z.number(),
   follower_count: z.number(),
   like_count: z.number(),
@@ -107,6 +110,8 @@ export const dataExportDoc = defineRouteDoc({
           updated_at: '2026-01-06T09:12:00.000Z',
           invited_by: null,
           suspended_at: null,
+          terms_version: '1',
+          terms_accepted_at: '2026-01-05T08:30:00.000Z',
           follow_count: 1,
           follower_count: 0,
           like_count: 1,

@@ -262,6 +262,8 @@ function accountData(account: Account & { suspended_at?: string }): AccountData 
     updated_at: account.updated_at,
     invited_by: account.invited_by ?? null,
     suspended_at: account.suspended_at ?? null,
+    terms_version: account.terms_version ?? null,
+    terms_accepted_at: account.terms_accepted_at ?? null,
     follow_count: Number(account.follow_count ?? 0),
     follower_count: Number(account.follower_count ?? 0),
     like_count: Number(account.like_count ?? 0),

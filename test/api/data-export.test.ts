@@ -99,6 +99,8 @@ describe('GET /api/v1/me/data', () => {
       updated_at: expect.any(String),
       invited_by: inviter.openid,
       suspended_at: null,
+      terms_version: null,
+      terms_accepted_at: null,
       follow_count: 1,
       follower_count: 1,
       like_count: 1,

@@ -1531,6 +1531,8 @@ export interface operations {
                                 updated_at: string;
                                 invited_by: string | null;
                                 suspended_at: string | null;
+                                terms_version: string | null;
+                                terms_accepted_at: string | null;
                                 follow_count: number;
                                 follower_count: number;
                                 like_count: number;
