@@ -12,7 +12,8 @@ import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { isTransient, retryTransient, wasRefused } from '../db/failures.js';
 import { commentKeys } from './comments.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
-import { NotFoundError, RateLimitedError, UnavailableError } from '../errors.js';
+import { ForbiddenError, NotFoundError, RateLimitedError, UnavailableError } from '../errors.js';
+import { hasBlocked } from '../social/blocks.js';
 import { newCommentId } from '../ids.js';
 import { logger } from '../logger.js';
 import { getAccount } from '../accounts/accounts.js';
@@ -404,6 +405,8 @@ export async function postComment({ openid, vid, content }: { openid: string; vi
     }
     if (!video) throw new NotFoundError(`Video "${vid.slice(0, 64)}" does not exist`);
     if (!author) throw new NotFoundError('Your account does not exist');
+    // Blocked by the video's author (docs/moderation.md, "Blocking"): the message does not say why.
+    if (await hasBlocked(video.author_openid, openid)) throw new ForbiddenError('You cannot comment on this video');
     if (full) throw new RateLimitedError(limit.message, secondsUntilWindowEnds(limit, now));
 
     const r: Reservation = { guardKey, cid: newCommentId(), limit, now };
