@@ -44,13 +44,7 @@ export async function blockedBy(openid: string): Promise<Set<string>> {
   return blockedIn(out.Item);
 }
 
-/** Whether `blocker` blocked `other` (consistent: checked before a write). */
-export async function hasBlocked(blocker: string, other: string): Promise<boolean> {
-  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: blockKeys.blockList(blocker), ConsistentRead: true }));
-  return blockedIn(out.Item).has(other);
-}
-
-/** A transaction item that fails when `blocker` has blocked `other` (follow_user: docs/moderation.md, "Blocking"). */
+/** A transaction item that fails when `blocker` has blocked `other` (follow_user, comment_set: docs/moderation.md, "Blocking"). */
 export const notBlockedCheck = (blocker: string, other: string): TransactItem => ({
   ConditionCheck: {
     TableName: TABLE(),
