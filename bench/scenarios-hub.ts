@@ -1,4 +1,7 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../lib/clock.js';
+import { db, tableNames } from '../lib/db/client.js';
+import { blockKeys } from '../lib/social/blocks.js';
 import { accessKeyFor, bearer, mustSucceed, newNonce, signUp, type Account } from './fixtures.js';
 import { hubRequest, type BenchRequest } from './invoke.js';
 import { as, constant, hubOp, route, type Scenario } from './scenario.js';
@@ -77,6 +80,24 @@ const FEED: Scenario[] = [
     available: hubOp('get_next_list'),
     expect: 200,
     setup: async (w) => constant(hubRequest('get_next_list', { ...as(w.alice), vid: w.vids[3]! }))(),
+  },
+  {
+    name: 'get_next_list (signed in, 500 blocked accounts)',
+    group: 'hub',
+    available: () => hubOp('get_next_list')() && hubOp('block_user')(),
+    expect: 200,
+    note: 'the block list is read by the first Query (docs/moderation.md, "Blocking")',
+    setup: async (w) => {
+      // One author blocked through the hub, 499 more written into the same list item as block_user writes it.
+      const blocker = await signUp();
+      await mustSucceed(hubRequest('follow_user', { ...as(blocker), follow_user: w.editor.openid }));
+      for (const vid of w.vids.slice(0, 10)) await mustSucceed(hubRequest('like', { ...as(blocker), vid }));
+      await mustSucceed(hubRequest('block_user', { ...as(blocker), block_user: w.bob.openid }));
+      const at = clock.nowIso();
+      const blocked = Object.fromEntries([[w.bob.openid, at], ...Array.from({ length: 499 }, (_, i) => [`u_benchBlocked${String(i).padStart(8, '0')}`, at])]);
+      await db.send(new PutCommand({ TableName: tableNames.hub, Item: { ...blockKeys.blockList(blocker.openid), entity: 'blocks', openid: blocker.openid, blocked, version: 2 } }));
+      return constant(hubRequest('get_next_list', as(blocker)))();
+    },
   },
   {
     name: 'get_next_list (shareid)',

@@ -2,6 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getVideo } from '../catalog/videos.js';
 import { db, tableNames } from '../db/client.js';
 import { commentKeys } from './comments.js';
+import { blockedBy } from '../social/blocks.js';
 import { NotFoundError } from '../errors.js';
 import { COMMENT_PAGE_SIZE, commentViews, type StoredComment } from './comments.js';
 
@@ -31,9 +32,13 @@ function numberOfRank(rank: number, n: number, gapsDown: number[]): number {
  * sequence's gaps are skipped: one Query, whatever N. A video without a sequence has no comment.
  */
 
-export async function commentPage({ vid, page }: { vid: string; page: number }) {
+export async function commentPage({ vid, page, openid }: { vid: string; page: number; openid?: string }) {
   const TableName = tableNames.hub;
-  const sequence = (await db.send(new GetCommand({ TableName, Key: commentKeys.commentSequence(vid), ConsistentRead: true }))).Item as CommentSequence | undefined;
+  const [read, blocked] = await Promise.all([
+    db.send(new GetCommand({ TableName, Key: commentKeys.commentSequence(vid), ConsistentRead: true })),
+    openid ? blockedBy(openid) : new Set<string>(),
+  ]);
+  const sequence = read.Item as CommentSequence | undefined;
   if (!sequence && !(await getVideo(vid, true))) throw new NotFoundError(`Video "${vid.slice(0, 64)}" does not exist`);
   const n = sequence?.n ?? 0;
   const gapsDown = [...(sequence?.gaps ?? [])].filter((g) => g <= n).sort((a, b) => b - a);
@@ -53,7 +58,9 @@ export async function commentPage({ vid, page }: { vid: string; page: number }) 
       }),
     );
     // Gap markers whose gap the stream has not recorded yet are not comments.
-    comments = ((out.Items ?? []) as (StoredComment & { entity: string })[]).filter((c) => c.entity === 'comment');
+    // Comments of accounts the caller blocked are left out: the page keeps its numbers, so it may
+    // hold fewer than COMMENT_PAGE_SIZE (docs/moderation.md, "Blocking").
+    comments = ((out.Items ?? []) as (StoredComment & { entity: string })[]).filter((c) => c.entity === 'comment' && !blocked.has(c.openid));
   }
   return { list: await commentViews(comments), page, page_size: COMMENT_PAGE_SIZE, total, has_more: total > COMMENT_PAGE_SIZE * page };
 }

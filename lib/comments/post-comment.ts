@@ -12,7 +12,8 @@ import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { isTransient, retryTransient, wasRefused } from '../db/failures.js';
 import { commentKeys } from './comments.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
-import { NotFoundError, RateLimitedError, UnavailableError } from '../errors.js';
+import { ForbiddenError, NotFoundError, RateLimitedError, UnavailableError } from '../errors.js';
+import { notBlockedCheck } from '../social/blocks.js';
 import { newCommentId } from '../ids.js';
 import { logger } from '../logger.js';
 import { getAccount } from '../accounts/accounts.js';
@@ -276,10 +277,11 @@ async function awaitHolder(guardKey: { pk: string; sk: string }, held: Guard): P
 }
 
 /**
- * Takes the window slot and the retry guard in one transaction. False when another request holds
- * the guard; 429 when the window is full (then nothing is taken).
+ * Takes the window slot and the retry guard in one transaction, checking that the video's author
+ * has not blocked the commenter (`notBlocked`). False when another request holds the guard; 429
+ * when the window is full, 403 when blocked (then nothing is taken).
  */
-async function reserve(r: Reservation, vid: string, replaces: Guard | undefined): Promise<boolean> {
+async function reserve(r: Reservation, vid: string, replaces: Guard | undefined, notBlocked: TransactItem): Promise<boolean> {
   const expiresAt = r.now + DEDUP_WINDOW_MS;
   const values: Record<string, unknown> = { ':now': r.now };
   let replaceable = '';
@@ -308,10 +310,13 @@ async function reserve(r: Reservation, vid: string, replaces: Guard | undefined)
         },
       },
       rateLimitItem(r.limit, r.now),
+      notBlocked,
     ]);
     return true;
   } catch (error) {
     if (cancellationCode(error, 0) === 'ConditionalCheckFailed') return false;
+    // Blocked by the video's author (docs/moderation.md, "Blocking"): the message does not say why.
+    if (cancellationCode(error, 2) === 'ConditionalCheckFailed') throw new ForbiddenError('You cannot comment on this video');
     const limited = rateLimitedError(error, [r.limit], 1, r.now);
     if (limited) throw limited;
     // A reservation whose answer was lost may have been made: undo it if it was.
@@ -365,8 +370,9 @@ async function commentWithin(
 /**
  * comment_set (docs/hub-api.md, comment_set), `content` already checked. In order:
  * 1. reads: the retry guard, the video, the author, the account's minute window (a read ahead);
- * 2. the reservation: one transaction taking the window slot and the retry guard. A request refused
- *    here (limit, a parallel retry holding the guard) has taken no number and written nothing;
+ * 2. the reservation: one transaction taking the window slot and the retry guard, checking the
+ *    author's block list. A request refused here (limit, a block, a parallel retry holding the
+ *    guard) has taken no number and written nothing;
  * 3. the number: an atomic update of the video's comment sequence (takeNumber);
  * 4. the comment, its guard's number and the "commented" item in one transaction (writeComment), no
  *    item of the video itself, so 50 people commenting at once do not conflict.
@@ -407,7 +413,7 @@ export async function postComment({ openid, vid, content }: { openid: string; vi
     if (full) throw new RateLimitedError(limit.message, secondsUntilWindowEnds(limit, now));
 
     const r: Reservation = { guardKey, cid: newCommentId(), limit, now };
-    if (!(await reserve(r, vid, replaces))) continue;
+    if (!(await reserve(r, vid, replaces, notBlockedCheck(video.author_openid, openid)))) continue;
     const answer = await commentWithin(r, { openid, vid, content, nickname: author.nickname });
     if (answer) return answer;
     // A retry took the reservation over: its comment is the one to answer.

@@ -13,6 +13,7 @@ import { commentKeys } from '../comments/comments.js';
 import { videoKeys, videoPartitions } from '../catalog/video-items.js';
 import { shareIdOf, shareKeys } from '../share/shares.js';
 import { endRelation, relationOfItem } from '../social/follows.js';
+import { eraseBlockItem, isBlockItem } from '../social/blocks.js';
 import { listKeysOfUser, removeKey, removeKeyQuota } from '../keys/key-records.js';
 import { logger } from '../logger.js';
 import { countMetric } from '../observability/metrics.js';
@@ -33,7 +34,9 @@ import { deletionIdOf, deletionKeys, getDeletion, type StoredDeletion } from './
  *
  * Steps, in order:
  * - `partition`: every item under `ACCOUNT#<openid>` but the profile and the deletion's own audit
- *   events: follows both ways ended with both accounts' counters (follows.ts endRelation), likes
+ *   events: follows both ways ended with both accounts' counters (follows.ts endRelation), blocks
+ *   both ways (its block list with each reverse item, and its entry in the lists of those who
+ *   blocked it: lib/social/blocks.ts eraseBlockItem), likes
  *   deleted (the stream takes them back from the videos, trends, tag rankings and authors), the
  *   rest deleted (dislikes, feed state and call records, view history, commented marks, retry
  *   guards, invitations made, the author's latest videos, external ids, audit events);
@@ -95,10 +98,12 @@ async function erasePartitionPage(d: StoredDeletion, position: Record<string, un
   const erased: Record<string, number> = {};
   const deletes: BatchWrite[] = [];
   const relations: [string, string][] = [];
+  const blocks: Item[] = [];
   for (const item of items) {
     if (isRetained(item)) continue;
     const relation = relationOfItem(d.openid, item.sk);
     if (relation) relations.push(relation);
+    else if (isBlockItem(d.openid, item.sk)) blocks.push(item);
     else {
       deletes.push({ delete: { pk: item.pk, sk: item.sk } });
       tally(erased, typeof item.entity === 'string' ? item.entity : 'other');
@@ -108,6 +113,10 @@ async function erasePartitionPage(d: StoredDeletion, position: Record<string, un
     batchWriteHubItems(deletes),
     inParallel(relations, 10, async ([follower, followee]) => {
       if (await endRelation(follower, followee)) tally(erased, follower === d.openid ? 'follows' : 'followers');
+    }),
+    inParallel(blocks, 10, async (item) => {
+      await eraseBlockItem(d.openid, item);
+      tally(erased, 'blocks');
     }),
   ]);
   return { erased, position: next };

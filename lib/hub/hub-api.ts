@@ -3,6 +3,7 @@ import * as z from '../zod.js';
 import { exampleVideo, videoViewSchema } from '../catalog/video-view-schema.js';
 import type { OwnProfile, PublicUser } from '../accounts/accounts.js';
 import type { RelationPage } from '../social/follows.js';
+import type { BlockedPage, BlockResult } from '../social/blocks.js';
 import { deletionData, exampleDeletion } from '../deletion/deletion-api.js';
 import { exampleTerms, termsStatusSchema } from '../policies/policies-api.js';
 
@@ -27,6 +28,8 @@ const exampleComment = { cid: 'c_01', vid: 'v_8k2m4q', openid: OPENID, nickname:
 const follow = z.object({ follow_user: z.string(), following: z.boolean(), follower_count: z.number() });
 const publicUser = z.object({ openid: z.string(), nickname: z.string(), signature: z.string(), city: z.string(), followed_by_me: z.boolean(), follows_me: z.boolean() });
 const relationPage = z.object({ list: z.array(publicUser), total: z.number(), next_offset: z.number() });
+const blockResult = z.object({ block_user: z.string(), blocked: z.boolean() });
+const blockedPage = z.object({ list: z.array(z.object({ openid: z.string(), nickname: z.string(), blocked_at: z.string() })), total: z.number(), next_offset: z.number() });
 const profileFields = {
   openid: z.string(),
   nickname: z.string(),
@@ -44,7 +47,13 @@ const ownProfile = z.object({ ...profileFields, phone: z.string() });
 const favProfile = z.object({ ...profileFields, phone: z.optional(z.string()) });
 
 // The schemas and the types the use cases return must agree: tsc fails when one drifts.
-const shapesMatch: [Same<z.output<typeof publicUser>, PublicUser>, Same<z.output<typeof relationPage>, RelationPage>, Same<z.output<typeof ownProfile>, OwnProfile>] = [true, true, true];
+const shapesMatch: [
+  Same<z.output<typeof publicUser>, PublicUser>,
+  Same<z.output<typeof relationPage>, RelationPage>,
+  Same<z.output<typeof ownProfile>, OwnProfile>,
+  Same<z.output<typeof blockResult>, BlockResult>,
+  Same<z.output<typeof blockedPage>, BlockedPage>,
+] = [true, true, true, true, true];
 void shapesMatch;
 
 export const HUB_DOCS: Record<string, HubOperationDoc> = {
@@ -132,6 +141,27 @@ export const HUB_DOCS: Record<string, HubOperationDoc> = {
     summary: 'Unfollow a user (idempotent)',
     data: follow,
     examples: [{ summary: 'Unfollow', query: { ...signedIn, follow_user: 'u_0a1b2c3d4e' }, data: { follow_user: 'u_0a1b2c3d4e', following: false, follower_count: 7 } }],
+  },
+  block_user: {
+    summary: 'Block a user (idempotent; ends follows both ways; private: docs/moderation.md, "Blocking")',
+    data: blockResult,
+    examples: [{ summary: 'Block', query: { ...signedIn, block_user: 'u_0a1b2c3d4e' }, data: { block_user: 'u_0a1b2c3d4e', blocked: true } }],
+  },
+  unblock_user: {
+    summary: 'Unblock a user (idempotent; ended follows stay ended)',
+    data: blockResult,
+    examples: [{ summary: 'Unblock', query: { ...signedIn, block_user: 'u_0a1b2c3d4e' }, data: { block_user: 'u_0a1b2c3d4e', blocked: false } }],
+  },
+  get_blocked: {
+    summary: 'The accounts I blocked, newest block first, 20 per page',
+    data: blockedPage,
+    examples: [
+      {
+        summary: 'First page',
+        query: { ...signedIn, offset: '0' },
+        data: { list: [{ openid: 'u_0a1b2c3d4e', nickname: 'Booth hunter', blocked_at: '2026-01-05T09:00:00.000Z' }], total: 1, next_offset: -1 },
+      },
+    ],
   },
   change_nickname: { data: z.object({ profile: ownProfile }), summary: 'Change the nickname (1-30 characters)', examples: [{ summary: 'Rename', query: { ...signedIn, nickname: 'Booth hunter' } }] },
   change_signature: { data: z.object({ profile: ownProfile }), summary: 'Change the signature (0-200 characters)', examples: [{ summary: 'A signature', query: { ...signedIn, signature: 'At every expo.' } }] },

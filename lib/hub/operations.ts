@@ -1,4 +1,5 @@
 import { acceptTermsOperation } from './accept-terms.js';
+import { blockUser } from './block-user.js';
 import { changeCity } from './change-city.js';
 import { changeNickname } from './change-nickname.js';
 import { changeSignature } from './change-signature.js';
@@ -11,11 +12,13 @@ import { followUser } from './follow-user.js';
 import { genCode } from './gen-code.js';
 import { getFav } from './get-fav.js';
 import { getFollow } from './get-follow.js';
+import { getBlocked } from './get-blocked.js';
 import { getFollower } from './get-follower.js';
 import { getNextList } from './get-next-list.js';
 import { like } from './like.js';
 import type { HubOperation } from './operation.js';
 import { sharetext } from './sharetext.js';
+import { unblockUser } from './unblock-user.js';
 import { unfollowUser } from './unfollow-user.js';
 
 /**
@@ -41,4 +44,7 @@ export const HUB_OPERATIONS: Record<string, HubOperation> = {
   change_city: changeCity,
   delete_account: deleteAccount,
   accept_terms: acceptTermsOperation,
+  block_user: blockUser,
+  unblock_user: unblockUser,
+  get_blocked: getBlocked,
 };

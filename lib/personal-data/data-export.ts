@@ -18,6 +18,7 @@ import { feedKeys, fromStoredEntry, parseFeedState } from '../recommend/feed-sta
 import { openCursor, signCursor } from '../secrets/signed-cursor.js';
 import { shareKeys, type StoredShare } from '../share/shares.js';
 import { followKeys } from '../social/follows.js';
+import { blockKeys } from '../social/blocks.js';
 import type { AccountData, DataExportPage, ExportRecord, SectionName } from './data-export-api.js';
 
 /**
@@ -175,6 +176,20 @@ const SECTIONS: Section[] = [
   ),
   accountRange('follow', followKeys.followsPrefix, (item) => ({ type: 'follow', openid: String(item.followee), followed_at: String(item.followed_at) })),
   accountRange('follower', followKeys.followerPrefix, (item) => ({ type: 'follower', openid: String(item.follower), followed_at: String(item.followed_at) })),
+  {
+    // The account's block list is one item (lib/social/blocks.ts): its entries by openid, `room` at a time.
+    name: 'block',
+    maxRequests: 1,
+    accepts: (position) => position.length === 1,
+    read: async (reader, position, room) => {
+      const item = (await db.send(new GetCommand({ TableName: tableNames.hub, Key: blockKeys.blockList(reader.user_id), ConsistentRead: true }))).Item;
+      const entries = Object.entries((item?.blocked ?? {}) as Record<string, string>)
+        .filter(([openid]) => !position || openid > position[0]!)
+        .sort(([a], [b]) => (a < b ? -1 : 1));
+      const page = entries.slice(0, room);
+      return { records: page.map(([openid, at]) => ({ type: 'block', openid, blocked_at: at })), next: entries.length > room ? [page[page.length - 1]![0]] : undefined, requests: 1 };
+    },
+  },
   accountRange('view', feedKeys.historyPrefix, (item) => {
     // The vids ride in the index sort key: `<seen_at>#<vid>,<vid>,...` (lib/recommend/feed-state.ts).
     const seenAt = String(item.seen_at);

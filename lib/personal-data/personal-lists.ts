@@ -9,6 +9,7 @@ import { reactionKeys } from '../catalog/reaction-items.js';
 import { ForbiddenError } from '../errors.js';
 import { ownProfile, publicProfile, requireAccount } from '../accounts/accounts.js';
 import { relationsOf } from '../social/follows.js';
+import { blockedBy } from '../social/blocks.js';
 
 const FAV_DEFAULT_PAGE = 20;
 export const FAV_MAX_PAGE = 50;
@@ -74,11 +75,15 @@ function matches(video: StoredVideo, q: string): boolean {
   return [video.title, video.description ?? '', ...(video.tags ?? [])].some((field) => normalize(field).includes(needle));
 }
 
-async function listPage(list: ListName, owner: string, start: number, size: number, q: string, viewer: string): Promise<{ list: VideoView[]; next_id: number }> {
+/**
+ * One page of a list. Videos of accounts the caller blocked are left out (docs/moderation.md,
+ * "Blocking"): positions stay those of the list, so such a page holds fewer than asked.
+ */
+async function listPage(list: ListName, owner: string, start: number, size: number, q: string, viewer: string, blocked: Set<string>): Promise<{ list: VideoView[]; next_id: number }> {
   const partition = partitionOf(list, owner);
   if (!q) {
     const { vids, more } = await vidsFrom(partition, start, size);
-    const videos = await getVideos(vids);
+    const videos = (await getVideos(vids)).filter((v) => !blocked.has(v.author_openid));
     return { list: await videoViews(videos, viewer), next_id: more ? start + size : -1 };
   }
   // Keyword filter: examine up to FAV_SEARCH_SCAN entries, stop at `size` matches; next_id is the
@@ -92,7 +97,7 @@ async function listPage(list: ListName, owner: string, start: number, size: numb
     for (const vid of chunk) {
       examined++;
       const video = videos.get(vid);
-      if (video && matches(video, q)) found.push(video);
+      if (video && !blocked.has(video.author_openid) && matches(video, q)) found.push(video);
       if (found.length === size) break;
     }
   }
@@ -110,10 +115,10 @@ export async function personalLists({ openid, next_id, fav_index, watch_list, vi
   const own = target === openid;
   const list: ListName = (watch_list || 'like') as ListName;
   if (!own && list !== 'like') throw new ForbiddenError(`The ${list} list of another user is private; only their like list can be viewed`);
-  const account = await requireAccount(target);
+  const [account, blocked] = await Promise.all([requireAccount(target), blockedBy(openid)]);
   const size = fav_index === 0 ? FAV_DEFAULT_PAGE : fav_index;
   const [page, relation] = await Promise.all([
-    listPage(list, target, next_id, size, q, openid),
+    listPage(list, target, next_id, size, q, openid, blocked),
     own ? undefined : relationsOf(openid, [target]).then((m) => m.get(target)),
   ]);
   const profile = own ? ownProfile(account) : { ...publicProfile(account), ...relation };

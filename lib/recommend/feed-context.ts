@@ -58,6 +58,8 @@ export interface Context {
   /** Items of the first read (the "more like this" video and its co-likes). */
   found: Found;
   followees: string[];
+  /** Accounts the caller blocked, read with the state (sources.ts feedStateWithFollows): their videos are never served. */
+  blocked: ReadonlySet<string>;
   /** Seen in the last 7 days, viewed as reported by this call, or liked recently. */
   seen: Set<string>;
   sharedVid?: string;
@@ -74,6 +76,10 @@ export interface Outcome {
   fav_index: string;
   change: Omit<FeedStateChange, 'viewed' | 'refresh'>;
 }
+
+/** The video unless its author is one the caller blocked (docs/moderation.md, "Blocking"). */
+export const visible = <V extends { author_openid: string }>(ctx: Pick<Context, 'blocked'>, video: V | undefined): V | undefined =>
+  video && !ctx.blocked.has(video.author_openid) ? video : undefined;
 
 /** Requests still free for candidates: the answer's read, the state write and a due trim stay reserved. */
 export const spare = (ctx: Context) => MAX_REQUESTS - ctx.used - 1 - (writesState(ctx) ? 1 : 0) - (ctx.trim ? 1 : 0);

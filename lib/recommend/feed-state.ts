@@ -3,6 +3,7 @@
 import { growthUnit } from '../catalog/trend.js';
 import { UpdateBuilder } from '../db/update-builder.js';
 import { followKeys } from '../social/follows.js';
+import { blockKeys } from '../social/blocks.js';
 import { timeKey, newestFirst } from '../db/keys.js';
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
@@ -32,10 +33,11 @@ export const feedKeys = {
   historyPrefix: 'HISTORY#',
 };
 
-/** Sort-key range of an account's feed state, its call records (feedChunk) and its FOLLOWS# items (see feedState). */
+/** Sort-key range of an account's block list (lib/social/blocks.ts), feed state, call records (feedChunk) and FOLLOWS# items (see feedState). */
 export const feedStateAndFollows = (openid: string) => ({
   pk: feedKeys.feedState(openid).pk,
-  from: feedKeys.feedState(openid).sk,
+  from: blockKeys.blockList(openid).sk,
+  state: feedKeys.feedState(openid).sk,
   to: `${followKeys.follows(openid, '').sk}\uffff`,
   chunkPrefix: `${feedKeys.feedState(openid).sk}#`,
 });

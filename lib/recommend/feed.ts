@@ -61,7 +61,7 @@ export async function nextList(req: FeedRequest): Promise<FeedAnswer> {
   const share = req.shareid ? (found.get(itemId(shareKeys.share(req.shareid))) as StoredShare | undefined) : undefined;
   // An expired share is gone (lib/share/shares.ts): DynamoDB's TTL removes it only later.
   const sharedVid = share && typeof share.vid === 'string' && !shareExpired(share, nowMs) && !state.disliked.has(share.vid) ? share.vid : undefined;
-  const ctx: Context = { req, nowMs, seed: randomBase62(8), stateKey, state, found, followees: req.viewer && !req.q && !req.similarTo && req.order === 'rec' ? (stateRead?.followees ?? []) : [], seen, sharedVid, cursor, used, trim: req.viewer ? likedTrim(state) : undefined };
+  const ctx: Context = { req, nowMs, seed: randomBase62(8), stateKey, state, found, followees: req.viewer && !req.q && !req.similarTo && req.order === 'rec' ? (stateRead?.followees ?? []) : [], blocked: stateRead?.blocked ?? new Set(), seen, sharedVid, cursor, used, trim: req.viewer ? likedTrim(state) : undefined };
 
   let outcome: Outcome;
   if (req.q) outcome = await walk(ctx, 'q');

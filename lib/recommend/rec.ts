@@ -4,7 +4,7 @@ import { batchGetHubItems, itemId } from '../db/batch.js';
 import { videoKeys } from '../catalog/video-items.js';
 import { NotFoundError } from '../errors.js';
 import { encodeCursor } from './cursor.js';
-import { LIMITS, spare, type Context, type Found, type Key, type Outcome } from './feed-context.js';
+import { LIMITS, spare, visible, type Context, type Found, type Key, type Outcome } from './feed-context.js';
 import { FOLLOW_NEW_MAX_AGE_MS, RESERVOIR_CAP, type ReservoirEntry } from './feed-state.js';
 import { CandidatePool, composePage, explorePlaces, noise, rankCandidates, type RankContext, type RankMode, type Scored, type Source } from './scoring.js';
 import { authorVideos, coLikeCandidates, latestCandidates, exploreStep, tagCandidates, trendingVideos, videoCandidate, type CandidateFields } from './sources.js';
@@ -87,6 +87,7 @@ function rankContext(ctx: Context, served: Set<string>, stats: TagFrequencies, e
     tagIdf,
     followedAuthors: new Set(ctx.followees),
     disliked: ctx.state.disliked,
+    blocked: ctx.blocked,
     seen: ctx.seen,
     served,
     exclude: new Set(exclude.filter((v): v is VideoItem => !!v).map((v) => v.vid)),
@@ -194,7 +195,7 @@ export async function recommend(ctx: Context): Promise<Outcome> {
     g.candidates(latest, 'follow');
     for (const c of latest) if (c.created_at > followSince) followNew.add(c.vid);
   }
-  const shared = sharedVid ? (batch.get(itemId(videoKeys.video(sharedVid))) as VideoItem | undefined) : undefined;
+  const shared = visible(ctx, sharedVid ? (batch.get(itemId(videoKeys.video(sharedVid))) as VideoItem | undefined) : undefined);
 
   const rankCtx = rankContext(ctx, served, frequencies.current(), [shared]);
   const ranked = rankCandidates(g.pool.values(), rankCtx, personal ? 'personal' : 'anonymous');
@@ -252,7 +253,7 @@ export async function moreLikeThis(ctx: Context): Promise<Outcome> {
   let shared: VideoItem | undefined;
   const planned: Planned[] = [];
   if (frequencies.planned) planned.push(frequencies.planned);
-  if (sharedVid) planned.push({ read: async () => void (shared = (await batchGetHubItems([videoKeys.video(sharedVid)])).get(itemId(videoKeys.video(sharedVid))) as VideoItem | undefined) });
+  if (sharedVid) planned.push({ read: async () => void (shared = visible(ctx, (await batchGetHubItems([videoKeys.video(sharedVid)])).get(itemId(videoKeys.video(sharedVid))) as VideoItem | undefined)) });
   planned.push(tagRead(0));
   planned.push({ read: async () => g.videos(await authorVideos(similar.author_openid, LIMITS.author), 'author') });
   for (let i = 1; i < LIMITS.similarTags; i++) planned.push(tagRead(i));

@@ -69,6 +69,8 @@ export interface RankContext {
   tagIdf: (tag: string) => number;
   followedAuthors: Set<string>;
   disliked: Set<string>;
+  /** Authors the caller blocked: their videos are dropped (docs/moderation.md, "Blocking"). */
+  blocked: ReadonlySet<string>;
   seen: Set<string>;
   served: Set<string>;
   /** Never returned (the "more like this" video, the shared video placed first). */
@@ -132,9 +134,9 @@ export function tierOf(vid: string, ctx: Pick<RankContext, 'seen' | 'served'>): 
   return 0;
 }
 
-/** Scores and orders the candidates: by tier, then score. Disliked and excluded videos are dropped. */
+/** Scores and orders the candidates: by tier, then score. Disliked and excluded videos, and blocked authors' videos, are dropped. */
 export function rankCandidates(candidates: Candidate[], ctx: RankContext, mode: RankMode): Scored[] {
-  const pool = candidates.filter((c) => !ctx.disliked.has(c.vid) && !ctx.exclude.has(c.vid));
+  const pool = candidates.filter((c) => !ctx.disliked.has(c.vid) && !ctx.exclude.has(c.vid) && !ctx.blocked.has(c.author_openid));
   let maxHot = 0;
   let maxColike = 0;
   for (const c of pool) {

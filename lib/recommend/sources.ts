@@ -5,6 +5,7 @@ import { timeKey } from '../db/keys.js';
 import { videoKeys, videoPartitions } from '../catalog/video-items.js';
 import { deviceFeedStateAndChunks, feedStateAndFollows } from './feed-state.js';
 import { followKeys } from '../social/follows.js';
+import { blockedIn } from '../social/blocks.js';
 import { mergeShardPages } from '../db/shard-merge.js';
 import { initialTrend } from '../catalog/trend.js';
 import { CHUNK_READ_CAP } from './feed-state.js';
@@ -207,30 +208,34 @@ export interface StateRead {
   state?: Record<string, unknown>;
   chunks: Record<string, unknown>[];
   followees: string[];
+  /** The accounts the caller blocked (lib/social/blocks.ts). */
+  blocked: Set<string>;
 }
 
 /**
- * The caller's feed state, its call records (newest first, at most CHUNK_READ_CAP) and up to
- * `limit` followed accounts, with ONE Query: they sort in that order (feedKeys.feedState,
- * feedKeys.feedChunk, followKeys.follows). A caller with fewer records reads more FOLLOWS# items
- * instead (the Limit counts items), never more than the Limit.
+ * The caller's block list, feed state, its call records (newest first, at most CHUNK_READ_CAP) and
+ * up to `limit` followed accounts, with ONE Query: they sort in that order (blockKeys.blockList,
+ * feedKeys.feedState, feedKeys.feedChunk, followKeys.follows). The block list comes first, so the
+ * Query's 1 MB page never cuts it (at most MAX_BLOCKS entries, about 50 KB). A caller with fewer
+ * records reads more FOLLOWS# items instead (the Limit counts items), never more than the Limit.
  */
 export async function feedStateWithFollows(openid: string, limit: number): Promise<StateRead> {
   const range = feedStateAndFollows(openid);
   const { items } = await query({
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
     ExpressionAttributeValues: { ':pk': range.pk, ':from': range.from, ':to': range.to },
-    Limit: 1 + CHUNK_READ_CAP + limit,
+    Limit: 2 + CHUNK_READ_CAP + limit,
   });
   const prefix = followKeys.follows(openid, '').sk;
-  const state = items.find((i) => i.sk === range.from);
+  const state = items.find((i) => i.sk === range.state);
+  const blocked = blockedIn(items.find((i) => i.sk === range.from));
   const chunks = items.filter((i) => String(i.sk).startsWith(range.chunkPrefix));
   const followees = items
     .filter((i) => String(i.sk).startsWith(prefix))
     .map((i) => (typeof i.followee === 'string' ? i.followee : String(i.sk).slice(prefix.length)))
     .filter(Boolean)
     .slice(0, limit);
-  return { state, chunks, followees };
+  return { state, chunks, followees, blocked };
 }
 
 /**
@@ -244,7 +249,7 @@ export async function deviceFeedState(deviceId: string): Promise<StateRead> {
     ExpressionAttributeValues: { ':pk': range.pk, ':from': range.from, ':to': range.to },
     Limit: 1 + CHUNK_READ_CAP,
   });
-  return { state: undefined, chunks: items.filter((i) => String(i.sk).startsWith(range.chunkPrefix)), followees: [] };
+  return { state: undefined, chunks: items.filter((i) => String(i.sk).startsWith(range.chunkPrefix)), followees: [], blocked: new Set() };
 }
 
 /** Candidates of a co-likes item: `n` counts, `m` what scoring needs. */

@@ -5,7 +5,7 @@ import { videoKeys, videoPartitions } from '../catalog/video-items.js';
 import { ValidationError } from '../errors.js';
 import { randomBase62 } from '../ids.js';
 import { encodeCursor, termHash, type WalkCursor } from './cursor.js';
-import { LIMITS, spare, type Context, type Found, type Outcome } from './feed-context.js';
+import { LIMITS, spare, visible, type Context, type Found, type Outcome } from './feed-context.js';
 import { WALK_SKIP_PER_CALL, type WalkOrder } from './feed-state.js';
 import { catalogPage, trendingPage } from './sources.js';
 
@@ -46,7 +46,7 @@ export async function walk(ctx: Context, order: WalkOrder): Promise<Outcome> {
   const skippedNow: string[] = [];
   const skippedVideos = new Map<string, VideoItem>();
   const take = (video: VideoItem) => {
-    if (state.disliked.has(video.vid) || inList.has(video.vid) || video.vid === sharedVid) return;
+    if (state.disliked.has(video.vid) || inList.has(video.vid) || video.vid === sharedVid || !visible(ctx, video)) return;
     if (ctx.seen.has(video.vid)) {
       skippedNow.push(video.vid);
       skippedVideos.set(video.vid, video);
@@ -94,7 +94,7 @@ export async function walk(ctx: Context, order: WalkOrder): Promise<Outcome> {
       for (const vid of window) {
         if (list.length >= room) break;
         index++;
-        const video = skippedVideos.get(vid) ?? (fetched.get(itemId(videoKeys.video(vid))) as VideoItem | undefined);
+        const video = visible(ctx, skippedVideos.get(vid) ?? (fetched.get(itemId(videoKeys.video(vid))) as VideoItem | undefined));
         if (!video || state.disliked.has(vid) || inList.has(vid) || vid === sharedVid) continue;
         list.push(video);
         inList.add(vid);
@@ -103,7 +103,7 @@ export async function walk(ctx: Context, order: WalkOrder): Promise<Outcome> {
     }
   }
 
-  const sharedVideo = sharedVid ? ((await sharedRead).get(itemId(videoKeys.video(sharedVid))) as VideoItem | undefined) : undefined;
+  const sharedVideo = sharedVid ? visible(ctx, (await sharedRead).get(itemId(videoKeys.video(sharedVid))) as VideoItem | undefined) : undefined;
   const next: WalkCursor | undefined = done
     ? undefined
     : phase === 1

@@ -6,7 +6,8 @@ import { pad, timeKey } from '../db/keys.js';
 import { accountKeys } from '../accounts/accounts.js';
 import { afterCommit, retryTransient, wasRefused } from '../db/failures.js';
 import { cancellationCode, retryOnConflict, transactWrite } from '../db/transact.js';
-import { NotFoundError, ValidationError } from '../errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import { blockedIn, blockKeys, notBlockedCheck } from './blocks.js';
 import { logger } from '../logger.js';
 import { isDeleted, publicUser, requireAccount, type Account, type PublicUser } from '../accounts/accounts.js';
 
@@ -184,6 +185,8 @@ export async function follow(follower: string, followee: string): Promise<Follow
       },
       counterUpdate(follower, 'follow_count', 1),
       counterUpdate(followee, 'follower_count', 1),
+      notBlockedCheck(followee, follower),
+      notBlockedCheck(follower, followee),
     ]);
   } catch (error) {
     if (wasRefused(error)) await Promise.all([releaseNumber(follower, 'follow_seq', mine), releaseNumber(followee, 'follower_seq', theirs)]);
@@ -192,6 +195,9 @@ export async function follow(follower: string, followee: string): Promise<Follow
     if (lost) return { follow_user: followee, following: true, follower_count: await followerCount(followee) };
     if (cancellationCode(error, 2) === 'ConditionalCheckFailed') throw new NotFoundError('Your account does not exist');
     if (cancellationCode(error, 3) === 'ConditionalCheckFailed') throw new NotFoundError(`User "${followee.slice(0, 64)}" does not exist`);
+    // Blocks (docs/moderation.md, "Blocking"): the message to the blocked account does not say why.
+    if (cancellationCode(error, 4) === 'ConditionalCheckFailed') throw new ForbiddenError('You cannot follow this user');
+    if (cancellationCode(error, 5) === 'ConditionalCheckFailed') throw new ForbiddenError('You blocked this user: unblock them (do=unblock_user) to follow them');
     throw error;
   }
   return { follow_user: followee, following: true, follower_count: await countAfterCommit(target, 1) };
@@ -267,16 +273,21 @@ export async function relationsOf(viewer: string, others: string[]): Promise<Map
   );
 }
 
-/** Users in list shape, in order, with one BatchGet for their accounts and the viewer's relations. */
+/**
+ * Users in list shape, in order, with one BatchGet for their accounts, the viewer's relations and
+ * the viewer's block list: accounts the viewer blocked are left out (docs/moderation.md, "Blocking").
+ */
 async function publicUsers(viewer: string, openids: string[]): Promise<PublicUser[]> {
   const others = openids.filter((o) => o !== viewer);
   const found = await batchGetHubItems<Record<string, unknown>>([
     ...openids.map((o) => accountKeys.account(o)),
     ...others.flatMap((o) => [followKeys.follows(viewer, o), followKeys.follows(o, viewer)]),
+    blockKeys.blockList(viewer),
   ]);
+  const blocked = blockedIn(found.get(itemId(blockKeys.blockList(viewer))));
   return openids.flatMap((o) => {
     const account = found.get(itemId(accountKeys.account(o))) as Account | undefined;
-    if (!account || isDeleted(account)) return [];
+    if (!account || isDeleted(account) || blocked.has(o)) return [];
     return [
       publicUser(account, {
         followed_by_me: o !== viewer && found.has(itemId(followKeys.follows(viewer, o))),

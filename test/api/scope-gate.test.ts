@@ -151,6 +151,10 @@ const CONTRACT_HUB_SCOPES: Record<string, 'hub:read' | 'hub:write'> = {
   change_city: 'hub:write',
   // Optional, as get_next_list: a credential attributes the share (docs/hub-api.md, "sharetext").
   sharetext: 'hub:write',
+  // Last, block then unblock: the follows above are not refused by the block.
+  get_blocked: 'hub:read',
+  block_user: 'hub:write',
+  unblock_user: 'hub:write',
 };
 /** Operations no access key may call, whatever its scopes (docs/accounts.md: a key never deletes its owner; docs/moderation.md: nor accepts terms for a person). */
 const LOGIN_TOKEN_ONLY = ['delete_account', 'accept_terms'];
@@ -176,6 +180,9 @@ describe('the scope of every authenticated hub operation (docs/protected-api.md,
       change_signature: { signature: 'checks scopes' },
       change_city: { city: 'Ningbo' },
       sharetext: { vid, d: 'gate', locale: 'en', country: '' },
+      get_blocked: { offset: 0 },
+      block_user: { block_user: admin.openid },
+      unblock_user: { block_user: admin.openid },
     })[op]!;
   const call = (op: string, key: string) => hub(api, op, { openid: editor.openid, ...validParams(op) }, { authorization: `Bearer ${key}` });
 

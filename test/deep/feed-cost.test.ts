@@ -10,11 +10,12 @@ import { recordRequests } from '../support/db-requests.js';
 import { hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { feedKeys } from '../../lib/recommend/feed-state.js';
+import { blockKeys } from '../../lib/social/blocks.js';
 
 /**
  * The cost of get_next_list: every call makes at most MAX_REQUESTS (8) DynamoDB requests, counted
  * at the shared client (the token check included), and never a Scan, for a caller with a long
- * history (10,000 seen entries, 500 dislikes, likes, follows) on a 1,000-video catalog as for a new
+ * history (10,000 seen entries, 500 dislikes, likes, follows, 500 blocked accounts) on a 1,000-video catalog as for a new
  * caller. A cost assertion, not a timing one.
  */
 const CATALOG_SIZE = 1000;
@@ -85,6 +86,11 @@ beforeAll(async () => {
     seenVids.map((vid, i) => ({ ...feedKeys.viewHistory(heavy.openid, seenAt(i), vid), ...feedKeys.viewHistoryIndex(heavy.openid, seenAt(i), [vid]), entity: 'history', openid: heavy.openid, seen_at: seenAt(i) })),
   );
 
+  // 500 blocked accounts (docs/moderation.md, "Blocking"): the list item as block_user writes it,
+  // read by the feed's first Query.
+  const blockedAt = (i: number) => new Date(now - i * 1000).toISOString();
+  await batchPut([{ ...blockKeys.blockList(heavy.openid), entity: 'blocks', openid: heavy.openid, version: 500, blocked: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`u_blocked${String(i).padStart(15, '0')}`, blockedAt(i)])) }]);
+
   const shared = await hub<{ shareid: string }>(api, 'sharetext', { d: 'dev', openid: heavy.openid, vid: catalog[500]!.vid, locale: 'en', country: '' });
   expect(shared.status).toBe(200);
   shareid = shared.data.shareid;
@@ -111,7 +117,7 @@ const viewList = catalog
   .join(',');
 
 describe.each([
-  ['a caller with 10,000 seen entries, likes, dislikes and follows', () => heavy],
+  ['a caller with 10,000 seen entries, likes, dislikes, follows and 500 blocked accounts', () => heavy],
   ['a new caller', () => fresh],
   ['an anonymous caller', () => undefined],
 ])('get_next_list costs at most 8 requests for %s', (_label, who) => {

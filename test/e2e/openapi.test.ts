@@ -90,6 +90,9 @@ describe('real answers match the documented schemas', () => {
     await check('sharetext', { openid: user.openid, vid: video.vid, d: '', locale: 'en', country: '' });
     await check('follow_user', { ...as, follow_user: other.openid });
     await check('unfollow_user', { ...as, follow_user: other.openid });
+    await check('block_user', { ...as, block_user: other.openid });
+    await check('get_blocked', { ...as, offset: '0' });
+    await check('unblock_user', { ...as, block_user: other.openid });
     await check('get_follow', { ...as, watch_list: '', offset: '0' });
     await check('get_follower', { ...as, watch_list: other.openid, offset: '0' });
     await check('get_fav', { ...as, next_id: '0', fav_index: '0', watch_list: 'like', view: '', q: '' });

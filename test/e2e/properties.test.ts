@@ -123,6 +123,7 @@ function hubValue(name: string): fc.Arbitrary<string> {
   const real: Record<string, () => string[]> = {
     openid: () => [alice.openid, bob.openid],
     follow_user: () => [bob.openid, alice.openid],
+    block_user: () => [bob.openid, alice.openid],
     watch_list: () => ['', bob.openid, 'like', 'history', 'comment'],
     view: () => ['', bob.openid, vid],
     vid: () => [vid, 'nosuchvideo'],

@@ -10,7 +10,7 @@ function candidate(vid: string, fields: Partial<Candidate> = {}): Candidate {
 }
 
 function context(fields: Partial<RankContext> = {}): RankContext {
-  return { nowMs: NOW, seed: 'seed', profile: new Map(), tagIdf: () => 1, followedAuthors: new Set(), disliked: new Set(), seen: new Set(), served: new Set(), exclude: new Set(), ...fields };
+  return { nowMs: NOW, seed: 'seed', profile: new Map(), tagIdf: () => 1, followedAuthors: new Set(), disliked: new Set(), blocked: new Set(), seen: new Set(), served: new Set(), exclude: new Set(), ...fields };
 }
 
 const order = (ranked: { candidate: Candidate }[]) => ranked.map((s) => s.candidate.vid);
@@ -63,6 +63,11 @@ describe('ranking', () => {
   it('leaves out disliked and excluded videos', () => {
     const ranked = rankCandidates([candidate('a'), candidate('b'), candidate('c')], context({ disliked: new Set(['a']), exclude: new Set(['c']) }), 'personal');
     expect(order(ranked)).toEqual(['b']);
+  });
+
+  it('leaves out the videos of authors the caller blocked', () => {
+    const ranked = rankCandidates([candidate('a'), candidate('b', { author_openid: 'blocked' }), candidate('c')], context({ blocked: new Set(['blocked']) }), 'personal');
+    expect(order(ranked).sort()).toEqual(['a', 'c']);
   });
 
   it('puts unseen before handed-out before seen, whatever the scores', () => {

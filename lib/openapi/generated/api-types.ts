@@ -213,7 +213,7 @@ export interface paths {
         };
         /**
          * Download my data: everything stored about the caller's account, in pages
-         * @description The account (first page only, the phone in full), then records of each section in order: `key` (no hash), `key_usage` (requests per UTC day, 30 days), `like`, `dislike`, `comment`, `follow`, `follower`, `view`, `feed_state` and `feed_call` (the recommender's data about the person), `share`, `invitation`, `video`, `audit`. `next_cursor` continues the export (signed, bound to the account; a forged or altered one is 400 naming `cursor`) and is null on the last page; a page may hold fewer records than the page size, even none. Each page reads at most 6 DynamoDB requests. A login token only (an access key is 401). See docs/protected-api.md, "Download my data".
+         * @description The account (first page only, the phone in full), then records of each section in order: `key` (no hash), `key_usage` (requests per UTC day, 30 days), `like`, `dislike`, `comment`, `follow`, `follower`, `block`, `view`, `feed_state` and `feed_call` (the recommender's data about the person), `share`, `invitation`, `video`, `audit`. `next_cursor` continues the export (signed, bound to the account; a forged or altered one is 400 naming `cursor`) and is null on the last page; a page may hold fewer records than the page size, even none. Each page reads at most 6 DynamoDB requests. A login token only (an access key is 401). See docs/protected-api.md, "Download my data".
          */
         get: operations["myData"];
         put?: never;
@@ -950,6 +950,51 @@ export interface components {
                 accepted_current: boolean;
             };
         };
+        HubQuery_block_user: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            do: "block_user";
+            openid: string;
+            block_user: string;
+        };
+        HubData_block_user: {
+            block_user: string;
+            blocked: boolean;
+        };
+        HubQuery_unblock_user: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            do: "unblock_user";
+            openid: string;
+            block_user: string;
+        };
+        HubData_unblock_user: {
+            block_user: string;
+            blocked: boolean;
+        };
+        HubQuery_get_blocked: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            do: "get_blocked";
+            openid: string;
+            offset: string;
+            d?: string;
+        };
+        HubData_get_blocked: {
+            list: {
+                openid: string;
+                nickname: string;
+                blocked_at: string;
+            }[];
+            total: number;
+            next_offset: number;
+        };
     };
     responses: {
         /** @description VALIDATION_ERROR: a parameter or the body is missing, malformed or out of range; the message names it */
@@ -1067,7 +1112,7 @@ export interface operations {
     hub: {
         parameters: {
             query: {
-                params: components["schemas"]["HubQuery_gen_code"] | components["schemas"]["HubQuery_create_phone_account"] | components["schemas"]["HubQuery_get_next_list"] | components["schemas"]["HubQuery_get_fav"] | components["schemas"]["HubQuery_get_follow"] | components["schemas"]["HubQuery_get_follower"] | components["schemas"]["HubQuery_like"] | components["schemas"]["HubQuery_dislike"] | components["schemas"]["HubQuery_comment_set"] | components["schemas"]["HubQuery_comment_get"] | components["schemas"]["HubQuery_sharetext"] | components["schemas"]["HubQuery_follow_user"] | components["schemas"]["HubQuery_unfollow_user"] | components["schemas"]["HubQuery_change_nickname"] | components["schemas"]["HubQuery_change_signature"] | components["schemas"]["HubQuery_change_city"] | components["schemas"]["HubQuery_delete_account"] | components["schemas"]["HubQuery_accept_terms"];
+                params: components["schemas"]["HubQuery_gen_code"] | components["schemas"]["HubQuery_create_phone_account"] | components["schemas"]["HubQuery_get_next_list"] | components["schemas"]["HubQuery_get_fav"] | components["schemas"]["HubQuery_get_follow"] | components["schemas"]["HubQuery_get_follower"] | components["schemas"]["HubQuery_like"] | components["schemas"]["HubQuery_dislike"] | components["schemas"]["HubQuery_comment_set"] | components["schemas"]["HubQuery_comment_get"] | components["schemas"]["HubQuery_sharetext"] | components["schemas"]["HubQuery_follow_user"] | components["schemas"]["HubQuery_unfollow_user"] | components["schemas"]["HubQuery_change_nickname"] | components["schemas"]["HubQuery_change_signature"] | components["schemas"]["HubQuery_change_city"] | components["schemas"]["HubQuery_delete_account"] | components["schemas"]["HubQuery_accept_terms"] | components["schemas"]["HubQuery_block_user"] | components["schemas"]["HubQuery_unblock_user"] | components["schemas"]["HubQuery_get_blocked"];
             };
             header?: never;
             path?: never;
@@ -1084,7 +1129,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         code: 0;
-                        data: components["schemas"]["HubData_gen_code"] | components["schemas"]["HubData_create_phone_account"] | components["schemas"]["HubData_get_next_list"] | components["schemas"]["HubData_get_fav"] | components["schemas"]["HubData_get_follow"] | components["schemas"]["HubData_get_follower"] | components["schemas"]["HubData_like"] | components["schemas"]["HubData_dislike"] | components["schemas"]["HubData_comment_set"] | components["schemas"]["HubData_comment_get"] | components["schemas"]["HubData_sharetext"] | components["schemas"]["HubData_follow_user"] | components["schemas"]["HubData_unfollow_user"] | components["schemas"]["HubData_change_nickname"] | components["schemas"]["HubData_change_signature"] | components["schemas"]["HubData_change_city"] | components["schemas"]["HubData_delete_account"] | components["schemas"]["HubData_accept_terms"];
+                        data: components["schemas"]["HubData_gen_code"] | components["schemas"]["HubData_create_phone_account"] | components["schemas"]["HubData_get_next_list"] | components["schemas"]["HubData_get_fav"] | components["schemas"]["HubData_get_follow"] | components["schemas"]["HubData_get_follower"] | components["schemas"]["HubData_like"] | components["schemas"]["HubData_dislike"] | components["schemas"]["HubData_comment_set"] | components["schemas"]["HubData_comment_get"] | components["schemas"]["HubData_sharetext"] | components["schemas"]["HubData_follow_user"] | components["schemas"]["HubData_unfollow_user"] | components["schemas"]["HubData_change_nickname"] | components["schemas"]["HubData_change_signature"] | components["schemas"]["HubData_change_city"] | components["schemas"]["HubData_delete_account"] | components["schemas"]["HubData_accept_terms"] | components["schemas"]["HubData_block_user"] | components["schemas"]["HubData_unblock_user"] | components["schemas"]["HubData_get_blocked"];
                     };
                 };
             };
@@ -1591,6 +1636,11 @@ export interface operations {
                                 type: "follower";
                                 openid: string;
                                 followed_at: string;
+                            } | {
+                                /** @constant */
+                                type: "block";
+                                openid: string;
+                                blocked_at: string;
                             } | {
                                 /** @constant */
                                 type: "view";
