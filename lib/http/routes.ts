@@ -12,9 +12,11 @@ import type { Scope } from '../auth/scope-gate.js';
  * - `key`: an access key only (none yet);
  * - `either`: a login token or an access key;
  * - `admin`: a login token whose request-context roles hold `admin`; an access key is 403 (keys carry
- *   no roles), and so is a token without the role.
+ *   no roles), and so is a token without the role;
+ * - `moderator`: a login token whose request-context roles hold `moderator` or `admin`; an access key
+ *   is 403, as on `admin` routes (docs/moderation.md, "Moderation").
  */
-export type RouteAuth = 'none' | 'jwt' | 'key' | 'either' | 'admin';
+export type RouteAuth = 'none' | 'jwt' | 'key' | 'either' | 'admin' | 'moderator';
 
 export interface RouteSpec {
   method: 'GET' | 'POST' | 'DELETE';
