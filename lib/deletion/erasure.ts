@@ -9,7 +9,7 @@ import { batchWriteHubItems, inParallel, type BatchWrite } from '../db/batch.js'
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { transactWrite, cancellationCode } from '../db/transact.js';
 import { auditItem, auditKeys, writeAuditLine, type AuditEvent } from '../audit/trail.js';
-import { commentKeys } from '../comments/comments.js';
+import { commentKeys, tombstoneUpdate } from '../comments/comments.js';
 import { videoKeys, videoPartitions } from '../catalog/video-items.js';
 import { shareIdOf, shareKeys } from '../share/shares.js';
 import { endRelation, relationOfItem } from '../social/follows.js';
@@ -133,15 +133,7 @@ async function eraseCommentsPage(d: StoredDeletion): Promise<PageOutcome> {
   const erased: Record<string, number> = {};
   await inParallel(comments, 10, async ({ vid, seq }) => {
     try {
-      await db.send(
-        new UpdateCommand({
-          TableName: TABLE(),
-          Key: commentKeys.comment(vid, seq),
-          UpdateExpression: 'SET content = :empty, nickname = :empty, openid = :empty, deleted_at = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk',
-          ConditionExpression: 'openid = :me',
-          ExpressionAttributeValues: { ':empty': '', ':now': clock.nowIso(), ':me': d.openid },
-        }),
-      );
+      await db.send(new UpdateCommand(tombstoneUpdate({ vid, seq }, d.openid, 'account_deleted', clock.nowIso())));
       tally(erased, 'comments');
     } catch (error) {
       // Already a tombstone (an index a moment behind, a page done twice).

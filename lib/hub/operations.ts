@@ -1,6 +1,7 @@
 import { changeCity } from './change-city.js';
 import { changeNickname } from './change-nickname.js';
 import { changeSignature } from './change-signature.js';
+import { commentDelete } from './comment-delete.js';
 import { commentGet } from './comment-get.js';
 import { commentSet } from './comment-set.js';
 import { createPhoneAccount } from './create-phone-account.js';
@@ -32,6 +33,7 @@ export const HUB_OPERATIONS: Record<string, HubOperation> = {
   dislike,
   comment_set: commentSet,
   comment_get: commentGet,
+  comment_delete: commentDelete,
   sharetext,
   follow_user: followUser,
   unfollow_user: unfollowUser,
