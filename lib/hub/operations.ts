@@ -14,7 +14,9 @@ import { getFollow } from './get-follow.js';
 import { getFollower } from './get-follower.js';
 import { getNextList } from './get-next-list.js';
 import { like } from './like.js';
+import { myReports } from './my-reports.js';
 import type { HubOperation } from './operation.js';
+import { report } from './report.js';
 import { sharetext } from './sharetext.js';
 import { unfollowUser } from './unfollow-user.js';
 
@@ -34,6 +36,8 @@ export const HUB_OPERATIONS: Record<string, HubOperation> = {
   comment_set: commentSet,
   comment_get: commentGet,
   comment_delete: commentDelete,
+  report,
+  my_reports: myReports,
   sharetext,
   follow_user: followUser,
   unfollow_user: unfollowUser,

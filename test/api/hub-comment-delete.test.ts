@@ -28,12 +28,12 @@ const del = (who: TestAccount, cid: string, onVid = vid) => hub<{ comment: Comme
 const page = async (n: number) => (await hub<Page>(api, 'comment_get', { openid: other.openid, token: other.token, vid, page: n, d: '' })).data;
 
 beforeAll(async () => {
-  [author, other] = await putTestAccounts(2);
-  vid = (await putTestVideo(other!.openid)).vid;
+  [author, other] = (await putTestAccounts(2)) as [TestAccount, TestAccount];
+  vid = (await putTestVideo(other.openid)).vid;
   // 25 comments: two pages of comment_get; the author's are the first 5.
   mine = [];
-  for (let i = 0; i < 5; i++) mine.push(await post(author!, `mine ${i}`));
-  for (let i = 0; i < 20; i++) await post(i % 2 ? other! : (await putTestAccounts(1))[0]!, `theirs ${i}`);
+  for (let i = 0; i < 5; i++) mine.push(await post(author, `mine ${i}`));
+  for (let i = 0; i < 20; i++) await post(i % 2 ? other : (await putTestAccounts(1))[0]!, `theirs ${i}`);
   await settleStreams();
 });
 
