@@ -265,7 +265,7 @@ export function buildOpenApiDocument(sources: DocumentSources = DEFAULT_SOURCES)
         'Every JSON answer is the envelope: `{code: 0, data}` on success, `{code: "<ERROR_CODE>", error}` on failure; every answer has an x-request-id header.',
     },
     servers: [{ url: '/' }],
-    tags: ['Hub', 'Access keys', 'Protected', 'Administration', 'Service', 'Share pages'].map((name) => ({ name })),
+    tags: ['Hub', 'Access keys', 'Protected', 'Administration', 'Moderation', 'Service', 'Share pages'].map((name) => ({ name })),
     paths,
     components: {
       schemas,

@@ -29,9 +29,11 @@ export interface SuspensionResult {
  * markers again, which completes a fallback that failed half-way. Fallback, for an account with more
  * keys than one transaction holds or when the key count keeps moving: the account and its event
  * first, then the markers (suspend: keys are refused only a moment later; reinstate: they stay
- * refused until the markers are gone, never the reverse).
+ * refused until the markers are gone, never the reverse). `extra` items join the transaction (a
+ * moderator's decision on the reports that led to it: lib/moderation/actions.ts); a cancellation they
+ * cause is thrown as it is, and an account already in that state writes none of them.
  */
-async function setSuspension(principal: Principal, openid: string, suspend: boolean): Promise<SuspensionResult> {
+export async function setSuspension(principal: Principal, openid: string, suspend: boolean, extra: TransactItem[] = []): Promise<SuspensionResult> {
   const event: AuditEvent = { action: suspend ? 'account.suspended' : 'account.reinstated', actor: principal.user_id, subject: openid, via: principal.auth_type };
   for (let attempt = 0; ; attempt++) {
     const now = clock.now();
@@ -51,14 +53,14 @@ async function setSuspension(principal: Principal, openid: string, suspend: bool
       },
     };
     try {
-      await transactWrite([accountUpdate, auditItem(event, now), ...(marks ?? [])]);
+      await transactWrite([accountUpdate, auditItem(event, now), ...extra, ...(marks ?? [])]);
       writeAuditLine(event);
       const keys = marks ? marks.length - 1 : await markKeysSuspended(openid, suspend);
       return { openid, suspended: suspend, suspended_at: suspend ? nowIso : null, keys };
     } catch (error) {
       if (cancellationCode(error, 0) === 'ConditionalCheckFailed') break; // already in that state, deleted, or no such account
       // The keys changed since they were listed: list them again.
-      if (marks && marks.some((_, i) => cancellationCode(error, i + 2) === 'ConditionalCheckFailed')) continue;
+      if (marks && marks.some((_, i) => cancellationCode(error, i + 2 + extra.length) === 'ConditionalCheckFailed')) continue;
       throw error;
     }
   }

@@ -13,7 +13,11 @@ export type AuditAction =
   | 'account.deletion_requested'
   | 'account.deleted'
   | 'admin.keys_listed'
-  | 'admin.key_looked_up';
+  | 'admin.key_looked_up'
+  | 'comment.removed'
+  | 'video.removed'
+  | 'reports.dismissed'
+  | 'reports.actioned';
 
 /**
  * One audit fact. Identifiers only: never a key, a token, an SMS code or a phone number in full.
@@ -35,6 +39,9 @@ export interface AuditEvent {
   roles_after?: string[];
   /** Ended sessions: the token's id (jti), which is not a credential. */
   session_id?: string;
+  /** Moderation: the content or account acted on (docs/moderation.md, "Moderation"). */
+  target_type?: string;
+  target_id?: string;
 }
 
 /**

@@ -64,6 +64,8 @@ const ROUTE_LIST = [
   { method: 'POST', path: '/api/v1/videos', function: 'publishVideo', auth: 'either', scope: 'videos:write', body: 'json' },
   { method: 'GET', path: '/api/v1/export/comments', function: 'exportComments', auth: 'either', scope: 'export:read' },
   { method: 'GET', path: '/api/v1/export/accounts', function: 'exportAccounts', auth: 'either', scope: 'export:read' },
+  { method: 'GET', path: '/api/v1/moderation/reports', function: 'moderationQueue', auth: 'moderator' },
+  { method: 'POST', path: '/api/v1/moderation/actions', function: 'moderationAction', auth: 'moderator', body: 'json' },
   { method: 'GET', path: '/s/{shareid}', function: 'sharePage', auth: 'none' },
   { method: 'GET', path: '/.well-known/apple-app-site-association', function: 'wellKnown', auth: 'none' },
   { method: 'GET', path: '/.well-known/assetlinks.json', function: 'wellKnown', auth: 'none' },

@@ -199,6 +199,21 @@ export async function fileReport(input: { reporter: string; target: Target; reas
 
 const CURSOR_PURPOSE = 'my-reports';
 
+/** One page of the reporter's index (gsi1 REPORTS#reporter: keys), oldest first unless asked. */
+function reportsOfReporter(reporter: string, limit: number, options: { newestFirst?: boolean; start?: Record<string, unknown> } = {}) {
+  return db.send(
+    new QueryCommand({
+      TableName: TABLE(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': reportKeys.reporterIndex(reporter, '', '').gsi1pk },
+      ScanIndexForward: !options.newestFirst,
+      Limit: limit,
+      ...(options.start ? { ExclusiveStartKey: options.start } : {}),
+    }),
+  );
+}
+
 /** do=my_reports: the reporter's reports, newest first, 20 a page, each with its state and outcome. */
 export async function myReports(reporter: string, cursor: string): Promise<{ list: ReportView[]; cursor: string }> {
   let start: Record<string, unknown> | undefined;
@@ -207,17 +222,7 @@ export async function myReports(reporter: string, cursor: string): Promise<{ lis
     if (!opened || opened.r !== reporter || !opened.k) throw new ValidationError('Invalid parameter "cursor": not a cursor of your reports');
     start = opened.k;
   }
-  const out = await db.send(
-    new QueryCommand({
-      TableName: TABLE(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': reportKeys.reporterIndex(reporter, '', '').gsi1pk },
-      ScanIndexForward: false,
-      Limit: MY_REPORTS_PAGE,
-      ...(start ? { ExclusiveStartKey: start } : {}),
-    }),
-  );
+  const out = await reportsOfReporter(reporter, MY_REPORTS_PAGE, { newestFirst: true, start });
   const keys = ((out.Items ?? []) as { pk: string; sk: string }[]).map(({ pk, sk }) => ({ pk, sk }));
   const caseKeys = [...new Set(keys.map((k) => k.pk))].map((pk) => ({ pk, sk: 'CASE' }));
   const found = await batchGetHubItems<StoredReport | StoredCase>([...keys, ...caseKeys]);
@@ -226,4 +231,56 @@ export async function myReports(reporter: string, cursor: string): Promise<{ lis
     return report ? [reportView(report, found.get(itemId({ pk: key.pk, sk: 'CASE' })) as StoredCase | undefined)] : [];
   });
   return { list, cursor: out.LastEvaluatedKey ? await signCursor(CURSOR_PURPOSE, { r: reporter, k: out.LastEvaluatedKey }) : '' };
+}
+
+/**
+ * The erasure of a deleted reporter's reports (docs/moderation.md, "Reports"; lib/deletion/erasure.ts,
+ * step `reports`): up to `limit` of them, each deleted; an open one (of its case's current round) in
+ * one transaction with its case's counts (the open count and its reason one less; out of the queue
+ * when it was the last open one), conditional on the case as read, tried again on a change. Returns
+ * how many were erased; 0 when none is left.
+ */
+export async function eraseReportsOf(reporter: string, limit: number): Promise<number> {
+  const out = await reportsOfReporter(reporter, limit);
+  const keys = ((out.Items ?? []) as { pk: string; sk: string }[]).map(({ pk, sk }) => ({ pk, sk }));
+  for (const key of keys) await eraseReport(key);
+  return keys.length;
+}
+
+async function eraseReport(key: { pk: string; sk: string }): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const report = await getItem<StoredReport>(key);
+    if (!report) return;
+    const caseItem = await getCase({ type: report.target_type, id: report.target_id });
+    const remove: TransactItem = { Delete: { TableName: TABLE(), Key: key, ConditionExpression: 'updated_at = :u', ExpressionAttributeValues: { ':u': report.updated_at } } };
+    const open = caseItem && report.round === caseItem.round && caseItem.open_count > 0;
+    const items: TransactItem[] = [remove];
+    if (open) {
+      const last = caseItem.open_count === 1;
+      items.push({
+        Update: {
+          TableName: TABLE(),
+          Key: reportKeys.case(report.target_type, report.target_id),
+          UpdateExpression: `ADD open_count :minus, #reason :minus${last ? ' REMOVE gsi1pk, gsi1sk, oldest_open_at' : ''}`,
+          ConditionExpression: '#round = :round AND open_count = :n',
+          ExpressionAttributeNames: { '#reason': `r_${report.reason}`, '#round': 'round' },
+          ExpressionAttributeValues: { ':minus': -1, ':round': caseItem.round, ':n': caseItem.open_count },
+        },
+      });
+    }
+    try {
+      await transactWrite(items);
+      return;
+    } catch (error) {
+      if (cancellationCode(error, 0) !== undefined) continue;
+      throw error;
+    }
+  }
+  throw new UnavailableError('A report of the deleted account kept changing; the erasure retries it');
+}
+
+/** Whether the account still has a report in its index (the erasure's check before it ends). */
+export async function hasReports(reporter: string): Promise<boolean> {
+  const out = await reportsOfReporter(reporter, 1);
+  return (out.Items ?? []).length > 0;
 }

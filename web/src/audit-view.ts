@@ -20,6 +20,10 @@ const LABELS: Record<AuditEntry['type'], string> = {
   'account.deleted': 'Account erased',
   'admin.keys_listed': 'Keys listed by an administrator',
   'admin.key_looked_up': 'Key looked up by an administrator',
+  'comment.removed': 'Comment removed by a moderator',
+  'video.removed': 'Video removed by a moderator',
+  'reports.dismissed': 'Reports dismissed',
+  'reports.actioned': 'Reports actioned',
 };
 
 const roles = (list: string[] | undefined) => (list && list.length > 0 ? list.join(', ') : 'none');
@@ -31,6 +35,7 @@ export function describeDetails(entry: AuditEntry): string {
   if (d.key_id !== undefined) parts.push(d.key_name ? `“${d.key_name}” (#${d.key_id})` : `key #${d.key_id}`);
   if (d.roles_before || d.roles_after) parts.push(`${roles(d.roles_before)} → ${roles(d.roles_after)}`);
   if (d.session_id) parts.push(`session ${d.session_id.slice(0, 8)}…`);
+  if (d.target_type && d.target_id) parts.push(`${d.target_type} ${d.target_id}`);
   return parts.join('; ');
 }
 
