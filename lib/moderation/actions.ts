@@ -3,7 +3,7 @@
 import * as z from '../zod.js';
 import type { Principal } from '../auth/principal.js';
 import { accountKeys, getAccount, isDeleted } from '../accounts/accounts.js';
-import { setSuspension } from '../admin/suspension.js';
+import { changeSuspension } from '../admin/suspension.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
 import { getVideo } from '../catalog/videos.js';
 import { videoKeys, type StoredLatest, type VideoItem } from '../catalog/video-items.js';
@@ -11,7 +11,7 @@ import { clock } from '../clock.js';
 import { findComment, tombstoneUpdate } from '../comments/comments.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
 import { tableNames } from '../db/client.js';
-import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
+import { conditionFailed, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError, UnavailableError, ValidationError } from '../errors.js';
 import { getCase, REASONS, reportKeys, type Decision, type StoredCase } from '../report/reports.js';
 import { TARGET_TYPES, type Target } from '../report/targets.js';
@@ -54,8 +54,8 @@ interface Plan {
   outcome: Decision['outcome'];
   items: TransactItem[];
   event: AuditEvent;
-  /** Commits `closeCase` its own way instead of one transactWrite (the suspension's). */
-  commit?: (closeCase: TransactItem) => Promise<void>;
+  /** Commits `closeCase` its own way instead of one transactWrite (the suspension's); false when it wrote nothing. */
+  commit?: (closeCase: TransactItem) => Promise<boolean>;
 }
 
 type Planner = (ctx: { principal: Principal; target: Target; caseItem: StoredCase; nowIso: string }) => Promise<Plan>;
@@ -128,7 +128,7 @@ async function suspendAuthor({ principal, target, caseItem }: Parameters<Planner
     outcome: 'author_suspended',
     items: [],
     event: eventOf('account.suspended', principal, caseItem.owner, target),
-    commit: async (closeCase) => void (await setSuspension(principal, caseItem.owner, true, [closeCase])),
+    commit: async (closeCase) => (await changeSuspension(principal, caseItem.owner, true, [closeCase])).applied,
   };
 }
 
@@ -199,18 +199,18 @@ export async function takeAction(principal: Principal, body: unknown): Promise<A
     const decision: Decision = { action, state: plan.state, outcome: plan.outcome, decided_at: nowIso, reports: caseItem.open_count };
     const closeCase = closeCaseItem(caseItem, { ...decision, ...(note ? { note } : {}) });
     try {
-      if (plan.commit) await plan.commit(closeCase);
-      else {
+      if (plan.commit) {
+        // The account turned suspended (or deleted) meanwhile: nothing written, decide again.
+        if (!(await plan.commit(closeCase))) continue;
+      } else {
         await transactWrite([closeCase, ...plan.items, auditItem(plan.event, now)]);
         writeAuditLine(plan.event);
       }
     } catch (error) {
       // The case, the content or the author changed since they were read: decide again on what is there.
-      if (cancellationCode(error, 0) !== undefined) continue;
+      if (conditionFailed(error)) continue;
       throw error;
     }
-    // The suspension commits nothing when the account turned suspended meanwhile: read the case again.
-    if (plan.commit && (await getCase(target))?.round === caseItem.round) continue;
     return resultOf(target, decision);
   }
   throw new UnavailableError('This target is being reported or decided right now; retry shortly');

@@ -6,7 +6,7 @@ import { config } from '../config.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
 import { pad, timeKey } from '../db/keys.js';
-import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
+import { cancellationCode, conditionFailed, transactWrite, type TransactItem } from '../db/transact.js';
 import { UnavailableError, ValidationError } from '../errors.js';
 import { randomBase62 } from '../ids.js';
 import { rateLimitedError, rateLimitItem, type RateLimit } from '../limits/rate-windows.js';
@@ -272,7 +272,7 @@ async function eraseReport(key: { pk: string; sk: string }): Promise<void> {
       await transactWrite(items);
       return;
     } catch (error) {
-      if (cancellationCode(error, 0) !== undefined) continue;
+      if (conditionFailed(error)) continue;
       throw error;
     }
   }
