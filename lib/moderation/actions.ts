@@ -12,7 +12,7 @@ import { findComment, tombstoneUpdate } from '../comments/comments.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
 import { tableNames } from '../db/client.js';
 import { conditionFailed, transactWrite, type TransactItem } from '../db/transact.js';
-import { NotFoundError, UnavailableError, ValidationError } from '../errors.js';
+import { ForbiddenError, NotFoundError, UnavailableError, ValidationError } from '../errors.js';
 import { getCase, REASONS, reportKeys, type Decision, type StoredCase } from '../report/reports.js';
 import { TARGET_TYPES, type Target } from '../report/targets.js';
 import { checkedText } from '../text.js';
@@ -117,10 +117,15 @@ async function removeVideo({ principal, target, caseItem, nowIso }: Parameters<P
  * The author (a video's, a comment's, or the reported user) suspended with the existing suspension
  * (lib/admin/suspension.ts): its account update, its `account.suspended` event and the key markers
  * in the one transaction that also closes the case. An account already suspended (or deleted) only
- * has the case closed, with a `reports.actioned` event on the moderator's own trail.
+ * has the case closed, with a `reports.actioned` event on the moderator's own trail. An
+ * administrator's or a moderator's account only an administrator suspends (403 for a moderator).
  */
 async function suspendAuthor({ principal, target, caseItem }: Parameters<Planner>[0]): Promise<Plan> {
   const account = await getAccount(caseItem.owner, true);
+  // A moderator does not suspend the staff: an administrator's or a moderator's account is for an administrator to suspend.
+  if (!principal.roles.includes('admin') && (account?.roles ?? []).some((role) => role === 'admin' || role === 'moderator')) {
+    throw new ForbiddenError('Only an administrator can suspend an administrator or a moderator');
+  }
   const live = !!account && !isDeleted(account) && !(account as { suspended_at?: string }).suspended_at;
   if (!live) return { state: 'actioned', outcome: 'author_suspended', items: [], event: eventOf('reports.actioned', principal, principal.user_id, target) };
   return {

@@ -125,6 +125,15 @@ describe('the moderation round trip', () => {
     expect((await mine(reporters[0]!)).find((r) => r.target.id === offender.openid)).toMatchObject({ state: 'actioned', outcome: 'author_suspended' });
     expect((await act({ target: { type: 'user', id: offender.openid }, action: 'suspend' })).body).toEqual(res.body);
   });
+
+  it('a moderator cannot suspend another moderator or an administrator (403, nothing changes); an administrator can', async () => {
+    const [peer] = (await putTestAccounts(1, ['moderator'])) as [TestAccount];
+    await report(reporters[1]!, 'user', peer.openid, 'abusive');
+    const refused = await act({ target: { type: 'user', id: peer.openid }, action: 'suspend' });
+    expect([refused.status, refused.body.code]).toEqual([403, 'FORBIDDEN']);
+    expect((await queue()).find((e) => e.target.id === peer.openid)).toMatchObject({ report_count: 1 });
+    expect((await act({ target: { type: 'user', id: peer.openid }, action: 'suspend' }, admin)).status).toBe(200);
+  });
 });
 
 describe("a reporter's data", () => {
