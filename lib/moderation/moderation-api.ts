@@ -63,7 +63,7 @@ export const moderationQueueDoc = defineRouteDoc({
 export const moderationActionDoc = defineRouteDoc({
   tag: 'Moderation',
   summary: "A decision on a target's open reports: remove the content, dismiss the reports, or suspend the author",
-  description: `${moderatorOnly} One transaction: the content change (a comment becomes a tombstone; a video leaves the catalog, feeds, search and shares; the author's account is suspended), its audit event, and every open report of the target gets the outcome its reporter sees in my_reports. A repeat of the last decision answers it again and changes nothing; with no open report (or a target never reported) 404. \`remove\` on a user is 400 (suspend the account); \`approve\` is for held content: 404 while nothing is held.`,
+  description: `${moderatorOnly} One transaction: the content change (a comment becomes a tombstone; a video leaves the catalog, feeds, search and shares; the author's account is suspended), its audit event, and every open report of the target gets the outcome its reporter sees in my_reports. A repeat of the last decision answers it again and changes nothing; with no open report (or a target never reported) 404. \`remove\` on a user is 400 (suspend the account); \`approve\` is for held content: 404 while nothing is held; a moderator's \`suspend\` of an administrator or a moderator is 403 (an administrator's is not).`,
   body: actionBodySchema,
   success: { status: 200, kind: 'json', data: actionResult },
   errors: [401, 403, 404],

@@ -495,7 +495,7 @@ export interface paths {
         put?: never;
         /**
          * A decision on a target's open reports: remove the content, dismiss the reports, or suspend the author
-         * @description Needs a login token whose request-context roles hold moderator or admin; an access key is 403. One transaction: the content change (a comment becomes a tombstone; a video leaves the catalog, feeds, search and shares; the author's account is suspended), its audit event, and every open report of the target gets the outcome its reporter sees in my_reports. A repeat of the last decision answers it again and changes nothing; with no open report (or a target never reported) 404. `remove` on a user is 400 (suspend the account); `approve` is for held content: 404 while nothing is held.
+         * @description Needs a login token whose request-context roles hold moderator or admin; an access key is 403. One transaction: the content change (a comment becomes a tombstone; a video leaves the catalog, feeds, search and shares; the author's account is suspended), its audit event, and every open report of the target gets the outcome its reporter sees in my_reports. A repeat of the last decision answers it again and changes nothing; with no open report (or a target never reported) 404. `remove` on a user is 400 (suspend the account); `approve` is for held content: 404 while nothing is held; a moderator's `suspend` of an administrator or a moderator is 403 (an administrator's is not).
          */
         post: operations["moderationAction"];
         delete?: never;
