@@ -162,6 +162,23 @@ export const FUNCTIONS = {
   // indexes only (lib/export/visibility.ts): comments by gsi2 (admin) or gsi1 (own), accounts by gsi1.
   exportComments: { entry: 'functions/export-comments.ts', description: 'Export comments, paged (row rules by stored role)', tables: { hub: { actions: ['GetItem', 'BatchGetItem'], indexes: ['gsi1', 'gsi2'] } }, jwtSecret: true },
   exportAccounts: { entry: 'functions/export-accounts.ts', description: 'Export accounts, paged (row and column rules by stored role)', tables: { hub: { actions: ['GetItem', 'BatchGetItem'], indexes: ['gsi1'] } }, jwtSecret: true },
+  // Moderation (docs/moderation.md): a moderator's or an admin's login token only.
+  moderationQueue: {
+    entry: 'functions/moderation-queue.ts',
+    description: 'The moderation queue: open report cases, oldest first (moderator JWT only)',
+    // The open cases' index (gsi1, Query), then the cases and their authors (BatchGetItem); signed cursors.
+    tables: { hub: { actions: ['BatchGetItem'], indexes: ['gsi1'] } },
+    jwtSecret: true,
+  },
+  moderationAction: {
+    entry: 'functions/moderation-action.ts',
+    description: 'A moderation decision: remove, dismiss, suspend (moderator JWT only)',
+    // The case, the comment's lookup, the video, the author (GetItem, BatchGetItem); one transaction of
+    // the case, the content change and the audit event (Update, Put, Delete); a suspension as the
+    // admin's (its key markers on apiKeys, after a Query of the keys).
+    tables: { apiKeys: { actions: ['Query', 'UpdateItem', 'ConditionCheckItem'] }, hub: { actions: ['GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem', 'DeleteItem'] } },
+    timeoutSeconds: 30,
+  },
   sharePage: { entry: 'functions/share-page.ts', description: 'The share page: GET /s/{shareid}, HTML', tables: { hub: { actions: ['BatchGetItem', 'UpdateItem'] } } },
   wellKnown: { entry: 'functions/well-known.ts', description: 'App association files for share links (/.well-known/*)', tables: {} },
   // No route: the hub table's stream invokes it (infra/constructs/stream-counters.ts).
@@ -185,6 +202,12 @@ export const FUNCTIONS = {
     memoryMb: 512,
     timeoutSeconds: 300,
   },
+  // No route: every 5 minutes (infra/constructs/monitoring.ts): the age of the oldest open report.
+  reportAge: {
+    entry: 'functions/report-age.ts',
+    description: 'Publishes the age of the oldest open report (alarm at 20 hours)',
+    tables: { hub: { actions: [], indexes: ['gsi1'] } },
+  },
   // No route: every 10 minutes (infra/constructs/erasure.ts).
   sweepErasures: {
     entry: 'functions/sweep-erasures.ts',
@@ -192,7 +215,7 @@ export const FUNCTIONS = {
     tables: { hub: { actions: ['GetItem', 'UpdateItem'], indexes: ['gsi1'] } },
     timeoutSeconds: 60,
   },
-} satisfies Record<RouteFunction | 'authorizer' | 'streamCounters' | 'eraseAccounts' | 'sweepErasures', FunctionSpec>;
+} satisfies Record<RouteFunction | 'authorizer' | 'streamCounters' | 'eraseAccounts' | 'sweepErasures' | 'reportAge', FunctionSpec>;
 
 export type FunctionName = keyof typeof FUNCTIONS;
 

@@ -11,7 +11,7 @@ export interface RouteDoc {
   summary: string;
   description?: string;
   /** Groups routes on the reference page. */
-  tag: 'Hub' | 'Access keys' | 'Protected' | 'Administration' | 'Service' | 'Share pages';
+  tag: 'Hub' | 'Access keys' | 'Protected' | 'Administration' | 'Moderation' | 'Service' | 'Share pages';
   /** Path parameters, one string property per `{name}` of the path. */
   pathParams?: z.ZodMiniType;
   /** Query parameters: an object schema of strings (its input side is documented). */

@@ -7,6 +7,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { DefaultDashboardFactory, MonitoringFacade, SnsAlarmActionStrategy } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
 import { TABLES } from '../../lib/db/tables.js';
@@ -31,7 +33,12 @@ export const ALARM_THRESHOLDS = {
   /** 503 answers (a dependency failed) in 5 minutes. */
   unavailable: 10,
   smsFailed: 0,
+  /** The oldest open report's age (seconds): the stores expect action within 24 hours (docs/moderation.md, "Moderation"). */
+  oldestOpenReport: 20 * 3600,
 } as const;
+
+/** How often the report-age check (functions/report-age.ts) publishes OldestOpenReportAge. */
+export const REPORT_AGE_SCHEDULE = Duration.minutes(5);
 
 export interface MonitoringProps {
   /** `expohub-<stage>`: names of the alarms, the dashboard and the POWERTOOLS_SERVICE_NAME of the functions. */
@@ -182,7 +189,8 @@ export class Monitoring extends Construct {
     this.facade.monitorCustom({
       alarmFriendlyName: 'Service',
       humanReadableName: `Service metrics (${METRICS_NAMESPACE}, service=${props.namePrefix})`,
-      metricGroups: (Object.keys(METRICS) as MetricName[]).map((name) => {
+      // OldestOpenReportAge is a gauge, not a count: its own widget and alarm below.
+      metricGroups: (Object.keys(METRICS) as MetricName[]).filter((name) => name !== 'OldestOpenReportAge').map((name) => {
         const spec: { dimension?: string; values?: readonly string[] } = METRICS[name];
         const alarm = alarmed[name];
         if (alarm) {
@@ -238,6 +246,37 @@ export class Monitoring extends Construct {
       for (const alarm of [near, spent]) alarm.addAlarmAction(new SnsAction(this.topic));
       this.facade.addWidget(new cloudwatch.GraphWidget({ title: `SMS sent, budget ${budget} (24 h sums)`, left: [sent], leftAnnotations: [{ value: cap, label: 'daily budget' }], width: 12 }));
     }
+
+    // Moderation (docs/moderation.md, "Moderation"): the age of the oldest open report, published by a
+    // scheduled function (a quiet queue writes nothing, so no stream consumer could publish it).
+    this.facade.addLargeHeader('Moderation');
+    new events.Rule(this, 'ReportAgeSchedule', {
+      description: 'Publishes the age of the oldest open report (docs/moderation.md, "Moderation")',
+      schedule: events.Schedule.rate(REPORT_AGE_SCHEDULE),
+      targets: [new targets.LambdaFunction(props.functions.get('reportAge'), { retryAttempts: 2 })],
+    });
+    const reportAge = new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName: 'OldestOpenReportAge', dimensionsMap: service, statistic: 'Maximum', period: Duration.minutes(15) });
+    const oldestReport = reportAge.createAlarm(this, 'OldestOpenReport', {
+      alarmName: `${props.namePrefix}-oldest-open-report`,
+      alarmDescription: `A report has waited more than ${ALARM_THRESHOLDS.oldestOpenReport / 3600} hours for a moderator: the app stores expect action within 24 (docs/moderation.md, "Moderation").`,
+      threshold: ALARM_THRESHOLDS.oldestOpenReport,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      // No datapoint means the check did not run: its function's error alarm says so.
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    oldestReport.addAlarmAction(new SnsAction(this.topic));
+    this.facade.addWidget(
+      new cloudwatch.GraphWidget({
+        title: 'Oldest open report (hours)',
+        left: [new cloudwatch.MathExpression({ expression: 'age / 3600', usingMetrics: { age: reportAge }, label: 'oldest open report, hours', period: Duration.minutes(15) })],
+        leftAnnotations: [
+          { value: ALARM_THRESHOLDS.oldestOpenReport / 3600, label: 'alarm' },
+          { value: 24, label: 'store deadline' },
+        ],
+        width: 12,
+      }),
+    );
 
     for (const alarm of props.otherAlarms) alarm.addAlarmAction(new SnsAction(this.topic));
   }

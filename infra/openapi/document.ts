@@ -71,7 +71,7 @@ const envelope = (data: JsonSchema) => ({
 /** The route's declared authorization (lib/http/routes.ts) as OpenAPI security requirements. */
 function security(auth: RouteSpec['auth']) {
   if (auth === 'none') return [];
-  if (auth === 'jwt' || auth === 'admin') return [{ bearerJwt: [] }];
+  if (auth === 'jwt' || auth === 'admin' || auth === 'moderator') return [{ bearerJwt: [] }];
   if (auth === 'key') return [{ accessKey: [] }];
   return [{ bearerJwt: [] }, { accessKey: [] }];
 }
@@ -83,7 +83,7 @@ function requestExamples(examples: RouteExample[] | undefined) {
 function routeOperation(route: RouteSpec, doc: RouteDoc) {
   const name = `${route.method} ${route.path}`;
   const hasInput = !!(doc.pathParams || doc.query || doc.body);
-  const statuses = [...doc.errors, 500, ...(hasInput ? [400] : []), ...(route.auth === 'none' ? [] : [401, 503]), ...(route.auth === 'admin' ? [403] : [])];
+  const statuses = [...doc.errors, 500, ...(hasInput ? [400] : []), ...(route.auth === 'none' ? [] : [401, 503]), ...(route.auth === 'admin' || route.auth === 'moderator' ? [403] : [])];
   const success =
     doc.success.kind === 'json'
       ? {
@@ -265,7 +265,7 @@ export function buildOpenApiDocument(sources: DocumentSources = DEFAULT_SOURCES)
         'Every JSON answer is the envelope: `{code: 0, data}` on success, `{code: "<ERROR_CODE>", error}` on failure; every answer has an x-request-id header.',
     },
     servers: [{ url: '/' }],
-    tags: ['Hub', 'Access keys', 'Protected', 'Administration', 'Service', 'Share pages'].map((name) => ({ name })),
+    tags: ['Hub', 'Access keys', 'Protected', 'Administration', 'Moderation', 'Service', 'Share pages'].map((name) => ({ name })),
     paths,
     components: {
       schemas,

@@ -8,6 +8,7 @@ import { createKeyDoc, deleteKeyDoc, keyUsageDoc, listKeysDoc, revokeKeyDoc, ver
 import { dataExportDoc } from '../../lib/personal-data/data-export-api.js';
 import { publishVideoDoc } from '../../lib/publish/publish-api.js';
 import { meDoc, policiesDoc } from '../../lib/policies/policies-api.js';
+import { moderationActionDoc, moderationQueueDoc } from '../../lib/moderation/moderation-api.js';
 
 /**
  * Every route of infra/routes.ts, described for the OpenAPI document: `"<METHOD> <path>"` -> its
@@ -50,6 +51,8 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /api/v1/admin/users/{openid}/roles': setRolesDoc,
   'POST /api/v1/logout': signOutDoc,
   'GET /api/v1/audit': listAuditDoc,
+  'GET /api/v1/moderation/reports': moderationQueueDoc,
+  'POST /api/v1/moderation/actions': moderationActionDoc,
   'GET /api/v1/admin/users/{openid}/api-keys': adminListKeysDoc,
   'POST /api/v1/admin/api-keys/{id}/revoke': adminRevokeKeyDoc,
   'POST /api/v1/admin/api-keys/lookup': adminLookupKeyDoc,

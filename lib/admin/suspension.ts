@@ -29,9 +29,12 @@ export interface SuspensionResult {
  * markers again, which completes a fallback that failed half-way. Fallback, for an account with more
  * keys than one transaction holds or when the key count keeps moving: the account and its event
  * first, then the markers (suspend: keys are refused only a moment later; reinstate: they stay
- * refused until the markers are gone, never the reverse).
+ * refused until the markers are gone, never the reverse). `extra` items join the transaction (a
+ * moderator's decision on the reports that led to it: lib/moderation/actions.ts); a cancellation they
+ * cause is thrown as it is, and an account already in that state writes none of them (`applied`
+ * false: nothing was written).
  */
-async function setSuspension(principal: Principal, openid: string, suspend: boolean): Promise<SuspensionResult> {
+export async function changeSuspension(principal: Principal, openid: string, suspend: boolean, extra: TransactItem[] = []): Promise<{ result: SuspensionResult; applied: boolean }> {
   const event: AuditEvent = { action: suspend ? 'account.suspended' : 'account.reinstated', actor: principal.user_id, subject: openid, via: principal.auth_type };
   for (let attempt = 0; ; attempt++) {
     const now = clock.now();
@@ -51,14 +54,14 @@ async function setSuspension(principal: Principal, openid: string, suspend: bool
       },
     };
     try {
-      await transactWrite([accountUpdate, auditItem(event, now), ...(marks ?? [])]);
+      await transactWrite([accountUpdate, auditItem(event, now), ...extra, ...(marks ?? [])]);
       writeAuditLine(event);
       const keys = marks ? marks.length - 1 : await markKeysSuspended(openid, suspend);
-      return { openid, suspended: suspend, suspended_at: suspend ? nowIso : null, keys };
+      return { result: { openid, suspended: suspend, suspended_at: suspend ? nowIso : null, keys }, applied: true };
     } catch (error) {
       if (cancellationCode(error, 0) === 'ConditionalCheckFailed') break; // already in that state, deleted, or no such account
       // The keys changed since they were listed: list them again.
-      if (marks && marks.some((_, i) => cancellationCode(error, i + 2) === 'ConditionalCheckFailed')) continue;
+      if (marks && marks.some((_, i) => cancellationCode(error, i + 2 + extra.length) === 'ConditionalCheckFailed')) continue;
       throw error;
     }
   }
@@ -67,15 +70,15 @@ async function setSuspension(principal: Principal, openid: string, suspend: bool
   if (!account || isDeleted(account)) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
   const keys = await markKeysSuspended(openid, suspend);
   const suspendedAt = (account as { suspended_at?: string }).suspended_at;
-  return { openid, suspended: suspend, suspended_at: suspend ? (suspendedAt ?? null) : null, keys };
+  return { result: { openid, suspended: suspend, suspended_at: suspend ? (suspendedAt ?? null) : null, keys }, applied: false };
 }
 
 /** `POST /api/v1/admin/users/{openid}/suspend`: every session and key of the account gets 401 from the next request on. */
 export async function suspendAccount(principal: Principal, rawOpenid: string | undefined): Promise<SuspensionResult> {
-  return setSuspension(principal, parseOpenid(rawOpenid), true);
+  return (await changeSuspension(principal, parseOpenid(rawOpenid), true)).result;
 }
 
 /** `POST /api/v1/admin/users/{openid}/reinstate`: sessions and active keys work again; revoked keys stay revoked (`is_active` is another attribute). */
 export async function reinstateAccount(principal: Principal, rawOpenid: string | undefined): Promise<SuspensionResult> {
-  return setSuspension(principal, parseOpenid(rawOpenid), false);
+  return (await changeSuspension(principal, parseOpenid(rawOpenid), false)).result;
 }

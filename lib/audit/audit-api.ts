@@ -18,6 +18,10 @@ const AUDIT_TYPES = [
   'admin.keys_listed',
   'admin.key_looked_up',
   'terms.accepted',
+  'comment.removed',
+  'video.removed',
+  'reports.dismissed',
+  'reports.actioned',
 ] as const satisfies readonly AuditEntry['type'][];
 
 /** An event's details: identifiers only (also in the account's data export, lib/personal-data/data-export-api.ts). */
@@ -29,6 +33,8 @@ export const auditDetails = z.object({
   roles_after: z.optional(z.array(z.string())),
   session_id: z.optional(z.string()),
   terms_version: z.optional(z.string()),
+  target_type: z.optional(z.string()),
+  target_id: z.optional(z.string()),
 });
 
 const auditEntry = z.object({

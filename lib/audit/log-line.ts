@@ -14,7 +14,11 @@ export type AuditAction =
   | 'account.deleted'
   | 'admin.keys_listed'
   | 'admin.key_looked_up'
-  | 'terms.accepted';
+  | 'terms.accepted'
+  | 'comment.removed'
+  | 'video.removed'
+  | 'reports.dismissed'
+  | 'reports.actioned';
 
 /**
  * One audit fact. Identifiers only: never a key, a token, an SMS code or a phone number in full.
@@ -38,6 +42,9 @@ export interface AuditEvent {
   session_id?: string;
   /** Terms accepted: the version (docs/moderation.md, "Terms and contact"). */
   terms_version?: string;
+  /** Moderation: the content or account acted on (docs/moderation.md, "Moderation"). */
+  target_type?: string;
+  target_id?: string;
 }
 
 /**

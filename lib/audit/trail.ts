@@ -44,6 +44,8 @@ export interface AuditDetails {
   roles_after?: string[];
   session_id?: string;
   terms_version?: string;
+  target_type?: string;
+  target_id?: string;
 }
 
 /** The details of an event: an explicit allow-list of its identifiers (nothing else can slip in). */
@@ -56,6 +58,8 @@ function detailsOf(event: AuditEvent): AuditDetails {
   if (event.roles_after !== undefined) details.roles_after = event.roles_after;
   if (event.session_id !== undefined) details.session_id = event.session_id;
   if (event.terms_version !== undefined) details.terms_version = event.terms_version;
+  if (event.target_type !== undefined) details.target_type = event.target_type;
+  if (event.target_id !== undefined) details.target_id = event.target_id;
   return details;
 }
 

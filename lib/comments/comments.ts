@@ -1,4 +1,6 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetHubItems, itemId } from '../db/batch.js';
+import { db, tableNames } from '../db/client.js';
 import { accountKeys, isDeleted } from '../accounts/accounts.js';
 import { pad, timeKey, shardKey, allShards, SHARDS } from '../db/keys.js';
 
@@ -28,6 +30,12 @@ export const commentKeys = {
    * on before it: their comments are 1..comment_count with no gaps.
    */
   commentSequence: (vid: string) => ({ pk: `VIDEO#${vid}`, sk: 'COMMENTSEQ' }),
+  /**
+   * A comment by its cid alone (comment ids are globally unique): its `vid` and `seq`, written in the
+   * comment's own transaction (post-comment.ts writeComment); comment_delete and moderation read it
+   * consistently (docs/moderation.md, "Deleting a comment").
+   */
+  commentById: (cid: string) => ({ pk: `COMMENTID#${cid}`, sk: 'COMMENT' }),
 };
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
@@ -71,12 +79,49 @@ export function commentItem(comment: StoredComment) {
   };
 }
 
+/** The lookup item of a comment by its cid (`commentKeys.commentById`): where the comment is, nothing of its author or text. */
+export function commentLookupItem(comment: Pick<StoredComment, 'cid' | 'vid' | 'seq'>) {
+  return { ...commentKeys.commentById(comment.cid), entity: 'comment_id', cid: comment.cid, vid: comment.vid, seq: comment.seq };
+}
+
+/** Who turned a comment into a tombstone: its author, a moderator, or the erasure of its author's account. */
+export type RemovedBy = 'author' | 'moderator' | 'account_deleted';
+
+/**
+ * The one way a comment is removed (docs/moderation.md, "Deleting a comment"; docs/accounts.md, "What
+ * others see"): a tombstone in place, its number and its video's `comment_count` kept so no page
+ * moves; no text, no author, out of both comment indexes. Conditional on `author` still being its
+ * author: a tombstone already (a repeat, a race with another removal) fails the condition. The update
+ * as a transaction item's `Update` or an UpdateCommand's input.
+ */
+export function tombstoneUpdate(place: { vid: string; seq: number }, author: string, removedBy: RemovedBy, atIso: string) {
+  return {
+    TableName: tableNames.hub,
+    Key: commentKeys.comment(place.vid, place.seq),
+    UpdateExpression: 'SET content = :empty, nickname = :empty, openid = :empty, deleted_at = :now, removed_by = :by REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk',
+    ConditionExpression: 'openid = :me',
+    ExpressionAttributeValues: { ':empty': '', ':now': atIso, ':me': author, ':by': removedBy },
+  };
+}
+
+/**
+ * A comment by its cid (the lookup item, then the comment, both read consistently), or undefined when
+ * there is none: an unknown cid, or a comment written before the lookup existed.
+ */
+export async function findComment(cid: string): Promise<(StoredComment & { deleted_at?: string }) | undefined> {
+  const lookup = (await db.send(new GetCommand({ TableName: tableNames.hub, Key: commentKeys.commentById(cid), ConsistentRead: true }))).Item as { vid: string; seq: number } | undefined;
+  if (!lookup) return undefined;
+  const item = (await db.send(new GetCommand({ TableName: tableNames.hub, Key: commentKeys.comment(lookup.vid, lookup.seq), ConsistentRead: true }))).Item as (StoredComment & { entity: string }) | undefined;
+  return item?.entity === 'comment' && item.cid === cid ? item : undefined;
+}
+
 export function toCommentView(comment: StoredComment, nickname = comment.nickname): CommentView {
   return { cid: comment.cid, vid: comment.vid, openid: comment.openid, nickname, content: comment.content, created_at: comment.created_at };
 }
 
 /**
- * A deleted comment (its author's account was deleted, docs/accounts.md "What others see"): its
+ * A removed comment (its author deleted it, a moderator removed it, or its author's account was
+ * deleted: docs/accounts.md "What others see", docs/moderation.md "Deleting a comment"): its
  * place and time stay, so pages and counts do not move; no text, no author.
  */
 export const tombstoneView = (comment: StoredComment): CommentView => ({ cid: comment.cid, vid: comment.vid, openid: '', nickname: '', content: '', created_at: comment.created_at });

@@ -17,7 +17,7 @@ import { notBlockedCheck } from '../social/blocks.js';
 import { newCommentId } from '../ids.js';
 import { logger } from '../logger.js';
 import { getAccount } from '../accounts/accounts.js';
-import { commentItem, commentViews, toCommentView, type CommentView, type StoredComment } from '../comments/comments.js';
+import { commentItem, commentLookupItem, commentViews, toCommentView, type CommentView, type StoredComment } from '../comments/comments.js';
 import { rateLimitedError, rateLimitItem, rateWindowFull, refundRateLimits, secondsUntilWindowEnds, type RateLimit } from '../limits/rate-windows.js';
 
 /** How long a retry of the same (account, video, text) returns the first comment. */
@@ -212,7 +212,8 @@ async function releaseReservation(r: Reservation): Promise<void> {
 type WriteOutcome = { outcome: 'written' } | { outcome: 'taken' } | { outcome: 'lost' } | { outcome: 'failed'; error: unknown; maybeWritten: boolean };
 
 /**
- * Writes the comment at its number, with the guard's number and the "commented" item, in one
+ * Writes the comment at its number, with the guard's number, the "commented" item and the lookup
+ * of the comment by its cid, in one
  * transaction: conditional on the place being free and on the guard still being this reservation,
  * so a try repeated after a lost answer finds its own comment and writes nothing twice. Transient
  * failures are tried again in place.
@@ -237,6 +238,8 @@ async function writeComment(comment: StoredComment, r: Reservation): Promise<Wri
         Item: { ...commentKeys.commented(comment.openid, comment.vid), ...commentKeys.commentedIndex(comment.openid, comment.created_at, comment.vid), entity: 'commented', openid: comment.openid, vid: comment.vid, commented_at: comment.created_at },
       },
     },
+    // The comment by its cid (comments.ts commentKeys.commentById): comment_delete and moderation.
+    { Put: { TableName: TABLE(), Item: commentLookupItem(comment) } },
   ];
   let maybeWritten = false;
   for (let attempt = 1; ; attempt++) {

@@ -21,6 +21,12 @@ export function cancellationCode(error: unknown, index: number): string | undefi
   return (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons?.[index]?.Code;
 }
 
+/** Whether a cancelled transaction failed a condition of one of its items (whichever). */
+export function conditionFailed(error: unknown): boolean {
+  if ((error as Error)?.name !== 'TransactionCanceledException') return false;
+  return !!(error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed');
+}
+
 function isConflict(error: unknown): boolean {
   if ((error as Error)?.name === 'TransactionConflictException') return true;
   const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;

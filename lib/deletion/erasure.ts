@@ -9,7 +9,7 @@ import { batchWriteHubItems, inParallel, type BatchWrite } from '../db/batch.js'
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { transactWrite, cancellationCode } from '../db/transact.js';
 import { auditItem, auditKeys, writeAuditLine, type AuditEvent } from '../audit/trail.js';
-import { commentKeys } from '../comments/comments.js';
+import { commentKeys, tombstoneUpdate } from '../comments/comments.js';
 import { videoKeys, videoPartitions } from '../catalog/video-items.js';
 import { shareIdOf, shareKeys } from '../share/shares.js';
 import { endRelation, relationOfItem } from '../social/follows.js';
@@ -20,6 +20,7 @@ import { countMetric } from '../observability/metrics.js';
 import type { ChangeRecord } from '../streams/facts.js';
 import { accountKeys } from '../accounts/accounts.js';
 import { deletionIdOf, deletionKeys, getDeletion, type StoredDeletion } from './deletion.js';
+import { eraseReportsOf, hasReports } from '../report/reports.js';
 
 /**
  * The background erasure of a deleted account (docs/accounts.md, "Erasure"). The deletion record
@@ -42,6 +43,8 @@ import { deletionIdOf, deletionKeys, getDeletion, type StoredDeletion } from './
  *   guards, invitations made, the author's latest videos, external ids, audit events);
  * - `comments`: each comment becomes a tombstone (no text, no author, out of both comment indexes):
  *   its number and its video's `comment_count` stay, so nobody's pages move;
+ * - `reports`: the reports it filed erased, an open one leaving its case's counts in the same
+ *   transaction (lib/report/reports.ts eraseReportsOf; docs/moderation.md, "Reports");
  * - `videos`: videos it published stay in the catalog; their denormalized author name goes;
  * - `shares`: the shares it made keep working for whoever received the link, without their sharer;
  * - `keys`: every key record, hash guard and the quota (the minute counters expire, 32 days);
@@ -51,8 +54,8 @@ import { deletionIdOf, deletionKeys, getDeletion, type StoredDeletion } from './
  *   stores the `account.deleted` event.
  */
 
-type Step = 'partition' | 'comments' | 'videos' | 'shares' | 'keys' | 'finish';
-const STEPS: readonly Step[] = ['partition', 'comments', 'videos', 'shares', 'keys', 'finish'];
+type Step = 'partition' | 'comments' | 'reports' | 'videos' | 'shares' | 'keys' | 'finish';
+const STEPS: readonly Step[] = ['partition', 'comments', 'reports', 'videos', 'shares', 'keys', 'finish'];
 const PAGE = 100;
 /** Audit events kept after the erasure (docs/accounts.md, "What is kept"). */
 const RETAINED_AUDIT_ACTIONS: readonly string[] = ['account.deletion_requested', 'account.deleted'];
@@ -142,15 +145,7 @@ async function eraseCommentsPage(d: StoredDeletion): Promise<PageOutcome> {
   const erased: Record<string, number> = {};
   await inParallel(comments, 10, async ({ vid, seq }) => {
     try {
-      await db.send(
-        new UpdateCommand({
-          TableName: TABLE(),
-          Key: commentKeys.comment(vid, seq),
-          UpdateExpression: 'SET content = :empty, nickname = :empty, openid = :empty, deleted_at = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk',
-          ConditionExpression: 'openid = :me',
-          ExpressionAttributeValues: { ':empty': '', ':now': clock.nowIso(), ':me': d.openid },
-        }),
-      );
+      await db.send(new UpdateCommand(tombstoneUpdate({ vid, seq }, d.openid, 'account_deleted', clock.nowIso())));
       tally(erased, 'comments');
     } catch (error) {
       // Already a tombstone (an index a moment behind, a page done twice).
@@ -241,6 +236,7 @@ async function leftovers(d: StoredDeletion): Promise<Step | undefined> {
     start = next;
   }
   if ((await commentsOf(d.openid, 1)).length > 0) return 'comments';
+  if (await hasReports(d.openid)) return 'reports';
   if ((await sharesOf(d.openid, 1)).length > 0) return 'shares';
   if ((await listKeysOfUser(d.openid)).length > 0) return 'keys';
   return undefined;
@@ -301,6 +297,11 @@ async function page(step: Step, d: StoredDeletion, position: Record<string, unkn
       return erasePartitionPage(d, position);
     case 'comments':
       return eraseCommentsPage(d);
+    case 'reports': {
+      // Always from the start, as comments: an erased report leaves the reporter's index.
+      const erased = await eraseReportsOf(d.openid, PAGE);
+      return { erased: erased ? { reports: erased } : {}, position: erased === 0 ? undefined : {} };
+    }
     case 'videos':
       return eraseVideosPage(d, position);
     case 'shares':
@@ -335,7 +336,7 @@ export async function eraseSome(id: string, pages = config.ERASURE_PAGES_PER_RUN
       step = STEPS[STEPS.indexOf(step) + 1]!;
       position = undefined;
     } else {
-      position = step === 'comments' || step === 'shares' ? undefined : outcome.position;
+      position = step === 'comments' || step === 'reports' || step === 'shares' ? undefined : outcome.position;
     }
   }
   try {

@@ -12,9 +12,11 @@ import type { Scope } from '../auth/scope-gate.js';
  * - `key`: an access key only (none yet);
  * - `either`: a login token or an access key;
  * - `admin`: a login token whose request-context roles hold `admin`; an access key is 403 (keys carry
- *   no roles), and so is a token without the role.
+ *   no roles), and so is a token without the role;
+ * - `moderator`: a login token whose request-context roles hold `moderator` or `admin`; an access key
+ *   is 403, as on `admin` routes (docs/moderation.md, "Moderation").
  */
-export type RouteAuth = 'none' | 'jwt' | 'key' | 'either' | 'admin';
+export type RouteAuth = 'none' | 'jwt' | 'key' | 'either' | 'admin' | 'moderator';
 
 export interface RouteSpec {
   method: 'GET' | 'POST' | 'DELETE';
@@ -63,6 +65,8 @@ const ROUTE_LIST = [
   { method: 'POST', path: '/api/v1/videos', function: 'publishVideo', auth: 'either', scope: 'videos:write', body: 'json' },
   { method: 'GET', path: '/api/v1/export/comments', function: 'exportComments', auth: 'either', scope: 'export:read' },
   { method: 'GET', path: '/api/v1/export/accounts', function: 'exportAccounts', auth: 'either', scope: 'export:read' },
+  { method: 'GET', path: '/api/v1/moderation/reports', function: 'moderationQueue', auth: 'moderator' },
+  { method: 'POST', path: '/api/v1/moderation/actions', function: 'moderationAction', auth: 'moderator', body: 'json' },
   { method: 'GET', path: '/s/{shareid}', function: 'sharePage', auth: 'none' },
   { method: 'GET', path: '/.well-known/apple-app-site-association', function: 'wellKnown', auth: 'none' },
   { method: 'GET', path: '/.well-known/assetlinks.json', function: 'wellKnown', auth: 'none' },

@@ -6,6 +6,8 @@ import type { RelationPage } from '../social/follows.js';
 import type { BlockedPage, BlockResult } from '../social/blocks.js';
 import { deletionData, exampleDeletion } from '../deletion/deletion-api.js';
 import { exampleTerms, termsStatusSchema } from '../policies/policies-api.js';
+import { REASONS, RECEIVED_MESSAGE, type ReportView } from '../report/reports.js';
+import { TARGET_TYPES } from '../report/targets.js';
 
 /**
  * The hub's `do` operations in the OpenAPI document: each operation's query schema is its own
@@ -45,6 +47,31 @@ const profileFields = {
 const ownProfile = z.object({ ...profileFields, phone: z.string() });
 /** get_fav's profile: the caller's own, or another user's public one (no phone). */
 const favProfile = z.object({ ...profileFields, phone: z.optional(z.string()) });
+
+const reportView = z.object({
+  id: z.string(),
+  target: z.object({ type: z.enum(TARGET_TYPES), id: z.string() }),
+  reason: z.enum(REASONS),
+  text: z.string(),
+  state: z.enum(['open', 'actioned', 'dismissed']),
+  outcome: z.union([z.enum(['content_removed', 'author_suspended', 'content_approved']), z.null()]),
+  created_at: z.string(),
+  updated_at: z.string(),
+  decided_at: z.union([z.string(), z.null()]),
+});
+const exampleReport = {
+  id: 'r_4Fq9Zt2Lm8Xc1Vb7',
+  target: { type: 'comment', id: 'c_01' },
+  reason: 'spam',
+  text: 'an advert',
+  state: 'open',
+  outcome: null,
+  created_at: '2026-01-05T10:00:00.000Z',
+  updated_at: '2026-01-05T10:00:00.000Z',
+  decided_at: null,
+};
+const reportMatches: Same<z.output<typeof reportView>, ReportView> = true;
+void reportMatches;
 
 // The schemas and the types the use cases return must agree: tsc fails when one drifts.
 const shapesMatch: [
@@ -115,6 +142,39 @@ export const HUB_DOCS: Record<string, HubOperationDoc> = {
     summary: 'Comments of a video, newest first, 20 per page',
     data: z.object({ list: z.array(comment), page: z.number(), page_size: z.number(), total: z.number(), has_more: z.boolean() }),
     examples: [{ summary: 'Page 1', query: { ...signedIn, vid: 'v_8k2m4q', page: '1', d: '' }, data: { list: [exampleComment], page: 1, page_size: 20, total: 1, has_more: false } }],
+  },
+  comment_delete: {
+    summary: 'Delete your own comment: a tombstone in place, numbering and comment_count unchanged; again: the same answer',
+    data: z.object({ comment, deleted: z.literal(true) }),
+    examples: [
+      {
+        summary: 'Delete a comment',
+        query: { ...signedIn, vid: 'v_8k2m4q', cid: 'c_01' },
+        data: { comment: { ...exampleComment, openid: '', nickname: '', content: '' }, deleted: true },
+      },
+    ],
+  },
+  report: {
+    summary: 'Report a video, a comment or a user to the moderators (one open report per target; a repeat updates it)',
+    data: z.object({ report: reportView, message: z.string() }),
+    examples: [
+      {
+        summary: 'Report a comment as spam',
+        query: { ...signedIn, target: 'comment', id: 'c_01', reason: 'spam', text: 'an advert' },
+        data: { report: exampleReport, message: RECEIVED_MESSAGE },
+      },
+    ],
+  },
+  my_reports: {
+    summary: 'Your reports, newest first, 20 a page, each with its state and outcome',
+    data: z.object({ list: z.array(reportView), cursor: z.string() }),
+    examples: [
+      {
+        summary: 'A report that led to removal',
+        query: { ...signedIn },
+        data: { list: [{ ...exampleReport, state: 'actioned', outcome: 'content_removed', decided_at: '2026-01-05T12:00:00.000Z' }], cursor: '' },
+      },
+    ],
   },
   sharetext: {
     summary: 'Share text and link of a video',

@@ -3,6 +3,7 @@ import { blockUser } from './block-user.js';
 import { changeCity } from './change-city.js';
 import { changeNickname } from './change-nickname.js';
 import { changeSignature } from './change-signature.js';
+import { commentDelete } from './comment-delete.js';
 import { commentGet } from './comment-get.js';
 import { commentSet } from './comment-set.js';
 import { createPhoneAccount } from './create-phone-account.js';
@@ -16,7 +17,9 @@ import { getBlocked } from './get-blocked.js';
 import { getFollower } from './get-follower.js';
 import { getNextList } from './get-next-list.js';
 import { like } from './like.js';
+import { myReports } from './my-reports.js';
 import type { HubOperation } from './operation.js';
+import { report } from './report.js';
 import { sharetext } from './sharetext.js';
 import { unblockUser } from './unblock-user.js';
 import { unfollowUser } from './unfollow-user.js';
@@ -36,6 +39,9 @@ export const HUB_OPERATIONS: Record<string, HubOperation> = {
   dislike,
   comment_set: commentSet,
   comment_get: commentGet,
+  comment_delete: commentDelete,
+  report,
+  my_reports: myReports,
   sharetext,
   follow_user: followUser,
   unfollow_user: unfollowUser,

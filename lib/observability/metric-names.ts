@@ -40,6 +40,8 @@ export const METRICS = {
   AccountDeletions: { dimension: 'stage', values: ['requested', 'erased'] },
   /** Erasures still running an hour after they were asked for, as the sweeper found them (alarm ErasureOverdue). */
   ErasuresOverdue: {},
+  /** Seconds since the oldest open report was filed, 0 with none open: the report-age check every 5 minutes (alarm OldestOpenReport, docs/moderation.md "Moderation"). */
+  OldestOpenReportAge: {},
 } as const satisfies Record<string, { dimension?: string; values?: readonly string[] }>;
 
 export type MetricName = keyof typeof METRICS;

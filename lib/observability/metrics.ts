@@ -31,6 +31,11 @@ export function countMetric<N extends MetricName>(name: N, ...value: DimensionVa
   single.addMetric(name, MetricUnit.Count, 1);
 }
 
+/** Publishes one value of a gauge `name` in seconds (flushed with the invocation's other metrics). */
+export function gaugeSeconds(name: MetricName, seconds: number): void {
+  metrics().addMetric(name, MetricUnit.Seconds, seconds);
+}
+
 /** Counts a 503 by the dependency that failed (`other` when the error does not say: a conflict that outlasted its retries, a bug's 503). */
 export function countUnavailable(error: AppError | undefined): void {
   countMetric('Unavailable', (error instanceof UnavailableError ? error.dependency : undefined) ?? 'other');

@@ -40,6 +40,16 @@ const record = z.discriminatedUnion('type', [
   z.object({ type: z.literal('like'), vid: z.string(), liked_at: z.string() }),
   z.object({ type: z.literal('dislike'), vid: z.string(), disliked_at: z.string() }),
   z.object({ type: z.literal('comment'), cid: z.string(), vid: z.string(), seq: z.number(), content: z.string(), nickname: z.string(), created_at: z.string() }),
+  z.object({
+    type: z.literal('report'),
+    id: z.string(),
+    target_type: z.string(),
+    target_id: z.string(),
+    reason: z.string(),
+    text: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  }),
   z.object({ type: z.literal('follow'), openid: z.string(), followed_at: z.string() }),
   z.object({ type: z.literal('follower'), openid: z.string(), followed_at: z.string() }),
   z.object({ type: z.literal('block'), openid: z.string(), blocked_at: z.string() }),
@@ -83,13 +93,13 @@ export type AccountData = z.output<typeof account>;
 export type ExportRecord = z.output<typeof record>;
 export type DataExportPage = z.output<typeof page>;
 /** A section of the export (data-export.ts reads them in order); the cursor names the one it continues. */
-export type SectionName = 'key' | 'key_usage' | 'like' | 'dislike' | 'comment' | 'follow' | 'follower' | 'block' | 'view' | 'feed' | 'share' | 'invitation' | 'video' | 'audit';
+export type SectionName = 'key' | 'key_usage' | 'like' | 'dislike' | 'comment' | 'report' | 'follow' | 'follower' | 'block' | 'view' | 'feed' | 'share' | 'invitation' | 'video' | 'audit';
 
 export const dataExportDoc = defineRouteDoc({
   tag: 'Protected',
   summary: "Download my data: everything stored about the caller's account, in pages",
   description:
-    'The account (first page only, the phone in full), then records of each section in order: `key` (no hash), `key_usage` (requests per UTC day, 30 days), `like`, `dislike`, `comment`, `follow`, `follower`, `block`, `view`, `feed_state` and `feed_call` (the recommender\'s data about the person), `share`, `invitation`, `video`, `audit`. `next_cursor` continues the export (signed, bound to the account; a forged or altered one is 400 naming `cursor`) and is null on the last page; a page may hold fewer records than the page size, even none. Each page reads at most 6 DynamoDB requests. A login token only (an access key is 401). See docs/protected-api.md, "Download my data".',
+    'The account (first page only, the phone in full), then records of each section in order: `key` (no hash), `key_usage` (requests per UTC day, 30 days), `like`, `dislike`, `comment`, `report` (the reports the account filed), `follow`, `follower`, `block`, `view`, `feed_state` and `feed_call` (the recommender\'s data about the person), `share`, `invitation`, `video`, `audit`. `next_cursor` continues the export (signed, bound to the account; a forged or altered one is 400 naming `cursor`) and is null on the last page; a page may hold fewer records than the page size, even none. Each page reads at most 6 DynamoDB requests. A login token only (an access key is 401). See docs/protected-api.md, "Download my data".',
   query: z.object({ cursor: z.optional(z.string()) }),
   success: { status: 200, kind: 'json', data: page },
   errors: [401],

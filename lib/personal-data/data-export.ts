@@ -19,6 +19,7 @@ import { openCursor, signCursor } from '../secrets/signed-cursor.js';
 import { shareKeys, type StoredShare } from '../share/shares.js';
 import { followKeys } from '../social/follows.js';
 import { blockKeys } from '../social/blocks.js';
+import { reportKeys, type StoredReport } from '../report/reports.js';
 import type { AccountData, DataExportPage, ExportRecord, SectionName } from './data-export-api.js';
 
 /**
@@ -174,6 +175,8 @@ const SECTIONS: Section[] = [
     async (items) =>
       (items as unknown as StoredComment[]).map((c) => ({ type: 'comment', cid: c.cid, vid: c.vid, seq: Number(c.seq), content: c.content, nickname: c.nickname, created_at: c.created_at })),
   ),
+  // The reports the account filed (docs/moderation.md, "Reports"): the index holds their keys, the items come from one BatchGet.
+  indexRange('report', 'gsi1', (openid) => reportKeys.reporterIndex(openid, '', '').gsi1pk, reportRecords, 1),
   accountRange('follow', followKeys.followsPrefix, (item) => ({ type: 'follow', openid: String(item.followee), followed_at: String(item.followed_at) })),
   accountRange('follower', followKeys.followerPrefix, (item) => ({ type: 'follower', openid: String(item.follower), followed_at: String(item.followed_at) })),
   {
@@ -237,6 +240,14 @@ function feedRecord(item: Record<string, unknown>, _reader: Reader, nowMs: numbe
     co_liked: state.coLiked.map((e) => e.vid),
     updated_at: typeof item.updated_at === 'string' ? item.updated_at : null,
   };
+}
+
+async function reportRecords(entries: Record<string, unknown>[]): Promise<ExportRecord[]> {
+  const found = await batchGetHubItems<StoredReport>(entries.map((e) => ({ pk: String(e.pk), sk: String(e.sk) })));
+  return entries.flatMap((e) => {
+    const r = found.get(itemId({ pk: e.pk, sk: e.sk }));
+    return r ? [{ type: 'report' as const, id: r.id, target_type: r.target_type, target_id: r.target_id, reason: r.reason, text: r.text, created_at: r.created_at, updated_at: r.updated_at }] : [];
+  });
 }
 
 /** The index holds a share's keys and ids: its device, locale, country and counters come from the item (one BatchGet). */

@@ -16,17 +16,17 @@ const api = useTestStack({ http: false, env: { ENFORCE_KEY_SCOPES: 'true' } });
 const PLACEHOLDERS: Record<string, string> = { id: '999999', openid: 'u_nobody', shareid: 'nosuchshare1' };
 const pathOf = (route: RouteSpec) => route.path.replace(/\{(\w+)\}/g, (_, name: string) => PLACEHOLDERS[name]!);
 
-let fixtures: { user: TestAccount; admin: TestAccount; userKey: string; adminKey: string; scopedKey: (scope: string) => Promise<string> } | undefined;
+let fixtures: { user: TestAccount; admin: TestAccount; moderator: TestAccount; userKey: string; adminKey: string; scopedKey: (scope: string) => Promise<string> } | undefined;
 async function credentials() {
   if (fixtures) return fixtures;
   // The user is an editor: publishing also needs a stored role (the use case's check, not the route's).
-  const [user, admin] = (await putTestAccounts(1, ['editor'])).concat(await putTestAccounts(1, ['admin'])) as [TestAccount, TestAccount];
+  const [user, admin, moderator] = (await putTestAccounts(1, ['editor'])).concat(await putTestAccounts(1, ['admin']), await putTestAccounts(1, ['moderator'])) as [TestAccount, TestAccount, TestAccount];
   const keyOf = async (owner: TestAccount, scopes: string[]) => {
     const res = await api.post<{ api_key: string }>('/api/v1/api-keys', { token: owner.token, body: { name: 'declared', scopes } });
     expect(res.status).toBe(201);
     return res.data.api_key;
   };
-  fixtures = { user, admin, userKey: await keyOf(user, []), adminKey: await keyOf(admin, []), scopedKey: (scope) => keyOf(user, [scope]) };
+  fixtures = { user, admin, moderator, userKey: await keyOf(user, []), adminKey: await keyOf(admin, []), scopedKey: (scope) => keyOf(user, [scope]) };
   return fixtures;
 }
 
@@ -43,7 +43,7 @@ const codeOf = (res: ApiResponse) => (res.body as { code?: unknown } | undefined
 
 describe.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', (_, route) => {
   it(`answers as declared: ${route.auth}${route.scope ? `, scope ${route.scope}` : ''}`, async () => {
-    const { user, admin, userKey, adminKey, scopedKey } = await credentials();
+    const { user, admin, moderator, userKey, adminKey, scopedKey } = await credentials();
     if (route.auth === 'none') {
       // No authorizer: a credential changes nothing (not even a bad one).
       const [without, withBad] = [await call(route), await call(route, 'not-a-credential')];
@@ -66,6 +66,13 @@ describe.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as 
     } else if (route.auth === 'admin') {
       expect(asUser.status, 'a login token without the admin role').toBe(403);
       expect((await call(route, adminKey)).status, "an administrator's access key").toBe(403);
+      const asAdmin = await call(route, await tokenOf(admin, ['admin']));
+      expect(admitted(asAdmin), `an administrator's login token: ${asAdmin.status}`).toBe(true);
+    } else if (route.auth === 'moderator') {
+      expect(asUser.status, 'a login token without the moderator or admin role').toBe(403);
+      expect((await call(route, adminKey)).status, "an administrator's access key").toBe(403);
+      const asModerator = await call(route, await tokenOf(moderator, ['moderator']));
+      expect(admitted(asModerator), `a moderator's login token: ${asModerator.status}`).toBe(true);
       const asAdmin = await call(route, await tokenOf(admin, ['admin']));
       expect(admitted(asAdmin), `an administrator's login token: ${asAdmin.status}`).toBe(true);
     } else {

@@ -132,8 +132,8 @@ describe('scope gate on (ENFORCE_KEY_SCOPES=true)', () => {
 /**
  * The scope table of docs/protected-api.md, "The scope gate", written out here rather than read
  * from lib/hub/operations.ts (a test reading the product's own table would agree with any mistake
- * in it): hub:read = get_* and comment_get, hub:write = every other hub operation that takes a
- * credential.
+ * in it): hub:read = get_*, comment_get and my_reports, hub:write = every other hub operation that
+ * takes a credential.
  */
 const CONTRACT_HUB_SCOPES: Record<string, 'hub:read' | 'hub:write'> = {
   get_next_list: 'hub:read',
@@ -144,6 +144,9 @@ const CONTRACT_HUB_SCOPES: Record<string, 'hub:read' | 'hub:write'> = {
   like: 'hub:write',
   dislike: 'hub:write',
   comment_set: 'hub:write',
+  comment_delete: 'hub:write',
+  report: 'hub:write',
+  my_reports: 'hub:read',
   follow_user: 'hub:write',
   unfollow_user: 'hub:write',
   change_nickname: 'hub:write',
@@ -183,12 +186,17 @@ describe('the scope of every authenticated hub operation (docs/protected-api.md,
       get_blocked: { offset: 0 },
       block_user: { block_user: admin.openid },
       unblock_user: { block_user: admin.openid },
+      comment_delete: { vid, cid: ownComment },
+      report: { target: 'user', id: admin.openid, reason: 'spam' },
+      my_reports: {},
     })[op]!;
   const call = (op: string, key: string) => hub(api, op, { openid: editor.openid, ...validParams(op) }, { authorization: `Bearer ${key}` });
 
+  let ownComment = '';
   beforeAll(async () => {
     readKey = (await keyOf(editor, ['hub:read'])).api_key;
     writeKey = (await keyOf(editor, ['hub:write'])).api_key;
+    ownComment = (await hub<{ comment: { cid: string } }>(api, 'comment_set', { openid: editor.openid, vid, content: 'to delete' }, { authorization: `Bearer ${writeKey}` })).data.comment.cid;
   });
 
   it('the table covers exactly the hub operations that take a credential', () => {

@@ -6,7 +6,8 @@ import { toAppError } from '../../lib/error-mapper.js';
 import { recordRequests } from '../support/db-requests.js';
 import { planFaults, storeSnapshot, sweepFaults, wipeStore, type FaultSweep } from '../support/fault-sweep.js';
 import { clearFaults, failAt } from '../support/faults.js';
-import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
+import { getHubItem, hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
+import { reportKeys } from '../../lib/report/reports.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { settleStreams, useTestStack } from '../support/stack.js';
 
@@ -42,6 +43,9 @@ async function setup(): Promise<Case> {
     ['comment_set', { ...as(victim!), vid, content: 'hello' }],
     ['follow_user', { ...as(victim!), follow_user: a!.openid }],
     ['follow_user', { ...as(b!), follow_user: victim!.openid }],
+    // Two open reports of one case: the victim's is erased, its case's counts following (docs/moderation.md, "Reports").
+    ['report', { ...as(victim!), target: 'user', id: a!.openid, reason: 'spam' }],
+    ['report', { ...as(b!), target: 'user', id: a!.openid, reason: 'abusive' }],
   ] as const) {
     expect((await hub(api, op, params)).status).toBe(200);
   }
@@ -66,6 +70,10 @@ async function expectErased(c: Case, deletionId: string, erased: Record<string, 
   const events = store.filter(([key, json]) => key.startsWith(`hub ACCOUNT#${c.victim.openid} | AUDIT#`) && json.includes('"account.deleted"'));
   expect(events).toHaveLength(1);
   expect(store.filter(([key]) => key.startsWith(`hub ACCOUNT#${c.victim.openid} | `) && !key.includes('| AUDIT#') && !key.endsWith('| PROFILE'))).toEqual([]);
+  // The victim's report is gone and counted out of its case exactly once; b's stays.
+  expect(store.filter(([key]) => key.includes(`| REPORT#${c.victim.openid}#`))).toEqual([]);
+  const reportCase = await getHubItem(reportKeys.case('user', c.others[0]!.openid));
+  expect(reportCase).toMatchObject({ open_count: 1, r_spam: 0, r_abusive: 1 });
 }
 
 describe('the deletion request under DynamoDB faults', () => {
@@ -98,7 +106,7 @@ describe('the erasure under DynamoDB faults', () => {
     const { result, requests } = await recordRequests(() => eraseSome(deletion.id, 1000), { includeFailed: true });
     expect(result).toBe('erased');
     const erased = (await getDeletion(deletion.id))!.erased;
-    expect(erased).toMatchObject({ follows: 1, followers: 1, like: 1, comments: 1, keys: 1 });
+    expect(erased).toMatchObject({ follows: 1, followers: 1, like: 1, comments: 1, reports: 1, keys: 1 });
     await expectErased(counting, deletion.id, erased);
 
     const plan = planFaults(requests);

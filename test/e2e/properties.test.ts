@@ -37,6 +37,10 @@ let keyId: number;
 let feedCursor: string;
 let exportCursor: string;
 let dataCursor: string;
+/** A comment of bob's: comment_delete and report target it. */
+let bobComment: string;
+/** Another comment of bob's, which only alice's credentials meet (the real-ids property): it stays live. */
+let bobKept: string;
 let snapshot: Map<string, string>;
 
 interface Answer {
@@ -141,6 +145,12 @@ function hubValue(name: string): fc.Arbitrary<string> {
     phonenumber: () => ['13800138000', '+8613900139000'],
     nonce: () => ['nonce-123456'],
     terms_version: () => ['1', '2026-11-01'],
+    cid: () => [bobComment, 'c_nosuchcomment00'],
+    target: () => ['video', 'comment', 'user'],
+    id: () => [vid, bobComment, bob.openid, alice.openid, 'nosuch'],
+    reason: () => ['spam', 'abusive', 'sexual', 'violent', 'illegal', 'privacy', 'other'],
+    text: () => ['', 'an advert', 'line one\nline two'],
+    cursor: () => [''],
   };
   // delete_account's confirmation is never "delete" here: the generated calls leave the accounts in place.
   if (name === 'confirm') return junk.filter((v) => v.trim() !== 'delete');
@@ -221,7 +231,10 @@ beforeAll(async () => {
   for (const title of ['Second', 'Third']) {
     await api.post('/api/v1/videos', { token: alice.token, body: { title, video_url: 'https://cdn.example.com/q.mp4', cover_url: 'https://cdn.example.com/q.jpg', duration_s: 30 } });
   }
-  expect((await hub(api, 'comment_set', { openid: bob.openid, token: bob.token, vid, content: 'first' })).status).toBe(200);
+  const commented = await hub<{ comment: { cid: string } }>(api, 'comment_set', { openid: bob.openid, token: bob.token, vid, content: 'first' });
+  expect(commented.status).toBe(200);
+  bobComment = commented.data.comment.cid;
+  bobKept = (await hub<{ comment: { cid: string } }>(api, 'comment_set', { openid: bob.openid, token: bob.token, vid, content: 'kept' })).data.comment.cid;
   feedCursor = (await hub<{ fav_index: string }>(api, 'get_next_list', { openid: 'x', order: 'hot', watch_count: 1 })).data.fav_index;
   expect(feedCursor).not.toBe('');
   exportCursor = (await api.get<{ next_cursor: string }>('/api/v1/export/accounts?limit=1', { token: admin.token })).data.next_cursor;
@@ -255,11 +268,39 @@ describe('every hub do, generated query strings', () => {
         if (answer.status === 200) {
           for (const [name, value] of Object.entries(values)) {
             // A parameter the operation does not know (`openid` of gen_code, `d` of most) is ignored, whatever it holds.
-            if (value !== undefined && paramsOf(op).includes(name)) expect(textProblem(value.trim(), name === 'content'), `${op} accepted ${name}=${JSON.stringify(value)}`).toBeUndefined();
+            if (value !== undefined && paramsOf(op).includes(name)) expect(textProblem(value.trim(), name === 'content' || name === 'text'), `${op} accepted ${name}=${JSON.stringify(value)}`).toBeUndefined();
           }
         }
       }),
       { numRuns: RUNS },
+    );
+  }, PROPERTY_TIMEOUT_MS);
+
+  it('comment_delete and report with real ids: contract statuses, the envelope, a 4xx changes nothing', async () => {
+    // The generic property above sends mostly junk; here every value is one that reaches the use case.
+    const real = <T,>(...values: T[]) => fc.constantFrom(...values);
+    const call = fc.oneof(
+      fc.record({ do: real('comment_delete'), openid: real(alice.openid), vid: real(vid, vid, 'nosuchvideo'), cid: real(bobKept, 'c_nosuchcomment00') }),
+      fc.record({
+        do: real('report'),
+        openid: real(alice.openid, bob.openid),
+        target: real('video', 'comment', 'user', 'song'),
+        id: real(vid, bobKept, bob.openid, alice.openid, 'nosuch'),
+        reason: real('spam', 'privacy', 'boring'),
+        text: real('', 'an advert', 'x'.repeat(501), 'bad\u0000'),
+      }),
+    );
+    await fc.assert(
+      // Never bob's own token: his comment stays live, so alice's deletes of it meet the 403.
+      fc.asyncProperty(call, credentialChoice.filter((c) => c !== 'other-jwt'), async (params, who) => {
+        const { query, headers } = credential(who);
+        const answer = await send('GET', `/api/v1?${new URLSearchParams({ ...params, ...query })}`, { headers });
+        await expectUnchangedAfter4xx(answer);
+        expect(CONTRACT_HUB_STATUSES, `${params.do} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`).toContain(answer.status);
+        expectEnvelope(answer);
+      }),
+      // At least 150 cases: each kind of call (a stranger's delete, a report on oneself, ...) is met many times.
+      { numRuns: Math.max(RUNS, 150) },
     );
   }, PROPERTY_TIMEOUT_MS);
 
@@ -312,6 +353,8 @@ const ROUTE_STATUSES: Record<string, number[]> = {
   'DELETE /api/v1/me': [202, 400, 401],
   'DELETE /api/v1/admin/users/{openid}': [202, 400, 401, 403, 404],
   'GET /api/v1/deletions/{id}': [200, 400, 404],
+  'GET /api/v1/moderation/reports': [200, 400, 401, 403],
+  'POST /api/v1/moderation/actions': [200, 400, 401, 403, 404],
 };
 
 /** A JSON body of the route's own fields with generated values, or anything at all. */
@@ -320,10 +363,12 @@ const FIELDS: Record<string, string[]> = {
   'POST /api/v1/admin/users/{openid}/roles': ['roles'],
   'POST /api/v1/admin/api-keys/lookup': ['key', 'revoke'],
   'POST /api/v1/videos': ['title', 'description', 'video_url', 'cover_url', 'duration_s', 'tags', 'external_id'],
+  'POST /api/v1/moderation/actions': ['target', 'action', 'note'],
 };
 const fieldValue = fc.oneof(
   junk,
-  fc.constantFrom('\ud800', 'a\ud800b', 'https://cdn.example.com/a\u0000.mp4', 'https://cdn.example.com/v.mp4', 'editor', '2099-01-01T00:00:00Z'),
+  fc.constantFrom('\ud800', 'a\ud800b', 'https://cdn.example.com/a\u0000.mp4', 'https://cdn.example.com/v.mp4', 'editor', '2099-01-01T00:00:00Z', 'remove', 'dismiss', 'suspend', 'approve'),
+  fc.constantFrom({ type: 'user', id: 'u_nobody' }, { type: 'comment', id: 'c_nosuchcomment00' }, { type: 'video', id: '\u0000' }, { type: 'song', id: 'x' }),
   fc.array(fc.oneof(junk, fc.constantFrom('\udc00x', 'export:read', 'expo')), { maxLength: 4 }),
   fc.integer({ min: -10, max: 40_000 }),
   fc.double(),
@@ -348,7 +393,7 @@ const queryFor = (route: string) =>
         junk.map((k) => `?key=${encodeURIComponent(k)}`),
         fc.constantFrom('', '?key=', '?key=%ZZ'),
       )
-    : route.startsWith('GET /api/v1/export/')
+    : route.startsWith('GET /api/v1/export/') || route === 'GET /api/v1/moderation/reports'
       ? fc.oneof(
           fc.record({ cursor: fc.option(fc.oneof(junk, mutatedCursor(() => exportCursor)), { nil: undefined }), limit: fc.option(junk, { nil: undefined }) }).map((q) => {
             const s = new URLSearchParams();
@@ -413,7 +458,7 @@ describe('every route, generated bodies, path values, queries and credentials', 
           const fields = parsedObject(body);
           for (const field of FIELDS[name] ?? []) {
             if (field === 'user_id') continue; // ignored by contract
-            for (const text of strings(fields[field])) expect(textProblem(text.trim(), field === 'description'), `${name} accepted ${field}=${JSON.stringify(text)}`).toBeUndefined();
+            for (const text of strings(fields[field])) expect(textProblem(text.trim(), field === 'description' || field === 'note'), `${name} accepted ${field}=${JSON.stringify(text)}`).toBeUndefined();
           }
         }
       }),

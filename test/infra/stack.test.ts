@@ -919,6 +919,18 @@ describe('alarms and dashboard', () => {
     }
   });
 
+  it('alarms when the oldest open report is more than 20 hours old, checked every 5 minutes, with a dashboard widget (docs/moderation.md, "Moderation")', () => {
+    const alarm = named('oldest-open-report');
+    expect(alarm).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: 'OldestOpenReportAge', Statistic: 'Maximum', Threshold: 72_000, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(alarm.Dimensions).toEqual([{ Name: 'service', Value: 'expohub-prod' }]);
+    const checkId = ourFunctions().get('reportAge')!.id;
+    const rules = ofType('AWS::Events::Rule').filter(([, r]) => asArray<Json>(r.Properties.Targets).some((t) => refersTo(t.Arn, checkId)));
+    expect(rules.map(([, r]) => r.Properties.ScheduleExpression)).toEqual(['rate(5 minutes)']);
+    const body = JSON.stringify(ofType('AWS::CloudWatch::Dashboard')[0]![1].Properties.DashboardBody);
+    expect(body).toContain('Oldest open report (hours)');
+    expect(body).toContain('OldestOpenReportAge');
+  });
+
   it('has one dashboard named after the stage, with the API, the functions, the tables and the custom metrics', () => {
     const dashboards = ofType('AWS::CloudWatch::Dashboard');
     expect(dashboards).toHaveLength(1);

@@ -4,6 +4,7 @@ import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { batchGetHubItems, itemId } from '../../lib/db/batch.js';
 import { accountItem, accountRecord } from '../../lib/accounts/accounts.js';
+import type { Role } from '../../lib/accounts/roles.js';
 import type { VideoItem } from '../../lib/catalog/video-items.js';
 import { settleStreams, type apiClient, type ApiResponse } from './stack.js';
 import { tokenFor } from './tokens.js';
@@ -101,7 +102,7 @@ export async function putTestVideo(author: string, fields: Partial<Omit<TestVide
 /** An account written straight into the table, with a valid session token. */
 export type TestAccount = { openid: string; token: string; nickname: string };
 
-export async function putTestAccounts(count: number, roles: ('admin' | 'editor')[] = []): Promise<TestAccount[]> {
+export async function putTestAccounts(count: number, roles: Role[] = []): Promise<TestAccount[]> {
   return Promise.all(
     Array.from({ length: count }, async (_, i) => {
       const openid = `u_test${randomBytes(8).toString('hex')}`;

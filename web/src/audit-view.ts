@@ -1,6 +1,7 @@
 import type { ResponseData } from '../../lib/openapi/client.js';
-import { client, errorMessage } from './api.js';
-import { h, replaceChildren } from './dom.js';
+import { client } from './api.js';
+import { h } from './dom.js';
+import { pagedTable } from './paged-table.js';
 import { timeCell } from './format.js';
 import { session } from './session.js';
 
@@ -21,6 +22,10 @@ const LABELS: Record<AuditEntry['type'], string> = {
   'admin.keys_listed': 'Keys listed by an administrator',
   'admin.key_looked_up': 'Key looked up by an administrator',
   'terms.accepted': 'Terms accepted',
+  'comment.removed': 'Comment removed by a moderator',
+  'video.removed': 'Video removed by a moderator',
+  'reports.dismissed': 'Reports dismissed',
+  'reports.actioned': 'Reports actioned',
 };
 
 const roles = (list: string[] | undefined) => (list && list.length > 0 ? list.join(', ') : 'none');
@@ -33,6 +38,7 @@ export function describeDetails(entry: AuditEntry): string {
   if (d.roles_before || d.roles_after) parts.push(`${roles(d.roles_before)} → ${roles(d.roles_after)}`);
   if (d.session_id) parts.push(`session ${d.session_id.slice(0, 8)}…`);
   if (d.terms_version) parts.push(`version ${d.terms_version}`);
+  if (d.target_type && d.target_id) parts.push(`${d.target_type} ${d.target_id}`);
   return parts.join('; ');
 }
 
@@ -54,13 +60,7 @@ export function actorLabel(actor: string, reader: string | null): string {
  * its own, appended below the key views by main.ts.
  */
 export function auditSection(): HTMLElement {
-  const body = h('tbody');
-  const slot = h('div', { class: 'list-slot', 'aria-busy': 'true' }, h('p', { class: 'muted' }, 'Loading activity…'));
-  const more = h('button', { type: 'button', class: 'small', hidden: true }, 'Show older');
   const refresh = h('button', { type: 'button', class: 'small' }, 'Refresh');
-  let cursor: string | null = null;
-  let seq = 0;
-
   const reader = session.username();
   // Labelled cells: at phone width each event is a card of labelled fields (docs/web.md, "Accessibility").
   const cell = (label: string, ...content: (Node | string)[]) => h('td', { 'data-label': label }, ...content);
@@ -73,31 +73,15 @@ export function auditSection(): HTMLElement {
       cell('By', h('span', { 'data-field': 'actor' }, actorLabel(e.actor, reader))),
       cell('Details', describeDetails(e)),
     );
-
-  async function load(reset: boolean): Promise<void> {
-    const mine = ++seq;
-    slot.setAttribute('aria-busy', 'true');
-    try {
-      const page = await client.get('/api/v1/audit', { query: { limit: '20', ...(!reset && cursor ? { cursor } : {}) } });
-      if (mine !== seq) return;
-      if (reset) body.replaceChildren();
-      body.append(...page.items.map(row));
-      cursor = page.next_cursor;
-      more.hidden = cursor === null;
-      if (body.childElementCount === 0) replaceChildren(slot, h('p', { class: 'empty' }, 'No activity in the last 90 days.'));
-      else
-        replaceChildren(
-          slot,
-          h('table', { class: 'audit-table' }, h('thead', {}, h('tr', {}, h('th', {}, 'When'), h('th', {}, 'What'), h('th', {}, 'By'), h('th', {}, 'Details'))), body),
-        );
-    } catch (error) {
-      if (mine === seq) replaceChildren(slot, h('p', { class: 'verify-bad' }, errorMessage(error)));
-    } finally {
-      if (mine === seq) slot.setAttribute('aria-busy', 'false');
-    }
-  }
-
-  more.addEventListener('click', () => void load(false));
+  const { slot, more, load } = pagedTable({
+    fetch: (cursor) => client.get('/api/v1/audit', { query: { limit: '20', ...(cursor ? { cursor } : {}) } }),
+    row,
+    headings: ['When', 'What', 'By', 'Details'],
+    tableClass: 'audit-table',
+    loading: 'Loading activity…',
+    empty: 'No activity in the last 90 days.',
+    more: 'Show older',
+  });
   refresh.addEventListener('click', () => void load(true));
   void load(true);
   return h(

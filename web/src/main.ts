@@ -1,5 +1,6 @@
 import { ApiError, client, onUnauthorized } from './api.js';
 import { adminSection } from './admin-view.js';
+import { moderationSection } from './moderation-view.js';
 import { auditSection } from './audit-view.js';
 import { deletionFacts, deletionSection, renderDeleted, type Deletion } from './deletion-view.js';
 import { h, replaceChildren } from './dom.js';
@@ -87,12 +88,15 @@ function showKeys(): void {
   showAccountBar();
   renderKeys(app);
   const adminSlot = h('div');
-  app.append(auditSection(), adminSlot, deletionSection({ heading: 'h2', onDeleted: showDeleted }));
-  // Admin tools only for a login that holds the admin role (the API refuses the others anyway).
+  const moderationSlot = h('div');
+  app.append(auditSection(), moderationSlot, adminSlot, deletionSection({ heading: 'h2', onDeleted: showDeleted }));
+  // Admin tools only for a login that holds the admin role, moderation for a moderator or an admin (the API refuses the others anyway).
   client
     .get('/api/v1/me')
     .then((me) => {
-      if (current === 'keys' && me.roles.includes('admin')) adminSlot.replaceWith(adminSection());
+      if (current !== 'keys') return;
+      if (me.roles.includes('moderator') || me.roles.includes('admin')) moderationSlot.replaceWith(moderationSection());
+      if (me.roles.includes('admin')) adminSlot.replaceWith(adminSection());
     })
     .catch(() => undefined);
 }

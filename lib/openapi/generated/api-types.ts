@@ -213,7 +213,7 @@ export interface paths {
         };
         /**
          * Download my data: everything stored about the caller's account, in pages
-         * @description The account (first page only, the phone in full), then records of each section in order: `key` (no hash), `key_usage` (requests per UTC day, 30 days), `like`, `dislike`, `comment`, `follow`, `follower`, `block`, `view`, `feed_state` and `feed_call` (the recommender's data about the person), `share`, `invitation`, `video`, `audit`. `next_cursor` continues the export (signed, bound to the account; a forged or altered one is 400 naming `cursor`) and is null on the last page; a page may hold fewer records than the page size, even none. Each page reads at most 6 DynamoDB requests. A login token only (an access key is 401). See docs/protected-api.md, "Download my data".
+         * @description The account (first page only, the phone in full), then records of each section in order: `key` (no hash), `key_usage` (requests per UTC day, 30 days), `like`, `dislike`, `comment`, `report` (the reports the account filed), `follow`, `follower`, `block`, `view`, `feed_state` and `feed_call` (the recommender's data about the person), `share`, `invitation`, `video`, `audit`. `next_cursor` continues the export (signed, bound to the account; a forged or altered one is 400 naming `cursor`) and is null on the last page; a page may hold fewer records than the page size, even none. Each page reads at most 6 DynamoDB requests. A login token only (an access key is 401). See docs/protected-api.md, "Download my data".
          */
         get: operations["myData"];
         put?: never;
@@ -475,6 +475,46 @@ export interface paths {
         get: operations["exportAccounts"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/moderation/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The moderation queue: one entry per reported target with open reports, oldest open report first
+         * @description Needs a login token whose request-context roles hold moderator or admin; an access key is 403. Each entry: the target, a preview of the content as last reported (a comment's text, a video's title, a user's nickname), its author, the open report count and the counts by reason (spam, abusive, sexual, violent, illegal, privacy, other), the oldest and latest open report times. `limit` 1-100 (default 20); `next_cursor` continues the list and is null on the last page.
+         */
+        get: operations["moderationQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/moderation/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A decision on a target's open reports: remove the content, dismiss the reports, or suspend the author
+         * @description Needs a login token whose request-context roles hold moderator or admin; an access key is 403. One transaction: the content change (a comment becomes a tombstone; a video leaves the catalog, feeds, search and shares; the author's account is suspended), its audit event, and every open report of the target gets the outcome its reporter sees in my_reports. A repeat of the last decision answers it again and changes nothing; with no open report (or a target never reported) 404. `remove` on a user is 400 (suspend the account); `approve` is for held content: 404 while nothing is held; a moderator's `suspend` of an administrator or a moderator is 403 (an administrator's is not).
+         */
+        post: operations["moderationAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -799,6 +839,91 @@ export interface components {
             total: number;
             has_more: boolean;
         };
+        HubQuery_comment_delete: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            do: "comment_delete";
+            openid: string;
+            vid: string;
+            cid: string;
+        };
+        HubData_comment_delete: {
+            comment: {
+                cid: string;
+                vid: string;
+                openid: string;
+                nickname: string;
+                content: string;
+                created_at: string;
+            };
+            /** @constant */
+            deleted: true;
+        };
+        HubQuery_report: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            do: "report";
+            openid: string;
+            /** @enum {string} */
+            target: "video" | "comment" | "user";
+            id: string;
+            /** @enum {string} */
+            reason: "spam" | "abusive" | "sexual" | "violent" | "illegal" | "privacy" | "other";
+            text?: string;
+        };
+        HubData_report: {
+            report: {
+                id: string;
+                target: {
+                    /** @enum {string} */
+                    type: "video" | "comment" | "user";
+                    id: string;
+                };
+                /** @enum {string} */
+                reason: "spam" | "abusive" | "sexual" | "violent" | "illegal" | "privacy" | "other";
+                text: string;
+                /** @enum {string} */
+                state: "open" | "actioned" | "dismissed";
+                outcome: ("content_removed" | "author_suspended" | "content_approved") | null;
+                created_at: string;
+                updated_at: string;
+                decided_at: string | null;
+            };
+            message: string;
+        };
+        HubQuery_my_reports: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            do: "my_reports";
+            openid: string;
+            cursor?: string;
+        };
+        HubData_my_reports: {
+            list: {
+                id: string;
+                target: {
+                    /** @enum {string} */
+                    type: "video" | "comment" | "user";
+                    id: string;
+                };
+                /** @enum {string} */
+                reason: "spam" | "abusive" | "sexual" | "violent" | "illegal" | "privacy" | "other";
+                text: string;
+                /** @enum {string} */
+                state: "open" | "actioned" | "dismissed";
+                outcome: ("content_removed" | "author_suspended" | "content_approved") | null;
+                created_at: string;
+                updated_at: string;
+                decided_at: string | null;
+            }[];
+            cursor: string;
+        };
         HubQuery_sharetext: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1112,7 +1237,7 @@ export interface operations {
     hub: {
         parameters: {
             query: {
-                params: components["schemas"]["HubQuery_gen_code"] | components["schemas"]["HubQuery_create_phone_account"] | components["schemas"]["HubQuery_get_next_list"] | components["schemas"]["HubQuery_get_fav"] | components["schemas"]["HubQuery_get_follow"] | components["schemas"]["HubQuery_get_follower"] | components["schemas"]["HubQuery_like"] | components["schemas"]["HubQuery_dislike"] | components["schemas"]["HubQuery_comment_set"] | components["schemas"]["HubQuery_comment_get"] | components["schemas"]["HubQuery_sharetext"] | components["schemas"]["HubQuery_follow_user"] | components["schemas"]["HubQuery_unfollow_user"] | components["schemas"]["HubQuery_change_nickname"] | components["schemas"]["HubQuery_change_signature"] | components["schemas"]["HubQuery_change_city"] | components["schemas"]["HubQuery_delete_account"] | components["schemas"]["HubQuery_accept_terms"] | components["schemas"]["HubQuery_block_user"] | components["schemas"]["HubQuery_unblock_user"] | components["schemas"]["HubQuery_get_blocked"];
+                params: components["schemas"]["HubQuery_gen_code"] | components["schemas"]["HubQuery_create_phone_account"] | components["schemas"]["HubQuery_get_next_list"] | components["schemas"]["HubQuery_get_fav"] | components["schemas"]["HubQuery_get_follow"] | components["schemas"]["HubQuery_get_follower"] | components["schemas"]["HubQuery_like"] | components["schemas"]["HubQuery_dislike"] | components["schemas"]["HubQuery_comment_set"] | components["schemas"]["HubQuery_comment_get"] | components["schemas"]["HubQuery_comment_delete"] | components["schemas"]["HubQuery_report"] | components["schemas"]["HubQuery_my_reports"] | components["schemas"]["HubQuery_sharetext"] | components["schemas"]["HubQuery_follow_user"] | components["schemas"]["HubQuery_unfollow_user"] | components["schemas"]["HubQuery_change_nickname"] | components["schemas"]["HubQuery_change_signature"] | components["schemas"]["HubQuery_change_city"] | components["schemas"]["HubQuery_delete_account"] | components["schemas"]["HubQuery_accept_terms"] | components["schemas"]["HubQuery_block_user"] | components["schemas"]["HubQuery_unblock_user"] | components["schemas"]["HubQuery_get_blocked"];
             };
             header?: never;
             path?: never;
@@ -1129,7 +1254,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         code: 0;
-                        data: components["schemas"]["HubData_gen_code"] | components["schemas"]["HubData_create_phone_account"] | components["schemas"]["HubData_get_next_list"] | components["schemas"]["HubData_get_fav"] | components["schemas"]["HubData_get_follow"] | components["schemas"]["HubData_get_follower"] | components["schemas"]["HubData_like"] | components["schemas"]["HubData_dislike"] | components["schemas"]["HubData_comment_set"] | components["schemas"]["HubData_comment_get"] | components["schemas"]["HubData_sharetext"] | components["schemas"]["HubData_follow_user"] | components["schemas"]["HubData_unfollow_user"] | components["schemas"]["HubData_change_nickname"] | components["schemas"]["HubData_change_signature"] | components["schemas"]["HubData_change_city"] | components["schemas"]["HubData_delete_account"] | components["schemas"]["HubData_accept_terms"] | components["schemas"]["HubData_block_user"] | components["schemas"]["HubData_unblock_user"] | components["schemas"]["HubData_get_blocked"];
+                        data: components["schemas"]["HubData_gen_code"] | components["schemas"]["HubData_create_phone_account"] | components["schemas"]["HubData_get_next_list"] | components["schemas"]["HubData_get_fav"] | components["schemas"]["HubData_get_follow"] | components["schemas"]["HubData_get_follower"] | components["schemas"]["HubData_like"] | components["schemas"]["HubData_dislike"] | components["schemas"]["HubData_comment_set"] | components["schemas"]["HubData_comment_get"] | components["schemas"]["HubData_comment_delete"] | components["schemas"]["HubData_report"] | components["schemas"]["HubData_my_reports"] | components["schemas"]["HubData_sharetext"] | components["schemas"]["HubData_follow_user"] | components["schemas"]["HubData_unfollow_user"] | components["schemas"]["HubData_change_nickname"] | components["schemas"]["HubData_change_signature"] | components["schemas"]["HubData_change_city"] | components["schemas"]["HubData_delete_account"] | components["schemas"]["HubData_accept_terms"] | components["schemas"]["HubData_block_user"] | components["schemas"]["HubData_unblock_user"] | components["schemas"]["HubData_get_blocked"];
                     };
                 };
             };
@@ -1628,6 +1753,16 @@ export interface operations {
                                 created_at: string;
                             } | {
                                 /** @constant */
+                                type: "report";
+                                id: string;
+                                target_type: string;
+                                target_id: string;
+                                reason: string;
+                                text: string;
+                                created_at: string;
+                                updated_at: string;
+                            } | {
+                                /** @constant */
                                 type: "follow";
                                 openid: string;
                                 followed_at: string;
@@ -1704,6 +1839,8 @@ export interface operations {
                                     roles_after?: string[];
                                     session_id?: string;
                                     terms_version?: string;
+                                    target_type?: string;
+                                    target_id?: string;
                                 };
                             })[];
                             next_cursor: string | null;
@@ -1729,7 +1866,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    roles: ("admin" | "editor")[];
+                    roles: ("admin" | "editor" | "moderator")[];
                 };
             };
         };
@@ -1814,7 +1951,7 @@ export interface operations {
                                 id: string;
                                 at: string;
                                 /** @enum {string} */
-                                type: "key.created" | "key.revoked" | "key.deleted" | "key.rate_limited" | "role.changed" | "session.ended" | "account.suspended" | "account.reinstated" | "account.deletion_requested" | "account.deleted" | "admin.keys_listed" | "admin.key_looked_up" | "terms.accepted";
+                                type: "key.created" | "key.revoked" | "key.deleted" | "key.rate_limited" | "role.changed" | "session.ended" | "account.suspended" | "account.reinstated" | "account.deletion_requested" | "account.deleted" | "admin.keys_listed" | "admin.key_looked_up" | "terms.accepted" | "comment.removed" | "video.removed" | "reports.dismissed" | "reports.actioned";
                                 actor: string;
                                 details: {
                                     via?: string;
@@ -1824,6 +1961,8 @@ export interface operations {
                                     roles_after?: string[];
                                     session_id?: string;
                                     terms_version?: string;
+                                    target_type?: string;
+                                    target_id?: string;
                                 };
                             }[];
                             next_cursor: string | null;
@@ -2304,6 +2443,115 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    moderationQueue: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope `{code: 0, data}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            items: {
+                                target: {
+                                    /** @enum {string} */
+                                    type: "video" | "comment" | "user";
+                                    id: string;
+                                };
+                                preview: string;
+                                author: {
+                                    openid: string;
+                                    nickname: string;
+                                };
+                                vid?: string;
+                                report_count: number;
+                                reasons: {
+                                    [key: string]: number;
+                                };
+                                oldest_report_at: string;
+                                latest_report_at: string;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    moderationAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    target: {
+                        /** @enum {string} */
+                        type: "video" | "comment" | "user";
+                        id: string;
+                    };
+                    /** @enum {string} */
+                    action: "remove" | "dismiss" | "suspend" | "approve";
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope `{code: 0, data}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            target: {
+                                /** @enum {string} */
+                                type: "video" | "comment" | "user";
+                                id: string;
+                            };
+                            /** @enum {string} */
+                            action: "remove" | "dismiss" | "suspend" | "approve";
+                            /** @enum {string} */
+                            state: "actioned" | "dismissed";
+                            outcome: ("content_removed" | "author_suspended" | "content_approved") | null;
+                            reports: number;
+                            decided_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };

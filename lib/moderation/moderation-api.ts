@@ -1,0 +1,77 @@
+import * as z from '../zod.js';
+import { defineRouteDoc, type Same } from '../api-doc.js';
+import { REASONS } from '../report/reports.js';
+import { TARGET_TYPES } from '../report/targets.js';
+import { actionBodySchema, type ActionResult } from './actions.js';
+import { QUEUE_PAGE_MAX, queueQuerySchema, type QueueEntry } from './queue.js';
+
+/** The moderation routes in the OpenAPI document (lib/api-doc.ts; docs/moderation.md, "Moderation"). */
+const moderatorOnly = "Needs a login token whose request-context roles hold moderator or admin; an access key is 403.";
+const target = z.object({ type: z.enum(TARGET_TYPES), id: z.string() });
+
+const queueEntry = z.object({
+  target,
+  preview: z.string(),
+  author: z.object({ openid: z.string(), nickname: z.string() }),
+  vid: z.optional(z.string()),
+  report_count: z.number(),
+  reasons: z.record(z.string(), z.number()),
+  oldest_report_at: z.string(),
+  latest_report_at: z.string(),
+});
+const actionResult = z.object({
+  target,
+  action: z.enum(['remove', 'dismiss', 'suspend', 'approve']),
+  state: z.enum(['actioned', 'dismissed']),
+  outcome: z.union([z.enum(['content_removed', 'author_suspended', 'content_approved']), z.null()]),
+  reports: z.number(),
+  decided_at: z.string(),
+});
+const shapesMatch: [Same<z.output<typeof queueEntry>, QueueEntry>, Same<z.output<typeof actionResult>, ActionResult>] = [true, true];
+void shapesMatch;
+
+export const moderationQueueDoc = defineRouteDoc({
+  tag: 'Moderation',
+  summary: 'The moderation queue: one entry per reported target with open reports, oldest open report first',
+  description: `${moderatorOnly} Each entry: the target, a preview of the content as last reported (a comment's text, a video's title, a user's nickname), its author, the open report count and the counts by reason (${REASONS.join(', ')}), the oldest and latest open report times. \`limit\` 1-${QUEUE_PAGE_MAX} (default 20); \`next_cursor\` continues the list and is null on the last page.`,
+  query: queueQuerySchema,
+  success: { status: 200, kind: 'json', data: z.object({ items: z.array(queueEntry), next_cursor: z.union([z.string(), z.null()]) }) },
+  errors: [401, 403],
+  examples: [
+    {
+      summary: 'One reported comment',
+      query: { limit: '20' },
+      data: {
+        items: [
+          {
+            target: { type: 'comment', id: 'c_01' },
+            preview: 'buy cheap watches at ...',
+            author: { openid: 'u_9f2c4e1a7b', nickname: 'Expo fan 7b' },
+            vid: 'v_8k2m4q',
+            report_count: 3,
+            reasons: { spam: 2, abusive: 1 },
+            oldest_report_at: '2026-01-05T10:00:00.000Z',
+            latest_report_at: '2026-01-05T11:30:00.000Z',
+          },
+        ],
+        next_cursor: null,
+      },
+    },
+  ],
+});
+
+export const moderationActionDoc = defineRouteDoc({
+  tag: 'Moderation',
+  summary: "A decision on a target's open reports: remove the content, dismiss the reports, or suspend the author",
+  description: `${moderatorOnly} One transaction: the content change (a comment becomes a tombstone; a video leaves the catalog, feeds, search and shares; the author's account is suspended), its audit event, and every open report of the target gets the outcome its reporter sees in my_reports. A repeat of the last decision answers it again and changes nothing; with no open report (or a target never reported) 404. \`remove\` on a user is 400 (suspend the account); \`approve\` is for held content: 404 while nothing is held; a moderator's \`suspend\` of an administrator or a moderator is 403 (an administrator's is not).`,
+  body: actionBodySchema,
+  success: { status: 200, kind: 'json', data: actionResult },
+  errors: [401, 403, 404],
+  examples: [
+    {
+      summary: 'Remove a reported comment',
+      body: { target: { type: 'comment', id: 'c_01' }, action: 'remove', note: 'advertising' },
+      data: { target: { type: 'comment', id: 'c_01' }, action: 'remove', state: 'actioned', outcome: 'content_removed', reports: 3, decided_at: '2026-01-05T12:00:00.000Z' },
+    },
+  ],
+});

@@ -1,0 +1,48 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { CommentView } from '../../lib/comments/comments.js';
+import type { ReportView } from '../../lib/report/reports.js';
+import { hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
+import { useWebStack } from '../support/web-browser.js';
+import { storeLoginAndReload } from '../support/web-session.js';
+
+/** The page's moderation view (web/src/moderation-view.ts) in Debian's Chromium, against the local server (docs/web.md, "Moderation"). */
+const web = useWebStack();
+
+async function openSignedIn(who: TestAccount): Promise<Page> {
+  const page = await web.openPage({ viewport: { width: 1200, height: 900 } });
+  await storeLoginAndReload(page, who.openid, who.token);
+  await page.getByRole('heading', { level: 2, name: 'Activity' }).waitFor();
+  return page;
+}
+
+describe('the moderation view', () => {
+  it('shows a moderator the reported comment and removes it; the reporter sees the outcome', async () => {
+    const [moderator] = (await putTestAccounts(1, ['moderator'])) as [TestAccount];
+    const [author, reporter] = (await putTestAccounts(2)) as [TestAccount, TestAccount];
+    const { vid } = await putTestVideo(author.openid);
+    const posted = await hub<{ comment: CommentView }>(web.api(), 'comment_set', { openid: author.openid, token: author.token, vid, content: 'buy cheap watches' });
+    const cid = posted.data.comment.cid;
+    expect((await hub(web.api(), 'report', { openid: reporter.openid, token: reporter.token, target: 'comment', id: cid, reason: 'spam' })).status).toBe(200);
+
+    const page = await openSignedIn(moderator);
+    const row = page.locator(`section.moderation tr[data-target="comment:${cid}"]`);
+    await row.waitFor();
+    expect(await row.innerText()).toContain('buy cheap watches');
+    expect(await row.innerText()).toContain('spam 1');
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(() => row.count()).toBe(0);
+
+    const mine = await hub<{ list: ReportView[] }>(web.api(), 'my_reports', { openid: reporter.openid, token: reporter.token });
+    expect(mine.data.list[0]).toMatchObject({ state: 'actioned', outcome: 'content_removed' });
+  });
+
+  it('is not shown to an account without the role', async () => {
+    const [plain] = (await putTestAccounts(1)) as [TestAccount];
+    const page = await openSignedIn(plain);
+    // The role check has answered once Activity shows; give the view no chance to appear late.
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByRole('heading', { name: 'Moderation' }).count()).toBe(0);
+  });
+});
