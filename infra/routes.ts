@@ -85,7 +85,8 @@ export const FUNCTIONS = {
     description: 'Verify an access key (public)',
     tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] }, hub: { actions: ['PutItem'] } },
   },
-  me: { entry: 'functions/me.ts', description: 'Who the credential is', tables: {} },
+  // The caller's held profile values (one Query of its partition's held range): docs/moderation.md, "Filter".
+  me: { entry: 'functions/me.ts', description: 'Who the credential is', tables: { hub: { actions: ['Query'] } } },
   // The account's data export: the account (GetItem), one range at a time of its partition, its
   // comments (gsi1), shares (gsi2, then BatchGet) and videos (gsi2), its keys and their usage
   // (apiKeys Query); signed cursors. docs/protected-api.md, "Download my data".
@@ -149,6 +150,11 @@ export const FUNCTIONS = {
     tables: { apiKeys: { actions: ['Query', 'UpdateItem', 'ConditionCheckItem'] }, hub: { actions: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'] } },
     timeoutSeconds: 30,
   },
+  // The filter's term list (docs/moderation.md, "Filter"): one item, read strongly, written with its
+  // audit event in one transaction conditioned on the version read.
+  listFilterTerms: { entry: 'functions/list-filter-terms.ts', description: 'The filter term list (admin JWT only)', tables: { hub: { actions: ['GetItem'] } } },
+  putFilterTerms: { entry: 'functions/put-filter-terms.ts', description: 'Add or replace filter terms (admin JWT only)', tables: { hub: { actions: ['GetItem', 'PutItem'] } } },
+  deleteFilterTerm: { entry: 'functions/delete-filter-term.ts', description: 'Remove a filter term (admin JWT only)', tables: { hub: { actions: ['GetItem', 'PutItem'] } } },
   deletionStatus: { entry: 'functions/deletion-status.ts', description: "A deletion's progress (no credential: the id is unguessable)", tables: { hub: { actions: ['GetItem'] } } },
   publishVideo: {
     entry: 'functions/publish-video.ts',

@@ -6,6 +6,7 @@ import type { Principal } from '../../lib/auth/principal.js';
 import { exportAccountsDoc, exportCommentsDoc } from '../../lib/export/export-api.js';
 import { adminDeleteAccountDoc, deleteOwnAccountDoc, deletionStatusDoc } from '../../lib/deletion/deletion-api.js';
 import { createKeyDoc, deleteKeyDoc, keyUsageDoc, listKeysDoc, revokeKeyDoc, verifyKeyDoc } from '../../lib/keys/key-api.js';
+import { deleteFilterTermDoc, listFilterTermsDoc, putFilterTermsDoc } from '../../lib/filter/filter-api.js';
 import { dataExportDoc } from '../../lib/personal-data/data-export-api.js';
 import { publishVideoDoc } from '../../lib/publish/publish-api.js';
 
@@ -50,7 +51,15 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /api/v1/me': defineRouteDoc({
     tag: 'Protected',
     summary: 'Who the credential is: lets a script check its JWT or access key',
-    success: { status: 200, kind: 'json', data: principal },
+    description: '`pending_profile`, for a login token and only when there is one: profile values the filter holds until a moderator approves them (docs/moderation.md, "Filter"); others still see the previous values.',
+    success: {
+      status: 200,
+      kind: 'json',
+      data: z.object({
+        ...principal.def.shape,
+        pending_profile: z.optional(z.object({ nickname: z.optional(z.string()), signature: z.optional(z.string()), city: z.optional(z.string()) })),
+      }),
+    },
     errors: [401],
     examples: [{ summary: 'An access key', data: { user_id: 'u_9f2c4e1a7b', auth_type: 'api_key', scopes: ['export:read'], roles: [] } }],
   }),
@@ -66,6 +75,9 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'DELETE /api/v1/me': deleteOwnAccountDoc,
   'DELETE /api/v1/admin/users/{openid}': adminDeleteAccountDoc,
   'GET /api/v1/deletions/{id}': deletionStatusDoc,
+  'GET /api/v1/admin/filter-terms': listFilterTermsDoc,
+  'POST /api/v1/admin/filter-terms': putFilterTermsDoc,
+  'DELETE /api/v1/admin/filter-terms/{term}': deleteFilterTermDoc,
   'POST /api/v1/videos': publishVideoDoc,
   'GET /api/v1/export/comments': exportCommentsDoc,
   'GET /api/v1/export/accounts': exportAccountsDoc,

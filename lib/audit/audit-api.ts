@@ -17,6 +17,9 @@ const AUDIT_TYPES = [
   'account.deleted',
   'admin.keys_listed',
   'admin.key_looked_up',
+  'filter.terms_changed',
+  'filter.held_approved',
+  'filter.held_discarded',
 ] as const satisfies readonly AuditEntry['type'][];
 
 /** An event's details: identifiers only (also in the account's data export, lib/personal-data/data-export-api.ts). */
@@ -27,6 +30,8 @@ export const auditDetails = z.object({
   roles_before: z.optional(z.array(z.string())),
   roles_after: z.optional(z.array(z.string())),
   session_id: z.optional(z.string()),
+  filter_version: z.optional(z.number()),
+  held_id: z.optional(z.string()),
 });
 
 const auditEntry = z.object({

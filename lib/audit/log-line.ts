@@ -13,7 +13,10 @@ export type AuditAction =
   | 'account.deletion_requested'
   | 'account.deleted'
   | 'admin.keys_listed'
-  | 'admin.key_looked_up';
+  | 'admin.key_looked_up'
+  | 'filter.terms_changed'
+  | 'filter.held_approved'
+  | 'filter.held_discarded';
 
 /**
  * One audit fact. Identifiers only: never a key, a token, an SMS code or a phone number in full.
@@ -35,6 +38,10 @@ export interface AuditEvent {
   roles_after?: string[];
   /** Ended sessions: the token's id (jti), which is not a credential. */
   session_id?: string;
+  /** Filter term list changes: the list's version after the change (lib/filter/terms.ts). */
+  filter_version?: number;
+  /** Held content approved or discarded: the held item's id (lib/filter/held.ts). */
+  held_id?: string;
 }
 
 /**

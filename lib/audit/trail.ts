@@ -43,6 +43,8 @@ export interface AuditDetails {
   roles_before?: string[];
   roles_after?: string[];
   session_id?: string;
+  filter_version?: number;
+  held_id?: string;
 }
 
 /** The details of an event: an explicit allow-list of its identifiers (nothing else can slip in). */
@@ -54,6 +56,8 @@ function detailsOf(event: AuditEvent): AuditDetails {
   if (event.roles_before !== undefined) details.roles_before = event.roles_before;
   if (event.roles_after !== undefined) details.roles_after = event.roles_after;
   if (event.session_id !== undefined) details.session_id = event.session_id;
+  if (event.filter_version !== undefined) details.filter_version = event.filter_version;
+  if (event.held_id !== undefined) details.held_id = event.held_id;
   return details;
 }
 

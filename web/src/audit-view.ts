@@ -20,6 +20,9 @@ const LABELS: Record<AuditEntry['type'], string> = {
   'account.deleted': 'Account erased',
   'admin.keys_listed': 'Keys listed by an administrator',
   'admin.key_looked_up': 'Key looked up by an administrator',
+  'filter.terms_changed': 'Filter terms changed',
+  'filter.held_approved': 'Held content approved by a moderator',
+  'filter.held_discarded': 'Held content discarded by a moderator',
 };
 
 const roles = (list: string[] | undefined) => (list && list.length > 0 ? list.join(', ') : 'none');
