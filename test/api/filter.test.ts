@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../../lib/clock.js';
-import { db, tableNames } from '../../lib/db/client.js';
 import { FILTER_CACHE_MS, filterTermKeys } from '../../lib/filter/terms.js';
 import { approveHeld, discardHeld, listHeld } from '../../lib/filter/held.js';
-import { getHubItem, hub, putTestAccounts, putTestVideo, storedVideosOfAuthor, type TestAccount, type TestVideo } from '../support/hub-fixtures.js';
+import { getHubItem, hub, putTestAccounts, putTestVideo, storedAuditEvents, storedVideosOfAuthor, type TestAccount, type TestVideo } from '../support/hub-fixtures.js';
 import { apiClient, settleStreams, startTestStack } from '../support/stack.js';
 import { accountKeys } from '../../lib/accounts/accounts.js';
 
@@ -40,12 +38,7 @@ const deleteTerm = (term: string, token: string | undefined = admin.token) => ap
 const as = (u: TestAccount) => ({ openid: u.openid, token: u.token });
 const comment = (u: TestAccount, content: string, vid = video.vid) => hub<{ comment: Comment; comment_count: number; held?: true }>(api, 'comment_set', { ...as(u), vid, content });
 const comments = (u: TestAccount, vid = video.vid) => hub<CommentPage>(api, 'comment_get', { ...as(u), vid, page: 1, d: '' });
-const auditTypes = async (openid: string) => {
-  const out = await db.send(
-    new QueryCommand({ TableName: tableNames.hub, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :a)', ExpressionAttributeValues: { ':pk': accountKeys.account(openid).pk, ':a': 'AUDIT#' }, ConsistentRead: true }),
-  );
-  return (out.Items ?? []).map((i) => String(i.type));
-};
+const auditTypes = async (openid: string) => (await storedAuditEvents(openid)).map((e) => e.type);
 /** The list applies in every function within FILTER_CACHE_MS: tests that change it move the clock past it. */
 const afterCacheBound = () => clock.advance(FILTER_CACHE_MS);
 const heldOf = async (author: string) => (await listHeld({ limit: 100 })).items.filter((h) => h.author === author);
