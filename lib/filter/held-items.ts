@@ -5,9 +5,12 @@ import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { accountKeys } from '../accounts/accounts.js';
 import { clock } from '../clock.js';
-import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
+import { db, tableNames } from '../db/client.js';
 import { timeKey } from '../db/keys.js';
 import { ValidationError } from '../errors.js';
+import { config } from '../config.js';
+import { cancellationCode, transactWrite } from '../db/transact.js';
+import { rateLimitedError, rateLimitItem, type RateLimit } from '../limits/rate-windows.js';
 import { newCommentId, randomBase62 } from '../ids.js';
 import type { VideoInput } from '../catalog/video-items.js';
 
@@ -94,21 +97,38 @@ function newHeld(key: { pk: string; sk: string }, fields: Omit<HeldItem, 'pk' | 
 }
 
 /**
+ * The comment rate limit a held comment counts against: the same window as comment_set's
+ * (lib/comments/post-comment.ts; docs/hub-api.md, "comment_set"), so holding is no way around it.
+ */
+const commentLimit = (openid: string): RateLimit => ({
+  name: 'comments-minute',
+  subject: openid,
+  windowSeconds: 60,
+  max: config.RATE_COMMENTS_PER_MINUTE,
+  message: `At most ${config.RATE_COMMENTS_PER_MINUTE} comments per minute; wait a moment`,
+});
+
+/**
  * Holds a comment (comment_set whose content a `hold` term matched): stored apart, without a number,
- * so no page and no comment_count moves. A repeat of the same text on the same video holds it once.
+ * so no page and no comment_count moves; with a slot of the author's comment window, in one
+ * transaction (429 when full). A repeat of the same text on the same video holds it once and is
+ * answered even when the window is full, as a retried comment is.
  */
 export async function holdComment(input: { openid: string; vid: string; content: string }): Promise<HeldItem> {
   const digest = createHash('sha256').update(input.content).digest('base64url').slice(0, 22);
   const key = heldKeys.comment(input.openid, input.vid, digest);
   const item = newHeld(key, { target_type: 'comment', target_id: newCommentId(), author: input.openid, fields: ['content'], text: { content: input.content }, vid: input.vid });
+  const now = clock.now();
+  const limit = commentLimit(input.openid);
   try {
-    await db.send(new PutCommand({ TableName: TABLE(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+    await transactWrite([{ Put: { TableName: TABLE(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }, rateLimitItem(limit, now)]);
     return item;
   } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    const existing = (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item as HeldItem | undefined;
-    if (existing) return existing;
-    throw error;
+    if (cancellationCode(error, 0) === 'ConditionalCheckFailed') {
+      const existing = (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item as HeldItem | undefined;
+      if (existing) return existing;
+    }
+    throw rateLimitedError(error, [limit], 1, now) ?? error;
   }
 }
 

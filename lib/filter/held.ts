@@ -2,7 +2,7 @@
 // oldest first (listHeld), and its actions (approveHeld, discardHeld). The items themselves:
 // lib/filter/held-items.ts.
 import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { accountKeys, getAccount } from '../accounts/accounts.js';
+import { accountKeys, getAccount, isDeleted } from '../accounts/accounts.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
 import { putVideo } from '../catalog/videos.js';
 import { clock } from '../clock.js';
@@ -97,6 +97,9 @@ const deleteHeld = (item: HeldItem) =>
  */
 export async function approveHeld(heldId: string, moderator: { user_id: string; auth_type: string }): Promise<HeldOutcome> {
   const item = await requireHeld(heldId);
+  // A deleted account's held items go with its erasure: nothing of it is published meanwhile.
+  const author = await getAccount(item.author, true);
+  if (!author || isDeleted(author)) throw new NotFoundError(`User "${item.author.slice(0, 64)}" does not exist`);
   const event: AuditEvent = { action: 'filter.held_approved', actor: moderator.user_id, subject: item.author, via: moderator.auth_type, held_id: heldId };
   const heldKey = { pk: item.pk, sk: item.sk };
   if (item.target_type === 'user') {
@@ -148,8 +151,6 @@ export async function approveHeld(heldId: string, moderator: { user_id: string; 
   }
   let targetId = item.target_id;
   if (item.target_type === 'comment') {
-    const author = await getAccount(item.author, true);
-    if (!author) throw new NotFoundError(`User "${item.author.slice(0, 64)}" does not exist`);
     targetId = (await postComment({ openid: item.author, vid: item.vid!, content: item.text.content! })).comment.cid;
   } else {
     await putVideo(item.video!);

@@ -204,6 +204,28 @@ describe('hold: visible to its author only until approved', () => {
     await expect(approveHeld(second!.held_id, moderator())).rejects.toMatchObject({ status: 404 });
   });
 
+  it('held comments count against the comment rate limit; a retry of a held one is still answered', async () => {
+    const [gus] = await putTestAccounts(1);
+    const vid = (await putTestVideo(editor.openid)).vid;
+    for (let n = 1; n <= 10; n++) expect((await comment(gus!, `spam ${n}`, vid)).status).toBe(200);
+    const over = await comment(gus!, 'spam 11', vid);
+    expect(over.status).toBe(429);
+    expect(over.body).toMatchObject({ code: 'RATE_LIMITED' });
+    expect((await comment(gus!, 'spam 3', vid)).data).toMatchObject({ held: true, comment: { content: 'spam 3' } });
+    expect(await heldOf(gus!.openid)).toHaveLength(10);
+  });
+
+  it("a deleted account's held item is not approved", async () => {
+    const [hal] = await putTestAccounts(1);
+    const vid = (await putTestVideo(editor.openid)).vid;
+    await comment(hal!, 'spam from hal', vid);
+    const [item] = await heldOf(hal!.openid);
+    expect((await hub(api, 'delete_account', { ...as(hal!), confirm: 'delete' })).status).toBe(200);
+    await expect(approveHeld(item!.held_id, moderator())).rejects.toMatchObject({ status: 404 });
+    await settleStreams();
+    expect((await comments(bob, vid)).data).toMatchObject({ total: 0, list: [] });
+  });
+
   it.each(['nickname', 'signature', 'city'] as const)('a held %s: others keep the previous value, the author sees it pending, approval applies it', async (field) => {
     const [carol] = await putTestAccounts(1);
     const before = (await getHubItem<Record<string, string>>(accountKeys.account(carol!.openid)))![field];
