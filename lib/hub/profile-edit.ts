@@ -34,13 +34,15 @@ export function profileEditOperation<F extends 'nickname' | 'signature' | 'city'
       const values = input as { openid: string } & Record<F, string>;
       const { held } = await checkFields({ [field]: values[field] });
       if (held.length > 0) {
-        const account = await requireAccount(values.openid);
+        // Every read before the one write: a failure answers 503 with nothing stored.
+        const [account, pending] = await Promise.all([requireAccount(values.openid), heldProfileOf(values.openid)]);
         await holdProfileField(values.openid, field, values[field]);
-        return { profile: ownProfile(account), held: true, pending: await heldProfileOf(values.openid) };
+        return { profile: ownProfile(account), held: true, pending: { ...pending, [field]: values[field] } };
       }
-      const profile = ownProfile(await setProfileField(values.openid, field, values[field]));
+      // The earlier held value first: a failure in between leaves the field as it was (the retry sets it),
+      // never a held value that an approval would later put over the new one.
       await clearHeldProfileField(values.openid, field);
-      return { profile };
+      return { profile: ownProfile(await setProfileField(values.openid, field, values[field])) };
     },
   });
 }
