@@ -85,8 +85,9 @@ export const FUNCTIONS = {
     description: 'Verify an access key (public)',
     tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] }, hub: { actions: ['PutItem'] } },
   },
-  // The account's accepted terms version: one GetItem of the account item.
-  me: { entry: 'functions/me.ts', description: 'Who the credential is, and the terms the account accepted', tables: { hub: { actions: ['GetItem'] } } },
+  // The account's accepted terms version (one GetItem of the account item) and, for a login token, the
+  // profile values the filter holds (one Query of its partition's held range): docs/moderation.md.
+  me: { entry: 'functions/me.ts', description: 'Who the credential is, the terms the account accepted, its held profile values', tables: { hub: { actions: ['GetItem', 'Query'] } } },
   // Configuration only: the current terms version and the contact for reports.
   policies: { entry: 'functions/policies.ts', description: 'The current terms version and the contact for reports', tables: {} },
   // The account's data export: the account (GetItem), one range at a time of its partition, its
@@ -152,6 +153,11 @@ export const FUNCTIONS = {
     tables: { apiKeys: { actions: ['Query', 'UpdateItem', 'ConditionCheckItem'] }, hub: { actions: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'] } },
     timeoutSeconds: 30,
   },
+  // The filter's term list (docs/moderation.md, "Filter"): one item, read strongly, written with its
+  // audit event in one transaction conditioned on the version read.
+  listFilterTerms: { entry: 'functions/list-filter-terms.ts', description: 'The filter term list (admin JWT only)', tables: { hub: { actions: ['GetItem'] } } },
+  putFilterTerms: { entry: 'functions/put-filter-terms.ts', description: 'Add or replace filter terms (admin JWT only)', tables: { hub: { actions: ['GetItem', 'PutItem'] } } },
+  deleteFilterTerm: { entry: 'functions/delete-filter-term.ts', description: 'Remove a filter term (admin JWT only)', tables: { hub: { actions: ['GetItem', 'PutItem'] } } },
   deletionStatus: { entry: 'functions/deletion-status.ts', description: "A deletion's progress (no credential: the id is unguessable)", tables: { hub: { actions: ['GetItem'] } } },
   publishVideo: {
     entry: 'functions/publish-video.ts',

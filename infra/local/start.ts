@@ -13,6 +13,10 @@ const stack = await startLocalStack({ port, dataDir, staticDir, env: { SHARE_BAS
 const { seedDemoCatalog } = await import('./demo-catalog.js');
 const seeded = await seedDemoCatalog(demoVideos);
 console.log(seeded > 0 ? `seeded ${seeded} demo videos into the empty catalog` : 'catalog already has videos (or DEMO_VIDEOS=0): nothing seeded');
+// A default filter term list (docs/moderation.md, "Filter") when the store has none; never deployed.
+const { seedFilterTerms } = await import('../../lib/filter/terms.js');
+const defaultTerms = (await import('./default-filter-terms.json', { with: { type: 'json' } })).default as { terms: { term: string; action: 'reject' | 'hold' }[] };
+console.log((await seedFilterTerms(defaultTerms.terms)) ? `seeded the default filter term list (${defaultTerms.terms.length} terms)` : 'a filter term list is stored: nothing seeded');
 console.log(`expohub is running at ${stack.url}  (data: ${dataDir === 'memory' ? 'in memory' : dataDir}; Ctrl+C stops it)`);
 
 let stopping = false;

@@ -5,6 +5,7 @@ import { defineRouteDoc, type RouteDoc, type Same } from '../../lib/api-doc.js';
 import { exportAccountsDoc, exportCommentsDoc } from '../../lib/export/export-api.js';
 import { adminDeleteAccountDoc, deleteOwnAccountDoc, deletionStatusDoc } from '../../lib/deletion/deletion-api.js';
 import { createKeyDoc, deleteKeyDoc, keyUsageDoc, listKeysDoc, revokeKeyDoc, verifyKeyDoc } from '../../lib/keys/key-api.js';
+import { deleteFilterTermDoc, listFilterTermsDoc, putFilterTermsDoc } from '../../lib/filter/filter-api.js';
 import { dataExportDoc } from '../../lib/personal-data/data-export-api.js';
 import { publishVideoDoc } from '../../lib/publish/publish-api.js';
 import { meDoc, policiesDoc } from '../../lib/policies/policies-api.js';
@@ -61,6 +62,9 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'DELETE /api/v1/me': deleteOwnAccountDoc,
   'DELETE /api/v1/admin/users/{openid}': adminDeleteAccountDoc,
   'GET /api/v1/deletions/{id}': deletionStatusDoc,
+  'GET /api/v1/admin/filter-terms': listFilterTermsDoc,
+  'POST /api/v1/admin/filter-terms': putFilterTermsDoc,
+  'DELETE /api/v1/admin/filter-terms/{term}': deleteFilterTermDoc,
   'POST /api/v1/videos': publishVideoDoc,
   'GET /api/v1/export/comments': exportCommentsDoc,
   'GET /api/v1/export/accounts': exportAccountsDoc,

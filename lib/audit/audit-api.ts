@@ -22,6 +22,9 @@ const AUDIT_TYPES = [
   'video.removed',
   'reports.dismissed',
   'reports.actioned',
+  'filter.terms_changed',
+  'filter.held_approved',
+  'filter.held_discarded',
 ] as const satisfies readonly AuditEntry['type'][];
 
 /** An event's details: identifiers only (also in the account's data export, lib/personal-data/data-export-api.ts). */
@@ -35,6 +38,8 @@ export const auditDetails = z.object({
   terms_version: z.optional(z.string()),
   target_type: z.optional(z.string()),
   target_id: z.optional(z.string()),
+  filter_version: z.optional(z.number()),
+  held_id: z.optional(z.string()),
 });
 
 const auditEntry = z.object({

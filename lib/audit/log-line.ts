@@ -18,7 +18,10 @@ export type AuditAction =
   | 'comment.removed'
   | 'video.removed'
   | 'reports.dismissed'
-  | 'reports.actioned';
+  | 'reports.actioned'
+  | 'filter.terms_changed'
+  | 'filter.held_approved'
+  | 'filter.held_discarded';
 
 /**
  * One audit fact. Identifiers only: never a key, a token, an SMS code or a phone number in full.
@@ -45,6 +48,10 @@ export interface AuditEvent {
   /** Moderation: the content or account acted on (docs/moderation.md, "Moderation"). */
   target_type?: string;
   target_id?: string;
+  /** Filter term list changes: the list's version after the change (lib/filter/terms.ts). */
+  filter_version?: number;
+  /** Held content approved or discarded: the held item's id (lib/filter/held.ts). */
+  held_id?: string;
 }
 
 /**

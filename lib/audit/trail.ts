@@ -46,6 +46,8 @@ export interface AuditDetails {
   terms_version?: string;
   target_type?: string;
   target_id?: string;
+  filter_version?: number;
+  held_id?: string;
 }
 
 /** The details of an event: an explicit allow-list of its identifiers (nothing else can slip in). */
@@ -60,6 +62,8 @@ function detailsOf(event: AuditEvent): AuditDetails {
   if (event.terms_version !== undefined) details.terms_version = event.terms_version;
   if (event.target_type !== undefined) details.target_type = event.target_type;
   if (event.target_id !== undefined) details.target_id = event.target_id;
+  if (event.filter_version !== undefined) details.filter_version = event.filter_version;
+  if (event.held_id !== undefined) details.held_id = event.held_id;
   return details;
 }
 

@@ -3,6 +3,12 @@ import { MAX_COMMENT_CHARS, postComment } from '../comments/post-comment.js';
 import { charLength, textIssues } from '../text.js';
 import { identifier } from './params.js';
 import { defineOperation } from './operation.js';
+import { holdComment } from '../filter/held-items.js';
+import { checkFields } from '../filter/terms.js';
+import { getVideo } from '../catalog/videos.js';
+import { requireAccount } from '../accounts/accounts.js';
+import { storedCount } from '../db/attributes.js';
+import { NotFoundError } from '../errors.js';
 
 const query = z.object({
   openid: identifier(),
@@ -19,10 +25,22 @@ const query = z.object({
     ),
 });
 
-/** comment_set (docs/hub-api.md, "comment_set"): a comment on a video, deduplicated and rate limited. */
+/**
+ * comment_set (docs/hub-api.md, "comment_set"): a comment on a video, deduplicated and rate limited.
+ * The filter first (docs/moderation.md, "Filter"): a `reject` term is 400 naming `content`; a `hold`
+ * term holds the comment without a number (comment_count does not move) and answers it with `held: true`.
+ */
 export const commentSet = defineOperation({
   auth: 'required',
   scope: 'hub:write',
   query,
-  run: (input) => postComment(input),
+  async run(input) {
+    const { held } = await checkFields({ content: input.content });
+    if (held.length === 0) return postComment(input);
+    const [video, author] = await Promise.all([getVideo(input.vid, true), requireAccount(input.openid, 'Your account')]);
+    if (!video) throw new NotFoundError(`Video "${input.vid.slice(0, 64)}" does not exist`);
+    const item = await holdComment(input);
+    const comment = { cid: item.target_id, vid: input.vid, openid: input.openid, nickname: author.nickname, content: item.text.content!, created_at: item.at, held: true };
+    return { comment, comment_count: storedCount(video.comment_count), held: true };
+  },
 });

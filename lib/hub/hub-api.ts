@@ -25,7 +25,8 @@ export interface HubOperationDoc {
 const OPENID = 'u_9f2c4e1a7b';
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1XzlmMmM0ZTFhN2IifQ.c2lnbmF0dXJl';
 const signedIn = { openid: OPENID, token: TOKEN };
-const comment = z.object({ cid: z.string(), vid: z.string(), openid: z.string(), nickname: z.string(), content: z.string(), created_at: z.string() });
+/** `held: true`: the caller's own comment held by the filter, seen by its author only (docs/moderation.md, "Filter"). */
+const comment = z.object({ cid: z.string(), vid: z.string(), openid: z.string(), nickname: z.string(), content: z.string(), created_at: z.string(), held: z.optional(z.literal(true)) });
 const exampleComment = { cid: 'c_01', vid: 'v_8k2m4q', openid: OPENID, nickname: 'Expo fan 7b', content: 'Great booth!', created_at: '2026-01-05T09:00:00.000Z' };
 const follow = z.object({ follow_user: z.string(), following: z.boolean(), follower_count: z.number() });
 const publicUser = z.object({ openid: z.string(), nickname: z.string(), signature: z.string(), city: z.string(), followed_by_me: z.boolean(), follows_me: z.boolean() });
@@ -73,6 +74,12 @@ const exampleReport = {
 const reportMatches: Same<z.output<typeof reportView>, ReportView> = true;
 void reportMatches;
 
+/** change_*: the profile others see; a value the filter held adds `held: true` and `pending`, the held values by field. */
+const profileChange = z.object({
+  profile: ownProfile,
+  held: z.optional(z.literal(true)),
+  pending: z.optional(z.object({ nickname: z.optional(z.string()), signature: z.optional(z.string()), city: z.optional(z.string()) })),
+});
 // The schemas and the types the use cases return must agree: tsc fails when one drifts.
 const shapesMatch: [
   Same<z.output<typeof publicUser>, PublicUser>,
@@ -135,7 +142,7 @@ export const HUB_DOCS: Record<string, HubOperationDoc> = {
   },
   comment_set: {
     summary: 'Comment on a video',
-    data: z.object({ comment, comment_count: z.number() }),
+    data: z.object({ comment, comment_count: z.number(), held: z.optional(z.literal(true)) }),
     examples: [{ summary: 'A comment', query: { ...signedIn, vid: 'v_8k2m4q', content: 'Great booth!' }, data: { comment: exampleComment, comment_count: 4 } }],
   },
   comment_get: {
@@ -223,9 +230,9 @@ export const HUB_DOCS: Record<string, HubOperationDoc> = {
       },
     ],
   },
-  change_nickname: { data: z.object({ profile: ownProfile }), summary: 'Change the nickname (1-30 characters)', examples: [{ summary: 'Rename', query: { ...signedIn, nickname: 'Booth hunter' } }] },
-  change_signature: { data: z.object({ profile: ownProfile }), summary: 'Change the signature (0-200 characters)', examples: [{ summary: 'A signature', query: { ...signedIn, signature: 'At every expo.' } }] },
-  change_city: { data: z.object({ profile: ownProfile }), summary: 'Change the city (0-50 characters)', examples: [{ summary: 'A city', query: { ...signedIn, city: 'Shanghai' } }] },
+  change_nickname: { data: profileChange, summary: 'Change the nickname (1-30 characters)', examples: [{ summary: 'Rename', query: { ...signedIn, nickname: 'Booth hunter' } }] },
+  change_signature: { data: profileChange, summary: 'Change the signature (0-200 characters)', examples: [{ summary: 'A signature', query: { ...signedIn, signature: 'At every expo.' } }] },
+  change_city: { data: profileChange, summary: 'Change the city (0-50 characters)', examples: [{ summary: 'A city', query: { ...signedIn, city: 'Shanghai' } }] },
   delete_account: {
     summary: 'Delete my account (confirm=delete; a login token only): refused everywhere at once, erased in the background (docs/accounts.md)',
     data: deletionData,

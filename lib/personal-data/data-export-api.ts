@@ -78,6 +78,14 @@ const record = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('invitation'), openid: z.string(), invited_at: z.string() }),
   z.object({ type: z.literal('video'), vid: z.string(), tags: z.array(z.string()), created_at: z.string() }),
+  z.object({
+    type: z.literal('held'),
+    target_type: z.enum(['comment', 'video', 'user']),
+    target_id: z.string(),
+    fields: z.array(z.string()),
+    text: z.record(z.string(), z.string()),
+    held_at: z.string(),
+  }),
   z.object({ type: z.literal('audit'), id: z.string(), at: z.string(), action: z.string(), actor: z.string(), details: auditDetails }),
 ]);
 
@@ -93,13 +101,13 @@ export type AccountData = z.output<typeof account>;
 export type ExportRecord = z.output<typeof record>;
 export type DataExportPage = z.output<typeof page>;
 /** A section of the export (data-export.ts reads them in order); the cursor names the one it continues. */
-export type SectionName = 'key' | 'key_usage' | 'like' | 'dislike' | 'comment' | 'report' | 'follow' | 'follower' | 'block' | 'view' | 'feed' | 'share' | 'invitation' | 'video' | 'audit';
+export type SectionName = 'key' | 'key_usage' | 'like' | 'dislike' | 'comment' | 'report' | 'follow' | 'follower' | 'block' | 'view' | 'feed' | 'share' | 'invitation' | 'video' | 'held' | 'audit';
 
 export const dataExportDoc = defineRouteDoc({
   tag: 'Protected',
   summary: "Download my data: everything stored about the caller's account, in pages",
   description:
-    'The account (first page only, the phone in full), then records of each section in order: `key` (no hash), `key_usage` (requests per UTC day, 30 days), `like`, `dislike`, `comment`, `report` (the reports the account filed), `follow`, `follower`, `block`, `view`, `feed_state` and `feed_call` (the recommender\'s data about the person), `share`, `invitation`, `video`, `audit`. `next_cursor` continues the export (signed, bound to the account; a forged or altered one is 400 naming `cursor`) and is null on the last page; a page may hold fewer records than the page size, even none. Each page reads at most 6 DynamoDB requests. A login token only (an access key is 401). See docs/protected-api.md, "Download my data".',
+    'The account (first page only, the phone in full), then records of each section in order: `key` (no hash), `key_usage` (requests per UTC day, 30 days), `like`, `dislike`, `comment`, `report` (the reports the account filed), `follow`, `follower`, `block`, `view`, `feed_state` and `feed_call` (the recommender\'s data about the person), `share`, `invitation`, `video`, `held` (what the filter holds until a moderator approves it: docs/moderation.md, "Filter"), `audit`. `next_cursor` continues the export (signed, bound to the account; a forged or altered one is 400 naming `cursor`) and is null on the last page; a page may hold fewer records than the page size, even none. Each page reads at most 6 DynamoDB requests. A login token only (an access key is 401). See docs/protected-api.md, "Download my data".',
   query: z.object({ cursor: z.optional(z.string()) }),
   success: { status: 200, kind: 'json', data: page },
   errors: [401],

@@ -20,6 +20,7 @@ import { shareKeys, type StoredShare } from '../share/shares.js';
 import { followKeys } from '../social/follows.js';
 import { blockKeys } from '../social/blocks.js';
 import { reportKeys, type StoredReport } from '../report/reports.js';
+import { heldKeys, type HeldItem } from '../filter/held-items.js';
 import type { AccountData, DataExportPage, ExportRecord, SectionName } from './data-export-api.js';
 
 /**
@@ -208,6 +209,10 @@ const SECTIONS: Section[] = [
     (openid) => videoKeys.authorIndex(openid, '', '').gsi2pk,
     async (items) => items.map((v) => ({ type: 'video', vid: String(v.vid), tags: strings(v.tags), created_at: String(v.created_at) })),
   ),
+  accountRange('held', heldKeys.prefix, (item) => {
+    const held = item as unknown as HeldItem;
+    return { type: 'held', target_type: held.target_type, target_id: held.target_id, fields: held.fields, text: held.text, held_at: held.at };
+  }),
   accountRange('audit', auditKeys.auditPrefix, (item, reader) => {
     const { id, at, type, actor, details } = shownEntry(item as unknown as AuditEntry, reader);
     return { type: 'audit', id, at, action: type, actor, details };

@@ -18,13 +18,20 @@ const policies = z.object({
 });
 
 const principal = z.object({ user_id: z.string(), auth_type: z.enum(['jwt', 'api_key']), scopes: z.array(z.string()), roles: z.array(z.string()) });
-const me = z.object({ ...principal.shape, terms: termsStatusSchema });
+const me = z.object({
+  ...principal.shape,
+  terms: termsStatusSchema,
+  /** For a login token, only when there is one: the profile values the filter holds (docs/moderation.md, "Filter"). */
+  pending_profile: z.optional(z.object({ nickname: z.optional(z.string()), signature: z.optional(z.string()), city: z.optional(z.string()) })),
+});
 const shapesMatch: [Same<z.output<typeof principal>, Principal>, Same<z.output<typeof termsStatusSchema>, TermsStatus>, Same<z.output<typeof policies>, ReturnType<typeof currentPolicies>>] = [true, true, true];
 void shapesMatch;
 
 export const meDoc = defineRouteDoc({
   tag: 'Protected',
   summary: 'Who the credential is (lets a script check its JWT or access key), and the terms version the account accepted',
+  description:
+    '`terms`: the terms of use the account accepted (docs/moderation.md, "Terms and contact"). `pending_profile`, for a login token and only when there is one: profile values the filter holds until a moderator approves them (docs/moderation.md, "Filter"); others still see the previous values.',
   success: { status: 200, kind: 'json', data: me },
   errors: [401],
   examples: [{ summary: 'An access key', data: { user_id: 'u_9f2c4e1a7b', auth_type: 'api_key', scopes: ['export:read'], roles: [], terms: exampleTerms } }],

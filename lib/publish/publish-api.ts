@@ -13,10 +13,11 @@ export const publishVideoDoc = defineRouteDoc({
   summary: 'Publish a video (stored role editor or admin)',
   description:
     'The same `external_id` from the same account updates that video instead of adding one (pipelines re-run). ' +
+    'A title or description the filter holds (docs/moderation.md, "Filter") is answered `held: true`: the video is in no feed, list, search or share page until a moderator approves it. ' +
     'With `dry_run=true` the request is checked as a publish (role, scope, body) and nothing is written: 200 with the action it would take.',
   query: publishQuerySchema,
   body: publishVideoSchema,
-  success: { status: 201, kind: 'json', data: z.object({ video: videoViewSchema, created: z.boolean() }) },
+  success: { status: 201, kind: 'json', data: z.object({ video: videoViewSchema, created: z.boolean(), held: z.optional(z.literal(true)) }) },
   alternative: { status: 200, when: '`dry_run=true`', data: dryRunSchema },
   errors: [401, 403],
   examples: [

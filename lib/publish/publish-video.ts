@@ -11,6 +11,8 @@ import { ForbiddenError, ValidationError } from '../errors.js';
 import { countMetric } from '../observability/metrics.js';
 import { checkedText, textIssues } from '../text.js';
 import { getAccount } from '../accounts/accounts.js';
+import { heldVid, holdVideo } from '../filter/held-items.js';
+import { checkFields } from '../filter/terms.js';
 
 /** The roles that may publish, read from the account item now (docs/protected-api.md, "Who may do what"). */
 const PUBLISHER_ROLES = ['editor', 'admin'];
@@ -76,8 +78,9 @@ export interface PublishDryRun {
  * The same (author, external_id) updates that video (putVideo's guard item makes this safe under retries
  * and concurrent publishes).
  */
-export async function publishVideo(principal: Principal, body: unknown): Promise<{ video: VideoView; created: boolean }> {
-  const { account, input } = await checkedPublish(principal, body);
+export async function publishVideo(principal: Principal, body: unknown): Promise<{ video: VideoView; created: boolean; held?: true }> {
+  const { account, input, held } = await checkedPublish(principal, body);
+  if (held.length > 0) return holdPublish(account, input, held);
   const { video, created, replayed } = await putVideo({ author_openid: account.openid, ...input });
   // A new video or an update by external_id; a retry answered with the first publish's video is not another.
   if (!replayed) countMetric('Publishes');
@@ -98,7 +101,33 @@ async function checkedPublish(principal: Principal, body: unknown) {
     throw new ForbiddenError('Publishing videos needs the editor or admin role');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
-  return { account, input: publishVideoSchema.parse(body) };
+  const input = publishVideoSchema.parse(body);
+  // The filter (docs/moderation.md, "Filter"): a `reject` term is 400 naming the field.
+  const { held } = await checkFields({ title: input.title, description: input.description });
+  return { account, input, held };
+}
+
+/** The video an `external_id` of the author names, if any (the guard item putVideo writes, then its video). */
+async function videoOfExternalId(author: string, externalId: string | undefined) {
+  if (externalId === undefined) return undefined;
+  const link = await db.send(new GetCommand({ TableName: tableNames.hub, Key: videoKeys.externalId(author, externalId), ConsistentRead: true }));
+  const vid = (link.Item as { vid?: string } | undefined)?.vid;
+  return vid ? getVideo(vid, true) : undefined;
+}
+
+/**
+ * A publish a `hold` term matched: held (lib/filter/held.ts) until a moderator approves it; nothing
+ * of it is in the catalog meanwhile (an update leaves the published video as it was). The answer
+ * shows the video as it will be published, with `held: true`.
+ */
+async function holdPublish(account: { openid: string; nickname: string }, input: z.output<typeof publishVideoSchema>, fields: string[]) {
+  const existing = await videoOfExternalId(account.openid, input.external_id);
+  // A new video's vid follows from what is held (the external_id, else the content): a retried
+  // publish holds the same vid again, and its approval can create only one video.
+  const vid = existing?.vid ?? heldVid(`${account.openid}\n${input.external_id ?? JSON.stringify(input)}`);
+  const held = await holdVideo({ ...input, vid, author_openid: account.openid }, fields);
+  const preview = { ...input, vid, author_openid: account.openid, created_at: existing?.created_at ?? held.at, like_count: existing?.like_count ?? 0, comment_count: existing?.comment_count ?? 0, share_count: existing?.share_count ?? 0 };
+  return { video: toVideoView(preview, account.nickname, { liked: false, disliked: false }), created: !existing, held: true as const };
 }
 
 /**
@@ -111,9 +140,7 @@ async function checkedPublish(principal: Principal, body: unknown) {
 export async function dryRunPublish(principal: Principal, body: unknown): Promise<PublishDryRun> {
   const { account, input } = await checkedPublish(principal, body);
   if (input.external_id === undefined) return { dry_run: true, action: 'create', vid: null };
-  const link = await db.send(new GetCommand({ TableName: tableNames.hub, Key: videoKeys.externalId(account.openid, input.external_id), ConsistentRead: true }));
-  const vid = (link.Item as { vid?: string } | undefined)?.vid;
   // As putVideo decides: a guard whose video is gone is a new video.
-  const existing = vid ? await getVideo(vid, true) : undefined;
+  const existing = await videoOfExternalId(account.openid, input.external_id);
   return existing ? { dry_run: true, action: 'update', vid: existing.vid } : { dry_run: true, action: 'create', vid: null };
 }

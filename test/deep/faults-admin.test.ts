@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
@@ -9,7 +9,7 @@ import { keyRecordKeys } from '../../lib/keys/key-records.js';
 import { minuteCounterKeys } from '../../lib/keys/minute-counters.js';
 import { expectUnavailable, retryAfterLostAnswer, snapshotDiff, storeSnapshot, sweepFaults, wipeStore, type FaultSweep, type PlannedFault } from '../support/fault-sweep.js';
 import { clearFaults, failAt, failWhere } from '../support/faults.js';
-import { getHubItem, newPhone, putTestAccounts } from '../support/hub-fixtures.js';
+import { getHubItem, newPhone, putTestAccounts, storedAuditEvents } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
 import { auditKeys } from '../../lib/audit/trail.js';
@@ -28,18 +28,7 @@ const newUserId = () => `u_fadmin${++seq}`;
 const apiKeysItem = async (key: { pk: string; sk: string }) => (await storeSnapshot()).get(`api_keys ${key.pk} | ${key.sk}`);
 const parsed = (json: string | undefined) => (json === undefined ? undefined : (JSON.parse(json) as Record<string, unknown>));
 
-/** The stored audit events of an account, oldest first (read strongly consistent). */
-async function eventsOf(openid: string): Promise<{ type: string; actor: string; details: Record<string, unknown> }[]> {
-  const out = await db.send(
-    new QueryCommand({
-      TableName: tableNames.hub,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': accountKeys.account(openid).pk, ':prefix': auditKeys.auditPrefix },
-      ConsistentRead: true,
-    }),
-  );
-  return (out.Items ?? []) as { type: string; actor: string; details: Record<string, unknown> }[];
-}
+const eventsOf = storedAuditEvents;
 const typesOf = async (openid: string) => (await eventsOf(openid)).map((e) => e.type);
 
 interface Owner {

@@ -549,7 +549,8 @@ describe('profile edits under DynamoDB faults', () => {
     ['change_signature', 'signature', 'Robots and coffee'],
     ['change_city', 'city', 'Shenzhen'],
   ])('%s: 503 with the profile unchanged; the retry sets it', async (op, field, value) => {
-    expect((await sweepFaults(profileSweep(op, field, value))).requests).toEqual(['BatchGetItemCommand', 'UpdateItemCommand']);
+    // The session, an earlier held value of the field removed (docs/moderation.md, "Filter"), the field.
+    expect((await sweepFaults(profileSweep(op, field, value))).requests).toEqual(['BatchGetItemCommand', 'DeleteItemCommand', 'UpdateItemCommand']);
   });
 
   it('change_city with an access key: its last_used_at write is best effort, the other requests 503', async () => {
@@ -574,8 +575,9 @@ describe('profile edits under DynamoDB faults', () => {
       },
     };
     const report = await sweepFaults(sweep);
-    // The key's hash guard, its minute counter (the rate limit), its last_used_at (due: the key is new), the edit.
-    expect(report.requests).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand']);
+    // The key's hash guard, its minute counter (the rate limit), its last_used_at (due: the key is new),
+    // an earlier held value of the field removed (docs/moderation.md, "Filter"), the edit.
+    expect(report.requests).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand', 'DeleteItemCommand', 'UpdateItemCommand']);
     // Throughput, timeout, tx-throttled and tx-conflict at the last_used_at transaction.
     expect(report.tolerated).toHaveLength(4);
   });

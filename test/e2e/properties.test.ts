@@ -9,6 +9,7 @@ import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
 import { changedItems, storeSnapshot } from '../support/store-digest.js';
+import { evasionOf } from '../support/filter-evasions.js';
 
 /**
  * Property-based tests over every hub `do` and every route of infra/routes.ts: generated
@@ -217,6 +218,8 @@ beforeAll(async () => {
   base = stack.url;
   const api = (await import('../support/stack.js')).apiClient(base);
   admin = await signUp(api, ADMIN_PHONE);
+  // The filter's reject terms, before the first write reads (and caches) the list.
+  expect((await api.post('/api/v1/admin/filter-terms', { token: admin.token, body: { terms: REJECTED.map((term) => ({ term, action: 'reject' })) } })).status).toBe(200);
   [alice, bob] = [await signUp(api), await signUp(api)];
   const key = await api.post<{ api_key: string; key: { id: number } }>('/api/v1/api-keys', { token: alice.token, body: { name: 'property tests', rate_limit_per_minute: 100_000 } });
   // The highest limit: the generated calls with this key are many within a minute; its limit is tested in api-key-limits.test.ts.
@@ -324,6 +327,37 @@ describe('every hub do, generated query strings', () => {
   }, PROPERTY_TIMEOUT_MS);
 });
 
+// The filter: no normalised variant of a reject term is stored --------------------------------------
+
+/** Reject terms stored in beforeAll (docs/moderation.md, "Filter"). */
+const REJECTED = ['zqxjvk', '违禁词语'];
+/** A reject term as an evader writes it: any case, full-width forms, separators between its characters, words around it. */
+const rejectedVariant = evasionOf(fc.constantFrom(...REJECTED)).map((v) => v.text);
+
+describe('the filter, generated evasions', () => {
+  it('comment_set, change_* and a publish with a variant of a reject term: 400 naming the field, nothing stored', async () => {
+    const where = fc.constantFrom('content', 'nickname', 'signature', 'city', 'title');
+    await fc.assert(
+      fc.asyncProperty(rejectedVariant, where, async (text, field) => {
+        const answer =
+          field === 'title'
+            ? await send('POST', '/api/v1/videos', {
+                headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json' },
+                body: JSON.stringify({ title: text, video_url: 'https://cdn.example.com/f.mp4', cover_url: 'https://cdn.example.com/f.jpg', duration_s: 30 }),
+              })
+            : await send(
+                'GET',
+                `/api/v1?${new URLSearchParams({ do: field === 'content' ? 'comment_set' : `change_${field}`, openid: alice.openid, token: alice.token, vid, [field]: text })}`,
+              );
+        await expectUnchangedAfter4xx(answer);
+        expect(answer.status, `${field}=${JSON.stringify(text)}: ${JSON.stringify(answer.body)}`).toBe(400);
+        expect((answer.body as { error: string }).error).toContain(`"${field}"`);
+      }),
+      { numRuns: RUNS },
+    );
+  }, PROPERTY_TIMEOUT_MS);
+});
+
 // The routes of infra/routes.ts ----------------------------------------------------------------------
 
 /** What each route may answer (docs/api-keys.md, "Envelope", and the route's section there or in docs/protected-api.md). */
@@ -355,6 +389,9 @@ const ROUTE_STATUSES: Record<string, number[]> = {
   'GET /api/v1/deletions/{id}': [200, 400, 404],
   'GET /api/v1/moderation/reports': [200, 400, 401, 403],
   'POST /api/v1/moderation/actions': [200, 400, 401, 403, 404],
+  'GET /api/v1/admin/filter-terms': [200, 401, 403],
+  'POST /api/v1/admin/filter-terms': [200, 400, 401, 403],
+  'DELETE /api/v1/admin/filter-terms/{term}': [200, 400, 401, 403],
 };
 
 /** A JSON body of the route's own fields with generated values, or anything at all. */
@@ -364,6 +401,7 @@ const FIELDS: Record<string, string[]> = {
   'POST /api/v1/admin/api-keys/lookup': ['key', 'revoke'],
   'POST /api/v1/videos': ['title', 'description', 'video_url', 'cover_url', 'duration_s', 'tags', 'external_id'],
   'POST /api/v1/moderation/actions': ['target', 'action', 'note'],
+  'POST /api/v1/admin/filter-terms': ['terms'],
 };
 const fieldValue = fc.oneof(
   junk,
@@ -446,7 +484,7 @@ describe('every route, generated bodies, path values, queries and credentials', 
     const pathParams = fc.record({ id: fc.oneof(pathValue, fc.constant(String(keyId))), openid: fc.oneof(pathValue, fc.constantFrom(alice.openid, bob.openid)) });
     await fc.assert(
       fc.asyncProperty(credentials, contentType, bodyFor(name), pathParams, queryFor(name), async (auth, type, body, params, query) => {
-        const path = route.path.replace('{id}', params.id).replace('{openid}', params.openid) + query;
+        const path = route.path.replace('{id}', params.id).replace('{openid}', params.openid).replace('{term}', params.id) + query;
         if (auth.authorization === `Bearer ${FRESH_TOKEN}`) auth = { authorization: `Bearer ${await tokenFor(alice.openid)}` };
         const withBody = route.method === 'POST';
         const answer = await send(route.method, path, { headers: { ...auth, ...(withBody ? type : {}) }, ...(withBody ? { body } : {}) });

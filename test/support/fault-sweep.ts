@@ -4,6 +4,18 @@ import { db, tableNames } from '../../lib/db/client.js';
 import { recordRequests, type RecordedRequest } from './db-requests.js';
 import { clearFaults, failAt, type FaultKind } from './faults.js';
 import { settleStreams, type ApiResponse } from './stack.js';
+import { currentFilterTerms } from '../../lib/filter/terms.js';
+
+/**
+ * A case's fixtures, then the filter's term list read: a function reads it at most once a minute
+ * (docs/moderation.md, "Filter"), so without this the run that counts the requests and the faulted
+ * runs would not make the same ones.
+ */
+async function setUp<C>(sweep: Pick<FaultSweep<C>, 'setup'>): Promise<C> {
+  const ctx = await sweep.setup();
+  await currentFilterTerms();
+  return ctx;
+}
 
 /**
  * Fault sweeps: an operation is run once to count the DynamoDB requests it makes, then once per
@@ -178,7 +190,7 @@ export interface SweepReport {
 export async function sweepFaults<C>(sweep: FaultSweep<C>): Promise<SweepReport> {
   const status = sweep.status ?? 200;
   await wipeStore();
-  const counting = await sweep.setup();
+  const counting = await setUp(sweep);
   const { result, requests } = await recordRequests(() => sweep.call(counting), { includeFailed: true });
   expect(result.status, `counting run: ${JSON.stringify(result.body)}`).toBe(status);
   await sweep.once(counting, result);
@@ -190,7 +202,7 @@ export async function sweepFaults<C>(sweep: FaultSweep<C>): Promise<SweepReport>
   for (const planned of plan) {
     const label = `${planned.kind} at request ${planned.position} (${planned.request.command})`;
     await wipeStore();
-    const ctx = await sweep.setup();
+    const ctx = await setUp(sweep);
     const before = await storeSnapshot();
     const fault = failAt(planned.n, planned.kind);
     const res = await sweep.call(ctx).finally(clearFaults);
@@ -222,14 +234,14 @@ export async function sweepFaults<C>(sweep: FaultSweep<C>): Promise<SweepReport>
 export async function retryAfterLostAnswer<C>(sweep: FaultSweep<C>): Promise<void> {
   const status = sweep.status ?? 200;
   await wipeStore();
-  const counting = await sweep.setup();
+  const counting = await setUp(sweep);
   const { requests } = await recordRequests(() => sweep.call(counting), { includeFailed: true });
   const commands = requests.map((r) => r.command);
   const lastWrite = (commands.includes('TransactWriteItemsCommand') ? commands.lastIndexOf('TransactWriteItemsCommand') : requests.map((r) => WRITES.has(r.command)).lastIndexOf(true)) + 1;
   expect(lastWrite, 'the operation writes').toBeGreaterThan(0);
 
   await wipeStore();
-  const ctx = await sweep.setup();
+  const ctx = await setUp(sweep);
   const lost = failAt(lastWrite, 'timeout', { applied: true });
   const res = await sweep.call(ctx).finally(clearFaults);
   expect(lost.fired).toBe(requests[lastWrite - 1]!.command);

@@ -3,8 +3,9 @@ import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { batchGetHubItems, itemId } from '../../lib/db/batch.js';
-import { accountItem, accountRecord } from '../../lib/accounts/accounts.js';
+import { accountItem, accountKeys, accountRecord } from '../../lib/accounts/accounts.js';
 import type { Role } from '../../lib/accounts/roles.js';
+import { auditKeys } from '../../lib/audit/trail.js';
 import type { VideoItem } from '../../lib/catalog/video-items.js';
 import { settleStreams, type apiClient, type ApiResponse } from './stack.js';
 import { tokenFor } from './tokens.js';
@@ -175,4 +176,17 @@ export async function storedVideosOfAuthor(openid: string): Promise<VideoItem[]>
   const keys = (out.Items ?? []).map((i) => videoKeys.video(String(i.vid)));
   const items = await batchGetHubItems<VideoItem>(keys);
   return keys.map((k) => items.get(itemId(k))).filter((v): v is VideoItem => !!v);
+}
+
+/** The stored audit events of an account, oldest first (read strongly consistent). */
+export async function storedAuditEvents(openid: string): Promise<{ type: string; actor: string; details: Record<string, unknown> }[]> {
+  const out = await db.send(
+    new QueryCommand({
+      TableName: TABLE(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': accountKeys.account(openid).pk, ':prefix': auditKeys.auditPrefix },
+      ConsistentRead: true,
+    }),
+  );
+  return (out.Items ?? []) as { type: string; actor: string; details: Record<string, unknown> }[];
 }

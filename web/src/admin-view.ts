@@ -2,12 +2,13 @@ import { client, errorMessage } from './api.js';
 import { confirmAction } from './confirm.js';
 import { deletionProgress } from './deletion-view.js';
 import { field, fieldError, h, replaceChildren } from './dom.js';
+import { filterTermsSection } from './filter-terms-view.js';
 import { announce } from './status.js';
 
 /**
  * Admin tools, shown to an account whose login holds the admin role: "Delete this account" for an
  * openid (`DELETE /api/v1/admin/users/{openid}?confirm=delete`), after a confirmation dialog, then
- * the deletion's state (docs/web.md, "Admin tools").
+ * the deletion's state; the filter's term list (docs/web.md, "Admin tools").
  */
 export function adminSection(): HTMLElement {
   const input = h('input', { name: 'openid', type: 'text', autocomplete: 'off', spellcheck: 'false', class: 'mono' });
@@ -56,5 +57,6 @@ export function adminSection(): HTMLElement {
     h('h3', { id: 'admin-delete-heading' }, 'Delete an account'),
     form,
     result,
+    filterTermsSection(),
   );
 }

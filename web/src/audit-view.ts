@@ -26,6 +26,9 @@ const LABELS: Record<AuditEntry['type'], string> = {
   'video.removed': 'Video removed by a moderator',
   'reports.dismissed': 'Reports dismissed',
   'reports.actioned': 'Reports actioned',
+  'filter.terms_changed': 'Filter terms changed',
+  'filter.held_approved': 'Held content approved by a moderator',
+  'filter.held_discarded': 'Held content discarded by a moderator',
 };
 
 const roles = (list: string[] | undefined) => (list && list.length > 0 ? list.join(', ') : 'none');

@@ -190,7 +190,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who the credential is (lets a script check its JWT or access key), and the terms version the account accepted */
+        /**
+         * Who the credential is (lets a script check its JWT or access key), and the terms version the account accepted
+         * @description `terms`: the terms of use the account accepted (docs/moderation.md, "Terms and contact"). `pending_profile`, for a login token and only when there is one: profile values the filter holds until a moderator approves them (docs/moderation.md, "Filter"); others still see the previous values.
+         */
         get: operations["me"];
         put?: never;
         post?: never;
@@ -213,7 +216,7 @@ export interface paths {
         };
         /**
          * Download my data: everything stored about the caller's account, in pages
-         * @description The account (first page only, the phone in full), then records of each section in order: `key` (no hash), `key_usage` (requests per UTC day, 30 days), `like`, `dislike`, `comment`, `report` (the reports the account filed), `follow`, `follower`, `block`, `view`, `feed_state` and `feed_call` (the recommender's data about the person), `share`, `invitation`, `video`, `audit`. `next_cursor` continues the export (signed, bound to the account; a forged or altered one is 400 naming `cursor`) and is null on the last page; a page may hold fewer records than the page size, even none. Each page reads at most 6 DynamoDB requests. A login token only (an access key is 401). See docs/protected-api.md, "Download my data".
+         * @description The account (first page only, the phone in full), then records of each section in order: `key` (no hash), `key_usage` (requests per UTC day, 30 days), `like`, `dislike`, `comment`, `report` (the reports the account filed), `follow`, `follower`, `block`, `view`, `feed_state` and `feed_call` (the recommender's data about the person), `share`, `invitation`, `video`, `held` (what the filter holds until a moderator approves it: docs/moderation.md, "Filter"), `audit`. `next_cursor` continues the export (signed, bound to the account; a forged or altered one is 400 naming `cursor`) and is null on the last page; a page may hold fewer records than the page size, even none. Each page reads at most 6 DynamoDB requests. A login token only (an access key is 401). See docs/protected-api.md, "Download my data".
          */
         get: operations["myData"];
         put?: never;
@@ -424,6 +427,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/filter-terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The filter term list, with its version
+         * @description Needs an admin login token (the request-context roles); an access key is 403. Terms are stored in their normalised form (NFKC, lower case, separators removed: docs/moderation.md, "Filter"); every function applies a change within 60 seconds.
+         */
+        get: operations["listFilterTerms"];
+        put?: never;
+        /**
+         * Add terms, or replace the action of terms already listed (a repeat changes nothing: `changed: false`)
+         * @description Needs an admin login token (the request-context roles); an access key is 403. Terms are stored in their normalised form (NFKC, lower case, separators removed: docs/moderation.md, "Filter"); every function applies a change within 60 seconds. A change is an audit event on the administrator's account (`filter.terms_changed`, with the new version).
+         */
+        post: operations["putFilterTerms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/filter-terms/{term}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a term, given in any spelling that normalises to it (absent: `changed: false`)
+         * @description Needs an admin login token (the request-context roles); an access key is 403. Terms are stored in their normalised form (NFKC, lower case, separators removed: docs/moderation.md, "Filter"); every function applies a change within 60 seconds. A change is an audit event on the administrator's account.
+         */
+        delete: operations["deleteFilterTerm"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/videos": {
         parameters: {
             query?: never;
@@ -435,7 +482,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a video (stored role editor or admin)
-         * @description The same `external_id` from the same account updates that video instead of adding one (pipelines re-run). With `dry_run=true` the request is checked as a publish (role, scope, body) and nothing is written: 200 with the action it would take.
+         * @description The same `external_id` from the same account updates that video instead of adding one (pipelines re-run). A title or description the filter holds (docs/moderation.md, "Filter") is answered `held: true`: the video is in no feed, list, search or share page until a moderator approves it. With `dry_run=true` the request is checked as a publish (role, scope, body) and nothing is written: 200 with the action it would take.
          */
         post: operations["publishVideo"];
         delete?: never;
@@ -811,8 +858,12 @@ export interface components {
                 nickname: string;
                 content: string;
                 created_at: string;
+                /** @constant */
+                held?: true;
             };
             comment_count: number;
+            /** @constant */
+            held?: true;
         };
         HubQuery_comment_get: {
             /**
@@ -833,6 +884,8 @@ export interface components {
                 nickname: string;
                 content: string;
                 created_at: string;
+                /** @constant */
+                held?: true;
             }[];
             page: number;
             page_size: number;
@@ -857,6 +910,8 @@ export interface components {
                 nickname: string;
                 content: string;
                 created_at: string;
+                /** @constant */
+                held?: true;
             };
             /** @constant */
             deleted: true;
@@ -991,6 +1046,13 @@ export interface components {
                 video_count: number;
                 phone: string;
             };
+            /** @constant */
+            held?: true;
+            pending?: {
+                nickname?: string;
+                signature?: string;
+                city?: string;
+            };
         };
         HubQuery_change_signature: {
             /**
@@ -1014,6 +1076,13 @@ export interface components {
                 video_count: number;
                 phone: string;
             };
+            /** @constant */
+            held?: true;
+            pending?: {
+                nickname?: string;
+                signature?: string;
+                city?: string;
+            };
         };
         HubQuery_change_city: {
             /**
@@ -1036,6 +1105,13 @@ export interface components {
                 liked_count: number;
                 video_count: number;
                 phone: string;
+            };
+            /** @constant */
+            held?: true;
+            pending?: {
+                nickname?: string;
+                signature?: string;
+                city?: string;
             };
         };
         HubQuery_delete_account: {
@@ -1614,6 +1690,11 @@ export interface operations {
                                 current_version: string;
                                 accepted_current: boolean;
                             };
+                            pending_profile?: {
+                                nickname?: string;
+                                signature?: string;
+                                city?: string;
+                            };
                         };
                     };
                 };
@@ -1826,6 +1907,17 @@ export interface operations {
                                 created_at: string;
                             } | {
                                 /** @constant */
+                                type: "held";
+                                /** @enum {string} */
+                                target_type: "comment" | "video" | "user";
+                                target_id: string;
+                                fields: string[];
+                                text: {
+                                    [key: string]: string;
+                                };
+                                held_at: string;
+                            } | {
+                                /** @constant */
                                 type: "audit";
                                 id: string;
                                 at: string;
@@ -1841,6 +1933,8 @@ export interface operations {
                                     terms_version?: string;
                                     target_type?: string;
                                     target_id?: string;
+                                    filter_version?: number;
+                                    held_id?: string;
                                 };
                             })[];
                             next_cursor: string | null;
@@ -1951,7 +2045,7 @@ export interface operations {
                                 id: string;
                                 at: string;
                                 /** @enum {string} */
-                                type: "key.created" | "key.revoked" | "key.deleted" | "key.rate_limited" | "role.changed" | "session.ended" | "account.suspended" | "account.reinstated" | "account.deletion_requested" | "account.deleted" | "admin.keys_listed" | "admin.key_looked_up" | "terms.accepted" | "comment.removed" | "video.removed" | "reports.dismissed" | "reports.actioned";
+                                type: "key.created" | "key.revoked" | "key.deleted" | "key.rate_limited" | "role.changed" | "session.ended" | "account.suspended" | "account.reinstated" | "account.deletion_requested" | "account.deleted" | "admin.keys_listed" | "admin.key_looked_up" | "terms.accepted" | "comment.removed" | "video.removed" | "reports.dismissed" | "reports.actioned" | "filter.terms_changed" | "filter.held_approved" | "filter.held_discarded";
                                 actor: string;
                                 details: {
                                     via?: string;
@@ -1963,6 +2057,8 @@ export interface operations {
                                     terms_version?: string;
                                     target_type?: string;
                                     target_id?: string;
+                                    filter_version?: number;
+                                    held_id?: string;
                                 };
                             }[];
                             next_cursor: string | null;
@@ -2274,6 +2370,130 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
+    listFilterTerms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope `{code: 0, data}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            version: number;
+                            terms: {
+                                term: string;
+                                /** @enum {string} */
+                                action: "reject" | "hold";
+                            }[];
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    putFilterTerms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    terms: {
+                        term: string;
+                        /** @enum {string} */
+                        action: "reject" | "hold";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: the envelope `{code: 0, data}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            version: number;
+                            terms: {
+                                term: string;
+                                /** @enum {string} */
+                                action: "reject" | "hold";
+                            }[];
+                            updated_at: string | null;
+                            changed: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteFilterTerm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                term: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope `{code: 0, data}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            version: number;
+                            terms: {
+                                term: string;
+                                /** @enum {string} */
+                                action: "reject" | "hold";
+                            }[];
+                            updated_at: string | null;
+                            changed: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     publishVideo: {
         parameters: {
             query?: {
@@ -2347,6 +2567,8 @@ export interface operations {
                                 disliked?: boolean;
                             };
                             created: boolean;
+                            /** @constant */
+                            held?: true;
                         };
                     };
                 };
