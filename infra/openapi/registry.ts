@@ -1,7 +1,7 @@
 import * as z from '../../lib/zod.js';
 import { listAuditDoc, signOutDoc } from '../../lib/audit/audit-api.js';
 import { adminListKeysDoc, adminLookupKeyDoc, adminRevokeKeyDoc, reinstateAccountDoc, setRolesDoc, suspendAccountDoc } from '../../lib/admin/admin-api.js';
-import { defineRouteDoc, type RouteDoc, type Same } from '../../lib/api-doc.js';
+import { defineRouteDoc, type RouteDoc } from '../../lib/api-doc.js';
 import { exportAccountsDoc, exportCommentsDoc } from '../../lib/export/export-api.js';
 import { adminDeleteAccountDoc, deleteOwnAccountDoc, deletionStatusDoc } from '../../lib/deletion/deletion-api.js';
 import { createKeyDoc, deleteKeyDoc, keyUsageDoc, listKeysDoc, revokeKeyDoc, verifyKeyDoc } from '../../lib/keys/key-api.js';
