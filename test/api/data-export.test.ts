@@ -170,8 +170,9 @@ describe('GET /api/v1/me/data', () => {
     const fresh = await signUp(api);
     const pages = await allPages(fresh.token);
     // 1 GetItem and 5 sections; the reports (a Query that may need a BatchGet: 2 reserved, 1 used)
-    // and 5 more, the block list among them; then the last 4 (docs/protected-api.md, "Download my data").
-    expect(pages.map((p) => p.requests.length)).toEqual([6, 6, 4]);
+    // and 5 more, the block list among them; then the last 5, the held items among them
+    // (docs/protected-api.md, "Download my data").
+    expect(pages.map((p) => p.requests.length)).toEqual([6, 6, 5]);
     for (const { requests } of pages) {
       expect(requests.length).toBeLessThanOrEqual(PAGE_REQUESTS);
       for (const r of requests) expect(['GetItemCommand', 'QueryCommand', 'BatchGetItemCommand']).toContain(r.command);
