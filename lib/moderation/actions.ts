@@ -13,6 +13,8 @@ import { batchGetHubItems, itemId } from '../db/batch.js';
 import { tableNames } from '../db/client.js';
 import { conditionFailed, transactWrite, type TransactItem } from '../db/transact.js';
 import { ForbiddenError, NotFoundError, UnavailableError, ValidationError } from '../errors.js';
+import { approveHeld, discardHeld } from '../filter/held.js';
+import { parseHeldId, type HeldTargetType } from '../filter/held-items.js';
 import { getCase, REASONS, reportKeys, type Decision, type StoredCase } from '../report/reports.js';
 import { TARGET_TYPES, type Target } from '../report/targets.js';
 import { checkedText } from '../text.js';
@@ -20,6 +22,8 @@ import { checkedText } from '../text.js';
 export const MODERATION_ACTIONS = ['remove', 'dismiss', 'suspend', 'approve'] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 export const MAX_NOTE = 500;
+/** What an action is taken on: a reported target, or held content named by its held id (docs/moderation.md, "Moderation"). */
+export const ACTION_TARGET_TYPES = [...TARGET_TYPES, 'held'] as const;
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
 export const moderationKeys = {
@@ -29,7 +33,7 @@ export const moderationKeys = {
 
 export const actionBodySchema = z.strictBody({
   target: z.strictObject({
-    type: z.enum(TARGET_TYPES, { error: `must be one of ${TARGET_TYPES.join(', ')}` }),
+    type: z.enum(ACTION_TARGET_TYPES, { error: `must be one of ${ACTION_TARGET_TYPES.join(', ')}` }),
     id: checkedText(z.string({ error: 'is required' }).check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters'))),
   }),
   action: z.enum(MODERATION_ACTIONS, { error: `must be one of ${MODERATION_ACTIONS.join(', ')}` }),
@@ -39,13 +43,15 @@ export type ActionBody = z.output<typeof actionBodySchema>;
 
 /** What an action answers, the first time and on every repeat. */
 export interface ActionResult {
-  target: Target;
+  target: { type: (typeof ACTION_TARGET_TYPES)[number]; id: string };
   action: ModerationAction;
   state: Decision['state'];
   outcome: Decision['outcome'];
   /** The open reports the decision closed (each reporter sees the outcome in my_reports). */
   reports: number;
   decided_at: string;
+  /** Held content only: what the held item was, by the id the content has now (an approved comment's new cid). */
+  content?: { type: HeldTargetType; id: string };
 }
 
 /** What one action changes besides the case: its items, its audit event, or another way to commit. */
@@ -137,10 +143,7 @@ async function suspendAuthor({ principal, target, caseItem }: Parameters<Planner
   };
 }
 
-/**
- * The action dispatch: one planner per (action, target type). `approve` is for held content, which
- * this deployment does not hold yet: 404 for every target until a planner for it is added here.
- */
+/** The action dispatch for reported targets: one planner per (action, target type). Held content: `actOnHeld`. */
 const PLANNERS: Record<ModerationAction, Partial<Record<Target['type'], Planner>>> = {
   remove: { comment: removeComment, video: removeVideo },
   dismiss: {
@@ -151,6 +154,32 @@ const PLANNERS: Record<ModerationAction, Partial<Record<Target['type'], Planner>
   suspend: { comment: suspendAuthor, video: suspendAuthor, user: suspendAuthor },
   approve: {},
 };
+
+/**
+ * An action on held content (`target: {type: 'held', id: held_id}`, docs/moderation.md "Moderation"):
+ * `approve` publishes it (lib/filter/held.ts approveHeld), `remove` discards it (discardHeld); each
+ * writes its own audit event and answers 404 once the item is gone. A case of the same content, if
+ * reported, is not touched. The note is not kept: a held item has no decision record.
+ */
+async function actOnHeld(principal: Principal, heldId: string, action: ModerationAction): Promise<ActionResult> {
+  const run = action === 'approve' ? approveHeld : action === 'remove' ? discardHeld : undefined;
+  if (!run) throw new ValidationError(`Invalid parameter "action": held content is given "approve" or "remove", not "${action}"`);
+  try {
+    parseHeldId(heldId);
+  } catch {
+    throw new ValidationError('Invalid parameter "target.id": not a held item id');
+  }
+  const done = await run(heldId, principal);
+  return {
+    target: { type: 'held', id: heldId },
+    action,
+    state: 'actioned',
+    outcome: action === 'approve' ? 'content_approved' : 'content_removed',
+    reports: 0,
+    decided_at: clock.nowIso(),
+    content: { type: done.target_type, id: done.target_id },
+  };
+}
 
 async function dismiss({ principal, target }: Parameters<Planner>[0]): Promise<Plan> {
   return { state: 'dismissed', outcome: null, items: [], event: eventOf('reports.dismissed', principal, principal.user_id, target) };
@@ -186,10 +215,11 @@ const resultOf = (target: Target, d: Decision): ActionResult => ({ target, actio
  */
 export async function takeAction(principal: Principal, body: unknown): Promise<ActionResult> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
-  const { target, action, note } = actionBodySchema.parse(body);
+  const { target: given, action, note } = actionBodySchema.parse(body);
+  if (given.type === 'held') return actOnHeld(principal, given.id, action);
+  const target: Target = { type: given.type, id: given.id };
   const planner = PLANNERS[action][target.type];
-  if (action === 'approve') throw new NotFoundError(`Nothing is held for ${target.type} "${target.id.slice(0, 64)}"`);
-  if (!planner) throw new ValidationError(`Invalid parameter "action": a ${target.type} cannot be given "${action}" (a user is suspended, not removed)`);
+  if (!planner) throw new ValidationError(`Invalid parameter "action": a ${target.type} cannot be given "${action}" (a user is suspended, not removed; "approve" is for held content)`);
   for (let attempt = 0; attempt < 5; attempt++) {
     const caseItem = await getCase(target);
     if (!caseItem) throw new NotFoundError(`Nothing is reported for ${target.type} "${target.id.slice(0, 64)}"`);

@@ -178,12 +178,12 @@ describe('who may moderate', () => {
     expect((await api.get('/api/v1/moderation/reports', { token })).status).toBe(403);
   });
 
-  it('names a bad body (400): unknown action, remove on a user; approve with nothing held is 404', async () => {
+  it('names a bad body (400): unknown action, remove on a user, approve on a reported target (approve is for held content)', async () => {
     const bad = await act({ target: { type: 'user', id: author.openid }, action: 'ban' });
     expect([bad.status, bad.body.code]).toEqual([400, 'VALIDATION_ERROR']);
     expect((bad.body as { error: string }).error).toContain('action');
     const removeUser = await act({ target: { type: 'user', id: author.openid }, action: 'remove' });
     expect(removeUser.status).toBe(400);
-    expect((await act({ target: { type: 'comment', id: 'c_x' }, action: 'approve' })).status).toBe(404);
+    expect((await act({ target: { type: 'comment', id: 'c_x' }, action: 'approve' })).status).toBe(400);
   });
 });

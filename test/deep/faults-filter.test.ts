@@ -1,19 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { accountKeys } from '../../lib/accounts/accounts.js';
-import { toAppError } from '../../lib/error-mapper.js';
-import { approveHeld, discardHeld } from '../../lib/filter/held.js';
 import { heldIdOf, heldKeys, holdProfileField } from '../../lib/filter/held-items.js';
 import { FILTER_CACHE_MS, filterTermKeys, seedFilterTerms } from '../../lib/filter/terms.js';
 import { retryAfterLostAnswer, sweepFaults, type FaultSweep } from '../support/fault-sweep.js';
 import { clearFaults } from '../support/faults.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, storedAuditEvents, type TestAccount } from '../support/hub-fixtures.js';
 import { clock } from '../../lib/clock.js';
-import { useTestStack, type ApiResponse } from '../support/stack.js';
+import { useTestStack } from '../support/stack.js';
 
 /**
  * The filter's writes under DynamoDB faults (test/support/fault-sweep.ts: the plan of faults and
- * what each case checks): the admin term routes, and a held item's approval and discard
- * (docs/moderation.md, "Filter").
+ * what each case checks): the admin term routes, and a held item's approval and discard through the
+ * moderation action route (docs/moderation.md, "Filter" and "Moderation").
  */
 const api = useTestStack();
 afterEach(clearFaults);
@@ -70,28 +68,19 @@ describe('the term list under DynamoDB faults', () => {
   });
 });
 
-/** A use case called as a function answers as the handler would: its error mapped to the envelope. */
-async function asAnswer(run: () => Promise<unknown>): Promise<ApiResponse<unknown>> {
-  try {
-    const data = await run();
-    return { status: 200, headers: new Headers({ 'x-request-id': 'direct' }), body: { code: 0, data }, data };
-  } catch (error) {
-    const app = toAppError(error);
-    if (!app) throw error;
-    return { status: app.status, headers: new Headers({ 'x-request-id': 'direct', ...app.headers }), body: { code: app.code, error: app.message }, data: undefined };
-  }
-}
-
 interface HeldCase {
   author: string;
-  moderator: string;
+  moderator: TestAccount;
   heldId: string;
 }
 const heldCase = async (): Promise<HeldCase> => {
-  const [author, moderator] = await putTestAccounts(2);
+  const [author] = await putTestAccounts(1);
+  const [moderator] = await putTestAccounts(1, ['moderator']);
   const item = await holdProfileField(author!.openid, 'nickname', 'spam king');
-  return { author: author!.openid, moderator: moderator!.openid, heldId: heldIdOf(item) };
+  return { author: author!.openid, moderator: moderator!, heldId: heldIdOf(item) };
 };
+const actOnHeld = ({ moderator, heldId }: HeldCase, action: 'approve' | 'remove') =>
+  api.post('/api/v1/moderation/actions', { token: moderator.token, body: { target: { type: 'held', id: heldId }, action } });
 
 interface HoldCase {
   author: TestAccount;
@@ -137,8 +126,9 @@ describe('holding content under DynamoDB faults', () => {
 describe('held content under DynamoDB faults', () => {
   const approve: FaultSweep<HeldCase> = {
     setup: heldCase,
-    call: ({ heldId, moderator }) => asAnswer(() => approveHeld(heldId, { user_id: moderator, auth_type: 'jwt' })),
-    async once({ author }) {
+    call: (c) => actOnHeld(c, 'approve'),
+    async once({ author }, res) {
+      expect(res.data).toMatchObject({ action: 'approve', outcome: 'content_approved', content: { type: 'user', id: author } });
       expect((await getHubItem<{ nickname: string }>(accountKeys.account(author)))?.nickname).toBe('spam king');
       expect(await getHubItem(heldKeys.profileField(author, 'nickname'))).toBeUndefined();
       expect(await typesOf(author)).toEqual(['filter.held_approved']);
@@ -146,14 +136,15 @@ describe('held content under DynamoDB faults', () => {
   };
 
   it('approve a held nickname: 503 with nothing changed; the retry applies it with one event, in one transaction', async () => {
-    // The held item and its author's account, then the account's field, the item's removal and the event in one transaction.
-    expect((await sweepFaults(approve)).requests).toEqual(['GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+    // The session, the held item and its author's account, then the account's field, the item's removal and the event in one transaction.
+    expect((await sweepFaults(approve)).requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
   });
 
   const discard: FaultSweep<HeldCase> = {
     setup: heldCase,
-    call: ({ heldId, moderator }) => asAnswer(() => discardHeld(heldId, { user_id: moderator, auth_type: 'jwt' })),
-    async once({ author }) {
+    call: (c) => actOnHeld(c, 'remove'),
+    async once({ author }, res) {
+      expect(res.data).toMatchObject({ action: 'remove', outcome: 'content_removed', content: { type: 'user', id: author } });
       expect((await getHubItem<{ nickname: string }>(accountKeys.account(author)))?.nickname).not.toBe('spam king');
       expect(await getHubItem(heldKeys.profileField(author, 'nickname'))).toBeUndefined();
       expect(await typesOf(author)).toEqual(['filter.held_discarded']);
@@ -161,6 +152,6 @@ describe('held content under DynamoDB faults', () => {
   };
 
   it('discard a held nickname: 503 with the item kept; the retry removes it with one event', async () => {
-    expect((await sweepFaults(discard)).requests).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    expect((await sweepFaults(discard)).requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
   });
 });

@@ -394,6 +394,12 @@ const ROUTE_STATUSES: Record<string, number[]> = {
   'DELETE /api/v1/admin/filter-terms/{term}': [200, 400, 401, 403],
 };
 
+/** Held content as an action's target (docs/moderation.md, "Moderation"): a held id of no held item, ones that are not held ids. */
+const heldTargets = [
+  { type: 'held', id: 'hd_QUNDT1VOVCN1X25vYm9keQpIRUxEI3VzZXIjbmlja25hbWUKbm9uY2Uw' },
+  { type: 'held', id: 'hd_!!' },
+  { type: 'held', id: 'c_nosuchcomment00' },
+];
 /** A JSON body of the route's own fields with generated values, or anything at all. */
 const FIELDS: Record<string, string[]> = {
   'POST /api/v1/api-keys': ['name', 'scopes', 'expires_at', 'user_id', 'rate_limit_per_minute'],
@@ -406,7 +412,7 @@ const FIELDS: Record<string, string[]> = {
 const fieldValue = fc.oneof(
   junk,
   fc.constantFrom('\ud800', 'a\ud800b', 'https://cdn.example.com/a\u0000.mp4', 'https://cdn.example.com/v.mp4', 'editor', '2099-01-01T00:00:00Z', 'remove', 'dismiss', 'suspend', 'approve'),
-  fc.constantFrom({ type: 'user', id: 'u_nobody' }, { type: 'comment', id: 'c_nosuchcomment00' }, { type: 'video', id: '\u0000' }, { type: 'song', id: 'x' }),
+  fc.constantFrom({ type: 'user', id: 'u_nobody' }, { type: 'comment', id: 'c_nosuchcomment00' }, { type: 'video', id: '\u0000' }, { type: 'song', id: 'x' }, ...heldTargets),
   fc.array(fc.oneof(junk, fc.constantFrom('\udc00x', 'export:read', 'expo')), { maxLength: 4 }),
   fc.integer({ min: -10, max: 40_000 }),
   fc.double(),
@@ -416,6 +422,10 @@ const fieldValue = fc.oneof(
 const bodyFor = (route: string) =>
   fc.oneof(
     fc.dictionary(fc.constantFrom(...(FIELDS[route] ?? ['x'])), fieldValue).map((o) => JSON.stringify(o)),
+    // An action on held content whose body is otherwise valid, so that it reaches the held item's lookup.
+    ...(route === 'POST /api/v1/moderation/actions'
+      ? [fc.record({ target: fc.constantFrom(...heldTargets), action: fc.constantFrom('approve', 'remove', 'dismiss', 'suspend') }).map((o) => JSON.stringify(o))]
+      : []),
     fc.jsonValue().map((v) => JSON.stringify(v)),
     fc.constantFrom('', 'not json', '{"name":', '[]', 'null', '{"name":"\\ud800"}'),
   );

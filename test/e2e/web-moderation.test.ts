@@ -1,6 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { clock } from '../../lib/clock.js';
 import type { CommentView } from '../../lib/comments/comments.js';
+import { FILTER_CACHE_MS, seedFilterTerms } from '../../lib/filter/terms.js';
 import type { ReportView } from '../../lib/report/reports.js';
 import { hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { useWebStack } from '../support/web-browser.js';
@@ -36,6 +38,36 @@ describe('the moderation view', () => {
 
     const mine = await hub<{ list: ReportView[] }>(web.api(), 'my_reports', { openid: reporter.openid, token: reporter.token });
     expect(mine.data.list[0]).toMatchObject({ state: 'actioned', outcome: 'content_removed' });
+  });
+
+  it('shows a held comment among the cases and approves it: the comment is published for everyone', async () => {
+    const [moderator] = (await putTestAccounts(1, ['moderator'])) as [TestAccount];
+    const [author, reader] = (await putTestAccounts(2)) as [TestAccount, TestAccount];
+    const { vid } = await putTestVideo(reader.openid);
+    // A hold term, read afresh once the filter's cache bound has passed (docs/moderation.md, "Filter").
+    expect(await seedFilterTerms([{ term: 'casino', action: 'hold' }])).toBe(true);
+    clock.advance(FILTER_CACHE_MS);
+    try {
+      const held = await hub<{ comment: CommentView; held?: true }>(web.api(), 'comment_set', { openid: author.openid, token: author.token, vid, content: 'best casino deals' });
+      expect(held.data.held).toBe(true);
+
+      const page = await openSignedIn(moderator);
+      const row = page.locator('section.moderation tr[data-held]', { hasText: 'best casino deals' });
+      await row.waitFor();
+      expect(await row.innerText()).toContain('held by the filter: content');
+      expect(await row.getByRole('button', { name: 'Dismiss' }).count()).toBe(0);
+      await row.getByRole('button', { name: 'Approve' }).click();
+      const dialog = page.getByRole('dialog');
+      expect(await dialog.innerText()).toContain('Publishes the comment');
+      await dialog.getByRole('button', { name: 'Approve' }).click();
+      await expect.poll(() => row.count()).toBe(0);
+
+      const seen = await hub<{ list: CommentView[]; total: number }>(web.api(), 'comment_get', { openid: reader.openid, token: reader.token, vid, page: 1, d: '' });
+      expect(seen.data.total).toBe(1);
+      expect(seen.data.list.map((c) => c.content)).toEqual(['best casino deals']);
+    } finally {
+      clock.reset();
+    }
   });
 
   it('is not shown to an account without the role', async () => {

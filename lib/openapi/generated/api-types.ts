@@ -536,8 +536,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The moderation queue: one entry per reported target with open reports, oldest open report first
-         * @description Needs a login token whose request-context roles hold moderator or admin; an access key is 403. Each entry: the target, a preview of the content as last reported (a comment's text, a video's title, a user's nickname), its author, the open report count and the counts by reason (spam, abusive, sexual, violent, illegal, privacy, other), the oldest and latest open report times. `limit` 1-100 (default 20); `next_cursor` continues the list and is null on the last page.
+         * The moderation queue: one entry per reported target with open reports and one per held item, oldest first across both
+         * @description Needs a login token whose request-context roles hold moderator or admin; an access key is 403. Oldest first across both kinds: a case by its oldest open report, a held item by when it was held. A case (`kind: "reports"`): the target, a preview of the content as last reported (a comment's text, a video's title, a user's nickname), its author, the open report count and the counts by reason (spam, abusive, sexual, violent, illegal, privacy, other), the oldest and latest open report times. Held content (`kind: "held"`, docs/moderation.md "Filter"): its `held_id` (the action's target id, with type `held`), what it holds (a comment by the cid it is held under, a video, a user's profile field), its author, a comment's vid, the fields a hold term matched with their held text, and `held_at`. `limit` 1-100 (default 20); `next_cursor` continues the list and is null on the last page.
          */
         get: operations["moderationQueue"];
         put?: never;
@@ -558,8 +558,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A decision on a target's open reports: remove the content, dismiss the reports, or suspend the author
-         * @description Needs a login token whose request-context roles hold moderator or admin; an access key is 403. One transaction: the content change (a comment becomes a tombstone; a video leaves the catalog, feeds, search and shares; the author's account is suspended), its audit event, and every open report of the target gets the outcome its reporter sees in my_reports. A repeat of the last decision answers it again and changes nothing; with no open report (or a target never reported) 404. `remove` on a user is 400 (suspend the account); `approve` is for held content: 404 while nothing is held; a moderator's `suspend` of an administrator or a moderator is 403 (an administrator's is not).
+         * A decision on a target's open reports (remove the content, dismiss the reports, suspend the author) or on held content (approve, remove)
+         * @description Needs a login token whose request-context roles hold moderator or admin; an access key is 403. One transaction: the content change (a comment becomes a tombstone; a video leaves the catalog, feeds, search and shares; the author's account is suspended), its audit event, and every open report of the target gets the outcome its reporter sees in my_reports. A repeat of the last decision answers it again and changes nothing; with no open report (or a target never reported) 404. `remove` on a user is 400 (suspend the account); Held content is named `target: {type: "held", id: <held_id from the queue>}`: `approve` publishes it as it would have been without the filter (a comment then takes its number and a new cid, given in `content`), `remove` discards it; each stores its audit event; `reports` is 0 and a case of the same content is not touched; once the item is gone (approved or discarded) 404; `dismiss` or `suspend` on held content, or `approve` on a reported target, is 400; a moderator's `suspend` of an administrator or a moderator is 403 (an administrator's is not).
          */
         post: operations["moderationAction"];
         delete?: never;
@@ -2691,7 +2691,9 @@ export interface operations {
                         /** @constant */
                         code: 0;
                         data: {
-                            items: {
+                            items: ({
+                                /** @constant */
+                                kind: "reports";
                                 target: {
                                     /** @enum {string} */
                                     type: "video" | "comment" | "user";
@@ -2709,7 +2711,26 @@ export interface operations {
                                 };
                                 oldest_report_at: string;
                                 latest_report_at: string;
-                            }[];
+                            } | {
+                                /** @constant */
+                                kind: "held";
+                                held_id: string;
+                                target: {
+                                    /** @enum {string} */
+                                    type: "video" | "comment" | "user";
+                                    id: string;
+                                };
+                                author: {
+                                    openid: string;
+                                    nickname: string;
+                                };
+                                vid?: string;
+                                fields: string[];
+                                text: {
+                                    [key: string]: string;
+                                };
+                                held_at: string;
+                            })[];
                             next_cursor: string | null;
                         };
                     };
@@ -2734,7 +2755,7 @@ export interface operations {
                 "application/json": {
                     target: {
                         /** @enum {string} */
-                        type: "video" | "comment" | "user";
+                        type: "video" | "comment" | "user" | "held";
                         id: string;
                     };
                     /** @enum {string} */
@@ -2756,7 +2777,7 @@ export interface operations {
                         data: {
                             target: {
                                 /** @enum {string} */
-                                type: "video" | "comment" | "user";
+                                type: "video" | "comment" | "user" | "held";
                                 id: string;
                             };
                             /** @enum {string} */
@@ -2766,6 +2787,11 @@ export interface operations {
                             outcome: ("content_removed" | "author_suspended" | "content_approved") | null;
                             reports: number;
                             decided_at: string;
+                            content?: {
+                                /** @enum {string} */
+                                type: "video" | "comment" | "user";
+                                id: string;
+                            };
                         };
                     };
                 };
