@@ -107,13 +107,17 @@ export function evaluateTargets(results: Record<string, unknown>): TargetCheck[]
     });
   }
 
+  // Page 1 also shows the caller their own held comments (docs/moderation.md, "Filter"): one Query
+  // more, whatever the video; every later page costs the same.
+  const commentTarget = 'comment_get: the same cost for every page after the first, page 1 at most one request more (the caller\'s held comments)';
   const pages = scaling?.commentPages?.filter((r) => !r.error) ?? [];
   if (pages.length < 2) {
-    checks.push({ target: 'comment_get: the same cost for every page', measured: 'scaling section not run', status: 'not measured' });
+    checks.push({ target: commentTarget, measured: 'scaling section not run', status: 'not measured' });
   } else {
-    const same = pages.every((p) => p.requests === pages[0]!.requests && p.rcu === pages[0]!.rcu);
+    const [first, ...later] = pages;
+    const same = later.every((p) => p.requests === later[0]!.requests && p.rcu === later[0]!.rcu) && first!.requests <= later[0]!.requests + 1;
     checks.push({
-      target: 'comment_get: the same cost for every page',
+      target: commentTarget,
       measured: pages.map((p) => `${p.label}: ${p.requests} req, ${p.rcu} RCU`).join('; '),
       status: same ? 'met' : 'missed',
     });
