@@ -76,6 +76,11 @@ export async function currentFilterTerms(): Promise<FilterTerm[]> {
   return cache.terms;
 }
 
+/** Drops the cached list: the next check reads it (a harness that must know when the read happens). */
+export function forgetCachedFilterTerms(): void {
+  cache = undefined;
+}
+
 /**
  * What the filter says of the fields of one write, in order: the first field a `reject` term matches
  * (400 VALIDATION_ERROR naming the field; the message does not repeat the term, which would teach

@@ -79,12 +79,13 @@ describe('50 people commenting on one video at once', () => {
     expect(pages.map((p) => p.result.data.has_more)).toEqual([true, true, false, false]);
     const listed = pages.flatMap((p) => p.result.data.list.map((c) => c.cid));
     expect(listed.sort()).toEqual(answers.map((a) => a.data.comment.cid).sort());
-    // Pages 2 and 3 cost the same requests: the authorizer's read, the sequence, one Query, the authors' names;
-    // page 1 one Query more, the caller's own held comments (docs/moderation.md, "Filter").
+    // Pages 2 and 3 cost the same requests: the authorizer's read, the sequence, the caller's block list
+    // (docs/moderation.md, "Blocking"), one Query, the authors' names; page 1 one Query more, the
+    // caller's own held comments (docs/moderation.md, "Filter").
     const commands = (p: (typeof pages)[number]) => p.requests.map((r) => r.command).sort();
-    expect(commands(pages[2]!)).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand', 'GetItemCommand', 'QueryCommand']);
+    expect(commands(pages[2]!)).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand', 'GetItemCommand', 'GetItemCommand', 'QueryCommand']);
     expect(commands(pages[1]!)).toEqual(commands(pages[2]!));
-    expect(commands(pages[0]!)).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand', 'GetItemCommand', 'QueryCommand', 'QueryCommand']);
+    expect(commands(pages[0]!)).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand', 'GetItemCommand', 'GetItemCommand', 'QueryCommand', 'QueryCommand']);
   }, 120_000);
 
   it('skips the number of a comment whose write failed: pages stay 20 long and the total exact', async () => {

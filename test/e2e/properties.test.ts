@@ -391,7 +391,8 @@ const ROUTE_STATUSES: Record<string, number[]> = {
   'POST /api/v1/moderation/actions': [200, 400, 401, 403, 404],
   'GET /api/v1/admin/filter-terms': [200, 401, 403],
   'POST /api/v1/admin/filter-terms': [200, 400, 401, 403],
-  'DELETE /api/v1/admin/filter-terms/{term}': [200, 400, 401, 403],
+  // A term of `..` or `.` is a path the URL resolves elsewhere (no route there: 404).
+  'DELETE /api/v1/admin/filter-terms/{term}': [200, 400, 401, 403, 404],
 };
 
 /** Held content as an action's target (docs/moderation.md, "Moderation"): a held id of no held item, ones that are not held ids. */

@@ -4,15 +4,17 @@ import { db, tableNames } from '../../lib/db/client.js';
 import { recordRequests, type RecordedRequest } from './db-requests.js';
 import { clearFaults, failAt, type FaultKind } from './faults.js';
 import { settleStreams, type ApiResponse } from './stack.js';
-import { currentFilterTerms } from '../../lib/filter/terms.js';
+import { currentFilterTerms, forgetCachedFilterTerms } from '../../lib/filter/terms.js';
 
 /**
- * A case's fixtures, then the filter's term list read: a function reads it at most once a minute
- * (docs/moderation.md, "Filter"), so without this the run that counts the requests and the faulted
- * runs would not make the same ones.
+ * A case's fixtures, then the filter's term list read afresh: a function reads it at most once a
+ * minute (docs/moderation.md, "Filter"), so without this the run that counts the requests and the
+ * faulted runs would not make the same ones. Afresh, right before the call: a list read at the
+ * previous case could expire between the setup and the call on a slow machine.
  */
 async function setUp<C>(sweep: Pick<FaultSweep<C>, 'setup'>): Promise<C> {
   const ctx = await sweep.setup();
+  forgetCachedFilterTerms();
   await currentFilterTerms();
   return ctx;
 }
