@@ -181,8 +181,14 @@ export const FUNCTIONS = {
     description: 'A moderation decision: remove, dismiss, suspend (moderator JWT only)',
     // The case, the comment's lookup, the video, the author (GetItem, BatchGetItem); one transaction of
     // the case, the content change and the audit event (Update, Put, Delete); a suspension as the
-    // admin's (its key markers on apiKeys, after a Query of the keys).
-    tables: { apiKeys: { actions: ['Query', 'UpdateItem', 'ConditionCheckItem'] }, hub: { actions: ['GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem', 'DeleteItem'] } },
+    // admin's (its key markers on apiKeys, after a Query of the keys). Approving held content posts
+    // the comment as comment_set does (its transaction checks the video author's block list:
+    // ConditionCheckItem) or publishes the video as POST /api/v1/videos does (search postings:
+    // BatchWriteItem).
+    tables: {
+      apiKeys: { actions: ['Query', 'UpdateItem', 'ConditionCheckItem'] },
+      hub: { actions: ['GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem', 'BatchWriteItem'] },
+    },
     timeoutSeconds: 30,
   },
   sharePage: { entry: 'functions/share-page.ts', description: 'The share page: GET /s/{shareid}, HTML', tables: { hub: { actions: ['BatchGetItem', 'UpdateItem'] } } },
