@@ -30,6 +30,12 @@ export interface LocalStackOptions {
   streams?: 'background' | 'on-demand';
   /** false: no HTTP server (requests go in-process through invokeGateway: the api-tier tests). */
   http?: boolean;
+  /**
+   * Runs once the tables, the configuration and the stream processor are up and before the HTTP
+   * server listens (npm start seeds the demo catalog here): the first request the server answers,
+   * `/api/v1/health` included, already finds what it wrote.
+   */
+  prepare?: () => Promise<void>;
 }
 
 export interface LocalStack {
@@ -73,6 +79,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const dynamoEndpoint =
     options.dynamoEndpoint ??
     (dynamo = await startDynamoDbLocal({ dataDir: dataDir === 'memory' ? undefined : join(resolve(dataDir), 'dynamodb') })).endpoint;
+  let streams: StreamPoller | undefined;
   try {
     const tableNames = await createTables(dynamoEndpoint, options.tablePrefix ?? '');
     const env: Record<string, string | undefined> = {
@@ -93,6 +100,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // The handlers read their settings from lib/config.ts: this environment from now on.
     configure(process.env);
     installConsoleSmsSender(consoleSmsSender);
+    const { applyStreamConsumers } = await import('./stream-consumers.js');
+    const poller = (streams = await startStreamPoller({ endpoint: dynamoEndpoint, table: tableNames.HUB_TABLE, apply: applyStreamConsumers, background: options.streams !== 'on-demand' }));
+    await options.prepare?.();
     const server =
       options.http === false
         ? undefined
@@ -101,20 +111,19 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
             staticDir: options.staticDir,
             devRoutes: options.devRoutes ?? DEV_ROUTES,
           });
-    const { applyStreamConsumers } = await import('./stream-consumers.js');
-    const streams = await startStreamPoller({ endpoint: dynamoEndpoint, table: tableNames.HUB_TABLE, apply: applyStreamConsumers, background: options.streams !== 'on-demand' });
     return {
       url: server?.url ?? `inprocess:${randomBytes(6).toString('hex')}`,
       dynamoEndpoint,
       server,
-      streams,
+      streams: poller,
       stop: async () => {
         await server?.close();
-        await streams.stop();
+        await poller.stop();
         await dynamo?.stop();
       },
     };
   } catch (error) {
+    await streams?.stop();
     await dynamo?.stop();
     throw error;
   }

@@ -1,5 +1,5 @@
 import { buildWeb } from '../../web/build.js';
-import { startLocalStack } from './local-stack.js';
+import { startDemoStack } from './demo-stack.js';
 
 const port = Number(process.env.PORT ?? 3000);
 const dataDir = process.env.DATA_DIR ?? '.data';
@@ -8,15 +8,10 @@ if (!Number.isInteger(demoVideos) || demoVideos < 0) throw new Error(`DEMO_VIDEO
 
 // The key-management page, built fresh into web/dist and served at `/`.
 const staticDir = await buildWeb();
-const stack = await startLocalStack({ port, dataDir, staticDir, env: { SHARE_BASE_URL: process.env.SHARE_BASE_URL ?? `http://127.0.0.1:${port}` } });
-// The demo catalog goes into an empty store only (imported here: the handlers' config is set now).
-const { seedDemoCatalog } = await import('./demo-catalog.js');
-const seeded = await seedDemoCatalog(demoVideos);
-console.log(seeded > 0 ? `seeded ${seeded} demo videos into the empty catalog` : 'catalog already has videos (or DEMO_VIDEOS=0): nothing seeded');
-// A default filter term list (docs/moderation.md, "Filter") when the store has none; never deployed.
-const { seedFilterTerms } = await import('../../lib/filter/terms.js');
-const defaultTerms = (await import('./default-filter-terms.json', { with: { type: 'json' } })).default as { terms: { term: string; action: 'reject' | 'hold' }[] };
-console.log((await seedFilterTerms(defaultTerms.terms)) ? `seeded the default filter term list (${defaultTerms.terms.length} terms)` : 'a filter term list is stored: nothing seeded');
+// The demo catalog and the default filter terms go into an empty store before the server listens.
+const { stack, seededVideos, seededFilterTerms } = await startDemoStack({ port, dataDir, staticDir, demoVideos, env: { SHARE_BASE_URL: process.env.SHARE_BASE_URL ?? `http://127.0.0.1:${port}` } });
+console.log(seededVideos > 0 ? `seeded ${seededVideos} demo videos into the empty catalog` : 'catalog already has videos (or DEMO_VIDEOS=0): nothing seeded');
+console.log(seededFilterTerms ? 'seeded the default filter term list' : 'a filter term list is stored: nothing seeded');
 console.log(`expohub is running at ${stack.url}  (data: ${dataDir === 'memory' ? 'in memory' : dataDir}; Ctrl+C stops it)`);
 
 let stopping = false;
