@@ -1,3 +1,4 @@
+import { EMAIL_PATTERN, TERMS_VERSION_PATTERN } from '../lib/config.js';
 /** Deployment settings, from CDK context (`-c name=value`, see docs/deploy.md). */
 export interface ExpohubSettings {
   /** E.164 phone numbers whose new accounts get the `admin` role (ADMIN_PHONES). */
@@ -149,14 +150,14 @@ export function settingsFromContext(tryGetContext: (key: string) => unknown): Ex
   const policies: Record<string, string> = {};
   const termsVersion = text('termsVersion');
   if (termsVersion !== undefined) {
-    if (!/^[A-Za-z0-9._-]{1,32}$/.test(termsVersion)) throw new Error(`Context termsVersion must be 1-32 letters, digits, dots, underscores or hyphens, got "${termsVersion}"`);
+    if (!TERMS_VERSION_PATTERN.test(termsVersion)) throw new Error(`Context termsVersion must be 1-32 letters, digits, dots, underscores or hyphens, got "${termsVersion}"`);
     policies.TERMS_VERSION = termsVersion;
   }
   const termsUrl = text('termsUrl');
   if (termsUrl !== undefined) policies.TERMS_URL = url('termsUrl', termsUrl);
   const contactEmail = text('contactEmail');
   if (contactEmail !== undefined) {
-    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(contactEmail)) throw new Error(`Context contactEmail must be an e-mail address, got "${contactEmail}"`);
+    if (!EMAIL_PATTERN.test(contactEmail)) throw new Error(`Context contactEmail must be an e-mail address, got "${contactEmail}"`);
     policies.CONTACT_EMAIL = contactEmail;
   }
   const contactUrl = text('contactUrl');
@@ -178,7 +179,7 @@ export function settingsFromContext(tryGetContext: (key: string) => unknown): Ex
   const dailyCapReturning = text('smsDailyCapReturning');
   const spendLimit = text('smsMonthlySpendLimitUsd');
   const alarmEmail = text('alarmEmail');
-  if (alarmEmail !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail)) throw new Error(`Context alarmEmail must be an e-mail address, got "${alarmEmail}"`);
+  if (alarmEmail !== undefined && !EMAIL_PATTERN.test(alarmEmail)) throw new Error(`Context alarmEmail must be an e-mail address, got "${alarmEmail}"`);
 
   const domainName = text('domainName')?.toLowerCase();
   const certificateArn = text('certificateArn');

@@ -16,6 +16,11 @@ const csv = z.pipe(
 );
 
 /** Powertools Logger levels (SILENT writes nothing: the tests run with it). */
+/** A terms version as configured and as a client names it (docs/moderation.md, "Terms and contact"): `2026-11-01`, `v3`. */
+export const TERMS_VERSION_PATTERN = /^[A-Za-z0-9._-]{1,32}$/;
+/** An e-mail address, loosely: something@host.tld without blanks. */
+export const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
 const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
 
 /**
@@ -102,10 +107,10 @@ const configSchema = z
     RATE_SHARES_IP_HOURLY: positiveInt(60),
     MAX_KEYS_PER_USER: positiveInt(100),
     /** The current version of the terms of use; GET /api/v1/me says whether the account accepted it (docs/moderation.md, "Terms and contact"). */
-    TERMS_VERSION: z._default(z.string().check(z.regex(/^[A-Za-z0-9._-]{1,32}$/, 'must be 1-32 letters, digits, dots, underscores or hyphens')), '1'),
+    TERMS_VERSION: z._default(z.string().check(z.regex(TERMS_VERSION_PATTERN, 'must be 1-32 letters, digits, dots, underscores or hyphens')), '1'),
     /** Where the terms are published, and where to report abuse: GET /api/v1/policies answers them. */
     TERMS_URL: z.optional(z.url()),
-    CONTACT_EMAIL: z.optional(z.string().check(z.regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'must be an e-mail address'))),
+    CONTACT_EMAIL: z.optional(z.string().check(z.regex(EMAIL_PATTERN, 'must be an e-mail address'))),
     CONTACT_URL: z.optional(z.url()),
     /** Pages (of up to 100 items) one run of an account's erasure works through before it records its position (lib/accounts/erasure.ts). */
     ERASURE_PAGES_PER_RUN: positiveInt(20),

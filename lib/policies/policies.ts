@@ -1,7 +1,7 @@
 import { acceptTermsItem, getAccount, isDeleted, termsAcceptedEvent, type Account } from '../accounts/accounts.js';
 import { auditItem, writeAuditLine } from '../audit/trail.js';
 import { clock } from '../clock.js';
-import { config } from '../config.js';
+import { config, TERMS_VERSION_PATTERN } from '../config.js';
 import { cancellationCode, transactWrite } from '../db/transact.js';
 import { NotFoundError } from '../errors.js';
 import * as z from '../zod.js';
@@ -12,8 +12,6 @@ import * as z from '../zod.js';
  * CONTACT_EMAIL, CONTACT_URL); what an account accepted is on its account item.
  */
 
-/** A terms version as a client names it: 1-32 of letters, digits, `.`, `_` and `-` (`2026-11-01`, `v3`). */
-export const TERMS_VERSION_PATTERN = /^[A-Za-z0-9._-]{1,32}$/;
 export const termsVersionParam = z.string().check(z.trim(), z.regex(TERMS_VERSION_PATTERN, 'must be 1-32 letters, digits, dots, underscores or hyphens (the version of the terms the client shows)'));
 
 /** `GET /api/v1/policies`: the current terms and the contact for reports. */
