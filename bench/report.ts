@@ -15,6 +15,7 @@ import type { LoadRow } from './sections/load.js';
 import type { HotItemsResult } from './sections/hot-items.js';
 import type { KeyLimitResult } from './sections/key-limit.js';
 import type { DeletionResult } from './sections/deletion.js';
+import type { ModelResult } from './sections/model.js';
 import type { HotspotsResult, HotspotRow } from './sections/hotspots.js';
 import { postingsTable, type PostingsResult } from './sections/postings.js';
 import type { ScalingResult, ScalingRow } from './sections/scaling.js';
@@ -35,6 +36,7 @@ export interface BenchResults {
   hotitems?: HotItemsResult;
   keylimit?: KeyLimitResult;
   deletion?: DeletionResult;
+  model?: ModelResult;
   hotspots?: HotspotsResult;
   targets?: TargetCheck[];
 }
@@ -130,6 +132,15 @@ export function renderReport(r: BenchResults): string {
       ['size', 'likes', 'follows / followers', 'comments', 'keys', 'DELETE /me requests', 'WCU', 'erased after ms', 'counts exact after ms more', 'requests in the window (R/W)', 'RCU', 'WCU', "others' calls (not 200)", 'exact', 'note'],
       r.deletion.rows.map((d) => [d.size, d.likes, `${d.follows} / ${d.followers}`, d.comments, d.keys, d.request.requests, d.request.wcu, d.erasedMs, d.convergedMs, `${d.erasure.requests} (${d.erasure.reads}/${d.erasure.writes})`, d.erasure.rcu, d.erasure.wcu, `${d.concurrent.calls} (${d.concurrent.failed})`, d.exact ? 'yes' : 'no', d.note]),
     );
+  }
+  if (r.model) {
+    const refresh = (f: ModelResult['rows'][number]['scratch']) => [f.ms, f.cost.requests, f.cost.rcu, f.cost.wcu, f.written, f.deleted];
+    table(
+      "The feed's learned model: one refresh from scratch, again unchanged, and after 1 % more likes",
+      ['world', 'videos in store', 'likes in store', 'lists', 'list bytes', 'heap MB', 'scratch: ms', 'requests', 'RCU', 'WCU', 'written', 'deleted', 'unchanged: ms', 'requests', 'RCU', 'WCU', 'written', 'deleted', '+1 %: ms', 'requests', 'RCU', 'WCU', 'written', 'deleted'],
+      r.model.rows.map((m) => [m.world, m.scratch.videos, m.scratch.likes, m.scratch.lists, m.listBytes, m.scratch.heapMb, ...refresh(m.scratch), ...refresh(m.unchanged), ...refresh(m.afterOnePercent)]),
+    );
+    out.push(`Request path: rec of a person with 20 likes whose lists exist: ${r.model.request.requests} requests, ${r.model.request.rcu} RCU, of which ${r.model.request.batchGetRcu} RCU for the BatchGet carrying the ${r.model.request.lists} lists.\n`);
   }
   if (r.hotspots) {
     const h = r.hotspots;

@@ -196,9 +196,9 @@ export const FUNCTIONS = {
   // No route: the hub table's stream invokes it (infra/constructs/stream-counters.ts).
   streamCounters: {
     entry: 'functions/stream-counters.ts',
-    description: "Derived counters from the hub table's stream: like and comment counts, trend, liked_count, co-likes",
+    description: "Derived counters from the hub table's stream: like and comment counts, trend, liked_count",
     // Stream read actions come with the event source, on the table's stream only (stream-counters.ts).
-    tables: { hub: { actions: ['GetItem', 'PutItem', 'UpdateItem'] } },
+    tables: { hub: { actions: ['PutItem', 'UpdateItem'] } },
     timeoutSeconds: 60,
   },
   // No route: the hub table's stream, filtered to deletion records still erasing (infra/constructs/erasure.ts).
@@ -227,7 +227,17 @@ export const FUNCTIONS = {
     tables: { hub: { actions: ['GetItem', 'UpdateItem'], indexes: ['gsi1'] } },
     timeoutSeconds: 60,
   },
-} satisfies Record<RouteFunction | 'authorizer' | 'streamCounters' | 'eraseAccounts' | 'sweepErasures' | 'reportAge', FunctionSpec>;
+  // No route: every hour (infra/constructs/feed-model.ts): the feed's learned model
+  // (lib/recommend/model-refresh.ts). The catalog from gsi3, every video's likers from gsi2 (Query),
+  // the previous lists (BatchGetItem), the changed ones written (BatchWriteItem).
+  refreshModel: {
+    entry: 'functions/refresh-model.ts',
+    description: "Rebuilds the feed's learned model (item neighbours) from every like",
+    tables: { hub: { actions: ['BatchGetItem', 'BatchWriteItem'], indexes: ['gsi2', 'gsi3'] } },
+    memoryMb: 1024,
+    timeoutSeconds: 900,
+  },
+} satisfies Record<RouteFunction | 'authorizer' | 'streamCounters' | 'eraseAccounts' | 'sweepErasures' | 'reportAge' | 'refreshModel', FunctionSpec>;
 
 export type FunctionName = keyof typeof FUNCTIONS;
 

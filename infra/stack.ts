@@ -5,6 +5,7 @@ import type { Construct } from 'constructs';
 import { ApiFunctions } from './constructs/api-functions.js';
 import { DataTables } from './constructs/data-tables.js';
 import { ExpohubHttpApi } from './constructs/http-api.js';
+import { FeedModel } from './constructs/feed-model.js';
 import { Erasure } from './constructs/erasure.js';
 import { StreamCounters } from './constructs/stream-counters.js';
 import { WebAcl } from './constructs/web-acl.js';
@@ -106,6 +107,7 @@ export class ExpohubStack extends Stack {
       logRemovalPolicy: keep,
     });
     const streamCounters = new StreamCounters(this, 'StreamCounters', { table: tables.table('HUB_TABLE'), fn: functions.get('streamCounters') });
+    new FeedModel(this, 'FeedModel', { refresh: functions.get('refreshModel') });
     const erasure = new Erasure(this, 'Erasure', { table: tables.table('HUB_TABLE'), erase: functions.get('eraseAccounts'), sweep: functions.get('sweepErasures'), service: prefix });
     const webAclArn =
       settings.webAclArn ??

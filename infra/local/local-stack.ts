@@ -9,6 +9,7 @@ import { DEV_ROUTES } from './dev-routes.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { startLocalServer, type DevRoute, type LocalServer } from './server.js';
 import { startStreamPoller, type StreamPoller } from './stream-poller.js';
+import { startModelSchedule } from './model-schedule.js';
 
 export interface LocalStackOptions {
   port?: number;
@@ -47,6 +48,9 @@ export interface LocalStack {
   streams: StreamPoller;
   stop(): Promise<void>;
 }
+
+/** npm start rebuilds the feed's learned model this often (deployed: hourly, infra/constructs/feed-model.ts): a like joins it within a minute. */
+const LOCAL_MODEL_REFRESH_MS = 60_000;
 
 export const LOCAL_DEFAULTS = {
   ADMIN_PHONES: '+8613800138000',
@@ -103,6 +107,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const { applyStreamConsumers } = await import('./stream-consumers.js');
     const poller = (streams = await startStreamPoller({ endpoint: dynamoEndpoint, table: tableNames.HUB_TABLE, apply: applyStreamConsumers, background: options.streams !== 'on-demand' }));
     await options.prepare?.();
+    // As deployed, the feed's learned model is rebuilt on a schedule (tests refresh it when they need it).
+    const model = options.streams !== 'on-demand' ? startModelSchedule(LOCAL_MODEL_REFRESH_MS) : undefined;
     const server =
       options.http === false
         ? undefined
@@ -118,6 +124,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       streams: poller,
       stop: async () => {
         await server?.close();
+        await model?.stop();
         await poller.stop();
         await dynamo?.stop();
       },

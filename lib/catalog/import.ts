@@ -6,7 +6,7 @@ import { videoKeys } from './video-items.js';
 import { postingWrites } from './search-index.js';
 import { countTags } from './tag-stats.js';
 import { initialTrend } from './trend.js';
-import { authorLatestItem, cleanFields, coLikesItem, externalIdItem, latestEntry, tagItem, videoItem, type ImportedVideo, type StoredLatest, type VideoItem } from './video-items.js';
+import { authorLatestItem, cleanFields, externalIdItem, latestEntry, tagItem, videoItem, type ImportedVideo, type StoredLatest, type VideoItem } from './video-items.js';
 
 const TABLE = () => tableNames.hub;
 
@@ -36,7 +36,7 @@ export async function importVideos(inputs: ImportedVideo[]): Promise<VideoItem[]
   const latest = await batchGetHubItems<StoredLatest>(authors.map((a) => videoKeys.authorLatest(a)));
   const puts: Record<string, unknown>[] = [];
   for (const video of videos) {
-    puts.push(videoItem(video), coLikesItem(video.vid), ...video.tags.map((tag) => tagItem(video, tag)));
+    puts.push(videoItem(video), ...video.tags.map((tag) => tagItem(video, tag)));
     if (video.external_id) puts.push(externalIdItem(video, video.external_id));
   }
   for (const author of authors) {

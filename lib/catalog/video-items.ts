@@ -15,8 +15,8 @@ export const videoKeys = {
   /** One tag of a video, ranked by the video's trend score. gsi3: TAG#tag / trend score. */
   videoTag: (vid: string, tag: string) => ({ pk: `VIDEO#${vid}`, sk: `TAG#${tag}` }),
   tagIndex: (tag: string, trend: number) => ({ gsi3pk: `TAG#${tag}`, gsi3sk: trend }),
-  /** Videos liked by the same people as vid, with counts (capped map). */
-  coLikes: (vid: string) => ({ pk: `VIDEO#${vid}`, sk: 'COLIKES' }),
+  /** The videos most liked by the same people as vid: the feed's learned model (lib/recommend/neighbour-items.ts). */
+  neighbours: (vid: string) => ({ pk: `VIDEO#${vid}`, sk: 'NEIGHBOURS' }),
   /** The newest videos of an author (capped list): the "authors you follow" candidate source. */
   authorLatest: (openid: string) => ({ pk: `ACCOUNT#${openid}`, sk: 'LATEST_VIDEOS' }),
   /** How many videos carry a tag (`n`), and how many videos the catalog holds (`videos`): the feed's tag weights (idf). */
@@ -40,7 +40,8 @@ export const videoPartitions = {
 /**
  * The catalog's items, built here once for both writers: putVideo (videos.ts) and the bulk import
  * (import.ts). Besides the video item, what the feed reads instead of scanning the catalog: the
- * per-tag ranking items, the co-likes item and the author's latest-videos list.
+ * per-tag ranking items and the author's latest-videos list (a video's neighbours come from the
+ * learned model: lib/recommend/model-refresh.ts).
  */
 export interface VideoItem {
   vid: string;
@@ -89,9 +90,8 @@ export interface LatestEntry {
   created_at: string;
 }
 
-/** How many videos an author's latest list keeps, and how many co-liked videos one video tracks. */
+/** How many videos an author's latest list keeps. */
 const LATEST_CAP = 5;
-export const COLIKES_CAP = 200;
 
 export type VideoFields = Pick<VideoItem, 'title' | 'description' | 'cover_url' | 'video_url' | 'duration_s' | 'tags'>;
 
@@ -132,8 +132,6 @@ export function tagItem(video: VideoItem, tag: string) {
     created_at: video.created_at,
   };
 }
-
-export const coLikesItem = (vid: string) => ({ ...videoKeys.coLikes(vid), entity: 'colikes', vid, n: {}, m: {} });
 
 export const latestEntry = (video: VideoItem): LatestEntry => ({ vid: video.vid, tags: video.tags, created_at: video.created_at });
 

@@ -13,12 +13,12 @@ import { newVid } from '../ids.js';
 import { postingWrites } from './search-index.js';
 import { countTags, tagDeltas } from './tag-stats.js';
 import { initialTrend } from './trend.js';
-import { authorLatestItem, cleanFields, coLikesItem, externalIdItem, latestEntry, tagItem, videoItem, type StoredLatest, type VideoFields, type VideoInput, type VideoItem } from './video-items.js';
+import { authorLatestItem, cleanFields, externalIdItem, latestEntry, tagItem, videoItem, type StoredLatest, type VideoFields, type VideoInput, type VideoItem } from './video-items.js';
 
 /**
  * The video store: the only way a video enters or changes in the catalog. Besides the video item
  * it keeps, in the same transaction, what the feed reads instead of scanning the catalog: the
- * per-tag ranking items, the co-likes item, the author's latest-videos list, the author's
+ * per-tag ranking items, the author's latest-videos list, the author's
  * video_count and the search postings of `q` (those that do not fit follow right after the commit);
  * and, right after, the tag counters (docs/feed.md).
  */
@@ -116,7 +116,6 @@ async function createVideo(input: VideoInput, fields: VideoFields, guardKey: { p
         ...(latest ? { ExpressionAttributeValues: { ':version': latest.version ?? 0 } } : {}),
       },
     },
-    { Put: { TableName: TABLE(), Item: coLikesItem(video.vid) } },
     ...video.tags.map((tag) => ({ Put: { TableName: TABLE(), Item: tagItem(video, tag) } })),
   ];
   if (video.external_id) {

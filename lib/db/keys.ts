@@ -22,15 +22,18 @@ export const timeKey = (iso: string, id: string) => `${iso}#${id}`;
  */
 export const SHARDS = { videos: 2, trending: 2, accounts: 2, comments: 4 } as const;
 
-/** k of an item id: FNV-1a (32 bits) of its UTF-16 code units, mod `count`. Stable across processes and versions. */
-export function shardOf(id: string, count: number): number {
+/** FNV-1a (32 bits) of a string's UTF-16 code units, unsigned. Stable across processes and versions. */
+export function fnv1a(id: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < id.length; i++) {
     h ^= id.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return (h >>> 0) % count;
+  return h >>> 0;
 }
+
+/** k of an item id: its FNV-1a mod `count`. */
+export const shardOf = (id: string, count: number): number => fnv1a(id) % count;
 
 export const shardKey = (name: string, id: string, count: number) => `${name}#${shardOf(id, count)}`;
 export const allShards = (name: string, count: number) => Array.from({ length: count }, (_, k) => `${name}#${k}`);

@@ -60,7 +60,6 @@ const record = z.discriminatedUnion('type', [
     taste_total: z.number(),
     disliked: vids,
     recent_likes: vids,
-    co_liked: vids,
     updated_at: z.union([z.string(), z.null()]),
   }),
   z.object({ type: z.literal('feed_call'), at: z.string(), viewed: vids, served: vids, refresh: z.boolean(), deferred: vids, held: vids }),

@@ -242,7 +242,6 @@ function feedRecord(item: Record<string, unknown>, _reader: Reader, nowMs: numbe
     taste_total: round(state.tasteTotal),
     disliked: [...state.disliked],
     recent_likes: (Array.isArray(item.lr) ? (item.lr as { vid: string }[]) : []).map((e) => e.vid),
-    co_liked: state.coLiked.map((e) => e.vid),
     updated_at: typeof item.updated_at === 'string' ? item.updated_at : null,
   };
 }

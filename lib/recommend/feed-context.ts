@@ -55,13 +55,15 @@ export interface Context {
   seed: string;
   stateKey?: Key;
   state: FeedState;
-  /** Items of the first read (the "more like this" video and its co-likes). */
+  /** Items of the first read (the "more like this" video and its neighbour list). */
   found: Found;
   followees: string[];
   /** Accounts the caller blocked, read with the state (sources.ts feedStateWithFollows): their videos are never served. */
   blocked: ReadonlySet<string>;
-  /** Seen in the last 7 days, viewed as reported by this call, or liked recently. */
+  /** Seen in the last 7 days, or viewed as reported by this call. */
   seen: Set<string>;
+  /** Liked by the caller, ever (the state's liked chunks): never served while anything else is left. */
+  liked: (vid: string) => boolean;
   sharedVid?: string;
   /** The caller's `fav_index`, authenticated and decoded (undefined when empty). */
   cursor?: Cursor;

@@ -4,7 +4,7 @@ import { growthUnit } from '../catalog/trend.js';
 import { UpdateBuilder } from '../db/update-builder.js';
 import { followKeys } from '../social/follows.js';
 import { blockKeys } from '../social/blocks.js';
-import { timeKey, newestFirst } from '../db/keys.js';
+import { fnv1a, timeKey, newestFirst } from '../db/keys.js';
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
 export const feedKeys = {
@@ -15,6 +15,12 @@ export const feedKeys = {
    */
   feedState: (openid: string) => ({ pk: `ACCOUNT#${openid}`, sk: 'FOLLOWS!FEED' }),
   deviceFeedState: (deviceId: string) => ({ pk: `DEVICE#${deviceId}`, sk: 'FEED' }),
+  /**
+   * Every video the account liked, as 32-bit hashes, LIKED_CHUNK to an item (`h`, a number set),
+   * newest chunk first: written by like (the chunk the state's `lc` points to), read with the
+   * state by get_next_list ('!' sorts after the state and before its call records '#').
+   */
+  likedChunk: (openid: string, index: number) => ({ pk: `ACCOUNT#${openid}`, sk: `FOLLOWS!FEED!L#${String(LIKED_CHUNK_KEYS - index).padStart(5, '0')}` }),
   /**
    * One get_next_list call's record (what it viewed, served, deferred; where rec stands), written
    * once with a plain Put and never rewritten, with a TTL (docs/feed.md, "Feed state"). It sorts right
@@ -40,6 +46,7 @@ export const feedStateAndFollows = (openid: string) => ({
   state: feedKeys.feedState(openid).sk,
   to: `${followKeys.follows(openid, '').sk}\uffff`,
   chunkPrefix: `${feedKeys.feedState(openid).sk}#`,
+  likedPrefix: `${feedKeys.feedState(openid).sk}!L#`,
 });
 
 /** Sort-key range of a device's feed state and its call records (deviceFeedChunk). */
@@ -64,8 +71,8 @@ export const deviceFeedStateAndChunks = (deviceId: string) => ({
  * - `disliked`: string set of every vid the account disliked (exact: changed in the like/dislike
  *   transactions). `lr`: the latest likes `{vid, author_openid, tags, created_at}`, appended by like
  *   (the last LIKED_RECENT_CAP count; get_next_list trims the list now and then, and a like past twice
- *   that writes it anew with the last ones: lib/recommend/reactions.ts). `cl`: the videos
- *   most often liked together with the account's likes (merged by like, top COLIKED_CAP).
+ *   that writes it anew with the last ones: lib/recommend/reactions.ts); their neighbour lists are
+ *   the learned model's candidates. `lc`: how many likes the liked chunks hold (feedKeys.likedChunk).
  *
  * One call record per get_next_list call (`feedKeys.feedChunk` / `deviceFeedChunk`), put once and
  * kept CHUNK_TTL_DAYS; those of the last VIEW_TASTE_DAYS days (at most CHUNK_READ_CAP, newest
@@ -83,7 +90,10 @@ export const deviceFeedStateAndChunks = (deviceId: string) => ({
 const TASTE_HALF_LIFE_DAYS = 14;
 export const SEEN_DAYS = 7;
 export const LIKED_RECENT_CAP = 20;
-const COLIKED_CAP = 30;
+/** Liked-video hashes per chunk item (about 1 KB), and the most chunks get_next_list reads (newest first). */
+export const LIKED_CHUNK = 150;
+export const LIKED_CHUNKS_READ = 200;
+const LIKED_CHUNK_KEYS = 99_999;
 export const RESERVOIR_CAP = 12;
 const SERVED_CAP = 1000;
 /** Call records are kept this long (two days more than they count), then DynamoDB's TTL removes them. */
@@ -113,10 +123,8 @@ export interface LikedEntry {
   created_at: string;
 }
 
-/** A video liked together with the account's likes, `n` times. */
-export interface CoLikedEntry extends LikedEntry {
-  n: number;
-}
+/** What the liked chunks store of a vid: 32 bits, so that a heavy liker's set stays small (two vids share one about once in 4 billion). */
+export const likedHash = (vid: string) => fnv1a(vid);
 
 /** A compact candidate kept in the reservoir. */
 export interface ReservoirEntry {
@@ -135,7 +143,9 @@ export interface FeedState {
   tasteTotal: number;
   disliked: Set<string>;
   likedRecent: LikedEntry[];
-  coLiked: CoLikedEntry[];
+  /** Hashes of every video liked (likedHash), from the liked chunks; `likes`: how many were stored. */
+  liked: Set<number>;
+  likes: number;
   reservoir: ReservoirEntry[];
   /** Vids viewed in the last SEEN_DAYS days (whole days: a little more, never less). */
   seen: Set<string>;
@@ -179,13 +189,13 @@ const entries = (v: unknown): ReservoirEntry[] => (Array.isArray(v) ? v.map(from
 /** A record's `n`: one more than the newest record its call had read, so that calls at the same time keep their order. */
 const seqOf = (r: Record<string, unknown>) => (typeof r.n === 'number' ? r.n : 0);
 
-const emptyState = (): FeedState => ({ exists: false, tags: new Map(), tasteTotal: 0, disliked: new Set(), likedRecent: [], coLiked: [], reservoir: [], seen: new Set(), served: new Set(), walks: {}, followQueue: [], records: 0, seq: 0 });
+const emptyState = (): FeedState => ({ exists: false, tags: new Map(), tasteTotal: 0, disliked: new Set(), likedRecent: [], liked: new Set(), likes: 0, reservoir: [], seen: new Set(), served: new Set(), walks: {}, followQueue: [], records: 0, seq: 0 });
 
 /**
  * The state of a caller: the state item (`item`) and the call records read with it (`chunks`, any
  * order; those older than VIEW_TASTE_DAYS are ignored).
  */
-export function parseFeedState(item: Record<string, unknown> | undefined, nowMs: number, chunks: Record<string, unknown>[] = []): FeedState {
+export function parseFeedState(item: Record<string, unknown> | undefined, nowMs: number, chunks: Record<string, unknown>[] = [], likedChunks: Record<string, unknown>[] = []): FeedState {
   const state = emptyState();
   const unit = tasteUnit(nowMs);
   const oldestDay = epochDay(nowMs) - SEEN_DAYS;
@@ -204,8 +214,10 @@ export function parseFeedState(item: Record<string, unknown> | undefined, nowMs:
     state.disliked = asSet(item.disliked);
     state.likedRecent = Array.isArray(item.lr) ? (item.lr as LikedEntry[]).slice(-LIKED_RECENT_CAP) : [];
     state.likedStored = Array.isArray(item.lr) ? item.lr.length : 0;
-    state.coLiked = Array.isArray(item.cl) ? (item.cl as CoLikedEntry[]) : [];
+    if (typeof item.lc === 'number') state.likes = item.lc;
   }
+  for (const c of likedChunks) if (c.h instanceof Set) for (const h of c.h) state.liked.add(Number(h));
+  for (const e of state.likedRecent) state.liked.add(likedHash(e.vid));
   // Newest first: views (and their taste), served since the latest refresh, walks, rec's position.
   let servedOpen = true;
   const walkOrders = new Set<WalkOrder>();
@@ -242,20 +254,6 @@ export function parseFeedState(item: Record<string, unknown> | undefined, nowMs:
     state.followQueue = entries(position.fq);
   }
   return state;
-}
-
-/**
- * Folds the co-likes of a just-liked video into the account's list: counts add up per vid, the
- * liked videos themselves are left out, the COLIKED_CAP most frequent stay.
- */
-export function mergeCoLiked(current: CoLikedEntry[], added: CoLikedEntry[], liked: Set<string>): CoLikedEntry[] {
-  const byVid = new Map<string, CoLikedEntry>();
-  for (const e of [...current, ...added]) {
-    if (liked.has(e.vid)) continue;
-    const prior = byVid.get(e.vid);
-    byVid.set(e.vid, prior ? { ...e, n: prior.n + e.n } : e);
-  }
-  return [...byVid.values()].sort((a, b) => b.n - a.n || (a.created_at < b.created_at ? 1 : -1)).slice(0, COLIKED_CAP);
 }
 
 /** Taste changes of one reaction: weight `delta` on each tag of the video, in today's units. */

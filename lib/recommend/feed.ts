@@ -16,7 +16,7 @@ import type { UpdateBuilder } from '../db/update-builder.js';
 import { randomBase62 } from '../ids.js';
 import { decodeCursor } from './cursor.js';
 import { LIMITS, writesState, type Context, type FeedRequest, type Found, type Key, type Outcome } from './feed-context.js';
-import { feedChunkAttributes, likedTrim, parseFeedState, type FeedStateChange } from './feed-state.js';
+import { feedChunkAttributes, likedHash, likedTrim, parseFeedState, type FeedStateChange } from './feed-state.js';
 import { moreLikeThis, recommend } from './rec.js';
 import { deviceFeedState, feedStateWithFollows } from './sources.js';
 import { walk } from './walks.js';
@@ -46,22 +46,23 @@ export async function nextList(req: FeedRequest): Promise<FeedAnswer> {
 
   // The first read: the caller's state with its call records (signed in: and the followed
   // accounts), one Query; in parallel, when asked for, one BatchGet of the share, the "more like
-  // this" video and its co-likes.
+  // this" video and its neighbour list.
   const keys: Key[] = [];
   if (req.shareid) keys.push(shareKeys.share(req.shareid));
-  if (req.similarTo) keys.push(videoKeys.video(req.similarTo), videoKeys.coLikes(req.similarTo));
+  if (req.similarTo) keys.push(videoKeys.video(req.similarTo), videoKeys.neighbours(req.similarTo));
   const [found, stateRead] = await Promise.all([
     keys.length ? (batchGetHubItems(keys) as Promise<Found>) : Promise.resolve(new Map() as Found),
     req.viewer ? feedStateWithFollows(req.viewer, LIMITS.followees) : req.device ? deviceFeedState(req.device) : Promise.resolve(undefined),
   ]);
   used += (keys.length ? 1 : 0) + (stateRead ? 1 : 0);
 
-  const state = parseFeedState(stateRead?.state, nowMs, stateRead?.chunks);
-  const seen = new Set([...state.seen, ...req.viewed, ...state.likedRecent.map((e) => e.vid)]);
+  const state = parseFeedState(stateRead?.state, nowMs, stateRead?.chunks, stateRead?.likedChunks);
+  const seen = new Set([...state.seen, ...req.viewed]);
+  const liked = (vid: string) => state.liked.has(likedHash(vid));
   const share = req.shareid ? (found.get(itemId(shareKeys.share(req.shareid))) as StoredShare | undefined) : undefined;
   // An expired share is gone (lib/share/shares.ts): DynamoDB's TTL removes it only later.
   const sharedVid = share && typeof share.vid === 'string' && !shareExpired(share, nowMs) && !state.disliked.has(share.vid) ? share.vid : undefined;
-  const ctx: Context = { req, nowMs, seed: randomBase62(8), stateKey, state, found, followees: req.viewer && !req.q && !req.similarTo && req.order === 'rec' ? (stateRead?.followees ?? []) : [], blocked: stateRead?.blocked ?? new Set(), seen, sharedVid, cursor, used, trim: req.viewer ? likedTrim(state) : undefined };
+  const ctx: Context = { req, nowMs, seed: randomBase62(8), stateKey, state, found, followees: req.viewer && !req.q && !req.similarTo && req.order === 'rec' ? (stateRead?.followees ?? []) : [], blocked: stateRead?.blocked ?? new Set(), seen, liked, sharedVid, cursor, used, trim: req.viewer ? likedTrim(state) : undefined };
 
   let outcome: Outcome;
   if (req.q) outcome = await walk(ctx, 'q');

@@ -1,11 +1,148 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { reactionKeys } from '../catalog/reaction-items.js';
+import { videoKeys, videoPartitions } from '../catalog/video-items.js';
+import { clock } from '../clock.js';
+import { batchGetHubItems, batchWriteHubItems, inParallel, itemId, type BatchWrite } from '../db/batch.js';
+import { db, tableNames } from '../db/client.js';
+import { computeNeighbours, type Like, type Neighbour } from './neighbours.js';
+import { neighbourItem, neighbourSignature, type NeighbourEntry } from './neighbour-items.js';
+
 /**
- * The refresh of the feed's learned model (docs/feed.md): the evaluation and the local server call
- * it after likes change. Being built: until then it has nothing to refresh and says so.
+ * The refresh of the feed's learned model (docs/feed.md, "The learned model: item neighbours"): it
+ * reads the catalog (every TRENDING shard of gsi3: vid, author, tags, created_at and the trend, which
+ * every video is in) and every video's likers (gsi2 `LIKERS#vid`, keys only), computes each video's
+ * neighbours (lib/recommend/neighbours.ts) and writes the lists that changed (`VIDEO#vid/NEIGHBOURS`),
+ * deleting those of videos left without any. Run by functions/refresh-model.ts on a schedule
+ * (infra/constructs/feed-model.ts), by `npm start` on an interval and by the evaluation before it asks.
+ * Idempotent: a refresh of unchanged likes writes nothing.
  */
 export interface ModelRefresh {
   built: boolean;
+  videos: number;
+  likes: number;
+  people: number;
+  /** Videos with a neighbour list after the refresh. */
+  lists: number;
+  written: number;
+  deleted: number;
+  /** DynamoDB requests the refresh made (reads and writes). */
+  requests: number;
+  ms: number;
+}
+
+const TABLE = () => tableNames.hub;
+/** Likers' Queries in flight at once. */
+const PARALLEL = 16;
+
+interface CatalogVideo {
+  vid: string;
+  author_openid: string;
+  tags: string[];
+  created_at: string;
+  trend: number;
+}
+
+async function queryAll(input: Omit<ConstructorParameters<typeof QueryCommand>[0], 'TableName'>, onPage: (items: Record<string, unknown>[]) => void): Promise<number> {
+  let requests = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(new QueryCommand({ TableName: TABLE(), ...input, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    requests++;
+    onPage((out.Items ?? []) as Record<string, unknown>[]);
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return requests;
+}
+
+/** Every video with what a neighbour entry carries: the trending shards hold them all. */
+async function readCatalog(): Promise<{ videos: Map<string, CatalogVideo>; requests: number }> {
+  const videos = new Map<string, CatalogVideo>();
+  let requests = 0;
+  await Promise.all(
+    videoPartitions.trending.map(async (partition) => {
+      requests += await queryAll(
+        {
+          IndexName: 'gsi3',
+          KeyConditionExpression: 'gsi3pk = :p',
+          ExpressionAttributeValues: { ':p': partition },
+          ProjectionExpression: 'vid, author_openid, tags, created_at, gsi3sk',
+        },
+        (items) => {
+          for (const i of items) {
+            if (typeof i.vid !== 'string' || typeof i.author_openid !== 'string') continue;
+            videos.set(i.vid, { vid: i.vid, author_openid: i.author_openid, tags: (i.tags as string[]) ?? [], created_at: String(i.created_at), trend: typeof i.gsi3sk === 'number' ? i.gsi3sk : 0 });
+          }
+        },
+      );
+    }),
+  );
+  return { videos, requests };
+}
+
+/** Every like of the catalog's videos, from the likers' index (its sort key is `liked_at#openid`). */
+async function readLikes(vids: string[]): Promise<{ likes: Like[]; requests: number }> {
+  const likes: Like[] = [];
+  let requests = 0;
+  await inParallel(vids, PARALLEL, async (vid) => {
+    requests += await queryAll(
+      {
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :p',
+        ExpressionAttributeValues: { ':p': reactionKeys.likers(vid) },
+        ProjectionExpression: 'gsi2sk',
+      },
+      (items) => {
+        for (const i of items) {
+          const key = String(i.gsi2sk);
+          const hash = key.indexOf('#');
+          if (hash > 0) likes.push({ vid, at: key.slice(0, hash), openid: key.slice(hash + 1) });
+        }
+      },
+    );
+  });
+  return { likes, requests };
 }
 
 export async function refreshRecommendationModel(): Promise<ModelRefresh> {
-  return { built: false };
+  const started = performance.now();
+  const catalog = await readCatalog();
+  const vids = [...catalog.videos.keys()];
+  const { likes, requests: likeRequests } = await readLikes(vids);
+  const model = computeNeighbours(likes);
+
+  const entries = (list: Neighbour[]): NeighbourEntry[] =>
+    list.flatMap((n) => {
+      const v = catalog.videos.get(n.vid);
+      return v ? [{ ...v, sim: n.sim }] : [];
+    });
+  const previous = await batchGetHubItems(vids.map((vid) => videoKeys.neighbours(vid)));
+  const writes: BatchWrite[] = [];
+  let lists = 0;
+  let deleted = 0;
+  const builtAt = new Date(clock.now()).toISOString();
+  for (const vid of vids) {
+    const list = entries(model.get(vid) ?? []);
+    const old = previous.get(itemId(videoKeys.neighbours(vid)));
+    if (list.length === 0) {
+      if (old) {
+        writes.push({ delete: videoKeys.neighbours(vid) });
+        deleted++;
+      }
+      continue;
+    }
+    lists++;
+    if (old?.sig !== neighbourSignature(list)) writes.push({ put: neighbourItem(vid, list, builtAt) });
+  }
+  await batchWriteHubItems(writes);
+  return {
+    built: true,
+    videos: vids.length,
+    likes: likes.length,
+    people: new Set(likes.map((l) => l.openid)).size,
+    lists,
+    written: writes.length - deleted,
+    deleted,
+    requests: catalog.requests + likeRequests + Math.ceil(vids.length / 100) + Math.ceil(writes.length / 25),
+    ms: Math.round(performance.now() - started),
+  };
 }

@@ -5,14 +5,12 @@ import { getVideo } from '../catalog/videos.js';
 import { clock } from '../clock.js';
 import { db, tableNames } from '../db/client.js';
 import { accountKeys } from '../accounts/accounts.js';
-import { videoKeys } from '../catalog/video-items.js';
 import { feedKeys } from './feed-state.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { UpdateBuilder } from '../db/update-builder.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
-import { addTaste, LIKED_RECENT_CAP, mergeCoLiked, parseFeedState, TASTE, type CoLikedEntry, type LikedEntry } from './feed-state.js';
-import { coLikeCandidates } from './sources.js';
-import { reactionKeys } from '../catalog/reaction-items.js';
+import { addTaste, LIKED_CHUNK, LIKED_RECENT_CAP, likedHash, parseFeedState, TASTE, type LikedEntry } from './feed-state.js';
+import { likeItem, reactionKeys } from '../catalog/reaction-items.js';
 
 
 
@@ -22,7 +20,7 @@ import { reactionKeys } from '../catalog/reaction-items.js';
  * conditional on the reaction not existing yet: a retry or a parallel duplicate changes nothing. No
  * item another account's reaction also writes is in it, so parallel likes of one video, or of one
  * author's videos, never conflict. The numbers every liker moves (the video's like_count and trend,
- * the trend on its tag ranking items, the author's liked_count, co-likes) follow from the table's
+ * the trend on its tag ranking items, the author's liked_count) follow from the table's
  * stream (lib/streams/counters.ts), applied exactly once, within seconds; the like item carries what
  * they need (author, tags, the trend it added, the liker's latest likes). A failure before the commit
  * is a 503 with nothing written.
@@ -84,16 +82,27 @@ function explainCancellation(error: unknown, items: TransactItem[], openid: stri
   throw error;
 }
 
-/** The liker's latest likes (and how many `lr` holds) and co-liked list, and the co-likes of the video being liked. */
-async function readLikeContext(openid: string, vid: string): Promise<{ recent: LikedEntry[]; stored: number; coLiked: CoLikedEntry[] }> {
-  const [state, coLikes] = await Promise.all([
-    db.send(new GetCommand({ TableName: TABLE(), Key: feedKeys.feedState(openid), ProjectionExpression: 'lr, cl' })),
-    db.send(new GetCommand({ TableName: TABLE(), Key: videoKeys.coLikes(vid) })),
-  ]);
+/** The liker's latest likes, how many entries `lr` holds, and how many likes the liked chunks hold. */
+async function readLikeContext(openid: string): Promise<{ recent: LikedEntry[]; stored: number; likes: number }> {
+  const state = await db.send(new GetCommand({ TableName: TABLE(), Key: feedKeys.feedState(openid), ProjectionExpression: 'lr, lc' }));
   const parsed = parseFeedState(state.Item, clock.now());
-  const recent = parsed.likedRecent.slice(-LIKED_RECENT_CAP);
-  const added = coLikeCandidates(coLikes.Item).map((c) => ({ vid: c.vid, author_openid: c.author_openid, tags: c.tags, created_at: c.created_at, n: c.colike ?? 1 }));
-  return { recent, stored: parsed.likedStored ?? 0, coLiked: mergeCoLiked(parsed.coLiked, added, new Set([vid, ...recent.map((e) => e.vid)])) };
+  return { recent: parsed.likedRecent.slice(-LIKED_RECENT_CAP), stored: parsed.likedStored ?? 0, likes: parsed.likes };
+}
+
+/**
+ * The like's hash joins the liked chunk the state's count points to (docs/feed.md, "Feed state"):
+ * an ADD to a number set, so a retry that got this far adds nothing twice. Two likes at the same
+ * moment may both write the same chunk: it then holds a little more than LIKED_CHUNK.
+ */
+function likedChunkItem(openid: string, vid: string, likes: number): TransactItem {
+  return {
+    Update: {
+      TableName: TABLE(),
+      Key: feedKeys.likedChunk(openid, Math.floor(likes / LIKED_CHUNK)),
+      UpdateExpression: 'ADD h :h SET entity = :e',
+      ExpressionAttributeValues: { ':h': new Set([likedHash(vid)]), ':e': 'liked_hashes' },
+    },
+  };
 }
 
 /**
@@ -119,7 +128,7 @@ function likeFeedStateItem(openid: string, vid: string, update: UpdateBuilder, c
 export async function likeVideo(openid: string, vid: string): Promise<LikeResult> {
   let clearDislike = false;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const [video, { recent, stored, coLiked }] = await Promise.all([requireVideo(vid), readLikeContext(openid, vid)]);
+    const [video, { recent, stored, likes }] = await Promise.all([requireVideo(vid), readLikeContext(openid)]);
     const now = clock.now();
     const nowIso = new Date(now).toISOString();
     const trendDelta = trendUnit(now);
@@ -127,7 +136,7 @@ export async function likeVideo(openid: string, vid: string): Promise<LikeResult
       .setValue('updated_at', nowIso)
       .setValue('entity', 'feed_state')
       .deleteFromSet('disliked', [vid])
-      .setValue('cl', coLiked);
+      .addNumber('lc', 1);
     const entry: LikedEntry = { vid, author_openid: video.author_openid, tags: video.tags ?? [], created_at: video.created_at };
     // `lr` stays bounded whether or not the account calls get_next_list (which trims it too): past
     // twice the entries that count, the like writes the list anew with the last ones and its own.
@@ -138,27 +147,14 @@ export async function likeVideo(openid: string, vid: string): Promise<LikeResult
       {
         Put: {
           TableName: TABLE(),
-          Item: {
-            ...reactionKeys.like(openid, vid),
-            ...reactionKeys.likesIndex(openid, nowIso, vid),
-            ...reactionKeys.likersIndex(vid, nowIso, openid),
-            entity: 'like',
-            openid,
-            vid,
-            liked_at: nowIso,
-            // What this like added to the trend: a dislike takes exactly this back.
-            trend_add: trendDelta,
-            // For the stream processor: whose liked_count, which tag rankings, which co-likes.
-            author_openid: video.author_openid,
-            tags: video.tags ?? [],
-            video_created_at: video.created_at,
-            co_vids: recent.filter((e) => e.vid !== vid).slice(-3).map((e) => e.vid),
-          },
+          Item: likeItem(openid, video, nowIso, trendDelta),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
       likerCountItem(openid, 1),
       ...(clearDislike ? [{ Delete: { TableName: TABLE(), Key: reactionKeys.dislike(openid, vid) } }] : []),
+      likedChunkItem(openid, vid, likes),
+      // Last: a failed condition here means the video was disliked (see below).
       likeFeedStateItem(openid, vid, feed, clearDislike),
     ];
     try {

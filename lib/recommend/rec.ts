@@ -7,7 +7,8 @@ import { encodeCursor } from './cursor.js';
 import { LIMITS, spare, visible, type Context, type Found, type Key, type Outcome } from './feed-context.js';
 import { FOLLOW_NEW_MAX_AGE_MS, RESERVOIR_CAP, type ReservoirEntry } from './feed-state.js';
 import { CandidatePool, composePage, explorePlaces, noise, rankCandidates, type RankContext, type RankMode, type Scored, type Source } from './scoring.js';
-import { authorVideos, coLikeCandidates, latestCandidates, exploreStep, tagCandidates, trendingVideos, videoCandidate, type CandidateFields } from './sources.js';
+import { neighbourCandidates } from './neighbour-items.js';
+import { authorVideos, latestCandidates, exploreStep, tagCandidates, trendingVideos, videoCandidate, type CandidateFields } from './sources.js';
 import { distinctiveTags, idfOf, tasteProfile } from './taste.js';
 
 // Gathering and picking, shared by rec and more like this --------------------------------------------
@@ -75,6 +76,22 @@ function tagFrequencies(tags: string[]): { planned?: Planned; current: () => Tag
   };
 }
 
+/**
+ * The candidates of the learned model: every neighbour of the given lists, scored by the sum of its
+ * similarities to the videos the lists belong to (lib/recommend/neighbours.ts neighbourScores).
+ */
+function neighboursOf(items: (Record<string, unknown> | undefined)[]): CandidateFields[] {
+  const byVid = new Map<string, CandidateFields & { cf: number }>();
+  for (const item of items) {
+    for (const { sim, ...c } of neighbourCandidates(item)) {
+      const known = byVid.get(c.vid);
+      if (known) known.cf += sim;
+      else byVid.set(c.vid, { ...c, cf: sim });
+    }
+  }
+  return [...byVid.values()];
+}
+
 const toReservoir = ({ candidate: c }: Scored): ReservoirEntry => ({ vid: c.vid, a: c.author_openid, t: c.tags, c: c.created_at, tr: c.trend });
 const fromReservoir = (e: ReservoirEntry): CandidateFields => ({ vid: e.vid, author_openid: e.a, tags: e.t ?? [], created_at: e.c, trend: e.tr ?? 0 });
 
@@ -89,6 +106,7 @@ function rankContext(ctx: Context, served: Set<string>, stats: TagFrequencies, e
     disliked: ctx.state.disliked,
     blocked: ctx.blocked,
     seen: ctx.seen,
+    liked: ctx.liked,
     served,
     exclude: new Set(exclude.filter((v): v is VideoItem => !!v).map((v) => v.vid)),
     ...(similar ? { similarTo: { vid: similar.vid, tags: similar.tags ?? [], author_openid: similar.author_openid } } : {}),
@@ -110,10 +128,10 @@ const usableTag = (stats: TagFrequencies) => (tag: string) => stats.total === 0 
 // rec ------------------------------------------------------------------------------------------------
 
 /**
- * The personalised feed (docs/feed.md, "rec"). Free candidates from the state (co-liked videos, the
- * reservoir, reserved follows left over); then, by priority while the budget lasts: the tag
- * frequencies when the cache lacks them, the latest videos of followed accounts (and the shared
- * video), the ranking of the caller's most distinctive tag, trending or the exploration walk (they
+ * The personalised feed (docs/feed.md, "rec"). Free candidates from the state (the reservoir,
+ * reserved follows left over); then, by priority while the budget lasts: the tag frequencies when
+ * the cache lacks them, one BatchGet of the learned model's neighbour lists of the caller's latest
+ * likes with the latest videos of followed accounts (and the shared video), the ranking of the caller's most distinctive tag, trending or the exploration walk (they
  * alternate between calls), the second most distinctive tag, the other of trending and exploration;
  * then more exploration while too few unseen candidates are known.
  */
@@ -124,16 +142,18 @@ export async function recommend(ctx: Context): Promise<Outcome> {
   const sharedVid = ctx.sharedVid && !served.has(ctx.sharedVid) ? ctx.sharedVid : undefined;
   const g = new Gatherer();
 
-  if (personal) {
-    g.candidates(state.coLiked.map((e) => ({ ...e, trend: 0, colike: e.n })), 'colike');
-    g.candidates(state.followQueue.map(fromReservoir), 'follow');
-  }
+  if (personal) g.candidates(state.followQueue.map(fromReservoir), 'follow');
   g.candidates(state.reservoir.map(fromReservoir), 'fresh');
 
   const frequencies = tagFrequencies(personal ? tasteTags(state.tags) : []);
   const hasTaste = personal && [...state.tags.values()].some((w) => w > 0);
   let batch: Found = new Map();
-  const batchKeys: Key[] = [...(sharedVid ? [videoKeys.video(sharedVid)] : []), ...ctx.followees.map((a) => videoKeys.authorLatest(a))];
+  const likedVids = personal ? [...new Set(state.likedRecent.map((e) => e.vid))] : [];
+  const batchKeys: Key[] = [
+    ...(sharedVid ? [videoKeys.video(sharedVid)] : []),
+    ...ctx.followees.map((a) => videoKeys.authorLatest(a)),
+    ...likedVids.map((vid) => videoKeys.neighbours(vid)),
+  ];
   // Exploration walks the whole catalog across calls (a refresh does not restart it).
   let explore: string | null | undefined = state.explore;
   const heavy = ctx.seen.size > LIMITS.heavyViewer;
@@ -158,7 +178,7 @@ export async function recommend(ctx: Context): Promise<Outcome> {
   });
   // Too few unseen candidates: walk further into the catalog with what is left of the budget; the
   // next call resumes there.
-  const unseen = (vid: string) => !state.disliked.has(vid) && !ctx.seen.has(vid) && !served.has(vid) && vid !== sharedVid;
+  const unseen = (vid: string) => !state.disliked.has(vid) && !ctx.seen.has(vid) && !ctx.liked(vid) && !served.has(vid) && vid !== sharedVid;
   // A walk that began mid-catalog may wrap around to the top once, so one call can cover it all.
   let wrapped = state.explore === undefined;
   const exploreWhileShort = async () => {
@@ -196,6 +216,7 @@ export async function recommend(ctx: Context): Promise<Outcome> {
     for (const c of latest) if (c.created_at > followSince) followNew.add(c.vid);
   }
   const shared = visible(ctx, sharedVid ? (batch.get(itemId(videoKeys.video(sharedVid))) as VideoItem | undefined) : undefined);
+  g.candidates(neighboursOf(likedVids.map((vid) => batch.get(itemId(videoKeys.neighbours(vid))))), 'neighbour');
 
   const rankCtx = rankContext(ctx, served, frequencies.current(), [shared]);
   const ranked = rankCandidates(g.pool.values(), rankCtx, personal ? 'personal' : 'anonymous');
@@ -225,7 +246,7 @@ export async function recommend(ctx: Context): Promise<Outcome> {
 // more like this ---------------------------------------------------------------------------------
 
 /**
- * "More like this" (`vid`): the video's co-likes (read with the state), the rankings of its most
+ * "More like this" (`vid`): the video's neighbours (read with the state), the rankings of its most
  * distinctive tags, its author's newest videos and trending, ranked by idf-weighted tag similarity.
  */
 export async function moreLikeThis(ctx: Context): Promise<Outcome> {
@@ -235,7 +256,7 @@ export async function moreLikeThis(ctx: Context): Promise<Outcome> {
   const served = req.refresh ? new Set<string>() : state.served;
   const sharedVid = ctx.sharedVid && !served.has(ctx.sharedVid) && ctx.sharedVid !== similar.vid ? ctx.sharedVid : undefined;
   const g = new Gatherer();
-  g.candidates(coLikeCandidates(found.get(itemId(videoKeys.coLikes(similar.vid)))), 'colike');
+  g.candidates(neighboursOf([found.get(itemId(videoKeys.neighbours(similar.vid)))]), 'neighbour');
 
   const frequencies = tagFrequencies(similar.tags ?? []);
   let tags: string[] | undefined;

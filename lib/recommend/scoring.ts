@@ -7,7 +7,7 @@ import { tagSimilarity, tasteScore } from './taste.js';
  * seen), and composed into a page with reserved places (new videos of followed authors,
  * exploration) and a per-author cap. No I/O here: the unit tests drive it directly.
  */
-export type Source = 'trending' | 'fresh' | 'tag' | 'colike' | 'follow' | 'author';
+export type Source = 'trending' | 'fresh' | 'tag' | 'neighbour' | 'follow' | 'author';
 
 export interface Candidate {
   vid: string;
@@ -17,21 +17,24 @@ export interface Candidate {
   /** Stored trend score (0 when the source does not carry it). */
   trend: number;
   sources: Set<Source>;
-  /** How often the caller's latest likes (or the "more like this" video) were liked together with it. */
-  colike: number;
+  /**
+   * The learned model's score: the sum of its similarities to the caller's latest likes (to the
+   * "more like this" video), from their neighbour lists (lib/recommend/neighbours.ts); 0 if none.
+   */
+  cf: number;
 }
 
-/** Merges candidates by vid: sources add up, the highest trend and co-like count win. */
+/** Merges candidates by vid: sources add up, the highest trend and model score win. */
 export class CandidatePool {
   readonly byVid = new Map<string, Candidate>();
 
-  add(candidate: Omit<Candidate, 'sources' | 'colike'> & { colike?: number }, source: Source): void {
+  add(candidate: Omit<Candidate, 'sources' | 'cf'> & { cf?: number }, source: Source): void {
     if (!candidate.vid || !candidate.author_openid) return;
     const existing = this.byVid.get(candidate.vid);
     if (existing) {
       existing.sources.add(source);
       existing.trend = Math.max(existing.trend, candidate.trend);
-      existing.colike = Math.max(existing.colike, candidate.colike ?? 0);
+      existing.cf = Math.max(existing.cf, candidate.cf ?? 0);
       return;
     }
     this.byVid.set(candidate.vid, {
@@ -41,7 +44,7 @@ export class CandidatePool {
       created_at: candidate.created_at,
       trend: candidate.trend,
       sources: new Set([source]),
-      colike: candidate.colike ?? 0,
+      cf: candidate.cf ?? 0,
     });
   }
 
@@ -54,8 +57,8 @@ export class CandidatePool {
   }
 }
 
-/** 0 = unseen and not yet handed out since the last refresh, 1 = handed out but not viewed, 2 = seen (or liked) recently. */
-export type Tier = 0 | 1 | 2;
+/** 0 = unseen and not yet handed out since the last refresh, 1 = handed out but not viewed, 2 = seen recently, 3 = liked (ever). */
+export type Tier = 0 | 1 | 2 | 3;
 
 export type RankMode = 'personal' | 'anonymous' | 'similar';
 
@@ -72,6 +75,8 @@ export interface RankContext {
   /** Authors the caller blocked: their videos are dropped (docs/moderation.md, "Blocking"). */
   blocked: ReadonlySet<string>;
   seen: Set<string>;
+  /** Liked by the caller, ever (the liked chunks' hashes): the last tier. */
+  liked: (vid: string) => boolean;
   served: Set<string>;
   /** Never returned (the "more like this" video, the shared video placed first). */
   exclude: Set<string>;
@@ -83,7 +88,7 @@ export interface Scored {
   candidate: Candidate;
   /** What ranks the candidate: relevance plus the small tie-breakers. */
   score: number;
-  /** Taste, co-likes and follows (personal) or tag similarity (more like this); 0 for anonymous callers. */
+  /** Taste, the learned model and follows (personal) or tag similarity and the model (more like this); 0 for anonymous callers. */
   relevance: number;
   tier: Tier;
   /** Popularity: log(1 + decayed likes) relative to the most popular candidate, 0..1. */
@@ -96,10 +101,10 @@ export interface Scored {
  * generic tag with the taste).
  */
 const WEIGHTS = {
-  personal: { colike: 0.5, follow: 0.2, trend: 0.3, fresh: 0.05, noise: 0.03 },
+  personal: { cf: 1, follow: 0.2, trend: 0.3, fresh: 0.05, noise: 0.03 },
   /** Anonymous callers: what is hot, what is new, and some exploration. */
   anonymous: { trend: 0.55, fresh: 0.3, noise: 0.15 },
-  similar: { colike: 0.3, sameAuthor: 0.1, trend: 0.1, fresh: 0.05, noise: 0.02 },
+  similar: { cf: 0.5, sameAuthor: 0.1, trend: 0.1, fresh: 0.05, noise: 0.02 },
   /** Exploration places go to the unseen candidates that score best on this, among the non-relevant. */
   explore: { trend: 0.6, fresh: 0.3, noise: 0.1 },
 };
@@ -128,7 +133,8 @@ export function noise(seed: string, vid: string): number {
 const ageDays = (createdAt: string, nowMs: number) => Math.max(0, (nowMs - Date.parse(createdAt)) / DAY_MS);
 const decay = (days: number, halfLife: number) => 2 ** (-days / halfLife);
 
-export function tierOf(vid: string, ctx: Pick<RankContext, 'seen' | 'served'>): Tier {
+export function tierOf(vid: string, ctx: Pick<RankContext, 'seen' | 'served' | 'liked'>): Tier {
+  if (ctx.liked(vid)) return 3;
   if (ctx.seen.has(vid)) return 2;
   if (ctx.served.has(vid)) return 1;
   return 0;
@@ -138,13 +144,13 @@ export function tierOf(vid: string, ctx: Pick<RankContext, 'seen' | 'served'>): 
 export function rankCandidates(candidates: Candidate[], ctx: RankContext, mode: RankMode): Scored[] {
   const pool = candidates.filter((c) => !ctx.disliked.has(c.vid) && !ctx.exclude.has(c.vid) && !ctx.blocked.has(c.author_openid));
   let maxHot = 0;
-  let maxColike = 0;
+  let maxCf = 0;
   for (const c of pool) {
     maxHot = Math.max(maxHot, hotness(c.trend, ctx.nowMs));
-    maxColike = Math.max(maxColike, c.colike);
+    maxCf = Math.max(maxCf, c.cf);
   }
   const trendNorm = (c: Candidate) => (maxHot > 0 ? Math.log1p(hotness(c.trend, ctx.nowMs)) / Math.log1p(maxHot) : 0);
-  const colikeNorm = (c: Candidate) => (maxColike > 0 ? c.colike / maxColike : 0);
+  const cfNorm = (c: Candidate) => (maxCf > 0 ? c.cf / maxCf : 0);
   const similar = ctx.similarTo;
 
   const scored = pool.map((c): Scored => {
@@ -155,12 +161,12 @@ export function rankCandidates(candidates: Candidate[], ctx: RankContext, mode: 
     let score: number;
     if (mode === 'similar' && similar) {
       const w = WEIGHTS.similar;
-      relevance = tagSimilarity(c.tags, similar.tags, ctx.tagIdf) + w.colike * colikeNorm(c) + w.sameAuthor * (c.author_openid === similar.author_openid ? 1 : 0);
+      relevance = tagSimilarity(c.tags, similar.tags, ctx.tagIdf) + w.cf * cfNorm(c) + w.sameAuthor * (c.author_openid === similar.author_openid ? 1 : 0);
       score = relevance + w.trend * trendNorm(c) + w.fresh * fresh + w.noise * n;
     } else if (mode === 'personal') {
       const w = WEIGHTS.personal;
       const follow = ctx.followedAuthors.has(c.author_openid) ? decay(age, FOLLOW_HALF_LIFE_DAYS) : 0;
-      relevance = tasteScore(c.tags, ctx.profile) + w.colike * colikeNorm(c) + w.follow * follow;
+      relevance = tasteScore(c.tags, ctx.profile) + w.cf * cfNorm(c) + w.follow * follow;
       score = relevance + w.trend * trendNorm(c) + w.fresh * fresh + w.noise * n;
     } else {
       const w = WEIGHTS.anonymous;
@@ -202,7 +208,8 @@ export function explorePlaces(count: number, seed: string): number {
  * Composes the page from the ranked candidates:
  * 1. reserved follows (newest first, at most followPlaces, within the author cap);
  * 2. exploration picks, kept for the end of the page;
- * 3. the rest by score, tier by tier (never handed out, then handed out but not viewed, then seen);
+ * 3. the rest by score, tier by tier (never handed out, then handed out but not viewed, then seen,
+ *    then liked);
  *    within a tier at most `cap` per author first, more of one author only when nobody else is left
  *    in it: a video the caller was already given comes again only once nothing new is left, whatever
  *    its author.
@@ -247,9 +254,10 @@ export function composePage(ranked: Scored[], rules: PageRules): Page {
 
   const main: Scored[] = [];
   const slots = rules.count - follows.length - exploring.length;
-  const byTier = [0, 1, 2].map((tier) => ranked.filter((s) => s.tier === tier));
+  const tiers = [0, 1, 2, 3];
+  const byTier = tiers.map((tier) => ranked.filter((s) => s.tier === tier));
   // Tier by tier; within each, everyone within the cap first, then more of one author.
-  for (const tier of [0, 1, 2]) {
+  for (const tier of tiers) {
     for (const limit of [cap, Infinity]) {
       while (main.length < slots) {
         // Ranked order: the first that fits is the best.
@@ -262,5 +270,5 @@ export function composePage(ranked: Scored[], rules: PageRules): Page {
   }
   // A page short of unseen candidates gives the unused exploration places back to nobody: the
   // exploration picks are unseen and come before any seen video.
-  return { picked: [...follows, ...main.filter((s) => s.tier < 2), ...exploring, ...main.filter((s) => s.tier === 2)], followLeft };
+  return { picked: [...follows, ...main.filter((s) => s.tier < 2), ...exploring, ...main.filter((s) => s.tier >= 2)], followLeft };
 }

@@ -8,7 +8,7 @@ import { followKeys } from '../social/follows.js';
 import { blockedIn } from '../social/blocks.js';
 import { mergeShardPages } from '../db/shard-merge.js';
 import { initialTrend } from '../catalog/trend.js';
-import { CHUNK_READ_CAP } from './feed-state.js';
+import { CHUNK_READ_CAP, LIKED_CHUNKS_READ } from './feed-state.js';
 import type { Candidate } from './scoring.js';
 
 /**
@@ -17,7 +17,7 @@ import type { Candidate } from './scoring.js';
  */
 const TABLE = () => tableNames.hub;
 
-export type CandidateFields = Omit<Candidate, 'sources' | 'colike'> & { colike?: number };
+export type CandidateFields = Omit<Candidate, 'sources' | 'cf'> & { cf?: number };
 
 async function query(input: Omit<QueryCommandInput, 'TableName'>): Promise<{ items: Record<string, unknown>[]; lastKey?: Record<string, unknown> }> {
   const out = await db.send(new QueryCommand({ TableName: TABLE(), ...input }));
@@ -207,15 +207,18 @@ export async function authorVideos(openid: string, limit: number): Promise<Video
 export interface StateRead {
   state?: Record<string, unknown>;
   chunks: Record<string, unknown>[];
+  /** The liked chunks (feedKeys.likedChunk), newest first. */
+  likedChunks: Record<string, unknown>[];
   followees: string[];
   /** The accounts the caller blocked (lib/social/blocks.ts). */
   blocked: Set<string>;
 }
 
 /**
- * The caller's block list, feed state, its call records (newest first, at most CHUNK_READ_CAP) and
- * up to `limit` followed accounts, with ONE Query: they sort in that order (blockKeys.blockList,
- * feedKeys.feedState, feedKeys.feedChunk, followKeys.follows). The block list comes first, so the
+ * The caller's block list, feed state, liked chunks (newest first, at most LIKED_CHUNKS_READ), its
+ * call records (newest first, at most CHUNK_READ_CAP) and up to `limit` followed accounts, with ONE
+ * Query: they sort in that order (blockKeys.blockList, feedKeys.feedState, feedKeys.likedChunk,
+ * feedKeys.feedChunk, followKeys.follows). The block list comes first, so the
  * Query's 1 MB page never cuts it (at most MAX_BLOCKS entries, about 50 KB). A caller with fewer
  * records reads more FOLLOWS# items instead (the Limit counts items), never more than the Limit.
  */
@@ -224,18 +227,19 @@ export async function feedStateWithFollows(openid: string, limit: number): Promi
   const { items } = await query({
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
     ExpressionAttributeValues: { ':pk': range.pk, ':from': range.from, ':to': range.to },
-    Limit: 2 + CHUNK_READ_CAP + limit,
+    Limit: 2 + LIKED_CHUNKS_READ + CHUNK_READ_CAP + limit,
   });
   const prefix = followKeys.follows(openid, '').sk;
   const state = items.find((i) => i.sk === range.state);
   const blocked = blockedIn(items.find((i) => i.sk === range.from));
   const chunks = items.filter((i) => String(i.sk).startsWith(range.chunkPrefix));
+  const likedChunks = items.filter((i) => String(i.sk).startsWith(range.likedPrefix));
   const followees = items
     .filter((i) => String(i.sk).startsWith(prefix))
     .map((i) => (typeof i.followee === 'string' ? i.followee : String(i.sk).slice(prefix.length)))
     .filter(Boolean)
     .slice(0, limit);
-  return { state, chunks, followees, blocked };
+  return { state, chunks, likedChunks, followees, blocked };
 }
 
 /**
@@ -249,16 +253,7 @@ export async function deviceFeedState(deviceId: string): Promise<StateRead> {
     ExpressionAttributeValues: { ':pk': range.pk, ':from': range.from, ':to': range.to },
     Limit: 1 + CHUNK_READ_CAP,
   });
-  return { state: undefined, chunks: items.filter((i) => String(i.sk).startsWith(range.chunkPrefix)), followees: [], blocked: new Set() };
-}
-
-/** Candidates of a co-likes item: `n` counts, `m` what scoring needs. */
-export function coLikeCandidates(item: Record<string, unknown> | undefined): CandidateFields[] {
-  const counts = (item?.n ?? {}) as Record<string, number>;
-  const meta = (item?.m ?? {}) as Record<string, { a?: string; t?: string[]; c?: string }>;
-  return Object.entries(counts)
-    .filter(([vid]) => meta[vid]?.a)
-    .map(([vid, n]) => ({ vid, author_openid: meta[vid]!.a!, tags: meta[vid]!.t ?? [], created_at: meta[vid]!.c ?? new Date(0).toISOString(), trend: 0, colike: n }));
+  return { state: undefined, chunks: items.filter((i) => String(i.sk).startsWith(range.chunkPrefix)), likedChunks: [], followees: [], blocked: new Set() };
 }
 
 /** Candidates of an author's latest-videos item. */

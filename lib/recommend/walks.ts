@@ -47,7 +47,7 @@ export async function walk(ctx: Context, order: WalkOrder): Promise<Outcome> {
   const skippedVideos = new Map<string, VideoItem>();
   const take = (video: VideoItem) => {
     if (state.disliked.has(video.vid) || inList.has(video.vid) || video.vid === sharedVid || !visible(ctx, video)) return;
-    if (ctx.seen.has(video.vid)) {
+    if (ctx.seen.has(video.vid) || ctx.liked(video.vid)) {
       skippedNow.push(video.vid);
       skippedVideos.set(video.vid, video);
       return;

@@ -1,5 +1,3 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { COLIKES_CAP, type VideoItem } from '../catalog/video-items.js';
 import { clock } from '../clock.js';
 import { createDocumentClient, tableNames } from '../db/client.js';
 import { accountKeys } from '../accounts/accounts.js';
@@ -7,7 +5,7 @@ import { videoKeys } from '../catalog/video-items.js';
 import { commentKeys } from '../comments/comments.js';
 import { cancellationCode, MAX_TRANSACTION_ITEMS, transactWrite, type TransactItem } from '../db/transact.js';
 import { logger } from '../logger.js';
-import { factOf, type ChangeRecord, type Fact, type LikeImage } from './facts.js';
+import { factOf, type ChangeRecord, type Fact } from './facts.js';
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
 export const streamKeys = {
@@ -197,37 +195,6 @@ function chunksOf(facts: Applicable[]): Applicable[][] {
   return chunks;
 }
 
-/** Best effort, as a ranking signal: "people who liked A also liked B", both ways, for the liker's latest likes. */
-async function recordCoLikes(like: LikeImage): Promise<void> {
-  const others = (like.co_vids ?? []).filter((v) => v !== like.vid).slice(-3);
-  if (others.length === 0) return;
-  const metaOf = (v: { author_openid?: string; tags?: string[]; created_at?: string }) => ({ a: v.author_openid, t: v.tags ?? [], c: v.created_at });
-  const liked = metaOf({ author_openid: like.author_openid, tags: like.tags, created_at: like.video_created_at });
-  const videos = await Promise.all(
-    others.map(async (vid) => (await streamDb.send(new GetCommand({ TableName: TABLE(), Key: videoKeys.video(vid), ProjectionExpression: 'vid, author_openid, tags, created_at' }))).Item as VideoItem | undefined),
-  );
-  const pairs: [string, string, ReturnType<typeof metaOf>][] = [];
-  for (const other of videos) if (other) pairs.push([other.vid, like.vid, liked], [like.vid, other.vid, metaOf(other)]);
-  await Promise.all(
-    pairs.map(([owner, vid, meta]) =>
-      streamDb
-        .send(
-          new UpdateCommand({
-            TableName: TABLE(),
-            Key: videoKeys.coLikes(owner),
-            UpdateExpression: 'SET n.#v = if_not_exists(n.#v, :zero) + :one, m.#v = :meta',
-            ConditionExpression: 'attribute_exists(n) AND (size(n) < :cap OR attribute_exists(n.#v))',
-            ExpressionAttributeNames: { '#v': vid },
-            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':meta': meta, ':cap': COLIKES_CAP },
-          }),
-        )
-        .catch((error: Error) => {
-          if (error.name !== 'ConditionalCheckFailedException') logger.warn('co-like update failed', { vid: owner, errorName: error.name });
-        }),
-    ),
-  );
-}
-
 export interface BatchOutcome {
   /** Records applied by this call (not counting those an earlier delivery had applied). */
   applied: number;
@@ -250,15 +217,7 @@ export async function applyChangeRecords(records: ChangeRecord[]): Promise<Batch
   let applied = 0;
   for (const chunk of chunksOf(facts)) {
     try {
-      const now = await applyChunk(chunk);
-      applied += now.length;
-      await Promise.all(
-        now.map((f) =>
-          f.fact.kind === 'like' && f.fact.sign === 1
-            ? recordCoLikes(f.fact.like).catch((error: Error) => logger.warn('co-likes skipped', { vid: f.fact.kind === 'like' ? f.fact.like.vid : '', errorName: error.name }))
-            : undefined,
-        ),
-      );
+      applied += (await applyChunk(chunk)).length;
     } catch (error) {
       return { applied, failedFrom: records[chunk[0]!.index]!.dynamodb?.SequenceNumber, error };
     }

@@ -23,18 +23,16 @@ export const FACT_ENTITIES = {
   removed: ['like', 'comment'],
 } as const;
 
-/** A like as stored: what its stream record carries for the counters and co-likes. */
+/** A like as stored: what its stream record carries for the counters. */
 export interface LikeImage {
   openid: string;
   vid: string;
   /** The trend this like added to its video (lib/catalog/trend.ts); a removal takes exactly this back. */
   trend_add?: number;
-  /** The video's author, tags and creation time when liked: whose liked_count, which tag rankings, the co-likes' metadata. */
+  /** The video's author, tags and creation time when liked: whose liked_count, which tag rankings. */
   author_openid: string;
   tags: string[];
   video_created_at: string;
-  /** The liker's latest other likes when liking (for "liked together"), newest last. */
-  co_vids?: string[];
 }
 
 export interface CommentImage {

@@ -237,10 +237,10 @@ describe('the erasure', () => {
       (item.pk === `ACCOUNT#${victim.openid}` && item.entity === 'audit_event' && ['account.deletion_requested', 'account.deleted'].includes(String(item.type))) ||
       // Kept by design: the video it published (and what others did on it: their likes name its author), shares, SMS windows of the phone.
       (item.pk === `VIDEO#${own}`) ||
-      // Others' records of that video name its author: their likes, their feed state, the co-likes.
+      // Others' records of that video name its author: their likes, their feed state, the model's neighbour lists.
       (item.entity === 'like' && item.author_openid === victim.openid && item.openid !== victim.openid) ||
       (item.entity === 'feed_state' && item.pk !== `ACCOUNT#${victim.openid}`) ||
-      item.entity === 'colikes' ||
+      item.entity === 'neighbours' ||
       // Rate windows expire within minutes (the comment limit) or a day (SMS).
       String(item.pk).startsWith(`RATE#comments-minute#${victim.openid}`) ||
       String(item.pk).startsWith(`PHONE#${victim.phone}`) ||

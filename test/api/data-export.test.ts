@@ -143,7 +143,7 @@ describe('GET /api/v1/me/data', () => {
     expect(of('follower')).toEqual([{ type: 'follower', openid: bob.openid, followed_at: at }]);
     expect(of('view')).toEqual([{ type: 'view', seen_at: at, vids: [viewed.vid] }]);
     expect(of('feed_state')).toEqual([
-      { type: 'feed_state', taste: { expo: expect.any(Number) }, taste_total: expect.any(Number), disliked: [disliked.vid], recent_likes: [liked.vid], co_liked: [], updated_at: at },
+      { type: 'feed_state', taste: { expo: expect.any(Number) }, taste_total: expect.any(Number), disliked: [disliked.vid], recent_likes: [liked.vid], updated_at: at },
     ]);
     expect(of('feed_call')).toEqual([{ type: 'feed_call', at, viewed: [viewed.vid], served: expect.any(Array), refresh: false, deferred: [], held: expect.any(Array) }]);
     expect(of('share')).toEqual([

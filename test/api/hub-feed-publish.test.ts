@@ -117,7 +117,7 @@ describe('putVideo', () => {
 
   it("puts a followed author's new video first in the follower's next page, ahead of the author's older ones", async () => {
     const [channel, follower] = await putTestAccounts(2);
-    // The follower likes the channel's older videos: they rank high on taste, co-likes and follows.
+    // The follower likes the channel's older videos: they rank high on taste and follows.
     const older = [];
     for (let i = 0; i < 4; i++) older.push((await putVideo(input({ author_openid: channel!.openid, title: `Glassblowing ${i}`, tags: ['glassblowing'] }))).video);
     const as = { openid: follower!.openid, token: follower!.token };

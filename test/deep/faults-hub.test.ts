@@ -8,7 +8,7 @@ import { pad } from '../../lib/db/keys.js';
 import { feedStateAndFollows } from '../../lib/recommend/feed-state.js';
 import { decodeVerifiedToken } from '../../lib/auth/jwt.js';
 import { createKey } from '../../lib/keys/key-service.js';
-import { parseFeedState, TASTE } from '../../lib/recommend/feed-state.js';
+import { likedHash, parseFeedState, TASTE } from '../../lib/recommend/feed-state.js';
 import { expectUnavailable, retryAfterLostAnswer, snapshotDiff, storeSnapshot, sweepFaults, wipeStore, type FaultSweep, type PlannedFault } from '../support/fault-sweep.js';
 import { clearFaults, failAt, failWhere } from '../support/faults.js';
 import { recordRequests, type RecordedRequest } from '../support/db-requests.js';
@@ -38,7 +38,7 @@ const account = (openid: string) => getHubItem<Record<string, unknown>>(accountK
 const video = (vid: string) => getHubItem<VideoItem>(videoKeys.video(vid));
 
 let seq = 0;
-/** Videos by `author`, written as the catalog's bulk import writes them (tag rankings, co-likes, postings). */
+/** Videos by `author`, written as the catalog's bulk import writes them (tag rankings, postings). */
 async function videos(author: string, count: number): Promise<VideoItem[]> {
   const at = clock.now() - 3_600_000;
   return importVideos(
@@ -255,7 +255,7 @@ interface Likes {
 async function likeSetup(): Promise<Likes> {
   const [liker, author] = await users(2);
   const [earlier, target] = await videos(author!.openid, 2);
-  // An earlier like makes this one record co-likes (applied from the stream with the like's counters).
+  // An earlier like: the liker's latest likes and liked chunk hold two.
   expect((await hub(api, 'like', { openid: liker!.openid, token: liker!.token, vid: earlier!.vid })).status).toBe(200);
   return { liker: liker!, author: author!, earlier: earlier!.vid, vid: target!.vid };
 }
@@ -271,11 +271,12 @@ const likeSweep: FaultSweep<Likes> = {
     expect(await query(reactionKeys.like(liker.openid, '').pk, 'LIKE#')).toHaveLength(2);
     const state = parseFeedState(await getHubItem(feedKeys.feedState(liker.openid)), clock.now());
     expect(state.likedRecent.map((e) => e.vid)).toEqual([earlier, vid]);
-    // Co-likes come with the like's stream record, applied once.
-    const colikes = (await getHubItem<{ n: Record<string, number> }>(videoKeys.coLikes(earlier)))!.n;
-    expect(colikes[vid]).toBe(1);
+    // Every like's hash, in the liked chunk, with the like's transaction.
+    expect(state.likes).toBe(2);
+    const chunk = await getHubItem<{ h: Set<number> }>(feedKeys.likedChunk(liker.openid, 0));
+    expect([...chunk!.h].sort()).toEqual([likedHash(earlier), likedHash(vid)].sort());
   },
-  // Nothing after the commit: the counters, the trend and co-likes follow from the stream.
+  // Nothing after the commit: the counters and the trend follow from the stream.
 };
 
 const dislikeSweep: FaultSweep<Likes> = {
@@ -419,7 +420,7 @@ const profileSweep = (op: string, field: string, value: string): FaultSweep<User
 describe('like and dislike under DynamoDB faults', () => {
   it('like: 503 with nothing changed; the retry counts one like, its counters applied from the stream', async () => {
     const report = await sweepFaults(likeSweep);
-    // The authorizer (session and suspension: one BatchGetItem), the video, the liker's feed state and co-likes, the transaction: nothing after the commit.
+    // The authorizer (session and suspension: one BatchGetItem), the video, the liker's feed state, the transaction: nothing after the commit.
     expect(report.requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
   }, 180_000);
 

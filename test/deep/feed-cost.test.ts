@@ -5,7 +5,8 @@ import { db, tableNames } from '../../lib/db/client.js';
 import { DEMO_AUTHORS, demoVideos, seedDemoCatalog } from '../../infra/local/demo-catalog.js';
 import { cachedTagFrequencies, forgetTagFrequencies } from '../../lib/catalog/tag-stats.js';
 import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
-import { CHUNK_TTL_DAYS, tagAttribute, tasteUnit } from '../../lib/recommend/feed-state.js';
+import { CHUNK_TTL_DAYS, LIKED_CHUNK, likedHash, tagAttribute, tasteUnit } from '../../lib/recommend/feed-state.js';
+import { refreshRecommendationModel } from '../../lib/recommend/model-refresh.js';
 import { recordRequests } from '../support/db-requests.js';
 import { hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
@@ -15,11 +16,13 @@ import { blockKeys } from '../../lib/social/blocks.js';
 /**
  * The cost of get_next_list: every call makes at most MAX_REQUESTS (8) DynamoDB requests, counted
  * at the shared client (the token check included), and never a Scan, for a caller with a long
- * history (10,000 seen entries, 500 dislikes, likes, follows, 500 blocked accounts) on a 1,000-video catalog as for a new
+ * history (10,000 seen entries, 500 dislikes, 25 likes and 10,000 older ones, follows, 500 blocked
+ * accounts, the learned model's neighbour lists of its likes) on a 1,000-video catalog as for a new
  * caller. A cost assertion, not a timing one.
  */
 const CATALOG_SIZE = 1000;
 const HISTORY = 10_000;
+const OLD_LIKES = 10_000;
 const catalog = demoVideos(CATALOG_SIZE, 0);
 
 type User = { openid: string; token: string };
@@ -48,7 +51,7 @@ beforeAll(async () => {
   const accounts = await putTestAccounts(2);
   [heavy, fresh] = [accounts[0]!, accounts[1]!];
 
-  // Real reactions and follows through the API: likes (with co-likes), dislikes, follows.
+  // Real reactions and follows through the API: likes, dislikes, follows; then the learned model's refresh.
   for (const v of catalog.slice(0, 25)) expect((await hub(api, 'like', { openid: heavy.openid, token: heavy.token, vid: v.vid })).status).toBe(200);
   for (const v of catalog.slice(25, 35)) expect((await hub(api, 'dislike', { openid: heavy.openid, token: heavy.token, vid: v.vid, action: 'dislike' })).status).toBe(200);
   for (const a of DEMO_AUTHORS) expect((await hub(api, 'follow_user', { openid: heavy.openid, token: heavy.token, follow_user: a.openid })).status).toBe(200);
@@ -86,6 +89,17 @@ beforeAll(async () => {
     seenVids.map((vid, i) => ({ ...feedKeys.viewHistory(heavy.openid, seenAt(i), vid), ...feedKeys.viewHistoryIndex(heavy.openid, seenAt(i), [vid]), entity: 'history', openid: heavy.openid, seen_at: seenAt(i) })),
   );
 
+  // 10,000 older likes, their hashes in liked chunks as like writes them (feedKeys.likedChunk):
+  // the first Query reads them all. Then the learned model, built from the likes above.
+  await batchPut(
+    Array.from({ length: Math.ceil(OLD_LIKES / LIKED_CHUNK) }, (_, c) => ({
+      ...feedKeys.likedChunk(heavy.openid, c + 1),
+      entity: 'liked_hashes',
+      h: new Set(Array.from({ length: LIKED_CHUNK }, (_, i) => likedHash(`oldlike${c * LIKED_CHUNK + i}`))),
+    })),
+  );
+  expect((await refreshRecommendationModel()).lists).toBeGreaterThanOrEqual(25);
+
   // 500 blocked accounts (docs/moderation.md, "Blocking"): the list item as block_user writes it,
   // read by the feed's first Query.
   const blockedAt = (i: number) => new Date(now - i * 1000).toISOString();
@@ -117,7 +131,7 @@ const viewList = catalog
   .join(',');
 
 describe.each([
-  ['a caller with 10,000 seen entries, likes, dislikes, follows and 500 blocked accounts', () => heavy],
+  ['a caller with 10,000 seen entries, 10,025 likes, dislikes, follows and 500 blocked accounts', () => heavy],
   ['a new caller', () => fresh],
   ['an anonymous caller', () => undefined],
 ])('get_next_list costs at most 8 requests for %s', (_label, who) => {
@@ -190,7 +204,7 @@ describe.each([
 
 it('the heavy caller gets every unseen video before any seen one, on its first call after a refresh', async () => {
   // Never seen and not disliked: catalog[35..39]. (25..34 are disliked, 40.. are in the seen
-  // history; 0..24 are liked, and the latest likes count as seen.)
+  // history; 0..24 are liked: every like comes after what is unseen and seen.)
   const unseen = catalog.slice(35, 40).map((v) => v.vid);
   const history = new Set(catalog.slice(40).map((v) => v.vid));
   const { res } = await measured(heavy, { cmd: 'refresh', watch_count: 10 });

@@ -147,7 +147,7 @@ describe('200 people liking at once', () => {
   it('a first like makes at most 6 requests and 12 WCU, none on an item another liker writes', async () => {
     const video = await putTestVideo(author.openid, { tags: ['展会', 'robotics'] });
     const [liker] = people.slice(150, 151) as [TestAccount];
-    // An earlier like gives the liker a history (co-likes to record).
+    // An earlier like gives the liker a history.
     await hub(api, 'like', { openid: liker.openid, token: liker.token, vid: (await putTestVideo(author.openid)).vid });
     const { result, requests } = await recordRequests(() => hub(api, 'like', { openid: liker.openid, token: liker.token, vid: video.vid }));
     expect(result.status).toBe(200);

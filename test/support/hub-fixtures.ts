@@ -9,7 +9,7 @@ import { auditKeys } from '../../lib/audit/trail.js';
 import type { VideoItem } from '../../lib/catalog/video-items.js';
 import { settleStreams, type apiClient, type ApiResponse } from './stack.js';
 import { tokenFor } from './tokens.js';
-import { reactionKeys } from '../../lib/catalog/reaction-items.js';
+import { likeItem } from '../../lib/catalog/reaction-items.js';
 import { feedKeys } from '../../lib/recommend/feed-state.js';
 import { videoKeys, videoPartitions } from '../../lib/catalog/video-items.js';
 
@@ -126,26 +126,7 @@ export async function putTestAccounts(count: number, roles: Role[] = []): Promis
  * in the video's like_count and its author's liked_count).
  */
 export async function putTestLike(openid: string, video: Pick<TestVideo, 'vid' | 'author_openid' | 'tags' | 'created_at'>, likedAt = clock.nowIso()): Promise<void> {
-  const { vid } = video;
-  await db.send(
-    new PutCommand({
-      TableName: TABLE(),
-      Item: {
-        ...reactionKeys.like(openid, vid),
-        ...reactionKeys.likesIndex(openid, likedAt, vid),
-        ...reactionKeys.likersIndex(vid, likedAt, openid),
-        entity: 'like',
-        openid,
-        vid,
-        liked_at: likedAt,
-        trend_add: 0,
-        author_openid: video.author_openid,
-        tags: video.tags,
-        video_created_at: video.created_at,
-        co_vids: [],
-      },
-    }),
-  );
+  await db.send(new PutCommand({ TableName: TABLE(), Item: likeItem(openid, video, likedAt, 0) }));
 }
 
 /** A view of `vid` at `seenAt` in the history list, as get_next_list records a call that reported it (lib/recommend/feed.ts). */

@@ -65,7 +65,7 @@ export interface CallOptions {
 /**
  * A small fetch wrapper: JSON in, status, headers and the parsed envelope out. The stack's stream
  * processor runs on demand: a test that reads derived counters (a video's like_count, comment_count
- * and trend, an author's liked_count, co-likes) calls settleStreams() first, or makes its client with
+ * and trend, an author's liked_count) calls settleStreams() first, or makes its client with
  * `settle: true`, which settles before each call, as a client would see them a moment later.
  */
 export function apiClient(baseUrl: string, clientOptions: { settle?: boolean } = {}) {

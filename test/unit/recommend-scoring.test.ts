@@ -6,11 +6,11 @@ const NOW = Date.UTC(2026, 10, 21);
 const DAY = 86_400_000;
 
 function candidate(vid: string, fields: Partial<Candidate> = {}): Candidate {
-  return { vid, author_openid: `author-${vid}`, tags: [], created_at: new Date(NOW - 10 * DAY).toISOString(), trend: initialTrend(NOW - 10 * DAY), sources: new Set(['trending']), colike: 0, ...fields };
+  return { vid, author_openid: `author-${vid}`, tags: [], created_at: new Date(NOW - 10 * DAY).toISOString(), trend: initialTrend(NOW - 10 * DAY), sources: new Set(['trending']), cf: 0, ...fields };
 }
 
 function context(fields: Partial<RankContext> = {}): RankContext {
-  return { nowMs: NOW, seed: 'seed', profile: new Map(), tagIdf: () => 1, followedAuthors: new Set(), disliked: new Set(), blocked: new Set(), seen: new Set(), served: new Set(), exclude: new Set(), ...fields };
+  return { nowMs: NOW, seed: 'seed', profile: new Map(), tagIdf: () => 1, followedAuthors: new Set(), disliked: new Set(), blocked: new Set(), seen: new Set(), liked: () => false, served: new Set(), exclude: new Set(), ...fields };
 }
 
 const order = (ranked: { candidate: Candidate }[]) => ranked.map((s) => s.candidate.vid);
@@ -53,9 +53,9 @@ describe('signals', () => {
   it('merges candidates by vid, keeping every source', () => {
     const pool = new CandidatePool();
     pool.add({ vid: 'a', author_openid: 'x', tags: [], created_at: '2026-01-01T00:00:00Z', trend: 1 }, 'trending');
-    pool.add({ vid: 'a', author_openid: 'x', tags: [], created_at: '2026-01-01T00:00:00Z', trend: 0, colike: 4 }, 'colike');
+    pool.add({ vid: 'a', author_openid: 'x', tags: [], created_at: '2026-01-01T00:00:00Z', trend: 0, cf: 0.4 }, 'neighbour');
     expect(pool.size).toBe(1);
-    expect(pool.values()[0]).toMatchObject({ vid: 'a', trend: 1, colike: 4, sources: new Set(['trending', 'colike']) });
+    expect(pool.values()[0]).toMatchObject({ vid: 'a', trend: 1, cf: 0.4, sources: new Set(['trending', 'neighbour']) });
   });
 });
 
@@ -82,10 +82,10 @@ describe('ranking', () => {
     expect(tierOf('warm', ctx)).toBe(1);
   });
 
-  it('follows the taste, co-likes and follows; trend and freshness rank anonymous callers', () => {
+  it('follows the taste, the learned model and follows; trend and freshness rank anonymous callers', () => {
     const base = [candidate('plain'), candidate('liked-topic', { tags: ['robotics'] })];
     expect(order(rankCandidates(base, context({ profile: new Map([['robotics', 1]]) }), 'personal'))[0]).toBe('liked-topic');
-    expect(order(rankCandidates([candidate('plain'), candidate('coliked', { colike: 3 })], context(), 'personal'))[0]).toBe('coliked');
+    expect(order(rankCandidates([candidate('plain'), candidate('neighbour', { cf: 0.3 })], context(), 'personal'))[0]).toBe('neighbour');
     expect(order(rankCandidates([candidate('plain'), candidate('followed')], context({ followedAuthors: new Set(['author-followed']) }), 'personal'))[0]).toBe('followed');
     expect(order(rankCandidates([candidate('plain'), candidate('hot', { trend: initialTrend(NOW - 10 * DAY, 400) })], context(), 'anonymous'))[0]).toBe('hot');
     expect(order(rankCandidates([candidate('plain'), candidate('new', { created_at: new Date(NOW).toISOString(), trend: initialTrend(NOW - 10 * DAY) })], context(), 'anonymous'))[0]).toBe('new');

@@ -3,7 +3,7 @@ import { ValidationError } from '../../lib/errors.js';
 import { demoVideos } from '../../infra/local/demo-catalog.js';
 import { signCursor } from '../../lib/secrets/signed-cursor.js';
 import { decodeCursor, encodeCursor } from '../../lib/recommend/cursor.js';
-import { addTaste, feedChunkAttributes, fromStoredEntry, likedTrim, LIKED_RECENT_CAP, mergeCoLiked, parseFeedState, RESERVOIR_CAP, SEEN_DAYS, tagAttribute, TASTE, tasteUnit, toStoredEntry, VIEW_TASTE_DAYS, WALK_SKIP_CAP } from '../../lib/recommend/feed-state.js';
+import { addTaste, feedChunkAttributes, fromStoredEntry, likedTrim, LIKED_RECENT_CAP, parseFeedState, RESERVOIR_CAP, SEEN_DAYS, tagAttribute, TASTE, tasteUnit, toStoredEntry, VIEW_TASTE_DAYS, WALK_SKIP_CAP } from '../../lib/recommend/feed-state.js';
 import { UpdateBuilder } from '../../lib/db/update-builder.js';
 import { bestGram, matchesTerm, normalizeSearchText, searchGrams, videoSearchText } from '../../lib/catalog/search-index.js';
 
@@ -177,14 +177,5 @@ describe('feed state', () => {
     const state = parseFeedState(undefined, NOW, [views]);
     expect(state.tasteTotal).toBeCloseTo(2 * TASTE.view, 12);
     expect(state.tags.get('x')).toBeCloseTo(TASTE.view, 12);
-  });
-
-  it('merges co-liked videos by count, leaving out liked ones', () => {
-    const e = (vid: string, n: number) => ({ vid, author_openid: 'a', tags: [], created_at: '2026-11-01T00:00:00Z', n });
-    expect(mergeCoLiked([e('a', 2), e('b', 1)], [e('b', 3), e('c', 1), e('liked', 9)], new Set(['liked'])).map((x) => [x.vid, x.n])).toEqual([
-      ['b', 4],
-      ['a', 2],
-      ['c', 1],
-    ]);
   });
 });

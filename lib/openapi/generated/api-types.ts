@@ -1871,7 +1871,6 @@ export interface operations {
                                 taste_total: number;
                                 disliked: string[];
                                 recent_likes: string[];
-                                co_liked: string[];
                                 updated_at: string | null;
                             } | {
                                 /** @constant */

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clock } from '../../lib/clock.js';
+import { importVideos } from '../../lib/catalog/import.js';
+import { videoKeys, type ImportedVideo } from '../../lib/catalog/video-items.js';
+import { feedKeys, LIKED_RECENT_CAP, parseFeedState } from '../../lib/recommend/feed-state.js';
+import { refreshRecommendationModel } from '../../lib/recommend/model-refresh.js';
+import { neighbourCandidates } from '../../lib/recommend/neighbour-items.js';
+import { getHubItem, hub, putTestAccounts, type TestAccount } from '../support/hub-fixtures.js';
+import { apiClient, startTestStack } from '../support/stack.js';
+
+/**
+ * The feed's learned model (docs/feed.md, "The learned model: item neighbours") through the real
+ * operations on DynamoDB Local: the refresh builds neighbour lists from the likers' index, rec ranks
+ * by them where tags and popularity say nothing, and every like (not only the latest 20) keeps a
+ * video off the caller's pages while anything else is left.
+ */
+interface Feed {
+  list: { vid: string }[];
+  fav_index: string;
+}
+
+let stack: Awaited<ReturnType<typeof startTestStack>>;
+let api: ReturnType<typeof apiClient>;
+let authors: TestAccount[];
+
+beforeAll(async () => {
+  stack = await startTestStack({ http: false });
+  api = apiClient(stack.url, { settle: true });
+  authors = await putTestAccounts(20);
+});
+afterAll(async () => stack?.stop());
+
+const feed = (user: TestAccount, params: Record<string, string | number>) => hub<Feed>(api, 'get_next_list', { openid: user.openid, token: user.token, ...params });
+const like = async (user: TestAccount, vid: string) => expect((await hub(api, 'like', { openid: user.openid, token: user.token, vid })).status).toBe(200);
+
+/** `count` videos tagged only "expo" (tags say nothing), two per author, `likes` each (their popularity). */
+async function catalog(prefix: string, count: number, likes: (i: number) => number): Promise<string[]> {
+  const now = clock.now();
+  const inputs: ImportedVideo[] = Array.from({ length: count }, (_, i) => ({
+    vid: `${prefix}${String(i).padStart(3, '0')}`,
+    author_openid: authors[i % authors.length]!.openid,
+    title: `Hall ${prefix} ${i}`,
+    description: 'A booth tour',
+    cover_url: 'https://cdn.example.com/c.jpg',
+    video_url: 'https://cdn.example.com/v.mp4',
+    duration_s: 60,
+    tags: ['expo'],
+    created_at: new Date(now - (i + 1) * 3_600_000).toISOString(),
+    like_count: likes(i),
+  }));
+  await importVideos(inputs);
+  return inputs.map((v) => v.vid);
+}
+
+describe('every like keeps its video off the caller\'s pages', () => {
+  let vids: string[];
+  let fan: TestAccount;
+  const LIKED = LIKED_RECENT_CAP + 10;
+
+  beforeAll(async () => {
+    // First in the file: the catalog is these videos alone. The liked ones are the most popular:
+    // without the liked set, the 10 liked before the latest 20 would lead every page.
+    vids = await catalog('k', 2 * LIKED, (i) => (i < LIKED ? 100 : 0));
+    fan = (await putTestAccounts(1))[0]!;
+    for (const vid of vids.slice(0, LIKED)) await like(fan, vid);
+  });
+
+  it('rec: none of the 30 likes while unliked videos are left', async () => {
+    const res = await feed(fan, { cmd: 'refresh', watch_count: 10 });
+    expect(res.status).toBe(200);
+    const page = res.data.list.map((v) => v.vid);
+    expect(page).toHaveLength(10);
+    expect(page.filter((vid) => vids.slice(0, LIKED).includes(vid))).toEqual([]);
+  });
+
+  it.each(['hot', 'new'])('%s: a whole walk serves every unliked video before any liked one', async (order) => {
+    const served: string[] = [];
+    let cursor = '';
+    do {
+      const res = await feed(fan, { order, watch_count: 20, fav_index: cursor });
+      expect(res.status).toBe(200);
+      served.push(...res.data.list.map((v) => v.vid));
+      cursor = res.data.fav_index;
+    } while (cursor);
+    expect(served.slice(0, LIKED).sort()).toEqual(vids.slice(LIKED).sort());
+    expect(served.slice(LIKED).sort()).toEqual(vids.slice(0, LIKED).sort());
+  });
+});
+
+describe('the learned model', () => {
+  let vids: string[];
+  let caller: TestAccount;
+
+  beforeAll(async () => {
+    // m000..m004 go together (three people like them all); m005..m039 are popular.
+    vids = await catalog('m', 40, (i) => (i < 5 ? 0 : 40));
+    const [p1, p2, p3, c] = await putTestAccounts(4);
+    caller = c!;
+    for (const p of [p1!, p2!, p3!]) for (const vid of vids.slice(0, 5)) await like(p, vid);
+    // Crowds on the popular ones, each person on a few: co-likes spread thin.
+    const crowd = await putTestAccounts(10);
+    for (const [i, p] of crowd.entries()) for (const vid of vids.slice(5 + i * 3, 8 + i * 3)) await like(p, vid);
+    await like(caller, vids[0]!);
+    await like(caller, vids[1]!);
+  });
+
+  it('builds every liked video\'s neighbours from the likers\' index, and a refresh of unchanged likes writes nothing', async () => {
+    const first = await refreshRecommendationModel();
+    // With the 60 videos and the 30 likes of the fan above.
+    expect(first).toMatchObject({ built: true, videos: 100, people: 15, written: first.lists, deleted: 0 });
+    expect(first.likes).toBe(15 + 30 + 2 + 30);
+    const near = neighbourCandidates(await getHubItem(videoKeys.neighbours(vids[0]!))).map((n) => n.vid);
+    expect(near.slice(0, 4).sort()).toEqual(vids.slice(1, 5).sort());
+    expect(await refreshRecommendationModel()).toMatchObject({ written: 0, deleted: 0, lists: first.lists });
+  });
+
+  it('ranks what was liked together with the caller\'s likes first, above popularity', async () => {
+    await refreshRecommendationModel();
+    const res = await feed(caller, { cmd: 'refresh', watch_count: 10 });
+    expect(res.status).toBe(200);
+    const page = res.data.list.map((v) => v.vid);
+    // m002..m004: liked with m000 and m001 by the same three people; never liked by the caller.
+    expect(page.slice(0, 3).sort()).toEqual(vids.slice(2, 5).sort());
+    expect(page).not.toContain(vids[0]);
+    expect(page).not.toContain(vids[1]);
+  });
+
+  it('drops a list once nobody\'s likes pair its video with anything', async () => {
+    const [p] = await putTestAccounts(1);
+    const vid = (await catalog('solo', 2, () => 0))[0]!;
+    await like(p!, vid);
+    await like(p!, vids[20]!);
+    expect((await refreshRecommendationModel()).written).toBeGreaterThan(0);
+    expect(await getHubItem(videoKeys.neighbours(vid))).toBeDefined();
+    expect((await hub(api, 'dislike', { openid: p!.openid, token: p!.token, vid, action: 'dislike' })).status).toBe(200);
+    expect((await refreshRecommendationModel()).deleted).toBe(1);
+    expect(await getHubItem(videoKeys.neighbours(vid))).toBeUndefined();
+  });
+});
+
+describe('a person with many likes', () => {
+  it('likes land in chunks of the liked set, read back whole', async () => {
+    const vids = await catalog('h', 10, () => 0);
+    const [p] = await putTestAccounts(1);
+    for (const vid of vids) await like(p!, vid);
+    const state = parseFeedState(await getHubItem(feedKeys.feedState(p!.openid)), clock.now(), [], [(await getHubItem(feedKeys.likedChunk(p!.openid, 0)))!]);
+    expect(state.likes).toBe(10);
+    expect(state.liked.size).toBe(10);
+    // A like's retry adds nothing: the like is already there.
+    await like(p!, vids[0]!);
+    expect(parseFeedState(await getHubItem(feedKeys.feedState(p!.openid)), clock.now()).likes).toBe(10);
+  });
+});
