@@ -70,6 +70,7 @@ export function renderMarkdown(result: EvalResult, earlier: Generation[] = []): 
   const feedLabel = `personalised feed (\`rec\`)${label}`;
   parts.push(
     `Run${label} of ${result.meta.date.slice(0, 10)} on commit ${result.meta.commit ?? '?'}${result.meta.quick ? ' (quick)' : ''}, ${result.meta.seconds} s` +
+      (result.meta.rescored ? ` (scored again by commit ${result.meta.rescored.commit})` : '') +
       earlier.map((g) => `; ${g.name}: commit ${g.result.meta.commit ?? '?'}`).join('') +
       '. First page (`watch_count=10`, after `cmd=refresh`), averaged over the world\'s users; ratios are to the oracle with at most 2 per author.',
   );

@@ -100,6 +100,14 @@ describe('targets', () => {
     expect(find('HR@10 / item-kNN HR@10', 'b')?.met).toBe(false);
   });
 
+  it('a ratio exactly at its goal meets it, whatever the rounding', () => {
+    // 0.3 / 0.1 computes as 2.9999999999999996.
+    const exact = evaluateTargets({ worlds: [world('c', { hr: 0.3 })].map((w) => ({ ...w, systems: { ...w.systems, popularityLocal: metrics({ hr: 0.1 }) } })), controlled });
+    expect(exact.find((t) => t.name === 'HR@10 / popularity HR@10')?.met).toBe(true);
+    const below = evaluateTargets({ worlds: [world('c', { hr: 0.299 })].map((w) => ({ ...w, systems: { ...w.systems, popularityLocal: metrics({ hr: 0.1 }) } })), controlled });
+    expect(below.find((t) => t.name === 'HR@10 / popularity HR@10')?.met).toBe(false);
+  });
+
   it('the write units of every mode and the mean over the worlds', () => {
     expect(find('write units per feed call (max, every mode)', 'a')).toMatchObject({ value: 5, met: false });
     expect(find('HR@10 / capped oracle', 'mean')?.value).toBeCloseTo(0.64 / 0.8, 12);
