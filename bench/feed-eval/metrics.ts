@@ -111,3 +111,28 @@ export function randomExpectation(eligible: number, relevant: number, onTopic: n
 }
 
 export { mean };
+
+/** `value / reference`, or NaN when the reference is 0 (no ratio to report). */
+export const ratio = (value: number, reference: number) => (reference > 0 ? value / reference : Number.NaN);
+
+/** A system's HR@10, NDCG@10 and topic precision@10 as shares of a reference system's (the capped oracle's). */
+export function ratiosTo(m: SystemMetrics, reference: SystemMetrics) {
+  return { hr: ratio(m.hr, reference.hr), ndcg: ratio(m.ndcg, reference.ndcg), topicPrecision: ratio(m.topicPrecision, reference.topicPrecision) };
+}
+
+/** The metric-by-metric mean of several systems' figures (e.g. one system over the worlds); the worst for the per-author maximum. */
+export function meanMetrics(runs: SystemMetrics[]): SystemMetrics {
+  const avg = (key: keyof SystemMetrics) => mean(runs.map((r) => r[key]));
+  return {
+    users: runs.reduce((s, r) => s + r.users, 0),
+    hr: avg('hr'),
+    recall: avg('recall'),
+    ndcg: avg('ndcg'),
+    topicPrecision: avg('topicPrecision'),
+    coverage: avg('coverage'),
+    dislikedReturned: avg('dislikedReturned'),
+    likedReturned: avg('likedReturned'),
+    maxPerAuthor: Math.max(0, ...runs.map((r) => r.maxPerAuthor)),
+    meanLength: avg('meanLength'),
+  };
+}

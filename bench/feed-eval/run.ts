@@ -1,6 +1,8 @@
 /**
- * `npm run eval:feed [-- --quick] [-- --out file.json] [-- --no-docs]`: the feed's offline evaluation
- * (docs/feed.md, "Offline evaluation"). Each world runs in a child process on its own in-memory
+ * `npm run eval:feed [-- --quick] [-- --label gen2] [-- --out file.json] [-- --no-docs]`: the feed's
+ * offline evaluation (docs/feed.md, "Offline evaluation"). `--label genN` measures a generation of the
+ * feed and writes bench/feed-eval-genN.json, which later runs show beside theirs; `--render` scores
+ * and reports the saved figures of that file again (targets, tables) without measuring. Each world runs in a child process on its own in-memory
  * DynamoDB Local (one shared by the worlds made every write of a later world scan the stream records
  * of the earlier ones: test/support/dynamo.ts); the figures go to bench/feed-eval.json and, for a full run, into the
  * generated section of docs/feed.md. Exits 1 when the metric code fails its check against the random
@@ -13,36 +15,45 @@ import { join, resolve } from 'node:path';
 import { createTables } from '../../infra/local/create-tables.js';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb-local.js';
 import { benchSettings } from '../environment.js';
-import { renderMarkdown, replaceGeneratedSection } from './report.js';
+import { renderMarkdown, replaceGeneratedSection, type Generation } from './report.js';
 import { checkRandom, evaluateTargets, type ControlledResult, type EvalResult, type WorldResult } from './targets.js';
-import { QUICK_WORLDS, WORLDS } from './worlds.js';
+import { generateWorld, QUICK_WORLDS, WORLDS } from './worlds.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const GENERATIONS: [string, string][] = [
+  ['gen2', 'second-generation feed'],
+  ['gen1', 'first-generation feed'],
+];
 
 function parseArgs(argv: string[]) {
   let quick = false;
   let docs = true;
   let seedOffset = 0;
   let out: string | undefined;
+  let label: string | undefined;
+  let render = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--quick') quick = true;
     else if (arg === '--no-docs') docs = false;
     else if (arg === '--seed-offset' || arg.startsWith('--seed-offset=')) seedOffset = Number(arg.includes('=') ? arg.slice(14) : argv[++i]);
     else if (arg === '--out' || arg.startsWith('--out=')) out = arg.includes('=') ? arg.slice(6) : argv[++i];
+    else if (arg === '--render') render = true;
+    else if (arg === '--label' || arg.startsWith('--label=')) label = arg.includes('=') ? arg.slice(8) : argv[++i];
     else if (arg === '--help' || arg === '-h') {
-      console.log('usage: npm run eval:feed -- [--quick] [--seed-offset n] [--out file.json] [--no-docs]');
+      console.log('usage: npm run eval:feed -- [--quick] [--seed-offset n] [--label gen2] [--out file.json] [--render] [--no-docs]');
       process.exit(0);
     } else throw new Error(`unknown argument ${arg} (try --help)`);
   }
   if (!Number.isInteger(seedOffset)) throw new Error('--seed-offset takes an integer');
+  if (label !== undefined && !/^gen[0-9]+$/.test(label)) throw new Error('--label takes genN (a generation of the feed)');
   // Only the committed worlds write the committed figures: other seeds (validation worlds) and quick runs go elsewhere.
   const defaultOut = !quick && seedOffset === 0 && out === undefined;
-  out ??= defaultOut ? join(ROOT, 'bench', 'feed-eval.json') : join(tmpdir(), `expohub-feed-eval-${quick ? 'quick' : `seeds+${seedOffset}`}.json`);
-  return { quick, seedOffset, out: resolve(out), docs: docs && defaultOut };
+  out ??= defaultOut ? join(ROOT, 'bench', label ? `feed-eval-${label}.json` : 'feed-eval.json') : join(tmpdir(), `expohub-feed-eval-${quick ? 'quick' : `seeds+${seedOffset}`}.json`);
+  return { quick, seedOffset, out: resolve(out), label, render, docs: docs && defaultOut };
 }
 
-const { quick, seedOffset, out, docs } = parseArgs(process.argv.slice(2));
+const { quick, seedOffset, out, label, render, docs } = parseArgs(process.argv.slice(2));
 const started = performance.now();
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const dir = mkdtempSync(join(tmpdir(), 'expohub-feed-eval-'));
@@ -84,10 +95,13 @@ function commitOf(): string {
 }
 
 let failed = false;
-try {
+/** Builds and asks every world (and the controlled case), two at a time. */
+async function measure(): Promise<EvalResult> {
   const specs = (quick ? QUICK_WORLDS : WORLDS).map((w) => ({ ...w, seed: w.seed + seedOffset }));
-  // Worlds are independent (own process, own tables): two at a time on this 2-core machine.
-  const jobs: [string, string][] = [...specs.map((s): [string, string] => [s.name, JSON.stringify(s)]), ['controlled', 'controlled']];
+  // Worlds are independent (own process, own tables): two at a time on this 2-core machine, the
+  // longest (most events) first so that neither process idles at the end.
+  const bySize = specs.map((s) => ({ s, events: generateWorld(s).events.length })).sort((a, b) => b.events - a.events);
+  const jobs: [string, string][] = [...bySize.map(({ s }): [string, string] => [s.name, JSON.stringify(s)]), ['controlled', 'controlled']];
   const results = new Map<string, unknown>();
   let next = 0;
   await Promise.all(
@@ -102,7 +116,7 @@ try {
   const worlds = specs.map((s) => results.get(s.name) as WorldResult);
   const controlled = results.get('controlled') as ControlledResult;
   const result: EvalResult = {
-    meta: { date: new Date().toISOString(), commit: commitOf(), quick, seedOffset, seconds: 0 },
+    meta: { date: new Date().toISOString(), commit: commitOf(), ...(label ? { label } : {}), quick, seedOffset, seconds: 0 },
     worlds,
     controlled,
     randomCheck: checkRandom(worlds),
@@ -110,9 +124,26 @@ try {
   };
   result.targets = evaluateTargets(result);
   result.meta.seconds = Math.round((performance.now() - started) / 1000);
-  const firstGenerationFile = join(ROOT, 'bench', 'feed-eval-gen1.json');
-  const firstGeneration = existsSync(firstGenerationFile) && resolve(firstGenerationFile) !== out ? (JSON.parse(readFileSync(firstGenerationFile, 'utf8')) as EvalResult) : undefined;
-  const markdown = renderMarkdown(result, firstGeneration);
+  return result;
+}
+
+/** `--render`: the saved figures of `out` checked and scored again by this code, without measuring. */
+function rescore(): EvalResult {
+  const result = JSON.parse(readFileSync(out, 'utf8')) as EvalResult;
+  result.randomCheck = checkRandom(result.worlds);
+  result.targets = evaluateTargets(result);
+  result.meta.rescored = { date: new Date().toISOString(), commit: commitOf() };
+  return result;
+}
+
+try {
+  const result = render ? rescore() : await measure();
+  // Earlier generations, newest first, except the one this run measures.
+  const earlier: Generation[] = GENERATIONS.flatMap(([gen, name]) => {
+    const file = join(ROOT, 'bench', `feed-eval-${gen}.json`);
+    return existsSync(file) && resolve(file) !== out && gen !== label ? [{ label: gen, name, result: JSON.parse(readFileSync(file, 'utf8')) as EvalResult }] : [];
+  });
+  const markdown = renderMarkdown(result, earlier);
   console.log(`\n${markdown}`);
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`results written to ${out}`);

@@ -9,8 +9,9 @@ import { writeFileSync } from 'node:fs';
 import { clock } from '../../lib/clock.js';
 import { mustSucceed, signUp, type Account } from '../fixtures.js';
 import { bearer, hubRequest, invoke } from '../invoke.js';
-import { installRecorder, recordDb } from '../recorder.js';
+import { costOf, installRecorder, recordDb } from '../recorder.js';
 import { seededRandom } from '../../lib/seeded-random.js';
+import { ItemKnn, pickCapped, rankedPage } from './baselines.js';
 import { evaluateSystem, mean, randomExpectation, topicPrecision, type Catalog, type SystemMetrics, type UserCase } from './metrics.js';
 import { controlledWorld, DAY_MS, generateWorld, weightedSample, type Actor, type WorldSpec, type WorldVideo } from './worlds.js';
 
@@ -27,6 +28,20 @@ const { seedFeedRandomness } = await import('./seeding.js');
 const { startStreamPoller } = await import('../../infra/local/stream-poller.js');
 const { applyChangeRecords } = await import('../../lib/streams/counters.js');
 const streams = await startStreamPoller({ endpoint: process.env.DYNAMODB_ENDPOINT!, table: process.env.HUB_TABLE!, apply: applyChangeRecords });
+const { refreshRecommendationModel } = await import('../../lib/recommend/model-refresh.js');
+
+/**
+ * The feed's learned model is refreshed once the stream has settled and before the feed is asked, as
+ * its scheduled job would have run by then (docs/feed.md, "Offline evaluation"): what it returns,
+ * with its time and the DynamoDB requests and capacity it used.
+ */
+async function refreshModel() {
+  await streams.settle();
+  const t0 = performance.now();
+  const { result, requests } = await recordDb(() => refreshRecommendationModel());
+  const { rcu, wcu } = costOf(requests);
+  return { returned: result, seconds: Math.round((performance.now() - t0) / 100) / 10, requests: requests.length, rcu, wcu };
+}
 
 interface Feed {
   list: { vid: string; author: { openid: string } }[];
@@ -68,12 +83,20 @@ async function makeEditors(admin: Account, accounts: Account[]): Promise<void> {
   for (const a of accounts) await mustSucceed({ method: 'POST', path: `/api/v1/admin/users/${a.openid}/roles`, headers: bearer(admin.token), body: { roles: ['editor'] } });
 }
 
-async function feed(user: Account, params: Record<string, string | number>): Promise<{ vids: string[]; requests: number }> {
+/** Requests and write units of every feed call of a world (docs/feed.md, "Design rule"): rec's, and every mode's. */
+const calls = { rec: [] as { requests: number; wcu: number }[], all: [] as { requests: number; wcu: number }[] };
+
+async function feed(user: Account, params: Record<string, string | number>): Promise<{ vids: string[]; requests: number; wcu: number }> {
   await streams.settle();
   const { result, requests } = await recordDb(() => invoke(hubRequest('get_next_list', { ...as(user), ...params })));
   if (result.status !== 200) throw new Error(`get_next_list answered ${result.status}: ${JSON.stringify(result.body).slice(0, 200)}`);
-  return { vids: (result.body.data as Feed).list.map((v) => v.vid), requests: requests.length };
+  const cost = { requests: requests.length, wcu: costOf(requests).wcu };
+  calls.all.push(cost);
+  if (params.order === undefined && params.vid === undefined) calls.rec.push(cost);
+  return { vids: (result.body.data as Feed).list.map((v) => v.vid), ...cost };
 }
+
+const spread = (xs: number[]) => ({ max: Math.max(0, ...xs), mean: mean(xs) });
 
 // A world of the issue's shape -------------------------------------------------------------------
 
@@ -122,6 +145,8 @@ async function runWorld(spec: WorldSpec) {
   }
   const buildSeconds = (performance.now() - t0) / 1000;
   console.log(`  built in ${Math.round(buildSeconds)} s: ${JSON.stringify(counts)}`);
+  const modelAfterBuild = await refreshModel();
+  console.log(`  model refreshed: ${JSON.stringify(modelAfterBuild)}`);
 
   const indexOf = new Map(vidOf.map((vid, i) => [vid, i]));
   const toIndexes = (vids: string[]) => vids.map((vid) => indexOf.get(vid) ?? -1);
@@ -137,11 +162,9 @@ async function runWorld(spec: WorldSpec) {
 
   // The first page of each system, per user, at "now".
   const lists: Record<'feed' | 'popularity' | 'newest', UserCase[]> = { feed: [], popularity: [], newest: [] };
-  const requests: number[] = [];
   for (let u = 0; u < users.length; u++) {
     at(world.nowMs + u * 1000);
     const rec = await feed(users[u]!, { cmd: 'refresh', watch_count: K });
-    requests.push(rec.requests);
     lists.feed.push(caseOf(u, toIndexes(rec.vids)));
     lists.popularity.push(caseOf(u, toIndexes((await feed(users[u]!, { order: 'hot', cmd: 'refresh', watch_count: K })).vids)));
     lists.newest.push(caseOf(u, toIndexes((await feed(users[u]!, { order: 'new', cmd: 'refresh', watch_count: K })).vids)));
@@ -174,18 +197,7 @@ async function runWorld(spec: WorldSpec) {
     const user = world.users[u]!;
     const eligible = eligibleOf(u);
     const ranked = [...eligible.filter((i) => user.favourites.includes(world.videos[i]!.topic)).sort(byLikes), ...eligible.filter((i) => !user.favourites.includes(world.videos[i]!.topic)).sort(byLikes)];
-    const perAuthor = new Map<number, number>();
-    const out: number[] = [];
-    for (const pass of [cap, Infinity]) {
-      for (const i of ranked) {
-        if (out.length >= K) break;
-        const a = world.videos[i]!.author;
-        if (out.includes(i) || (perAuthor.get(a) ?? 0) >= pass) continue;
-        out.push(i);
-        perAuthor.set(a, (perAuthor.get(a) ?? 0) + 1);
-      }
-    }
-    return out;
+    return pickCapped(ranked, catalog.authorOf, cap, K);
   };
   const oracleCases = users.map((_, u) => caseOf(u, oracle(u, Infinity)));
   // "More like this" has an achievable ceiling too: the most-liked unseen videos of the source's topic, at most 2 per author.
@@ -193,19 +205,20 @@ async function runWorld(spec: WorldSpec) {
     const topic = world.videos[source]!.topic;
     const eligible = eligibleOf(u).filter((i) => i !== source);
     const ranked = [...eligible.filter((i) => world.videos[i]!.topic === topic).sort(byLikes), ...eligible.filter((i) => world.videos[i]!.topic !== topic).sort(byLikes)];
-    const perAuthor = new Map<number, number>();
-    const out: number[] = [];
-    for (const pass of [2, Infinity]) {
-      for (const i of ranked) {
-        const a = world.videos[i]!.author;
-        if (out.length >= K || out.includes(i) || (perAuthor.get(a) ?? 0) >= pass) continue;
-        out.push(i);
-        perAuthor.set(a, (perAuthor.get(a) ?? 0) + 1);
-      }
-    }
-    return topicPrecision(out, [topic], catalog.topicOf, K);
+    return topicPrecision(pickCapped(ranked, catalog.authorOf, 2, K), [topic], catalog.topicOf, K);
   });
   const oracleCappedCases = users.map((_, u) => caseOf(u, oracle(u, 2)));
+
+  // Local baselines from the same training interactions: every like performed, by users and background accounts.
+  const likesByActor: number[][] = [...world.users.map(() => [] as number[]), ...world.crowd.map(() => [] as number[])];
+  for (const e of world.events) if (e.kind === 'like') likesByActor[e.actor.group === 'user' ? e.actor.index : world.users.length + e.actor.index]!.push(e.video);
+  const knn = new ItemKnn(likesByActor);
+  const popularityOf = (v: number) => likes[v]!;
+  const popularityCases = users.map((_, u) => caseOf(u, rankedPage(eligibleOf(u), popularityOf, popularityOf, catalog.authorOf, Infinity, K)));
+  const knnCases = users.map((_, u) => {
+    const scores = knn.scores(likesByActor[u]!, eligibleOf(u));
+    return caseOf(u, rankedPage(eligibleOf(u), (v) => scores.get(v) ?? 0, popularityOf, catalog.authorOf, 2, K));
+  });
 
   // Random: many draws per user, compared with the analytic expectation (a check of the metric code).
   const randomRuns: SystemMetrics[] = [];
@@ -228,8 +241,11 @@ async function runWorld(spec: WorldSpec) {
   for (let a = 0; a < authors.length; a++) {
     at(freshAt + a * 1000);
     const topic = world.authors[a]!.homeTopics[0]!;
-    freshVid[a] = await publish(authors[a]!, { key: `fresh${a}`, title: `${world.topicTags[topic]} news ${a}`, description: 'Just published.', tags: [world.topicTags[topic]!, world.dominantTag], durationS: 90 });
+    const title = world.spec.tagging === 'genres' ? `Expo news ${a}` : `${world.topicTags[topic]} news ${a}`;
+    freshVid[a] = await publish(authors[a]!, { key: `fresh${a}`, title, description: 'Just published.', tags: [...world.freshTags[topic]!, world.dominantTag], durationS: 90 });
   }
+  at(freshAt + authors.length * 1000);
+  const modelAfterFreshness = await refreshModel();
   let freshPairs = 0;
   let freshHits = 0;
   let freshMissesCap = 0;
@@ -237,8 +253,7 @@ async function runWorld(spec: WorldSpec) {
     const follows = world.users[u]!.follows;
     if (follows.length === 0) continue;
     at(freshAt + 3_600_000 + u * 1000);
-    const { vids, requests: n } = await feed(users[u]!, { cmd: 'refresh', watch_count: K });
-    requests.push(n);
+    const { vids } = await feed(users[u]!, { cmd: 'refresh', watch_count: K });
     for (const a of follows) {
       freshPairs++;
       if (vids.includes(freshVid[a]!)) freshHits++;
@@ -263,12 +278,16 @@ async function runWorld(spec: WorldSpec) {
       likes: likes.reduce((s, n) => s + n, 0),
       dominantTagShare: world.videos.filter((v) => v.tags.includes(world.dominantTag)).length / world.videos.length,
       heldOut: world.users.reduce((s, u) => s + u.heldOut.length, 0),
+      userLikes: spread(world.users.map((u) => u.liked.length)),
       buildSeconds: Math.round(buildSeconds),
     },
+    model: { afterBuild: modelAfterBuild, afterFreshness: modelAfterFreshness },
     systems: {
       feed: evaluateSystem(lists.feed, catalog),
       popularity: evaluateSystem(lists.popularity, catalog),
       newest: evaluateSystem(lists.newest, catalog),
+      popularityLocal: evaluateSystem(popularityCases, catalog),
+      itemKnn: evaluateSystem(knnCases, catalog),
       random,
       oracle: evaluateSystem(oracleCases, catalog),
       oracleCapped: evaluateSystem(oracleCappedCases, catalog),
@@ -276,7 +295,9 @@ async function runWorld(spec: WorldSpec) {
     randomExpected,
     moreLikeThis: { calls: similar.length, topicPrecision: mean(similar), oracleCapped: mean(similarOracle) },
     followFreshness: { pairs: freshPairs, hits: freshHits, rate: freshPairs ? freshHits / freshPairs : 0, missesWithAuthorCapFull: freshMissesCap },
-    requests: { max: Math.max(...requests), mean: mean(requests) },
+    requests: spread(calls.rec.map((c) => c.requests)),
+    wcu: spread(calls.rec.map((c) => c.wcu)),
+    allModes: { requests: spread(calls.all.map((c) => c.requests)), wcu: spread(calls.all.map((c) => c.wcu)) },
   };
 }
 
@@ -307,6 +328,11 @@ async function runControlled() {
       at(world.nowMs - 1_800_000 + t * 1000);
       await mustSucceed(hubRequest('like', { ...as(user), vid }));
     }
+  }
+  // Every like is in before the first question (all at now - 30 min): the model is refreshed once.
+  const model = [await refreshModel()];
+  for (let t = 0; t < users.length; t++) {
+    const user = users[t]!;
     at(world.nowMs + t * 1000);
     const { vids } = await feed(user, { watch_count: K });
     perTopic.push({ topic: world.topicTags[t]!, inTopic: vids.filter((vid) => vidOf.get(vid)?.topic === t).length, followed: false });
@@ -319,6 +345,7 @@ async function runControlled() {
     at(world.nowMs + 3_600_000 + t * 10_000 + 1000);
     const fresh = await publish(author, { key: `cfresh${t}`, title: `news ${t}`, description: '', tags: [world.topicTags[(t + 3) % world.topicTags.length]!, 'expo'], durationS: 60 });
     at(world.nowMs + 3_600_000 + t * 10_000 + 2000);
+    model.push(await refreshModel());
     const { vids } = await feed(users[t]!, { cmd: 'refresh', watch_count: K });
     perTopic[t]!.followed = vids.includes(fresh);
   }
@@ -330,6 +357,9 @@ async function runControlled() {
     // 6 unseen videos of the topic among 96 unseen: a random 10 holds 10 * 6 / 96 of them.
     chance: (K * (world.videos.length / world.topicTags.length - 4)) / (world.videos.length - 4),
     followFreshness: perTopic.filter((p) => p.followed).length / perTopic.length,
+    model: { refreshes: model.length, first: model[0], last: model.at(-1) },
+    requests: spread(calls.rec.map((c) => c.requests)),
+    wcu: spread(calls.rec.map((c) => c.wcu)),
   };
 }
 

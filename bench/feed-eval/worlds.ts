@@ -34,6 +34,30 @@ export interface WorldSpec {
   skew?: number;
   /** Days over which the catalog was published, before "now". */
   days: number;
+  /** Most home topics of one author (default 3; 1: every author specialises in one topic). */
+  authorHomeTopics?: number;
+  /** A video's latent quality: log-normal (default), or Zipf-like within each topic (rank r of a shuffled topic weighs 1 / r^zipfExponent). */
+  quality?: 'lognormal' | 'zipf';
+  zipfExponent?: number;
+  /**
+   * 'topics' (default): a topic tag on every video. 'genres': no topic is in the tags at all; each
+   * video carries broad genre tags (GENRES, several per video, drawn from its latent topic's profile
+   * of 2 likely genres) plus the generic ones, and only co-liking reveals the topics.
+   */
+  tagging?: 'topics' | 'genres';
+  /**
+   * Long-tailed like counts drawn from latent tastes (log-normal, clipped): each like picks a topic
+   * by the actor's taste (85 % on the favourite topics), then an unliked video of it by quality.
+   * Without it, the fixed counts described above.
+   */
+  likeCounts?: { user: LikeCount; crowd: LikeCount };
+}
+
+export interface LikeCount {
+  median: number;
+  sigma: number;
+  min: number;
+  max: number;
 }
 
 export const TOPIC_TAGS = [
@@ -55,6 +79,8 @@ export const TOPIC_TAGS = [
   'printing',
 ] as const;
 
+/** Broad, genre-like tags shared across latent topics (like MovieLens genres), for `tagging: 'genres'`. */
+export const GENRES = ['industry', 'technology', 'business', 'science', 'consumer', 'innovation'];
 const SUBTOPICS = ['systems', 'components', 'software', 'materials', 'services'];
 /** The generic pool: the first is the dominant tag; the others are on a minority of videos each. */
 const GENERIC = [
@@ -112,7 +138,10 @@ export interface WorldUser {
 
 export interface World {
   spec: WorldSpec;
+  /** Names of the topics; on the videos as tags only when `tagging` is 'topics'. */
   topicTags: string[];
+  /** The tags (besides the dominant one) a new video of each topic carries: its topic tag, or its 2 likely genres. */
+  freshTags: string[][];
   dominantTag: string;
   authors: WorldAuthor[];
   videos: WorldVideo[];
@@ -179,7 +208,8 @@ export function generateWorld(spec: WorldSpec): World {
   // Authors: 1-3 home topics (the first covers every topic once before any repeats), skewed output.
   const authors: WorldAuthor[] = Array.from({ length: spec.authors }, (_, a) => {
     const home = [a % spec.topics];
-    const extra = rand() < 0.5 ? 1 : rand() < 0.5 ? 2 : 0;
+    const most = spec.authorHomeTopics ?? 3;
+    const extra = most <= 1 ? 0 : Math.min(most - 1, rand() < 0.5 ? 1 : rand() < 0.5 ? 2 : 0);
     while (home.length < 1 + extra) {
       const t = pickIndex(rand, spec.topics);
       if (!home.includes(t)) home.push(t);
@@ -187,18 +217,27 @@ export function generateWorld(spec: WorldSpec): World {
     return { key: `author${a}`, homeTopics: home };
   });
   const output = authors.map(() => Math.exp(0.6 * normal(rand)));
+  // Genre profiles of the latent topics: 2 likely genres each (pairs may repeat across topics).
+  const genreProfiles = spec.tagging === 'genres' ? topicTags.map(() => weightedSample(rand, GENRES, () => 1, 2)) : [];
+  const genreTags = (topic: number): string[] => {
+    const likely = genreProfiles[topic]!;
+    const tags = GENRES.filter((g) => rand() < (likely.includes(g) ? 0.8 : 0.15));
+    return tags.length ? tags : [likely[0]!];
+  };
 
   const videos: WorldVideo[] = Array.from({ length: spec.videos }, (_, i) => {
     const author = weightedIndex(rand, output);
     const home = authors[author]!.homeTopics;
     // Mostly the author's home topics (the first most), rarely anything else.
     const topic = rand() < 0.9 ? home[weightedIndex(rand, home.map((_, k) => (k === 0 ? 2 : 1)))]! : pickIndex(rand, spec.topics);
-    const tags = [topicTags[topic]!];
-    if (rand() < 0.5) tags.push(`${topicTags[topic]}-${SUBTOPICS[pickIndex(rand, SUBTOPICS.length)]}`);
-    // A video about two topics now and then (its planted topic stays the first).
-    if (rand() < 0.1) {
-      const other = pickIndex(rand, spec.topics);
-      if (other !== topic) tags.push(topicTags[other]!);
+    const tags = spec.tagging === 'genres' ? genreTags(topic) : [topicTags[topic]!];
+    if (spec.tagging !== 'genres') {
+      if (rand() < 0.5) tags.push(`${topicTags[topic]}-${SUBTOPICS[pickIndex(rand, SUBTOPICS.length)]}`);
+      // A video about two topics now and then (its planted topic stays the first).
+      if (rand() < 0.1) {
+        const other = pickIndex(rand, spec.topics);
+        if (other !== topic) tags.push(topicTags[other]!);
+      }
     }
     for (const g of GENERIC) if (rand() < (g.share < 0 ? spec.dominantGenericShare : g.share)) tags.push(g.tag);
     const createdMs = Math.round(nowMs - between(rand, 0.05, spec.days) * DAY_MS);
@@ -209,13 +248,36 @@ export function generateWorld(spec: WorldSpec): World {
       tags,
       quality: Math.exp(0.8 * normal(rand)),
       createdMs,
-      title: `${topicTags[topic]} report ${i}`,
+      title: spec.tagging === 'genres' ? `Expo report ${i}` : `${topicTags[topic]} report ${i}`,
       description: `Synthetic video ${i} of the evaluation world ${spec.name}.`,
       durationS: 30 + pickIndex(rand, 600),
     };
   });
   const byTopic = topicTags.map((_, t) => videos.map((v, i) => ({ v, i })).filter(({ v }) => v.topic === t).map(({ i }) => i));
+  if (spec.quality === 'zipf') {
+    // A few videos of each topic draw most of its likes.
+    for (const members of byTopic) weightedSample(rand, members, () => 1, members.length).forEach((i, rank) => (videos[i]!.quality = 1 / (rank + 1) ** (spec.zipfExponent ?? 1)));
+  }
   const quality = (i: number) => videos[i]!.quality;
+  /**
+   * `n` likes drawn from a latent taste: each picks a topic (85 % on the favourites, the rest spread
+   * over the other topics; a topic whose videos are all liked drops out), then a video of it by quality.
+   */
+  const tasteDraw = (favourites: number[], n: number): number[] => {
+    const taste = topicTags.map((_, t) => (favourites.includes(t) ? 0.85 / favourites.length : 0.15 / Math.max(1, spec.topics - favourites.length)));
+    const left = byTopic.map((members) => [...members]);
+    const out: number[] = [];
+    while (out.length < n && left.some((m) => m.length > 0)) {
+      const t = weightedIndex(
+        rand,
+        taste.map((w, k) => (left[k]!.length ? w : 0)),
+      );
+      const pool = left[t]!;
+      out.push(pool.splice(weightedIndex(rand, pool.map(quality)), 1)[0]!);
+    }
+    return out;
+  };
+  const likeCount = (c: LikeCount) => Math.min(c.max, Math.max(c.min, Math.round(Math.exp(Math.log(c.median) + c.sigma * normal(rand)))));
   const events: WorldEvent[] = videos.map((v, i) => ({ at: v.createdMs, kind: 'publish' as const, video: i }));
   /** A reaction some time after the video appeared, within [from, to). */
   const reactionTime = (video: number, from: number, to: number) => {
@@ -226,10 +288,14 @@ export function generateWorld(spec: WorldSpec): World {
   // The crowd: preferences like the users', likes by quality in their topics, a little noise.
   const crowd = Array.from({ length: spec.crowd }, (_, c) => {
     const favourites = favouritesOf();
-    const pool = favourites.flatMap((t) => byTopic[t]!);
-    const liked = weightedSample(rand, pool, quality, 4 + pickIndex(rand, 7));
-    const others = videos.map((_, i) => i).filter((i) => !favourites.includes(videos[i]!.topic));
-    liked.push(...weightedSample(rand, others, quality, pickIndex(rand, 3)));
+    let liked: number[];
+    if (spec.likeCounts) liked = tasteDraw(favourites, likeCount(spec.likeCounts.crowd));
+    else {
+      const pool = favourites.flatMap((t) => byTopic[t]!);
+      liked = weightedSample(rand, pool, quality, 4 + pickIndex(rand, 7));
+      const others = videos.map((_, i) => i).filter((i) => !favourites.includes(videos[i]!.topic));
+      liked.push(...weightedSample(rand, others, quality, pickIndex(rand, 3)));
+    }
     for (const video of liked) events.push({ at: reactionTime(video, nowMs - spec.days * DAY_MS, nowMs - 3_600_000), kind: 'like', actor: { group: 'crowd', index: c }, video });
     return { favourites, liked };
   });
@@ -239,17 +305,38 @@ export function generateWorld(spec: WorldSpec): World {
   const users: WorldUser[] = Array.from({ length: spec.users }, (_, u) => {
     const actor: Actor = { group: 'user', index: u };
     const favourites = favouritesOf();
+    const heldOutCount = 2 + pickIndex(rand, 2);
+    let heldOut: number[];
+    let liked: number[];
+    let noise: number[];
+    if (spec.likeCounts) {
+      // A heavy liker (more than 60 likes) has one more favourite topic.
+      const count = likeCount(spec.likeCounts.user);
+      if (count > 60 && favourites.length < spec.topics) favourites.push(weightedIndex(rand, attention.map((w, t) => (favourites.includes(t) ? 0 : w))));
+      // One draw from the taste, then a random split of its on-topic likes: held-out likes are like the observed ones.
+      const drawn = tasteDraw(favourites, count + heldOutCount);
+      const onTopicDrawn = drawn.filter((i) => favourites.includes(videos[i]!.topic));
+      heldOut = weightedSample(rand, onTopicDrawn, () => 1, heldOutCount);
+      liked = drawn.filter((i) => !heldOut.includes(i));
+      noise = liked.filter((i) => !favourites.includes(videos[i]!.topic));
+    } else {
+      const onTopicPool = favourites.flatMap((t) => byTopic[t]!);
+      const observedCount = 7 + pickIndex(rand, 2);
+      // One draw by quality, then a random split: held-out likes are like the observed ones.
+      const drawn = weightedSample(rand, onTopicPool, quality, observedCount + heldOutCount);
+      const shuffled = weightedSample(rand, drawn, () => 1, drawn.length);
+      heldOut = shuffled.slice(0, heldOutCount);
+      liked = shuffled.slice(heldOutCount);
+      noise = weightedSample(
+        rand,
+        videos.map((_, i) => i).filter((i) => !favourites.includes(videos[i]!.topic)),
+        () => 1,
+        1 + pickIndex(rand, 2),
+      );
+      liked.push(...noise);
+    }
     const onTopic = favourites.flatMap((t) => byTopic[t]!);
     const offTopic = videos.map((_, i) => i).filter((i) => !favourites.includes(videos[i]!.topic));
-    const heldOutCount = 2 + pickIndex(rand, 2);
-    const observedCount = 7 + pickIndex(rand, 2);
-    // One draw by quality, then a random split: held-out likes are like the observed ones.
-    const drawn = weightedSample(rand, onTopic, quality, observedCount + heldOutCount);
-    const shuffled = weightedSample(rand, drawn, () => 1, drawn.length);
-    const heldOut = shuffled.slice(0, heldOutCount);
-    const liked = shuffled.slice(heldOutCount);
-    const noise = weightedSample(rand, offTopic, () => 1, 1 + pickIndex(rand, 2));
-    liked.push(...noise);
     const disliked = weightedSample(
       rand,
       offTopic.filter((i) => !noise.includes(i)),
@@ -268,12 +355,16 @@ export function generateWorld(spec: WorldSpec): World {
       if (!follows.includes(other)) follows.push(other);
     }
     for (const author of follows) events.push({ at: Math.round(activeFrom + rand() * DAY_MS), kind: 'follow', actor, author });
-    // A viewed video is viewed before it is liked.
-    for (const video of liked) {
-      const at = reactionTime(video, activeFrom + DAY_MS, nowMs - 3_600_000);
-      events.push({ at: at - 30_000, kind: 'view', actor, videos: [video] });
-      events.push({ at, kind: 'like', actor, video });
+    // A viewed video is viewed before it is liked: one view each, or for long-tailed likers, views
+    // reported 3 at a time (as a client does with view_list) just before the first of the 3 likes.
+    const likes = liked.map((video) => ({ video, at: reactionTime(video, activeFrom + DAY_MS, nowMs - 3_600_000) }));
+    if (spec.likeCounts) likes.sort((a, b) => a.at - b.at);
+    const perView = spec.likeCounts ? 3 : 1;
+    for (let i = 0; i < likes.length; i += perView) {
+      const batch = likes.slice(i, i + perView);
+      events.push({ at: batch[0]!.at - 30_000, kind: 'view', actor, videos: batch.map((l) => l.video) });
     }
+    for (const { video, at } of likes) events.push({ at, kind: 'like', actor, video });
     for (const video of disliked) events.push({ at: reactionTime(video, activeFrom + DAY_MS, nowMs - 3_600_000), kind: 'dislike', actor, video });
     // Other views reported in batches, as a client does with view_list.
     for (let i = 0; i < extraViews.length; i += 3) {
@@ -286,7 +377,8 @@ export function generateWorld(spec: WorldSpec): World {
 
   const order = { publish: 0, follow: 1, view: 2, like: 3, dislike: 4 };
   events.sort((a, b) => a.at - b.at || order[a.kind] - order[b.kind]);
-  return { spec, topicTags, dominantTag: GENERIC[0]!.tag, authors, videos, users, crowd, events, nowMs };
+  const freshTags = topicTags.map((tag, t) => (spec.tagging === 'genres' ? genreProfiles[t]! : [tag]));
+  return { spec, topicTags, freshTags, dominantTag: GENERIC[0]!.tag, authors, videos, users, crowd, events, nowMs };
 }
 
 /**
@@ -324,11 +416,31 @@ export function controlledWorld(topics = 10, perTopic = 10): ControlledWorld {
   return { topicTags, videos, authors: Array.from({ length: perTopic }, (_, j) => ({ key: `cauthor${j}`, homeTopics: [] })), nowMs: WORLD_NOW_MS };
 }
 
-/** The worlds of `npm run eval:feed`: three of the issue's shape and size, one with skewed attention. */
+/**
+ * The worlds of `npm run eval:feed`: three of the issue's shape and size (one with skewed attention,
+ * one where "expo" is on 90 % of videos), and three that each take away one thing the first three
+ * give: "many-authors" (40 one-topic authors, 3-4 per topic: the author cap no longer binds the
+ * oracle), "co-liking" (no topic in the tags; long-tailed like counts from latent tastes; 480 videos
+ * so that heavy likers do not exhaust their topics) and "popularity-skew" (Zipf-like quality within
+ * each topic: popularity is a strong baseline).
+ */
+const LONG_TAILED_LIKES: WorldSpec['likeCounts'] = {
+  // Users 10-120 likes (mean about 40), background accounts 4-60 (mean about 13).
+  user: { median: 32, sigma: 0.7, min: 10, max: 120 },
+  crowd: { median: 10, sigma: 0.7, min: 4, max: 60 },
+};
+
 export const WORLDS: WorldSpec[] = [
   { name: 'uniform', seed: 11, topics: 12, videos: 300, authors: 15, users: 60, crowd: 120, dominantGenericShare: 0.73, popularity: 'uniform', days: 60 },
   { name: 'skewed', seed: 22, topics: 12, videos: 300, authors: 15, users: 60, crowd: 120, dominantGenericShare: 0.73, popularity: 'skewed', skew: 6, days: 60 },
   { name: 'generic-heavy', seed: 33, topics: 12, videos: 300, authors: 15, users: 60, crowd: 120, dominantGenericShare: 0.9, popularity: 'uniform', days: 30 },
+  { name: 'many-authors', seed: 55, topics: 12, videos: 300, authors: 40, authorHomeTopics: 1, users: 60, crowd: 120, dominantGenericShare: 0.73, popularity: 'uniform', days: 60 },
+  { name: 'co-liking', seed: 66, topics: 12, videos: 480, authors: 30, users: 50, crowd: 120, dominantGenericShare: 0.73, popularity: 'uniform', days: 60, tagging: 'genres', likeCounts: LONG_TAILED_LIKES },
+  { name: 'popularity-skew', seed: 77, topics: 12, videos: 300, authors: 15, users: 60, crowd: 120, dominantGenericShare: 0.73, popularity: 'uniform', quality: 'zipf', zipfExponent: 2, days: 60 },
 ];
 
-export const QUICK_WORLDS: WorldSpec[] = [{ name: 'quick', seed: 44, topics: 8, videos: 120, authors: 8, users: 20, crowd: 40, dominantGenericShare: 0.73, popularity: 'uniform', days: 30 }];
+/** `--quick`: a small world of each kind of tagging, to try the harness in a few minutes. */
+export const QUICK_WORLDS: WorldSpec[] = [
+  { name: 'quick', seed: 44, topics: 8, videos: 120, authors: 8, users: 20, crowd: 40, dominantGenericShare: 0.73, popularity: 'uniform', days: 30 },
+  { name: 'quick-co-liking', seed: 45, topics: 6, videos: 150, authors: 10, users: 15, crowd: 30, dominantGenericShare: 0.73, popularity: 'uniform', days: 30, tagging: 'genres', likeCounts: LONG_TAILED_LIKES },
+];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateSystem, hit, maxPerAuthor, ndcg, randomExpectation, recall, topicPrecision } from '../../bench/feed-eval/metrics.js';
-import { controlledWorld, generateWorld, WORLDS, type WorldSpec } from '../../bench/feed-eval/worlds.js';
+import { controlledWorld, generateWorld, GENRES, TOPIC_TAGS, WORLDS, type World, type WorldSpec } from '../../bench/feed-eval/worlds.js';
 
 /** The offline evaluation's instruments (bench/feed-eval): metrics against hand-computed and enumerated values, worlds by their planted structure. */
 describe('ranking metrics', () => {
@@ -120,6 +120,66 @@ describe('evaluation worlds', () => {
     const fans = (t: number) => skewed.users.filter((u) => u.favourites.includes(t)).length + skewed.crowd.filter((c) => c.favourites.includes(t)).length;
     const others = Array.from({ length: skewed.topicTags.length - 1 }, (_, i) => fans(i + 1));
     expect(fans(0)).toBeGreaterThan(3 * Math.max(...others));
+  });
+
+  const named = (name: string) => generateWorld(WORLDS.find((w) => w.name === name)!);
+  const likesPerVideo = (w: World) => {
+    const n = new Array<number>(w.videos.length).fill(0);
+    for (const e of w.events) if (e.kind === 'like') n[e.video]!++;
+    return n;
+  };
+
+  it('"many-authors": every author has one home topic, every topic 3-5 authors at home in it', () => {
+    const w = named('many-authors');
+    for (const a of w.authors) expect(a.homeTopics).toHaveLength(1);
+    for (let t = 0; t < w.topicTags.length; t++) {
+      const home = w.authors.filter((a) => a.homeTopics[0] === t).length;
+      expect(home).toBeGreaterThanOrEqual(3);
+      expect(home).toBeLessThanOrEqual(5);
+    }
+  });
+
+  it('"co-liking": no topic in any tag, broad genres on every video, long-tailed like counts from latent tastes', () => {
+    const w = named('co-liking');
+    const topical = (tag: string) => TOPIC_TAGS.some((t) => tag === t || tag.startsWith(`${t}-`));
+    for (const v of w.videos) {
+      expect(v.tags.filter(topical)).toEqual([]);
+      expect(v.tags.some((tag) => GENRES.includes(tag))).toBe(true);
+      expect(v.title).not.toContain(w.topicTags[v.topic]!);
+    }
+    // Genres are shared: each is on videos of several topics.
+    for (const g of GENRES) expect(new Set(w.videos.filter((v) => v.tags.includes(g)).map((v) => v.topic)).size).toBeGreaterThan(2);
+    const counts = w.users.map((u) => u.liked.length);
+    const meanLikes = counts.reduce((s, n) => s + n, 0) / counts.length;
+    expect(Math.min(...counts)).toBeGreaterThanOrEqual(8);
+    expect(Math.max(...counts)).toBeLessThanOrEqual(120);
+    expect(meanLikes).toBeGreaterThan(30);
+    expect(meanLikes).toBeLessThan(50);
+    expect(counts.filter((n) => n > 20).length).toBeGreaterThan(w.users.length / 2);
+    // Most likes in the favourite topics (a heavy liker who has liked most of them likes elsewhere).
+    const onTopic = w.users.map((u) => u.liked.filter((v) => u.favourites.includes(w.videos[v]!.topic)).length / u.liked.length);
+    expect(onTopic.reduce((s, x) => s + x, 0) / onTopic.length).toBeGreaterThan(0.7);
+    const viewedBefore = new Map<string, number>();
+    for (const e of w.events) {
+      if (e.kind === 'view' && e.actor.group === 'user') for (const v of e.videos) viewedBefore.set(`${e.actor.index}/${v}`, e.at);
+      if (e.kind === 'like' && e.actor.group === 'user') expect(viewedBefore.get(`${e.actor.index}/${e.video}`)).toBeLessThan(e.at);
+    }
+    for (const u of w.users) {
+      for (const v of u.heldOut) {
+        expect(u.favourites).toContain(w.videos[v]!.topic);
+        expect(u.liked).not.toContain(v);
+        expect(u.viewed).not.toContain(v);
+      }
+    }
+  });
+
+  it('"popularity-skew": a few videos of each topic take most of its likes', () => {
+    const share = (w: World) => {
+      const n = likesPerVideo(w).sort((a, b) => b - a);
+      return n.slice(0, n.length / 5).reduce((s, x) => s + x, 0) / n.reduce((s, x) => s + x, 0);
+    };
+    expect(share(named('popularity-skew'))).toBeGreaterThan(0.6);
+    expect(share(world)).toBeLessThan(0.6);
   });
 
   it('the controlled case: 10 x 10 videos tagged [topic, "expo"], each author once per topic', () => {
