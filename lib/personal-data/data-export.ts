@@ -14,7 +14,7 @@ import { NotFoundError, ValidationError } from '../errors.js';
 import { keyRecordKeys } from '../keys/key-records.js';
 import { toPublicKey, type StoredKey } from '../keys/key-record.js';
 import { dailyKeyUsage } from '../keys/key-service.js';
-import { feedKeys, fromStoredEntry, parseFeedState } from '../recommend/feed-state.js';
+import { feedKeys, fromStoredEntry, likedVids, parseFeedState } from '../recommend/feed-state.js';
 import { openCursor, signCursor } from '../secrets/signed-cursor.js';
 import { shareKeys, type StoredShare } from '../share/shares.js';
 import { followKeys } from '../social/follows.js';
@@ -241,7 +241,7 @@ function feedRecord(item: Record<string, unknown>, _reader: Reader, nowMs: numbe
     taste: Object.fromEntries([...state.tags].map(([tag, weight]) => [tag, round(weight)])),
     taste_total: round(state.tasteTotal),
     disliked: [...state.disliked],
-    recent_likes: (Array.isArray(item.lr) ? (item.lr as { vid: string }[]) : []).map((e) => e.vid),
+    recent_likes: likedVids(item.lr),
     updated_at: typeof item.updated_at === 'string' ? item.updated_at : null,
   };
 }

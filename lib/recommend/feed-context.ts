@@ -1,5 +1,4 @@
 import type { VideoItem } from '../catalog/video-items.js';
-import type { UpdateBuilder } from '../db/update-builder.js';
 import type { Cursor } from './cursor.js';
 import type { FeedState, FeedStateChange } from './feed-state.js';
 
@@ -69,8 +68,6 @@ export interface Context {
   cursor?: Cursor;
   /** Requests made so far in this call, authentication included. */
   used: number;
-  /** The state item's latest-likes list is due for a trim (feed-state.ts likedTrim): one request of the budget is kept for it. */
-  trim?: UpdateBuilder;
 }
 
 export interface Outcome {
@@ -83,8 +80,8 @@ export interface Outcome {
 export const visible = <V extends { author_openid: string }>(ctx: Pick<Context, 'blocked'>, video: V | undefined): V | undefined =>
   video && !ctx.blocked.has(video.author_openid) ? video : undefined;
 
-/** Requests still free for candidates: the answer's read, the state write and a due trim stay reserved. */
-export const spare = (ctx: Context) => MAX_REQUESTS - ctx.used - 1 - (writesState(ctx) ? 1 : 0) - (ctx.trim ? 1 : 0);
+/** Requests still free for candidates: the answer's read and the state write stay reserved. */
+export const spare = (ctx: Context) => MAX_REQUESTS - ctx.used - 1 - (writesState(ctx) ? 1 : 0);
 
 /**
  * Whether the call ends with the state write. "More like this" records only the views it reports:

@@ -69,10 +69,9 @@ export const deviceFeedStateAndChunks = (deviceId: string) => ({
  *   +3 per like, -4 per dislike. `tw`: the same decayed sum over the positive events themselves,
  *   whatever their tags: how much of the taste a tag holds is t_<tag> / tw (lib/recommend/taste.ts).
  * - `disliked`: string set of every vid the account disliked (exact: changed in the like/dislike
- *   transactions). `lr`: the latest likes `{vid, author_openid, tags, created_at}`, appended by like
- *   (the last LIKED_RECENT_CAP count; get_next_list trims the list now and then, and a like past twice
- *   that writes it anew with the last ones: lib/recommend/reactions.ts); their neighbour lists are
- *   the learned model's candidates. `lc`: how many likes the liked chunks hold (feedKeys.likedChunk).
+ *   transactions). `lr`: the vids of the latest LIKED_RECENT_CAP likes, oldest first, written anew
+ *   by each like (lib/recommend/reactions.ts); their neighbour lists are the learned model's
+ *   candidates. `lc`: how many likes the liked chunks hold (feedKeys.likedChunk).
  *
  * One call record per get_next_list call (`feedKeys.feedChunk` / `deviceFeedChunk`), put once and
  * kept CHUNK_TTL_DAYS; those of the last VIEW_TASTE_DAYS days (at most CHUNK_READ_CAP, newest
@@ -116,12 +115,6 @@ const DAY_MS = 86_400_000;
 
 export type WalkOrder = 'new' | 'hot' | 'q';
 
-export interface LikedEntry {
-  vid: string;
-  author_openid: string;
-  tags: string[];
-  created_at: string;
-}
 
 /** What the liked chunks store of a vid: 32 bits, so that a heavy liker's set stays small (two vids share one about once in 4 billion). */
 export const likedHash = (vid: string) => fnv1a(vid);
@@ -142,7 +135,8 @@ export interface FeedState {
   /** Current (decayed) weight of all positive events (likes, views): the tags' common denominator. */
   tasteTotal: number;
   disliked: Set<string>;
-  likedRecent: LikedEntry[];
+  /** The vids of the latest likes, oldest first (at most LIKED_RECENT_CAP). */
+  likedRecent: string[];
   /** Hashes of every video liked (likedHash), from the liked chunks; `likes`: how many were stored. */
   liked: Set<number>;
   likes: number;
@@ -159,8 +153,6 @@ export interface FeedState {
   records: number;
   /** The highest `n` among them (feedChunkAttributes). */
   seq: number;
-  /** Entries `lr` holds (only the last LIKED_RECENT_CAP are in likedRecent). */
-  likedStored?: number;
 }
 
 export const tasteUnit = (atMs: number) => growthUnit(atMs, TASTE_HALF_LIFE_DAYS);
@@ -184,6 +176,9 @@ export function fromStoredEntry(v: unknown): ReservoirEntry | undefined {
   if (typeof vid !== 'string' || typeof a !== 'string' || typeof c !== 'number') return undefined;
   return { vid, a, c: new Date(c * 1000).toISOString(), tr: typeof tr === 'number' ? tr : 0, t: t.filter((x): x is string => typeof x === 'string') };
 }
+/** The vids of a stored `lr`: strings, or `{vid, ...}` entries as stores before this kept them. */
+export const likedVids = (lr: unknown): string[] =>
+  Array.isArray(lr) ? lr.flatMap((e: unknown) => (typeof e === 'string' ? [e] : e && typeof (e as { vid?: unknown }).vid === 'string' ? [(e as { vid: string }).vid] : [])) : [];
 const entries = (v: unknown): ReservoirEntry[] => (Array.isArray(v) ? v.map(fromStoredEntry).filter((e): e is ReservoirEntry => !!e) : []);
 
 /** A record's `n`: one more than the newest record its call had read, so that calls at the same time keep their order. */
@@ -212,12 +207,11 @@ export function parseFeedState(item: Record<string, unknown> | undefined, nowMs:
     }
     if (typeof item[TASTE_TOTAL] === 'number') state.tasteTotal = item[TASTE_TOTAL] / unit;
     state.disliked = asSet(item.disliked);
-    state.likedRecent = Array.isArray(item.lr) ? (item.lr as LikedEntry[]).slice(-LIKED_RECENT_CAP) : [];
-    state.likedStored = Array.isArray(item.lr) ? item.lr.length : 0;
+    state.likedRecent = likedVids(item.lr).slice(-LIKED_RECENT_CAP);
     if (typeof item.lc === 'number') state.likes = item.lc;
   }
   for (const c of likedChunks) if (c.h instanceof Set) for (const h of c.h) state.liked.add(Number(h));
-  for (const e of state.likedRecent) state.liked.add(likedHash(e.vid));
+  for (const vid of state.likedRecent) state.liked.add(likedHash(vid));
   // Newest first: views (and their taste), served since the latest refresh, walks, rec's position.
   let servedOpen = true;
   const walkOrders = new Set<WalkOrder>();
@@ -311,17 +305,4 @@ export function feedChunkAttributes(state: FeedState, change: FeedStateChange, n
   }
   if (Object.keys(a).length === 0) return undefined;
   return { ...a, entity: 'feed_chunk', at: nowMs, n: state.seq + 1, ttl: Math.floor(nowMs / 1000) + CHUNK_TTL_DAYS * 86_400 };
-}
-
-/**
- * The removal of the oldest latest-likes entries, when `lr` holds more than twice LIKED_RECENT_CAP
- * (like appends to it; only the last LIKED_RECENT_CAP count): an update of the state item once every
- * LIKED_RECENT_CAP likes or so, not on every call.
- */
-export function likedTrim(state: FeedState): UpdateBuilder | undefined {
-  const overflow = (state.likedStored ?? 0) - LIKED_RECENT_CAP;
-  if (overflow <= LIKED_RECENT_CAP) return undefined;
-  const u = new UpdateBuilder();
-  for (let i = 0; i < overflow; i++) u.removeAttribute('lr', i);
-  return u;
 }

@@ -1,22 +1,18 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { VideoItem } from '../catalog/video-items.js';
 import { toVideoView } from '../catalog/video-view.js';
 import type { VideoView } from '../catalog/video-view-schema.js';
 import { clock } from '../clock.js';
-import { logger } from '../logger.js';
 import { batchGetHubItems, batchWriteHubItems, itemId, type BatchWrite } from '../db/batch.js';
-import { db, tableNames } from '../db/client.js';
 import { shareExpired, type StoredShare } from '../share/shares.js';
 import { accountKeys } from '../accounts/accounts.js';
 import { videoKeys } from '../catalog/video-items.js';
 import { feedKeys } from './feed-state.js';
 import { reactionKeys } from '../catalog/reaction-items.js';
 import { shareKeys } from '../share/shares.js';
-import type { UpdateBuilder } from '../db/update-builder.js';
 import { randomBase62 } from '../ids.js';
 import { decodeCursor } from './cursor.js';
 import { LIMITS, writesState, type Context, type FeedRequest, type Found, type Key, type Outcome } from './feed-context.js';
-import { feedChunkAttributes, likedHash, likedTrim, parseFeedState, type FeedStateChange } from './feed-state.js';
+import { feedChunkAttributes, likedHash, parseFeedState, type FeedStateChange } from './feed-state.js';
 import { moreLikeThis, recommend } from './rec.js';
 import { deviceFeedState, feedStateWithFollows } from './sources.js';
 import { walk } from './walks.js';
@@ -25,8 +21,6 @@ export interface FeedAnswer {
   list: VideoView[];
   fav_index: string;
 }
-
-const TABLE = () => tableNames.hub;
 
 /**
  * get_next_list (docs/feed.md). A call has a budget of MAX_REQUESTS DynamoDB requests, whatever
@@ -62,7 +56,7 @@ export async function nextList(req: FeedRequest): Promise<FeedAnswer> {
   const share = req.shareid ? (found.get(itemId(shareKeys.share(req.shareid))) as StoredShare | undefined) : undefined;
   // An expired share is gone (lib/share/shares.ts): DynamoDB's TTL removes it only later.
   const sharedVid = share && typeof share.vid === 'string' && !shareExpired(share, nowMs) && !state.disliked.has(share.vid) ? share.vid : undefined;
-  const ctx: Context = { req, nowMs, seed: randomBase62(8), stateKey, state, found, followees: req.viewer && !req.q && !req.similarTo && req.order === 'rec' ? (stateRead?.followees ?? []) : [], blocked: stateRead?.blocked ?? new Set(), seen, liked, sharedVid, cursor, used, trim: req.viewer ? likedTrim(state) : undefined };
+  const ctx: Context = { req, nowMs, seed: randomBase62(8), stateKey, state, found, followees: req.viewer && !req.q && !req.similarTo && req.order === 'rec' ? (stateRead?.followees ?? []) : [], blocked: stateRead?.blocked ?? new Set(), seen, liked, sharedVid, cursor, used };
 
   let outcome: Outcome;
   if (req.q) outcome = await walk(ctx, 'q');
@@ -102,16 +96,11 @@ const HISTORY_KEY_BYTES = 900;
  * The last request: one BatchWrite of this call's record and, for a signed-in caller who reported
  * views, its history item(s): plain puts of new small items, none rewritten (docs/feed.md, "Feed
  * state"). Each stands alone: a record without its history item (or the reverse) is a consistent
- * state, and a put sent again writes the same item. When the latest-likes list has grown past twice
- * its cap, the state item is trimmed in parallel, with the request the budget kept for it (best
- * effort: a failed trim is done by a later call).
+ * state, and a put sent again writes the same item.
  */
 async function saveState(ctx: Context, change: FeedStateChange): Promise<void> {
   if (!ctx.stateKey) return;
-  if (!writesState(ctx)) {
-    if (ctx.trim) await trimLikes(ctx, ctx.trim);
-    return;
-  }
+  if (!writesState(ctx)) return;
   const writes: BatchWrite[] = [];
   const attributes = feedChunkAttributes(ctx.state, change, ctx.nowMs);
   const viewer = ctx.req.viewer;
@@ -135,16 +124,5 @@ async function saveState(ctx: Context, change: FeedStateChange): Promise<void> {
       writes.push({ put: { ...feedKeys.viewHistory(viewer, seenAt, `${ctx.seed}${i}`), ...feedKeys.viewHistoryIndex(viewer, seenAt, vids), entity: 'history', openid: viewer, seen_at: seenAt } }),
     );
   }
-  // The trim's request was kept out of the candidates' budget (spare).
-  const trim = ctx.trim;
-  await Promise.all([
-    writes.length ? batchWriteHubItems(writes) : undefined,
-    trim ? trimLikes(ctx, trim) : undefined,
-  ]);
+  if (writes.length) await batchWriteHubItems(writes);
 }
-
-const trimLikes = (ctx: Context, trim: UpdateBuilder) =>
-  db.send(new UpdateCommand({ TableName: TABLE(), Key: ctx.stateKey, ...trim.params() })).then(
-    () => undefined,
-    (error: Error) => logger.warn('latest likes trim failed', { errorName: error.name }),
-  );

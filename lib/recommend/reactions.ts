@@ -9,7 +9,7 @@ import { feedKeys } from './feed-state.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { UpdateBuilder } from '../db/update-builder.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
-import { addTaste, LIKED_CHUNK, LIKED_RECENT_CAP, likedHash, parseFeedState, TASTE, type LikedEntry } from './feed-state.js';
+import { addTaste, LIKED_CHUNK, LIKED_RECENT_CAP, likedHash, parseFeedState, TASTE } from './feed-state.js';
 import { likeItem, reactionKeys } from '../catalog/reaction-items.js';
 
 
@@ -82,11 +82,11 @@ function explainCancellation(error: unknown, items: TransactItem[], openid: stri
   throw error;
 }
 
-/** The liker's latest likes, how many entries `lr` holds, and how many likes the liked chunks hold. */
-async function readLikeContext(openid: string): Promise<{ recent: LikedEntry[]; stored: number; likes: number }> {
+/** The liker's latest likes (vids, oldest first) and how many likes the liked chunks hold. */
+async function readLikeContext(openid: string): Promise<{ recent: string[]; likes: number }> {
   const state = await db.send(new GetCommand({ TableName: TABLE(), Key: feedKeys.feedState(openid), ProjectionExpression: 'lr, lc' }));
   const parsed = parseFeedState(state.Item, clock.now());
-  return { recent: parsed.likedRecent.slice(-LIKED_RECENT_CAP), stored: parsed.likedStored ?? 0, likes: parsed.likes };
+  return { recent: parsed.likedRecent, likes: parsed.likes };
 }
 
 /**
@@ -128,7 +128,7 @@ function likeFeedStateItem(openid: string, vid: string, update: UpdateBuilder, c
 export async function likeVideo(openid: string, vid: string): Promise<LikeResult> {
   let clearDislike = false;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const [video, { recent, stored, likes }] = await Promise.all([requireVideo(vid), readLikeContext(openid)]);
+    const [video, { recent, likes }] = await Promise.all([requireVideo(vid), readLikeContext(openid)]);
     const now = clock.now();
     const nowIso = new Date(now).toISOString();
     const trendDelta = trendUnit(now);
@@ -137,11 +137,10 @@ export async function likeVideo(openid: string, vid: string): Promise<LikeResult
       .setValue('entity', 'feed_state')
       .deleteFromSet('disliked', [vid])
       .addNumber('lc', 1);
-    const entry: LikedEntry = { vid, author_openid: video.author_openid, tags: video.tags ?? [], created_at: video.created_at };
-    // `lr` stays bounded whether or not the account calls get_next_list (which trims it too): past
-    // twice the entries that count, the like writes the list anew with the last ones and its own.
-    if (stored > 2 * LIKED_RECENT_CAP) feed.setValue('lr', [...recent.slice(-(LIKED_RECENT_CAP - 1)), entry]);
-    else feed.appendToList('lr', [entry]);
+    // The latest likes' vids, written anew (the like rewrites the state item anyway): bounded and
+    // small whatever the account's history. Two likes of one account at the same moment may leave
+    // one of them out of `lr`; the liked chunks count both.
+    feed.setValue('lr', [...recent.filter((v) => v !== vid).slice(-(LIKED_RECENT_CAP - 1)), vid]);
     addTaste(feed, video.tags ?? [], TASTE.like, now);
     const items: TransactItem[] = [
       {

@@ -148,7 +148,7 @@ export async function recommend(ctx: Context): Promise<Outcome> {
   const frequencies = tagFrequencies(personal ? tasteTags(state.tags) : []);
   const hasTaste = personal && [...state.tags.values()].some((w) => w > 0);
   let batch: Found = new Map();
-  const likedVids = personal ? [...new Set(state.likedRecent.map((e) => e.vid))] : [];
+  const likedVids = personal ? [...new Set(state.likedRecent)] : [];
   const batchKeys: Key[] = [
     ...(sharedVid ? [videoKeys.video(sharedVid)] : []),
     ...ctx.followees.map((a) => videoKeys.authorLatest(a)),

@@ -206,14 +206,15 @@ export function explorePlaces(count: number, seed: string): number {
 
 /**
  * Composes the page from the ranked candidates:
- * 1. reserved follows (newest first, at most followPlaces, within the author cap);
+ * 1. reserved follows (newest first when more than followPlaces wait, within the author cap);
  * 2. exploration picks, kept for the end of the page;
  * 3. the rest by score, tier by tier (never handed out, then handed out but not viewed, then seen,
  *    then liked);
  *    within a tier at most `cap` per author first, more of one author only when nobody else is left
  *    in it: a video the caller was already given comes again only once nothing new is left, whatever
  *    its author.
- * The page: reserved follows, then the unseen picks, the exploration, then seen ones.
+ * The page: the reserved follows and the other unseen picks by score, the exploration, then seen
+ * and liked ones.
  */
 export function composePage(ranked: Scored[], rules: PageRules): Page {
   const cap = rules.cap ?? AUTHOR_CAP;
@@ -268,7 +269,10 @@ export function composePage(ranked: Scored[], rules: PageRules): Page {
       }
     }
   }
-  // A page short of unseen candidates gives the unused exploration places back to nobody: the
-  // exploration picks are unseen and come before any seen video.
-  return { picked: [...follows, ...main.filter((s) => s.tier < 2), ...exploring, ...main.filter((s) => s.tier >= 2)], followLeft };
+  // The page in order of expected relevance: the reserved follows take their places among the other
+  // unseen picks by score (their place on the page is kept, not its top); the exploration picks
+  // after them (they are there for what the taste does not explain), then seen and liked videos.
+  // A page short of unseen candidates gives the unused exploration places back to nobody.
+  const unseen = [...follows, ...main.filter((s) => s.tier < 2)].sort((a, b) => a.tier - b.tier || b.score - a.score);
+  return { picked: [...unseen, ...exploring, ...main.filter((s) => s.tier >= 2)], followLeft };
 }

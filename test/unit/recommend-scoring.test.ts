@@ -158,20 +158,21 @@ describe('composing a page', () => {
     expect(order(composePage(ranked, { ...rules, count: 2, preCounted: ['A'] }).picked)).toEqual(['a1', 'b1']);
   });
 
-  it('gives new videos of followed authors the first places, newest first, an author\'s new video before its older ones', () => {
+  it('reserves places for new videos of followed authors, newest first, an author\'s new video before its older ones, ordered by score with the rest', () => {
     const ranked = [
       scored('old-f1', 'F', { score: 9, relevance: 9 }),
       scored('old-f2', 'F', { score: 8, relevance: 8 }),
       scored('x', 'X', { score: 7 }),
+      ...['y1', 'y2', 'y3', 'y4', 'y5'].map((vid) => scored(vid, vid, { score: 1 })),
       scored('new-f', 'F', { score: 0 }, NOW - DAY),
       scored('new-g', 'G', { score: 0 }, NOW - 1000),
       scored('new-h', 'H', { score: 0 }, NOW - 2 * DAY),
       scored('new-k', 'K', { score: 0 }, NOW - 3 * DAY),
-      ...['y1', 'y2', 'y3', 'y4', 'y5'].map((vid) => scored(vid, vid, { score: 1 })),
     ];
     const page = composePage(ranked, { ...rules, count: 10, followNew: new Set(['new-f', 'new-g', 'new-h', 'new-k']) });
     expect(followPlaces(10)).toBe(3);
-    expect(order(page.picked).slice(0, 4)).toEqual(['new-g', 'new-f', 'new-h', 'old-f1']);
+    // The three newest are on the page, though they score least; F's second place goes to old-f1.
+    expect(order(page.picked)).toEqual(['old-f1', 'x', 'y1', 'y2', 'y3', 'y4', 'y5', 'new-g', 'new-f', 'new-h']);
     expect(order(page.picked)).not.toContain('old-f2');
     expect(order(page.followLeft)).toEqual(['new-k']);
   });

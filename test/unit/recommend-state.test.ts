@@ -3,7 +3,7 @@ import { ValidationError } from '../../lib/errors.js';
 import { demoVideos } from '../../infra/local/demo-catalog.js';
 import { signCursor } from '../../lib/secrets/signed-cursor.js';
 import { decodeCursor, encodeCursor } from '../../lib/recommend/cursor.js';
-import { addTaste, feedChunkAttributes, fromStoredEntry, likedTrim, LIKED_RECENT_CAP, parseFeedState, RESERVOIR_CAP, SEEN_DAYS, tagAttribute, TASTE, tasteUnit, toStoredEntry, VIEW_TASTE_DAYS, WALK_SKIP_CAP } from '../../lib/recommend/feed-state.js';
+import { addTaste, feedChunkAttributes, fromStoredEntry, LIKED_RECENT_CAP, likedHash, likedVids, parseFeedState, RESERVOIR_CAP, SEEN_DAYS, tagAttribute, TASTE, tasteUnit, toStoredEntry, VIEW_TASTE_DAYS, WALK_SKIP_CAP } from '../../lib/recommend/feed-state.js';
 import { UpdateBuilder } from '../../lib/db/update-builder.js';
 import { bestGram, matchesTerm, normalizeSearchText, searchGrams, videoSearchText } from '../../lib/catalog/search-index.js';
 
@@ -93,13 +93,13 @@ describe('feed state', () => {
     expect(state.followSince).toBeUndefined();
   });
 
-  it('keeps only the latest likes, and trims them once they are more than twice their cap', () => {
+  it('keeps only the latest likes, from vids or from the entries of older stores, and counts them as liked', () => {
     const state = parseFeedState(item, NOW);
-    // Only the latest likes count; like appends, get_next_list trims now and then.
-    expect(state.likedRecent.map((e) => e.vid)).toEqual(Array.from({ length: LIKED_RECENT_CAP }, (_, i) => `l${i + 3}`));
-    expect(likedTrim(state)).toBeUndefined();
-    const long = parseFeedState({ lr: Array.from({ length: 2 * LIKED_RECENT_CAP + 1 }, (_, i) => ({ vid: `l${i}`, author_openid: 'a', tags: [], created_at: '' })) }, NOW);
-    expect(likedTrim(long)!.params().UpdateExpression).toBe(`REMOVE ${Array.from({ length: LIKED_RECENT_CAP + 1 }, (_, i) => `#a${i}[${i}]`).join(', ')}`);
+    expect(state.likedRecent).toEqual(Array.from({ length: LIKED_RECENT_CAP }, (_, i) => `l${i + 3}`));
+    expect(state.liked.has(likedHash('l22'))).toBe(true);
+    expect(likedVids(['a', { vid: 'b', tags: [] }, 3, null])).toEqual(['a', 'b']);
+    // The liked chunks' hashes join the latest likes'.
+    expect(parseFeedState({ lc: 1 }, NOW, [], [{ h: new Set([likedHash('old')]) }]).liked.has(likedHash('old'))).toBe(true);
   });
 
   const record = (atMs: number, attributes: Record<string, unknown>) => ({ at: atMs, ...attributes });
