@@ -9,7 +9,7 @@ import { LIKED_RECENT_CAP, parseFeedState } from '../../lib/recommend/feed-state
 import { deviceFeedState } from '../../lib/recommend/sources.js';
 import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
 import { recordRequests } from '../support/db-requests.js';
-import { getHubItem, hub, putTestAccounts, putTestSeen } from '../support/hub-fixtures.js';
+import { hub, putTestAccounts, putTestSeen } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
 import { SHARE_LIFETIME_S } from '../../lib/share/shares.js';
