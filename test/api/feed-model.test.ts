@@ -7,6 +7,8 @@ import { refreshRecommendationModel } from '../../lib/recommend/model-refresh.js
 import { neighbourCandidates } from '../../lib/recommend/neighbour-items.js';
 import { getHubItem, hub, putTestAccounts, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
+import { recordRequests } from '../support/db-requests.js';
+import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
 
 /**
  * The feed's learned model (docs/feed.md, "The learned model: item neighbours") through the real
@@ -114,10 +116,14 @@ describe('the learned model', () => {
     expect(await refreshRecommendationModel()).toMatchObject({ written: 0, deleted: 0, lists: first.lists });
   });
 
-  it('ranks what was liked together with the caller\'s likes first, above popularity', async () => {
+  it('ranks what was liked together with the caller\'s likes first, above popularity, within the 8 requests', async () => {
     await refreshRecommendationModel();
-    const res = await feed(caller, { cmd: 'refresh', watch_count: 10 });
+    const { result: res, requests } = await recordRequests(() => feed(caller, { cmd: 'refresh', watch_count: 10 }));
     expect(res.status).toBe(200);
+    // The lists ride in one BatchGet with the followed accounts' latest videos: the budget holds.
+    expect(requests.length).toBeLessThanOrEqual(MAX_REQUESTS);
+    const batchKeys = requests.filter((r) => r.command === 'BatchGetItemCommand').flatMap((r) => Object.values(r.input.RequestItems as Record<string, { Keys: { sk: string }[] }>).flatMap((t) => t.Keys));
+    expect(batchKeys.filter((k) => k.sk === 'NEIGHBOURS')).toHaveLength(2);
     const page = res.data.list.map((v) => v.vid);
     // m002..m004: liked with m000 and m001 by the same three people; never liked by the caller.
     expect(page.slice(0, 3).sort()).toEqual(vids.slice(2, 5).sort());
