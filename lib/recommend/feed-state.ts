@@ -88,7 +88,7 @@ export const deviceFeedStateAndChunks = (deviceId: string) => ({
  */
 const TASTE_HALF_LIFE_DAYS = 14;
 export const SEEN_DAYS = 7;
-export const LIKED_RECENT_CAP = 20;
+export const LIKED_RECENT_CAP = 30;
 /** Liked-video hashes per chunk item (about 1 KB), and the most chunks get_next_list reads (newest first). */
 export const LIKED_CHUNK = 150;
 export const LIKED_CHUNKS_READ = 200;

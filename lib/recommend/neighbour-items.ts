@@ -6,8 +6,8 @@ import type { CandidateFields } from './sources.js';
  * written by the model's refresh only (lib/recommend/model-refresh.ts), read by get_next_list
  * (the caller's latest likes' lists, with the followed accounts' lists; "more like this": the
  * video's). Each entry is a list `[vid, similarity, author, created (epoch s), trend, ...tags]`:
- * what ranking needs, so a neighbour is a candidate without reading its video. About 1.5-2 KB for
- * 20 neighbours.
+ * what ranking needs, so a neighbour is a candidate without reading its video. About 2.5 KB for
+ * 30 neighbours (under 4 KB: one read unit each).
  */
 export interface NeighbourEntry {
   vid: string;

@@ -12,8 +12,8 @@
  * factor shrinks a similarity resting on one or two shared likers towards 0.
  */
 export const NEIGHBOURS = {
-  /** Neighbours kept per video. */
-  perVideo: 20,
+  /** Neighbours kept per video (a list stays under 4 KB: one read unit). */
+  perVideo: 30,
   /** A person's latest likes that pair with each other (bounds the work: pairs grow with its square). */
   likesPerPerson: 300,
   shrink: 2,

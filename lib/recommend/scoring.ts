@@ -101,7 +101,7 @@ export interface Scored {
  * generic tag with the taste).
  */
 const WEIGHTS = {
-  personal: { cf: 1, follow: 0.2, trend: 0.3, fresh: 0.05, noise: 0.03 },
+  personal: { cf: 1.5, follow: 0.2, trend: 0.3, fresh: 0.05, noise: 0.03 },
   /** Anonymous callers: what is hot, what is new, and some exploration. */
   anonymous: { trend: 0.55, fresh: 0.3, noise: 0.15 },
   similar: { cf: 0.5, sameAuthor: 0.1, trend: 0.1, fresh: 0.05, noise: 0.02 },

@@ -13,7 +13,7 @@ import type { TagFrequencies } from '../catalog/tag-stats.js';
  * the catalog and on most likes: lift about 9. The profile weight is ln(lift) (0 below 1) times the
  * evidence behind it, t / (t + TASTE_MODEL.priorWeight): one like of a rare tag is a big lift on little evidence
  * (a third of its weight), eight likes of a topic are not (four fifths). It is scaled so that the
- * strongest tag weighs 1; a tag whose weight is negative (disliked more than liked) gets
+ * strongest tag weighs 1, or less when even the strongest tells little (TASTE_MODEL.fullWeight); a tag whose weight is negative (disliked more than liked) gets
  * ln(m p / (m p + |t|)), a penalty. A video's taste score is the SUM of its tags' profile weights:
  * it grows with every matching tag and never caps, and tags that say nothing add nothing.
  */
@@ -22,6 +22,13 @@ export type { TagFrequencies };
 export const TASTE_MODEL = {
   /** Smoothing of a tag's taste share towards its catalog share, in taste weight (a like weighs 3); also the evidence that earns half of a lift. */
   priorWeight: 6,
+  /**
+   * The profile weight that counts fully (weight 1): a tag about 6.5 times as frequent among the
+   * caller's likes as in the catalog, on good evidence (ln 6.5 x 0.8). A profile whose strongest tag
+   * tells less (broad, genre-like tags) keeps its smaller weights, so that such tags do not outvote
+   * what the learned model knows.
+   */
+  fullWeight: 1.5,
 };
 
 /** Share of the catalog carrying a tag (add-one smoothed, never 0). */
@@ -39,7 +46,7 @@ export const idfOf =
 
 /**
  * Profile weight per tag from the raw weights `raw` (tag -> t) and their positive total `total` (W),
- * scaled so that the strongest weighs 1. Without catalog counters (a store from before them) the
+ * scaled so that the strongest weighs 1 (or less: TASTE_MODEL.fullWeight). Without catalog counters (a store from before them) the
  * raw weights are used as they are.
  */
 export function tasteProfile(raw: ReadonlyMap<string, number>, total: number, stats: TagFrequencies): Map<string, number> {
@@ -61,7 +68,9 @@ export function tasteProfile(raw: ReadonlyMap<string, number>, total: number, st
     strongest = Math.max(strongest, v);
   }
   if (strongest <= 0) return new Map();
-  for (const [tag, v] of profile) profile.set(tag, v / strongest);
+  // Raw weights (no counters) are on another scale: the strongest is 1 there.
+  const scale = stats.total > 0 ? Math.max(strongest, TASTE_MODEL.fullWeight) : strongest;
+  for (const [tag, v] of profile) profile.set(tag, v / scale);
   return profile;
 }
 

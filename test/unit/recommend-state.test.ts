@@ -78,7 +78,7 @@ describe('feed state', () => {
     [tagAttribute('物流')]: 2 * tasteUnit(NOW - 14 * 86_400_000),
     disliked: new Set(['v9']),
     tw: 9 * tasteUnit(NOW),
-    lr: Array.from({ length: 23 }, (_, i) => ({ vid: `l${i}`, author_openid: 'a', tags: [], created_at: '2026-11-01T00:00:00Z' })),
+    lr: Array.from({ length: LIKED_RECENT_CAP + 3 }, (_, i) => ({ vid: `l${i}`, author_openid: 'a', tags: [], created_at: '2026-11-01T00:00:00Z' })),
   };
 
   it('reads the decayed taste and the dislikes of the state item; without call records nothing is seen, served or reserved', () => {
@@ -96,7 +96,7 @@ describe('feed state', () => {
   it('keeps only the latest likes, from vids or from the entries of older stores, and counts them as liked', () => {
     const state = parseFeedState(item, NOW);
     expect(state.likedRecent).toEqual(Array.from({ length: LIKED_RECENT_CAP }, (_, i) => `l${i + 3}`));
-    expect(state.liked.has(likedHash('l22'))).toBe(true);
+    expect(state.liked.has(likedHash(`l${LIKED_RECENT_CAP + 2}`))).toBe(true);
     expect(likedVids(['a', { vid: 'b', tags: [] }, 3, null])).toEqual(['a', 'b']);
     // The liked chunks' hashes join the latest likes'.
     expect(parseFeedState({ lc: 1 }, NOW, [], [{ h: new Set([likedHash('old')]) }]).liked.has(likedHash('old'))).toBe(true);

@@ -32,11 +32,25 @@ describe('taste profile', () => {
 
   it('after 4 likes of [solar, expo], solar carries the taste and expo nothing', () => {
     const profile = tasteProfile(new Map([['solar', 12], ['expo', 12]]), 12, controlled);
-    expect(profile.get('solar')).toBe(1);
+    // Lift about 6.5 ((12 + 6p) / 18 / p, p = 11/101 the smoothed catalog share) on the evidence of 4
+    // likes (12 / 18): ln 6.5 x 2/3, short of a full weight.
+    const p = 11 / 101;
+    const solar = (Math.log((12 + 6 * p) / 18 / p) * 2) / 3 / TASTE_MODEL.fullWeight;
+    expect(profile.get('solar')).toBeCloseTo(solar, 12);
     expect(profile.get('expo') ?? 0).toBe(0);
-    expect(tasteScore(['solar', 'expo'], profile)).toBe(1);
+    expect(tasteScore(['solar', 'expo'], profile)).toBeCloseTo(solar, 12);
     // An off-topic video that shares the generic tag is not on a par with an on-topic one: no saturation.
     expect(tasteScore(['wind', 'expo'], profile)).toBe(0);
+  });
+
+  it('broad, genre-like tags keep small weights: even the strongest tells little', () => {
+    // 20 likes (W = 60): "drama" on 14 of them and on 37 % of the catalog; "comedy" on 8 and 35 %.
+    const stats = catalog(300, { drama: 111, comedy: 105 });
+    const profile = tasteProfile(new Map([['drama', 42], ['comedy', 24]]), 60, stats);
+    expect(profile.get('drama')!).toBeLessThan(0.5);
+    expect(profile.get('drama')!).toBeGreaterThan(profile.get('comedy') ?? 0);
+    // A topic tag with the same evidence on 8 % of the catalog counts fully.
+    expect(tasteProfile(new Map([['topic', 42]]), 60, catalog(300, { topic: 24 })).get('topic')).toBe(1);
   });
 
   it('a generic tag as common among the likes as in the catalog weighs nothing; a topic tag on most likes weighs most', () => {
