@@ -15,6 +15,7 @@ import type { LoadRow } from './sections/load.js';
 import type { HotItemsResult } from './sections/hot-items.js';
 import type { KeyLimitResult } from './sections/key-limit.js';
 import type { DeletionResult } from './sections/deletion.js';
+import type { LocalCapacityResult } from './sections/local-capacity.js';
 import type { HotspotsResult, HotspotRow } from './sections/hotspots.js';
 import { postingsTable, type PostingsResult } from './sections/postings.js';
 import type { ScalingResult, ScalingRow } from './sections/scaling.js';
@@ -36,6 +37,7 @@ export interface BenchResults {
   keylimit?: KeyLimitResult;
   deletion?: DeletionResult;
   hotspots?: HotspotsResult;
+  'local-capacity'?: LocalCapacityResult;
   targets?: TargetCheck[];
 }
 
@@ -129,6 +131,25 @@ export function renderReport(r: BenchResults): string {
       'Account deletion by size: DELETE /api/v1/me, then the erasure (stream poller running) while others act',
       ['size', 'likes', 'follows / followers', 'comments', 'keys', 'DELETE /me requests', 'WCU', 'erased after ms', 'counts exact after ms more', 'requests in the window (R/W)', 'RCU', 'WCU', "others' calls (not 200)", 'exact', 'note'],
       r.deletion.rows.map((d) => [d.size, d.likes, `${d.follows} / ${d.followers}`, d.comments, d.keys, d.request.requests, d.request.wcu, d.erasedMs, d.convergedMs, `${d.erasure.requests} (${d.erasure.reads}/${d.erasure.writes})`, d.erasure.rcu, d.erasure.wcu, `${d.concurrent.calls} (${d.concurrent.failed})`, d.exact ? 'yes' : 'no', d.note]),
+    );
+  }
+  const lc = r['local-capacity'];
+  if (lc) {
+    table(
+      `Local runtime capacity: npm start (DATA_DIR=memory) loaded with ${lc.interactions} interactions (${lc.mix.like} likes, ${lc.mix.dislike} dislikes, ${lc.mix.view} views) of ${lc.users} users on ${lc.videos} videos, ${lc.clients} clients`,
+      ['interactions', 'at (s)', 'node RSS (MB)', 'DynamoDB Local RSS (MB)', 'node CPU (s)', 'JVM CPU (s)', 'likes not yet counted'],
+      lc.points.map((p) => [p.interactions, p.seconds, p.nodeMb, p.javaMb, p.nodeCpuS, p.javaCpuS, p.lagLikes]),
+    );
+    out.push(
+      `Start ${lc.startSeconds} s (DynamoDB Local, tables, ${lc.videos} demo videos), sign-up ${lc.signUpSeconds} s, load ${lc.loadSeconds} s (${lc.interactionsPerSecond} interactions/s, ${lc.calls} calls). ` +
+        `Answers ${Object.entries(lc.statuses).map(([k, v]) => `${k}: ${v}`).join(', ')}; timeouts ${lc.timeouts}. Peak RSS node ${lc.peakNodeMb} MB, DynamoDB Local ${lc.peakJavaMb} MB; ` +
+        `per 10,000 interactions DynamoDB Local +${lc.javaMbPer10k} MB, both +${lc.mbPer10k} MB. Likes not yet counted at most ${lc.maxLagLikes}; every like count exact ${lc.convergenceMs} ms after the last answer (${lc.exact ? 'exact' : 'not exact'}). ` +
+        `SIGTERM to exit ${lc.stopMs} ms (exit code ${lc.exitCode}, JVM ${lc.javaLeft ? 'left running' : 'gone'}).\n`,
+    );
+    table(
+      `Local runtime capacity: the hub table's stream at the end (${lc.stream.records} records, ${lc.stream.imageMb} MB of images)`,
+      ['item written (pk / sk prefix)', 'records', 'images (MB)'],
+      lc.stream.byKind.map((k) => [k.kind, k.records, k.imageMb]),
     );
   }
   if (r.hotspots) {
