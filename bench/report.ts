@@ -16,6 +16,7 @@ import type { HotItemsResult } from './sections/hot-items.js';
 import type { KeyLimitResult } from './sections/key-limit.js';
 import type { DeletionResult } from './sections/deletion.js';
 import type { ModelResult } from './sections/model.js';
+import type { LocalCapacityResult } from './sections/local-capacity.js';
 import type { HotspotsResult, HotspotRow } from './sections/hotspots.js';
 import { postingsTable, type PostingsResult } from './sections/postings.js';
 import type { ScalingResult, ScalingRow } from './sections/scaling.js';
@@ -38,6 +39,7 @@ export interface BenchResults {
   deletion?: DeletionResult;
   model?: ModelResult;
   hotspots?: HotspotsResult;
+  'local-capacity'?: LocalCapacityResult;
   targets?: TargetCheck[];
 }
 
@@ -140,7 +142,26 @@ export function renderReport(r: BenchResults): string {
       ['world', 'videos in store', 'likes in store', 'lists', 'list bytes', 'heap MB', 'scratch: ms', 'requests', 'RCU', 'WCU', 'written', 'deleted', 'unchanged: ms', 'requests', 'RCU', 'WCU', 'written', 'deleted', '+1 %: ms', 'requests', 'RCU', 'WCU', 'written', 'deleted'],
       r.model.rows.map((m) => [m.world, m.scratch.videos, m.scratch.likes, m.scratch.lists, m.listBytes, m.scratch.heapMb, ...refresh(m.scratch), ...refresh(m.unchanged), ...refresh(m.afterOnePercent)]),
     );
-    out.push(`Request path: rec of a person with 20 likes whose lists exist: ${r.model.request.requests} requests, ${r.model.request.rcu} RCU, of which ${r.model.request.batchGetRcu} RCU for the BatchGet carrying the ${r.model.request.lists} lists.\n`);
+    out.push(`Request path: rec of a person whose ${r.model.request.lists} latest likes have lists: ${r.model.request.requests} requests, ${r.model.request.rcu} RCU, of which ${r.model.request.batchGetRcu} RCU for the BatchGet carrying the ${r.model.request.lists} lists.\n`);
+  }
+  const lc = r['local-capacity'];
+  if (lc) {
+    table(
+      `Local runtime capacity: npm start (DATA_DIR=memory) loaded with ${lc.interactions} interactions (${lc.mix.like} likes, ${lc.mix.dislike} dislikes, ${lc.mix.view} views) of ${lc.users} users on ${lc.videos} videos, ${lc.clients} clients`,
+      ['interactions', 'at (s)', 'node RSS (MB)', 'DynamoDB Local RSS (MB)', 'node CPU (s)', 'JVM CPU (s)', 'likes not yet counted'],
+      lc.points.map((p) => [p.interactions, p.seconds, p.nodeMb, p.javaMb, p.nodeCpuS, p.javaCpuS, p.lagLikes]),
+    );
+    out.push(
+      `Start ${lc.startSeconds} s (DynamoDB Local, tables, ${lc.videos} demo videos), sign-up ${lc.signUpSeconds} s, load ${lc.loadSeconds} s (${lc.interactionsPerSecond} interactions/s, ${lc.calls} calls). ` +
+        `Answers ${Object.entries(lc.statuses).map(([k, v]) => `${k}: ${v}`).join(', ')}; timeouts ${lc.timeouts}. Peak RSS node ${lc.peakNodeMb} MB, DynamoDB Local ${lc.peakJavaMb} MB; ` +
+        `per 10,000 interactions DynamoDB Local +${lc.javaMbPer10k} MB, both +${lc.mbPer10k} MB. Likes not yet counted at most ${lc.maxLagLikes}; every like count exact ${lc.convergenceMs} ms after the last answer (${lc.exact ? 'exact' : 'not exact'}). ` +
+        `SIGTERM to exit ${lc.stopMs} ms (exit code ${lc.exitCode}, JVM ${lc.javaLeft ? 'left running' : 'gone'}).\n`,
+    );
+    table(
+      `Local runtime capacity: the hub table's stream at the end (${lc.stream.records} records, ${lc.stream.imageMb} MB of images)`,
+      ['item written (pk / sk prefix)', 'records', 'images (MB)'],
+      lc.stream.byKind.map((k) => [k.kind, k.records, k.imageMb]),
+    );
   }
   if (r.hotspots) {
     const h = r.hotspots;

@@ -10,6 +10,7 @@ import { hubRequest, invoke } from '../invoke.js';
 import { costOf, recordDb, type CostFigures } from '../recorder.js';
 import { batchWrite, seedAccounts } from '../seed.js';
 import { batchGetHubItems } from '../../lib/db/batch.js';
+import { LIKED_RECENT_CAP } from '../../lib/recommend/feed-state.js';
 
 /**
  * The feed's learned model (docs/feed.md, "The learned model: item neighbours"; docs/performance.md,
@@ -19,7 +20,7 @@ import { batchGetHubItems } from '../../lib/db/batch.js';
  * scheduled function runs it: from scratch, again with nothing changed,
  * and after 1 % more likes. Per refresh: DynamoDB requests and capacity (the shared client, as
  * deployed), time, the heap it grew by, the lists written and their size. Then the request path: a
- * person with 20 likes asks for rec; the BatchGet that carries the neighbour lists, counted.
+ * person with 30 likes (the latest-likes list full) asks for rec; the BatchGet that carries the neighbour lists, counted.
  */
 export interface ModelRow {
   world: string;
@@ -48,7 +49,7 @@ interface RefreshFigures {
 
 export interface ModelResult {
   rows: ModelRow[];
-  /** One rec call of a person with 20 likes whose lists exist. */
+  /** One rec call of a person with LIKED_RECENT_CAP likes whose lists exist. */
   request: { requests: number; rcu: number; batchGetRcu: number; lists: number };
 }
 
@@ -119,17 +120,17 @@ export async function modelSection({ quick }: { quick: boolean }): Promise<Model
     });
   }
 
-  // The request path: 20 real likes, then rec.
+  // The request path: as many real likes as the latest-likes list holds (LIKED_RECENT_CAP), then rec.
   const person = await signUp();
-  const liked = (await batchGetHubItems(Array.from({ length: 40 }, (_, i) => videoKeys.neighbours(`m0v${i.toString(36).padStart(6, '0')}`)))).size;
-  for (let i = 0; i < 20; i++) {
+  const liked = (await batchGetHubItems(Array.from({ length: LIKED_RECENT_CAP }, (_, i) => videoKeys.neighbours(`m0v${i.toString(36).padStart(6, '0')}`)))).size;
+  for (let i = 0; i < LIKED_RECENT_CAP; i++) {
     const res = await invoke(hubRequest('like', { openid: person.openid, token: person.token, vid: `m0v${i.toString(36).padStart(6, '0')}` }));
     if (res.status !== 200) throw new Error(`like answered ${res.status}`);
   }
   const { requests } = await recordDb(() => invoke(hubRequest('get_next_list', { openid: person.openid, token: person.token, cmd: 'refresh', watch_count: 10 })));
   const cost = costOf(requests);
   const batch = requests.filter((r) => r.command === 'BatchGetItemCommand');
-  const request = { requests: cost.requests, rcu: cost.rcu, batchGetRcu: Math.max(0, ...batch.map((r) => r.capacity ?? 0)), lists: Math.min(20, liked) };
+  const request = { requests: cost.requests, rcu: cost.rcu, batchGetRcu: Math.max(0, ...batch.map((r) => r.capacity ?? 0)), lists: Math.min(LIKED_RECENT_CAP, liked) };
 
   const fig = (f: RefreshFigures) => [f.ms, f.cost.requests, f.cost.rcu, f.cost.wcu, f.written, f.deleted, f.heapMb];
   printTable(
@@ -137,6 +138,6 @@ export async function modelSection({ quick }: { quick: boolean }): Promise<Model
     ['world', 'videos in store', 'likes in store', 'lists', 'list bytes', 'ms', 'requests', 'RCU', 'WCU', 'written', 'deleted', 'heap MB', 'ms (unchanged)', 'RCU', 'WCU', 'written', 'ms (+1 %)', 'WCU', 'written'],
     rows.map((r) => [r.world, r.scratch.videos, r.scratch.likes, r.scratch.lists, r.listBytes, ...fig(r.scratch), r.unchanged.ms, r.unchanged.cost.rcu, r.unchanged.cost.wcu, r.unchanged.written, r.afterOnePercent.ms, r.afterOnePercent.cost.wcu, r.afterOnePercent.written]),
   );
-  printTable('The request path: rec of a person with 20 likes', ['requests', 'RCU', 'RCU of the BatchGet with the lists'], [[request.requests, request.rcu, request.batchGetRcu]]);
+  printTable(`The request path: rec of a person with ${LIKED_RECENT_CAP} likes`, ['requests', 'RCU', 'RCU of the BatchGet with the lists'], [[request.requests, request.rcu, request.batchGetRcu]]);
   return { rows, request };
 }

@@ -122,11 +122,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       dynamoEndpoint,
       server,
       streams: poller,
+      // In this order: requests in flight finish against the store, then the stream processor lets go, then the store stops.
       stop: async () => {
-        await server?.close();
-        await model?.stop();
-        await poller.stop();
-        await dynamo?.stop();
+        try {
+          await server?.close();
+          await model?.stop();
+          await poller.stop();
+        } finally {
+          await dynamo?.stop();
+        }
       },
     };
   } catch (error) {

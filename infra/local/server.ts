@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { extname, join, normalize, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2, APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
@@ -33,7 +33,12 @@ export interface LocalServerOptions {
 export interface LocalServer {
   url: string;
   server: Server;
-  close(): Promise<void>;
+  /**
+   * Stops taking connections, refuses requests that arrive meanwhile on open connections (503
+   * `UNAVAILABLE`, `connection: close`), lets the requests in flight finish for up to `graceMs`
+   * (default 3 s), then closes every connection.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
@@ -345,8 +350,27 @@ export async function invokeGateway(
  * gateway's routes and handlers (invokeGateway), the web page's files for the paths no route has.
  */
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
+  let closing = false;
+  /** Requests being answered: close() lets them finish (and closes their connections after them). */
+  const inFlight = new Set<ServerResponse>();
+  /** Open connections: requests being answered on each, and answered so far. */
+  const connections = new Map<Socket, { active: number; served: number }>();
   const server = createServer(async (req, res) => {
     const requestId = randomUUID();
+    if (closing) {
+      // Stopping (docs/testing.md, "The local runtime"): a request on a kept-alive connection is refused cleanly.
+      res.shouldKeepAlive = false;
+      return sendJson(res, 503, { code: 'UNAVAILABLE', error: 'The local server is stopping' }, requestId, { 'retry-after': '1', connection: 'close' });
+    }
+    inFlight.add(res);
+    const use = connections.get(req.socket);
+    if (use) use.active++;
+    res.once('close', () => {
+      inFlight.delete(res);
+      if (!use) return;
+      use.active--;
+      use.served++;
+    });
     // Before anything else: a page, a dev route or an API call for a host name that is not this machine's.
     if (!isLoopbackHost(req.headers.host)) {
       const shown = JSON.stringify((req.headers.host ?? '').slice(0, 100));
@@ -408,6 +432,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\nx-request-id: ${requestId}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
   });
+  server.on('connection', (socket: Socket) => {
+    connections.set(socket, { active: 0, served: 0 });
+    socket.once('close', () => connections.delete(socket));
+  });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
@@ -417,10 +445,26 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     server,
-    close: () =>
-      new Promise<void>((resolveClose) => {
-        server.closeAllConnections();
-        server.close(() => resolveClose());
-      }),
+    close: async ({ graceMs = 3_000 } = {}) => {
+      closing = true;
+      for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+      const deadline = performance.now() + graceMs;
+      const pause = () => new Promise((r) => setTimeout(r, 20));
+      // Still listening while the requests in flight finish: a request sent meanwhile gets a 503, where
+      // a closed listener would reset the connections the kernel had accepted for it.
+      while (inFlight.size > 0 && performance.now() < deadline) await pause();
+      // net.Server's close, not http.Server's: the latter also drops the connections it finds idle,
+      // among them one just accepted whose request has not been read yet.
+      const closed = new Promise<void>((resolveClose) => NetServer.prototype.close.call(server, () => resolveClose()));
+      // A connection answered and idle (kept alive) is closed now; one whose request is not read yet
+      // gets its 503 first.
+      for (;;) {
+        for (const [socket, use] of connections) if (use.active === 0 && use.served > 0) socket.destroy();
+        if (connections.size === 0 || performance.now() >= deadline) break;
+        await pause();
+      }
+      server.closeAllConnections();
+      await closed;
+    },
   };
 }

@@ -34,6 +34,13 @@ const IDLE_MS = 100;
 const DISCOVER_MS = 1000;
 const RETRY_MS = 200;
 const MAX_ATTEMPTS = 10;
+/**
+ * Records handed to the consumers at a time: the deployed counters' batch size
+ * (infra/constructs/stream-counters.ts). A stop waits for the batch being applied, no more.
+ */
+const BATCH = 100;
+/** How long stop() waits for the batch being applied before it lets go (records are applied again next run: markers keep it exact). */
+const STOP_GRACE_MS = 2_000;
 
 interface Shard {
   id: string;
@@ -62,6 +69,7 @@ export async function startStreamPoller(options: {
   const log = options.log ?? ((message: string) => console.error(message));
 
   const shards = new Map<string, Shard>();
+  let stopped = false;
   let discoveredAt = -Infinity;
   async function discover() {
     if (performance.now() - discoveredAt < DISCOVER_MS) return;
@@ -79,6 +87,7 @@ export async function startStreamPoller(options: {
     await discover();
     let handled = 0;
     for (const shard of shards.values()) {
+      if (stopped) break;
       if (shard.held.length === 0 && shard.iterator && !shard.closed) {
         try {
           const out = await streams.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: 1000 }));
@@ -96,18 +105,19 @@ export async function startStreamPoller(options: {
         }
       }
       if (shard.held.length === 0) continue;
-      handled += shard.held.length;
-      const outcome = await options.apply(shard.held);
+      const batch = shard.held.slice(0, BATCH);
+      handled += batch.length;
+      const outcome = await options.apply(batch);
       if (outcome.failedFrom === undefined) {
-        shard.held = [];
+        shard.held = shard.held.slice(batch.length);
         shard.attempts = 0;
         continue;
       }
-      const from = shard.held.findIndex((r) => r.dynamodb?.SequenceNumber === outcome.failedFrom);
-      shard.held = shard.held.slice(Math.max(0, from));
+      const from = Math.max(0, batch.findIndex((r) => r.dynamodb?.SequenceNumber === outcome.failedFrom));
+      shard.held = shard.held.slice(from);
       if (++shard.attempts >= MAX_ATTEMPTS) {
-        log(`stream counters: giving up on ${shard.held.length} records of ${shard.id} after ${MAX_ATTEMPTS} attempts (${(outcome.error as Error)?.name})`);
-        shard.held = [];
+        log(`stream counters: giving up on ${batch.length - from} records of ${shard.id} after ${MAX_ATTEMPTS} attempts (${(outcome.error as Error)?.name})`);
+        shard.held = shard.held.slice(batch.length - from);
         shard.attempts = 0;
       } else {
         await new Promise((r) => setTimeout(r, RETRY_MS));
@@ -151,7 +161,10 @@ export async function startStreamPoller(options: {
     },
     async stop() {
       running = false;
-      await loop;
+      stopped = true;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([loop, new Promise((r) => (timer = setTimeout(r, STOP_GRACE_MS)))]);
+      clearTimeout(timer);
       streams.destroy();
     },
   };

@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { get } from 'node:http';
+import { resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../infra/local/dynamodb-local.js';
+import { childProcessOf, isRunning } from '../../infra/local/process-info.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** One GET on a connection of its own (no keep-alive): its status, or the connection error's code. */
+const getOnce = (url: string) =>
+  new Promise<{ status: number } | { error: string }>((resolveGet) => {
+    get(url, { agent: false }, (res) => {
+      res.resume();
+      res.once('end', () => resolveGet({ status: res.statusCode ?? 0 }));
+      res.once('error', (error: NodeJS.ErrnoException) => resolveGet({ error: error.code ?? error.message }));
+    }).once('error', (error: NodeJS.ErrnoException) => resolveGet({ error: error.code ?? error.message }));
+  });
+
+let server: ChildProcess | undefined;
+let java: number | undefined;
+afterEach(() => {
+  // A failed test must not leave the server or its JVM behind.
+  if (server?.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+  if (java && isRunning(java)) process.kill(java, 'SIGKILL');
+});
+
+describe('npm start (infra/local/start.ts): stops on a signal', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s during load: every request answered or refused cleanly, then the server and DynamoDB Local are gone', async (signal) => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: 'memory', DEMO_VIDEOS: '30' };
+    // This file's settings (its tables, its DynamoDB Local) are not the server's.
+    for (const name of ['DYNAMODB_ENDPOINT', 'HUB_TABLE', 'API_KEYS_TABLE', 'JWT_SECRET']) delete env[name];
+    server = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    server.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    server.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = once(server, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    while (!output.includes('expohub is running at')) {
+      await Promise.race([once(server.stdout!, 'data'), exited.then(() => expect.fail(`the server exited while starting:\n${output}`))]);
+    }
+    java = childProcessOf(server.pid!, 'java');
+    expect(java, 'DynamoDB Local runs as a child of the server').toBeDefined();
+
+    // Load: 6 clients asking for feeds (each answer reads DynamoDB), each request on a connection of
+    // its own. The signal goes when 30 have been answered, with the other clients' requests in flight;
+    // no client sends another after it.
+    const statuses: number[] = [];
+    const errors: string[] = [];
+    let signalled = false;
+    const client = async () => {
+      while (!signalled) {
+        const answer = await getOnce(`${base}/api/v1?do=get_next_list&openid=guest&order=hot&watch_count=10`);
+        if ('error' in answer) errors.push(answer.error);
+        else statuses.push(answer.status);
+        if (statuses.length >= 30 && !signalled) {
+          signalled = true;
+          server!.kill(signal);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 6 }, client));
+
+    // A generous bound on waiting, not a measure of speed: the stop is bounded by its own deadline.
+    const [code] = await exited;
+    expect(code).toBe(0);
+    expect(output).toContain(`${signal} received, stopping`);
+    expect(output).toContain('stopped');
+    expect(isRunning(java!), 'DynamoDB Local survived the server').toBe(false);
+    expect(statuses.length).toBeGreaterThanOrEqual(30);
+    // Every request answered, those in flight at the signal included: 200, or 503 UNAVAILABLE while
+    // stopping; never a 500, never a connection cut under a request. Then nothing listens.
+    expect(errors).toEqual([]);
+    expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
+    expect(await getOnce(`${base}/api/v1/health`)).toEqual({ error: 'ECONNREFUSED' });
+  }, 120_000);
+});
