@@ -9,7 +9,6 @@ import { DEV_ROUTES } from './dev-routes.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { startLocalServer, type DevRoute, type LocalServer } from './server.js';
 import { startStreamPoller, type StreamPoller } from './stream-poller.js';
-import { startModelSchedule } from './model-schedule.js';
 
 export interface LocalStackOptions {
   port?: number;
@@ -108,7 +107,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const poller = (streams = await startStreamPoller({ endpoint: dynamoEndpoint, table: tableNames.HUB_TABLE, apply: applyStreamConsumers, background: options.streams !== 'on-demand' }));
     await options.prepare?.();
     // As deployed, the feed's learned model is rebuilt on a schedule (tests refresh it when they need it).
-    const model = options.streams !== 'on-demand' ? startModelSchedule(LOCAL_MODEL_REFRESH_MS) : undefined;
+    // Imported here, like the stream consumers: the model's code reads the configuration set above.
+    const model = options.streams !== 'on-demand' ? (await import('./model-schedule.js')).startModelSchedule(LOCAL_MODEL_REFRESH_MS) : undefined;
     const server =
       options.http === false
         ? undefined
