@@ -32,6 +32,9 @@ beforeAll(async () => {
 });
 afterAll(async () => stack?.stop());
 
+/** The fan's likes: more than the latest-likes list holds. */
+const LIKED = LIKED_RECENT_CAP + 10;
+
 const feed = (user: TestAccount, params: Record<string, string | number>) => hub<Feed>(api, 'get_next_list', { openid: user.openid, token: user.token, ...params });
 const like = async (user: TestAccount, vid: string) => expect((await hub(api, 'like', { openid: user.openid, token: user.token, vid })).status).toBe(200);
 
@@ -57,17 +60,16 @@ async function catalog(prefix: string, count: number, likes: (i: number) => numb
 describe('every like keeps its video off the caller\'s pages', () => {
   let vids: string[];
   let fan: TestAccount;
-  const LIKED = LIKED_RECENT_CAP + 10;
 
   beforeAll(async () => {
     // First in the file: the catalog is these videos alone. The liked ones are the most popular:
-    // without the liked set, the 10 liked before the latest 20 would lead every page.
+    // without the liked set, the 10 liked before the latest ones would lead every page.
     vids = await catalog('k', 2 * LIKED, (i) => (i < LIKED ? 100 : 0));
     fan = (await putTestAccounts(1))[0]!;
     for (const vid of vids.slice(0, LIKED)) await like(fan, vid);
   });
 
-  it('rec: none of the 30 likes while unliked videos are left', async () => {
+  it('rec: none of the likes (more than the latest-likes list holds) while unliked videos are left', async () => {
     const res = await feed(fan, { cmd: 'refresh', watch_count: 10 });
     expect(res.status).toBe(200);
     const page = res.data.list.map((v) => v.vid);
@@ -108,9 +110,9 @@ describe('the learned model', () => {
 
   it('builds every liked video\'s neighbours from the likers\' index, and a refresh of unchanged likes writes nothing', async () => {
     const first = await refreshRecommendationModel();
-    // With the 60 videos and the 30 likes of the fan above.
-    expect(first).toMatchObject({ built: true, videos: 100, people: 15, written: first.lists, deleted: 0 });
-    expect(first.likes).toBe(15 + 30 + 2 + 30);
+    // With the videos and the likes of the fan above.
+    expect(first).toMatchObject({ built: true, videos: 40 + 2 * LIKED, people: 15, written: first.lists, deleted: 0 });
+    expect(first.likes).toBe(15 + 30 + 2 + LIKED);
     const near = neighbourCandidates(await getHubItem(videoKeys.neighbours(vids[0]!))).map((n) => n.vid);
     expect(near.slice(0, 4).sort()).toEqual(vids.slice(1, 5).sort());
     expect(await refreshRecommendationModel()).toMatchObject({ written: 0, deleted: 0, lists: first.lists });

@@ -115,7 +115,7 @@ describe('putVideo', () => {
     expect(await count(videoKeys.tagStats('tally-c'), 'n')).toBe(1);
   });
 
-  it("puts a followed author's new video first in the follower's next page, ahead of the author's older ones", async () => {
+  it("puts a followed author's new video in the follower's next page, in one of the author's two places before an older one", async () => {
     const [channel, follower] = await putTestAccounts(2);
     // The follower likes the channel's older videos: they rank high on taste and follows.
     const older = [];
@@ -127,8 +127,11 @@ describe('putVideo', () => {
     await new Promise((r) => setTimeout(r, 5));
     const fresh = (await putVideo(input({ author_openid: channel!.openid, title: 'Glassblowing, the new one', tags: ['glassblowing'] }))).video;
     const page = (await feed({ ...as, watch_count: 10, cmd: 'refresh' })).data.list;
-    expect(page[0]!.vid).toBe(fresh.vid);
-    expect(page.filter((v) => v.author.openid === channel!.openid)).toHaveLength(2);
+    // A reserved place (docs/feed.md, "rec"): on the page, one of the author's two, ordered by score
+    // with the rest (an older video of the same relevance may stand before it).
+    const channelVideos = page.filter((v) => v.author.openid === channel!.openid).map((v) => v.vid);
+    expect(channelVideos).toHaveLength(2);
+    expect(channelVideos).toContain(fresh.vid);
   });
 
   it('refuses an author without an account and writes nothing', async () => {
