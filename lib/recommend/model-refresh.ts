@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { reactionKeys } from '../catalog/reaction-items.js';
-import { videoKeys, videoPartitions } from '../catalog/video-items.js';
+import { videoKeys, videoPartitions, type VideoItem } from '../catalog/video-items.js';
+import { RANKED_ATTRIBUTES, videoCandidate, type CandidateFields } from './sources.js';
 import { clock } from '../clock.js';
 import { batchGetHubItems, batchWriteHubItems, inParallel, itemId, type BatchWrite } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
@@ -25,7 +26,7 @@ export interface ModelRefresh {
   lists: number;
   written: number;
   deleted: number;
-  /** DynamoDB requests the refresh made (reads and writes). */
+  /** DynamoDB requests the refresh made: its Queries counted, its batches by their size (a batch's retries of unprocessed items not included; the bench counts every request). */
   requests: number;
   ms: number;
 }
@@ -33,14 +34,6 @@ export interface ModelRefresh {
 const TABLE = () => tableNames.hub;
 /** Likers' Queries in flight at once. */
 const PARALLEL = 16;
-
-interface CatalogVideo {
-  vid: string;
-  author_openid: string;
-  tags: string[];
-  created_at: string;
-  trend: number;
-}
 
 async function queryAll(input: Omit<ConstructorParameters<typeof QueryCommand>[0], 'TableName'>, onPage: (items: Record<string, unknown>[]) => void): Promise<number> {
   let requests = 0;
@@ -54,24 +47,16 @@ async function queryAll(input: Omit<ConstructorParameters<typeof QueryCommand>[0
   return requests;
 }
 
-/** Every video with what a neighbour entry carries: the trending shards hold them all. */
-async function readCatalog(): Promise<{ videos: Map<string, CatalogVideo>; requests: number }> {
-  const videos = new Map<string, CatalogVideo>();
+/** Every video with what a neighbour entry carries (the ranking attributes and the trend): the trending shards hold them all. */
+async function readCatalog(): Promise<{ videos: Map<string, CandidateFields>; requests: number }> {
+  const videos = new Map<string, CandidateFields>();
   let requests = 0;
   await Promise.all(
     videoPartitions.trending.map(async (partition) => {
       requests += await queryAll(
-        {
-          IndexName: 'gsi3',
-          KeyConditionExpression: 'gsi3pk = :p',
-          ExpressionAttributeValues: { ':p': partition },
-          ProjectionExpression: 'vid, author_openid, tags, created_at, gsi3sk',
-        },
+        { ...RANKED_ATTRIBUTES, IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :p', ExpressionAttributeValues: { ':p': partition } },
         (items) => {
-          for (const i of items) {
-            if (typeof i.vid !== 'string' || typeof i.author_openid !== 'string') continue;
-            videos.set(i.vid, { vid: i.vid, author_openid: i.author_openid, tags: (i.tags as string[]) ?? [], created_at: String(i.created_at), trend: typeof i.gsi3sk === 'number' ? i.gsi3sk : 0 });
-          }
+          for (const v of items as unknown as VideoItem[]) if (typeof v.vid === 'string' && typeof v.author_openid === 'string') videos.set(v.vid, videoCandidate(v));
         },
       );
     }),

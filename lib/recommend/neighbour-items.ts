@@ -9,14 +9,7 @@ import type { CandidateFields } from './sources.js';
  * what ranking needs, so a neighbour is a candidate without reading its video. About 2.5 KB for
  * 30 neighbours (under 4 KB: one read unit each).
  */
-export interface NeighbourEntry {
-  vid: string;
-  sim: number;
-  author_openid: string;
-  tags: string[];
-  created_at: string;
-  trend: number;
-}
+export type NeighbourEntry = CandidateFields & { sim: number };
 
 const stored = (e: NeighbourEntry): unknown[] => [e.vid, Number(e.sim.toPrecision(3)), e.author_openid, Math.floor(Date.parse(e.created_at) / 1000), Number(e.trend.toPrecision(4)), ...e.tags];
 
@@ -37,7 +30,7 @@ export const neighbourItem = (vid: string, list: NeighbourEntry[], builtAt: stri
 });
 
 /** The neighbours of a stored list as candidates, with their similarity. */
-export function neighbourCandidates(item: Record<string, unknown> | undefined): (CandidateFields & { sim: number })[] {
+export function neighbourCandidates(item: Record<string, unknown> | undefined): NeighbourEntry[] {
   const list = Array.isArray(item?.nb) ? (item.nb as unknown[]) : [];
   return list.flatMap((v) => {
     if (!Array.isArray(v)) return [];

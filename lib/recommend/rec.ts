@@ -8,6 +8,7 @@ import { LIMITS, spare, visible, type Context, type Found, type Key, type Outcom
 import { FOLLOW_NEW_MAX_AGE_MS, RESERVOIR_CAP, type ReservoirEntry } from './feed-state.js';
 import { CandidatePool, composePage, explorePlaces, noise, rankCandidates, type RankContext, type RankMode, type Scored, type Source } from './scoring.js';
 import { neighbourCandidates } from './neighbour-items.js';
+import { neighbourScores } from './neighbours.js';
 import { authorVideos, latestCandidates, exploreStep, tagCandidates, trendingVideos, videoCandidate, type CandidateFields } from './sources.js';
 import { distinctiveTags, idfOf, tasteProfile } from './taste.js';
 
@@ -81,14 +82,10 @@ function tagFrequencies(tags: string[]): { planned?: Planned; current: () => Tag
  * similarities to the videos the lists belong to (lib/recommend/neighbours.ts neighbourScores).
  */
 function neighboursOf(items: (Record<string, unknown> | undefined)[]): CandidateFields[] {
-  const byVid = new Map<string, CandidateFields & { cf: number }>();
-  for (const item of items) {
-    for (const { sim, ...c } of neighbourCandidates(item)) {
-      const known = byVid.get(c.vid);
-      if (known) known.cf += sim;
-      else byVid.set(c.vid, { ...c, cf: sim });
-    }
-  }
+  const lists = items.map(neighbourCandidates);
+  const scores = neighbourScores(lists);
+  const byVid = new Map<string, CandidateFields>();
+  for (const list of lists) for (const { sim: _sim, ...c } of list) if (!byVid.has(c.vid)) byVid.set(c.vid, { ...c, cf: scores.get(c.vid) });
   return [...byVid.values()];
 }
 

@@ -35,7 +35,7 @@ const RANKING_ATTRIBUTES = {
   ProjectionExpression: '#vid, #author, #tags, #created',
   ExpressionAttributeNames: { '#vid': 'vid', '#author': 'author_openid', '#tags': 'tags', '#created': 'created_at' },
 };
-const RANKED_ATTRIBUTES = {
+export const RANKED_ATTRIBUTES = {
   ProjectionExpression: `${RANKING_ATTRIBUTES.ProjectionExpression}, #trend`,
   ExpressionAttributeNames: { ...RANKING_ATTRIBUTES.ExpressionAttributeNames, '#trend': 'gsi3sk' },
 };

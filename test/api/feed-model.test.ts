@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { importVideos } from '../../lib/catalog/import.js';
 import { videoKeys, type ImportedVideo } from '../../lib/catalog/video-items.js';
-import { feedKeys, LIKED_RECENT_CAP, parseFeedState } from '../../lib/recommend/feed-state.js';
+import { feedKeys, LIKED_RECENT_CAP, likedHash, parseFeedState } from '../../lib/recommend/feed-state.js';
 import { refreshRecommendationModel } from '../../lib/recommend/model-refresh.js';
 import { neighbourCandidates } from '../../lib/recommend/neighbour-items.js';
 import { getHubItem, hub, putTestAccounts, type TestAccount } from '../support/hub-fixtures.js';
@@ -154,6 +154,9 @@ describe('a person with many likes', () => {
     const state = parseFeedState(await getHubItem(feedKeys.feedState(p!.openid)), clock.now(), [], [(await getHubItem(feedKeys.likedChunk(p!.openid, 0)))!]);
     expect(state.likes).toBe(10);
     expect(state.liked.size).toBe(10);
+    // The chunk alone (no latest-likes list) holds every like's hash.
+    const chunkOnly = parseFeedState(undefined, clock.now(), [], [(await getHubItem(feedKeys.likedChunk(p!.openid, 0)))!]);
+    expect([...chunkOnly.liked].sort()).toEqual(vids.map(likedHash).sort());
     // A like's retry adds nothing: the like is already there.
     await like(p!, vids[0]!);
     expect(parseFeedState(await getHubItem(feedKeys.feedState(p!.openid)), clock.now()).likes).toBe(10);
