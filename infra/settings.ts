@@ -1,4 +1,6 @@
 import { EMAIL_PATTERN, TERMS_VERSION_PATTERN } from '../lib/config.js';
+import { REGION_PATTERN } from './regions.js';
+import { TABLES, type TableDefinition } from '../lib/db/tables.js';
 /** Deployment settings, from CDK context (`-c name=value`, see docs/deploy.md). */
 export interface ExpohubSettings {
   /** E.164 phone numbers whose new accounts get the `admin` role (ADMIN_PHONES). */
@@ -29,12 +31,40 @@ export interface ExpohubSettings {
   smsMonthlySpendLimitUsd: number;
   /** E-mail address subscribed to the alarm topic (it must confirm the subscription). */
   alarmEmail?: string;
-  /** A custom domain on the distribution, with its ACM certificate (us-east-1). */
-  domain?: { name: string; certificateArn: string };
-  /** An existing CLOUDFRONT web ACL to attach instead of creating one (a stack outside us-east-1). */
+  /**
+   * A custom domain on the distribution: with the ARN of its ACM certificate (us-east-1), or with the
+   * Route 53 hosted zone that holds it, in which the stack validates a new certificate by DNS and
+   * points the name at the distribution (docs/deploy.md, "7. Custom domain").
+   */
+  domain?: { name: string; certificateArn?: string; hostedZoneId?: string };
+  /** An existing CLOUDFRONT web ACL to attach instead of creating one. */
   webAclArn?: string;
+  /**
+   * The region of the stack (`-c region=`, else CDK_DEFAULT_REGION, which `cdk deploy` sets from the
+   * credentials). Unknown: the stack is environment-agnostic and must go to us-east-1 (docs/deploy.md, "Regions").
+   */
+  region?: string;
+  /** `-c smsRegion=`: the region whose SNS sends the codes; default infra/regions.ts `smsRegionFor` of the stack's region. */
+  smsRegion?: string;
+  /**
+   * Tables the stage uses instead of creating its own, by definition (lib/db/tables.ts): a table
+   * restored to a point in time, with its new stream (docs/deploy.md, "Backups and restore").
+   */
+  existingTables: Partial<Record<TableDefinition['envVar'], ExistingTable>>;
   limits: FrontDoorLimits;
 }
+
+export interface ExistingTable {
+  name: string;
+  /** The stream's ARN, for a table whose definition has a stream. */
+  streamArn?: string;
+}
+
+/** `-c <prefix>TableName=` and `-c <prefix>TableStreamArn=` name an existing table: `hub`, `apiKeys` (the definition's id in camelCase). */
+export const existingTableContext = (definition: TableDefinition) => {
+  const prefix = definition.id.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  return { name: `${prefix}TableName`, streamArn: `${prefix}TableStreamArn` };
+};
 
 export interface FrontDoorLimits {
   /** WAF: requests per IP (the viewer's) per 5 minutes, any path. */
@@ -50,6 +80,9 @@ export interface FrontDoorLimits {
   verifyRate: number;
   verifyBurst: number;
 }
+
+/** `expohub-<stage>`: the prefix of the names the stacks set themselves (alarms, dashboard, web ACL, service name). */
+export const namePrefix = (stage: string) => `expohub-${stage}`;
 
 export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -89,6 +122,7 @@ export const DEFAULT_SETTINGS: ExpohubSettings = {
   logLevel: 'INFO',
   smsAllowedCountries: [],
   smsMonthlySpendLimitUsd: DEFAULT_SMS_MONTHLY_SPEND_LIMIT_USD,
+  existingTables: {},
   limits: DEFAULT_LIMITS.other,
 };
 
@@ -113,7 +147,7 @@ function url(name: string, value: string): string {
 }
 
 /** Reads and checks the settings at synth time, so a typo fails the synth rather than a cold start. */
-export function settingsFromContext(tryGetContext: (key: string) => unknown): ExpohubSettings {
+export function settingsFromContext(tryGetContext: (key: string) => unknown, environment: NodeJS.ProcessEnv = {}): ExpohubSettings {
   const adminPhones = list(tryGetContext('adminPhones'));
   const badPhone = adminPhones.find((p) => !E164.test(p));
   if (badPhone) throw new Error(`Context adminPhones must hold E.164 numbers (+8613800138000), got "${badPhone}"`);
@@ -183,13 +217,41 @@ export function settingsFromContext(tryGetContext: (key: string) => unknown): Ex
 
   const domainName = text('domainName')?.toLowerCase();
   const certificateArn = text('certificateArn');
-  if ((domainName === undefined) !== (certificateArn === undefined)) throw new Error('Context domainName and certificateArn go together');
+  const hostedZoneId = text('hostedZoneId');
+  if (domainName === undefined && (certificateArn !== undefined || hostedZoneId !== undefined)) throw new Error('Context certificateArn and hostedZoneId need domainName');
+  if (domainName !== undefined && certificateArn === undefined && hostedZoneId === undefined) {
+    throw new Error('Context domainName needs certificateArn (an ACM certificate in us-east-1) or hostedZoneId (the Route 53 zone of the name: the stack then makes the certificate)');
+  }
   if (domainName !== undefined && !/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(domainName)) {
     throw new Error(`Context domainName must be a host name such as api.example.com, got "${domainName}"`);
   }
   // CloudFront takes certificates from ACM in us-east-1 only.
   if (certificateArn !== undefined && !/^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[0-9a-f-]+$/.test(certificateArn)) {
     throw new Error(`Context certificateArn must be an ACM certificate in us-east-1 (CloudFront uses no other region), got "${certificateArn}"`);
+  }
+  if (hostedZoneId !== undefined && !/^Z[0-9A-Z]{1,31}$/.test(hostedZoneId)) throw new Error(`Context hostedZoneId must be a Route 53 hosted zone id such as Z0123456789ABCDEFGHIJ, got "${hostedZoneId}"`);
+  const region = text('region') ?? (environment.CDK_DEFAULT_REGION || undefined);
+  if (region !== undefined && !REGION_PATTERN.test(region)) throw new Error(`Context region must be an AWS region such as ap-southeast-1, got "${region}"`);
+  const smsRegion = text('smsRegion');
+  if (smsRegion !== undefined && !REGION_PATTERN.test(smsRegion)) throw new Error(`Context smsRegion must be an AWS region such as ap-southeast-1, got "${smsRegion}"`);
+  const existingTables: ExpohubSettings['existingTables'] = {};
+  for (const definition of TABLES) {
+    const keys = existingTableContext(definition);
+    const name = text(keys.name);
+    const streamArn = text(keys.streamArn);
+    if (name === undefined) {
+      if (streamArn !== undefined) throw new Error(`Context ${keys.streamArn} needs ${keys.name}`);
+      continue;
+    }
+    if (!/^[A-Za-z0-9_.-]{3,255}$/.test(name)) throw new Error(`Context ${keys.name} must be a DynamoDB table name, got "${name}"`);
+    if (definition.stream !== undefined) {
+      if (streamArn === undefined) throw new Error(`Context ${keys.name} needs ${keys.streamArn}: the ${definition.id} table's stream feeds the stream processor (docs/deploy.md, "Backups and restore")`);
+      const match = /^arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:\d{12}:table\/([A-Za-z0-9_.-]+)\/stream\/[\w:.-]+$/.exec(streamArn);
+      if (!match || match[1] !== name) throw new Error(`Context ${keys.streamArn} must be the ARN of ${name}'s stream (arn:aws:dynamodb:<region>:<account>:table/${name}/stream/<label>), got "${streamArn}"`);
+    } else if (streamArn !== undefined) {
+      throw new Error(`Context ${keys.streamArn}: the ${definition.id} table has no stream`);
+    }
+    existingTables[definition.envVar] = { name, ...(streamArn !== undefined ? { streamArn } : {}) };
   }
   const webAclArn = text('webAclArn');
   if (webAclArn !== undefined && !/^arn:aws[a-z-]*:wafv2:us-east-1:\d{12}:global\/webacl\/[\w-]+\/[0-9a-f-]+$/.test(webAclArn)) {
@@ -223,14 +285,17 @@ export function settingsFromContext(tryGetContext: (key: string) => unknown): Ex
     smsDailyCapReturning: dailyCapReturning === undefined ? undefined : integer(tryGetContext, 'smsDailyCapReturning', 0, 1),
     smsMonthlySpendLimitUsd: spendLimit === undefined ? DEFAULT_SMS_MONTHLY_SPEND_LIMIT_USD : positiveNumber('smsMonthlySpendLimitUsd', spendLimit),
     alarmEmail,
-    domain: domainName !== undefined && certificateArn !== undefined ? { name: domainName, certificateArn } : undefined,
+    domain: domainName !== undefined ? { name: domainName, ...(certificateArn !== undefined ? { certificateArn } : {}), ...(hostedZoneId !== undefined ? { hostedZoneId } : {}) } : undefined,
     webAclArn,
+    region,
+    smsRegion,
+    existingTables,
     limits,
   };
 
   if (production) {
     const missing = [
-      ...(settings.shareBaseUrl === undefined && settings.domain === undefined ? ['shareBaseUrl (or domainName and certificateArn)'] : []),
+      ...(settings.shareBaseUrl === undefined && settings.domain === undefined ? ['shareBaseUrl (or domainName)'] : []),
       ...(adminPhones.length === 0 ? ['adminPhones'] : []),
       ...(policies.CONTACT_EMAIL === undefined && policies.CONTACT_URL === undefined ? ['contactEmail (or contactUrl)'] : []),
     ];

@@ -1,4 +1,5 @@
-import { Annotations, CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, RemovalPolicy, Stack, Token, type StackProps } from 'aws-cdk-lib';
+import { CfnRecordSet } from 'aws-cdk-lib/aws-route53';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
@@ -8,20 +9,21 @@ import { ExpohubHttpApi } from './constructs/http-api.js';
 import { FeedModel } from './constructs/feed-model.js';
 import { Erasure } from './constructs/erasure.js';
 import { StreamCounters } from './constructs/stream-counters.js';
-import { WebAcl } from './constructs/web-acl.js';
+import { cloudFrontScoped, type CloudFrontScoped } from './constructs/cloudfront-scoped.js';
 import { WebHosting } from './constructs/web-hosting.js';
 import { Monitoring } from './constructs/monitoring.js';
-import { DEFAULT_SETTINGS, SMS_SPEND_ALARM_RATIO, type ExpohubSettings } from './settings.js';
+import { DEFAULT_SETTINGS, SMS_SPEND_ALARM_RATIO, namePrefix, type ExpohubSettings } from './settings.js';
+import { smsRegionFor } from './regions.js';
 import { ORIGIN_VERIFY_HEADER } from '../lib/http/origin-verify.js';
 import { METRICS_NAMESPACE } from '../lib/observability/metric-names.js';
 
-export { DEFAULT_SETTINGS, settingsFromContext, type ExpohubSettings } from './settings.js';
+export { DEFAULT_SETTINGS, namePrefix, settingsFromContext, type ExpohubSettings } from './settings.js';
 
-/** `expohub-<stage>`: the prefix of the names the stack sets itself (alarms, dashboard, web ACL, service name). */
-export const namePrefix = (stage: string) => `expohub-${stage}`;
+/** The hosted zone id of every CloudFront distribution, for Route 53 alias records (fixed by AWS). */
+const CLOUDFRONT_HOSTED_ZONE_ID = 'Z2FDTNDATAQYW2';
 
 /** The non-secret configuration every function receives (names as in lib/config.ts). */
-function functionEnvironment(settings: ExpohubSettings): Record<string, string> {
+function functionEnvironment(settings: ExpohubSettings, smsRegion: string | undefined): Record<string, string> {
   const env: Record<string, string> = {
     EXPOHUB_RUNTIME: 'aws',
     ENFORCE_KEY_SCOPES: String(settings.enforceKeyScopes),
@@ -34,6 +36,7 @@ function functionEnvironment(settings: ExpohubSettings): Record<string, string> 
   // Share links: the configured base, else the custom domain; else the distribution (set below).
   const shareBase = settings.shareBaseUrl ?? (settings.domain ? `https://${settings.domain.name}` : undefined);
   if (shareBase) env.SHARE_BASE_URL = shareBase;
+  if (smsRegion !== undefined) env.SMS_REGION = smsRegion;
   if (settings.smsAllowedCountries.length > 0) env.SMS_ALLOWED_COUNTRIES = settings.smsAllowedCountries.join(',');
   if (settings.smsDailyCap !== undefined) env.SMS_DAILY_CAP = String(settings.smsDailyCap);
   if (settings.smsDailyCapReturning !== undefined) env.SMS_DAILY_CAP_RETURNING = String(settings.smsDailyCapReturning);
@@ -45,6 +48,11 @@ export interface ExpohubStackProps extends StackProps {
   settings?: ExpohubSettings;
   /** Folder of the built key-management page (web/build.ts); without it no page is uploaded. */
   webAssetsDir?: string;
+  /**
+   * The web ACL and certificate made by the us-east-1 companion stack (infra/edge-stack.ts) when this
+   * stack is in another region; without them this stack makes them itself, and must be in us-east-1.
+   */
+  cloudFront?: CloudFrontScoped;
 }
 
 /**
@@ -61,10 +69,16 @@ export class ExpohubStack extends Stack {
     });
     const settings = props.settings ?? DEFAULT_SETTINGS;
     const prefix = namePrefix(settings.stage);
+    // Where SNS sends the codes: the stack's region when SNS sends SMS there (infra/regions.ts).
+    const region = Token.isUnresolved(this.region) ? undefined : this.region;
+    const smsRegion = settings.smsRegion ?? (region === undefined ? undefined : smsRegionFor(region));
+    if (smsRegion !== undefined && smsRegion !== region) {
+      Annotations.of(this).addInfo(`SNS does not send SMS from ${region ?? 'this region'} (or -c smsRegion says otherwise): verification codes are sent through ${smsRegion} (docs/deploy.md, "Regions").`);
+    }
     // Production keeps its data and logs when the stack goes; other stages leave nothing behind.
     const keep = settings.production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
-    const tables = new DataTables(this, 'Tables', { production: settings.production });
+    const tables = new DataTables(this, 'Tables', { production: settings.production, existing: settings.existingTables });
 
     const jwtSecret = new Secret(this, 'JwtSecret', {
       description: `${prefix}: signing key of login tokens (JWT, HS256). Rotate with npm run rotate-jwt-secret: tokens of the previous version keep working.`,
@@ -93,7 +107,7 @@ export class ExpohubStack extends Stack {
       tables,
       jwtSecret,
       originVerifySecret,
-      environment: functionEnvironment(settings),
+      environment: functionEnvironment(settings, smsRegion),
       logRemovalPolicy: keep,
     });
     const { limits } = settings;
@@ -109,22 +123,25 @@ export class ExpohubStack extends Stack {
     const streamCounters = new StreamCounters(this, 'StreamCounters', { table: tables.table('HUB_TABLE'), fn: functions.get('streamCounters') });
     new FeedModel(this, 'FeedModel', { refresh: functions.get('refreshModel') });
     const erasure = new Erasure(this, 'Erasure', { table: tables.table('HUB_TABLE'), erase: functions.get('eraseAccounts'), sweep: functions.get('sweepErasures'), service: prefix });
-    const webAclArn =
-      settings.webAclArn ??
-      new WebAcl(this, 'WebAcl', {
-        namePrefix: prefix,
-        requestsPer5Min: limits.wafRequestsPer5Min,
-        genCodePer5Min: limits.wafGenCodePer5Min,
-        verifyPer5Min: limits.wafVerifyPer5Min,
-        logRemovalPolicy: keep,
-      }).acl.attrArn;
+    const { webAclArn, certificate } = props.cloudFront ?? cloudFrontScoped(this, settings);
     const web = new WebHosting(this, 'Web', {
       apiDomainName: http.domainName,
       assetsDir: props.webAssetsDir,
       originVerifySecret,
       webAclArn,
-      domain: settings.domain,
+      domain: settings.domain && certificate ? { name: settings.domain.name, certificate } : undefined,
     });
+    if (settings.domain?.hostedZoneId !== undefined) {
+      // The name points at the distribution (IPv4 and IPv6 aliases, no extra DNS cost).
+      for (const type of ['A', 'AAAA']) {
+        new CfnRecordSet(this, `DomainAlias${type}`, {
+          hostedZoneId: settings.domain.hostedZoneId,
+          name: `${settings.domain.name}.`,
+          type,
+          aliasTarget: { dnsName: web.distribution.distributionDomainName, hostedZoneId: CLOUDFRONT_HOSTED_ZONE_ID },
+        });
+      }
+    }
     const webUrl = settings.domain ? `https://${settings.domain.name}` : `https://${web.distribution.distributionDomainName}`;
     // Share links point at the page's own domain (docs/hub-api.md, "The share page"): the
     // distribution, unless a share base URL or a custom domain is configured.
@@ -144,6 +161,7 @@ export class ExpohubStack extends Stack {
       api: http.api,
       tables,
       smsMonthlySpendLimitUsd: settings.smsMonthlySpendLimitUsd,
+      smsRegion,
       smsSpendAlarmRatio: SMS_SPEND_ALARM_RATIO,
       // The functions' defaults when the context does not set them (lib/config.ts: 1000 each).
       smsDailyCaps: { new: settings.smsDailyCap ?? 1000, returning: settings.smsDailyCapReturning ?? 1000 },

@@ -39,6 +39,8 @@ const configSchema = z
       z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }),
     ),
     AWS_REGION: z._default(z.string(), 'us-east-1'),
+    /** Where SNS sends the codes when it does not send SMS from the functions' region (infra/regions.ts); default AWS_REGION. */
+    SMS_REGION: z.optional(z.string().check(z.regex(/^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d$/, 'must be an AWS region such as ap-southeast-1'))),
     DYNAMODB_ENDPOINT: z.optional(z.url()),
     API_KEYS_TABLE: z.string().check(z.minLength(1)),
     HUB_TABLE: z.string().check(z.minLength(1)),

@@ -34,7 +34,7 @@ const logicalName = (name: string) => name.charAt(0).toUpperCase() + name.slice(
  * grantReadData/grantReadWriteData sets, which add Scan, DescribeTable, the stream actions and every
  * index (`<table>/index/*`).
  */
-function grantTable(table: dynamodb.Table, definition: TableDefinition, fn: NodejsFunction, grant: TableGrant | undefined) {
+function grantTable(table: dynamodb.ITable, definition: TableDefinition, fn: NodejsFunction, grant: TableGrant | undefined) {
   if (!grant) return;
   const unknown = (grant.indexes ?? []).filter((name) => !definition.globalIndexes.some((i) => i.indexName === name));
   if (unknown.length > 0) throw new Error(`${fn.node.path}: no index ${unknown.join(', ')} on table ${definition.id} (lib/db/tables.ts)`);

@@ -2,6 +2,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { TABLES, type AttributeType, type TableDefinition } from '../../lib/db/tables.js';
+import type { ExistingTable } from '../settings.js';
 
 const ATTRIBUTE_TYPES: Record<AttributeType, dynamodb.AttributeType> = {
   S: dynamodb.AttributeType.STRING,
@@ -19,6 +20,8 @@ const attribute = (a: { name: string; type: AttributeType }): dynamodb.Attribute
 export interface DataTablesProps {
   /** Production: retained when the stack is deleted, and protected against deletion. Otherwise destroyed with the stack. */
   production: boolean;
+  /** Tables to use instead of creating them (a point-in-time restore: docs/deploy.md, "Backups and restore"). */
+  existing?: Partial<Record<TableDefinition['envVar'], ExistingTable>>;
 }
 
 /**
@@ -28,11 +31,25 @@ export interface DataTablesProps {
  */
 export class DataTables extends Construct {
   /** The deployed table of each definition, keyed by the definition's environment variable. */
-  readonly byEnvVar = new Map<TableDefinition['envVar'], dynamodb.Table>();
+  readonly byEnvVar = new Map<TableDefinition['envVar'], dynamodb.ITable>();
 
   constructor(scope: Construct, id: string, props: DataTablesProps) {
     super(scope, id);
     for (const definition of TABLES) {
+      const existing = props.existing?.[definition.envVar];
+      if (existing) {
+        // Not managed by the stack: its stream, TTL, PITR and deletion protection are set by the
+        // restore runbook. The indexes are named so that grants can reach them.
+        this.byEnvVar.set(
+          definition.envVar,
+          dynamodb.Table.fromTableAttributes(this, definition.id, {
+            tableName: existing.name,
+            tableStreamArn: existing.streamArn,
+            globalIndexes: definition.globalIndexes.map((i) => i.indexName),
+          }),
+        );
+        continue;
+      }
       const table = new dynamodb.Table(this, definition.id, {
         partitionKey: attribute(definition.partitionKey),
         sortKey: attribute(definition.sortKey),
@@ -57,7 +74,7 @@ export class DataTables extends Construct {
     }
   }
 
-  table(envVar: TableDefinition['envVar']): dynamodb.Table {
+  table(envVar: TableDefinition['envVar']): dynamodb.ITable {
     const table = this.byEnvVar.get(envVar);
     if (!table) throw new Error(`No table is defined for ${envVar} in lib/db/tables.ts`);
     return table;

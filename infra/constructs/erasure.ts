@@ -11,7 +11,7 @@ import { METRICS_NAMESPACE } from '../../lib/observability/metric-names.js';
 import { consumeStream } from './stream-consumer.js';
 
 export interface ErasureProps {
-  table: dynamodb.Table;
+  table: dynamodb.ITable;
   /** The erasure (functions/erase-accounts.ts) and the sweeper (functions/sweep-erasures.ts). */
   erase: NodejsFunction;
   sweep: NodejsFunction;

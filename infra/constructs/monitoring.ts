@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -49,6 +49,8 @@ export interface MonitoringProps {
   /** The account's monthly SMS spend limit (USD) and the share of it that raises the alarm. */
   smsMonthlySpendLimitUsd: number;
   smsSpendAlarmRatio: number;
+  /** Where SNS sends the codes (SMS_REGION); unknown when the stack's region is. */
+  smsRegion?: string;
   /** The functions' two daily SMS budgets (SMS_DAILY_CAP, SMS_DAILY_CAP_RETURNING): alarmed before they run out. */
   smsDailyCaps: { new: number; returning: number };
   alarmEmail?: string;
@@ -127,7 +129,7 @@ export class Monitoring extends Construct {
 
     this.facade.addLargeHeader('DynamoDB');
     for (const definition of TABLES) {
-      const table: dynamodb.Table = props.tables.table(definition.envVar);
+      const table: dynamodb.ITable = props.tables.table(definition.envVar);
       this.facade.monitorDynamoTable({
         table,
         alarmFriendlyName: `Table-${definition.id}`,
@@ -149,28 +151,51 @@ export class Monitoring extends Construct {
 
     this.facade.addLargeHeader('SMS and the service');
     const spendLimit = props.smsMonthlySpendLimitUsd;
-    this.facade.monitorCustom({
-      alarmFriendlyName: 'SmsSpend',
-      humanReadableName: `SMS month-to-date spend (USD; account limit ${spendLimit})`,
-      metricGroups: [
-        {
-          title: 'SMS spend (USD)',
-          metrics: [
-            {
-              metric: new cloudwatch.Metric({ namespace: 'AWS/SNS', metricName: 'SMSMonthToDateSpentUSD', statistic: 'Maximum', period: Duration.minutes(15) }),
-              alarmFriendlyName: 'SmsMonthToDateSpend',
-              addAlarm: {
-                Warning: {
-                  threshold: spendLimit * props.smsSpendAlarmRatio,
-                  comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-                  additionalDescription: `SMS spend this month reached ${Math.round(props.smsSpendAlarmRatio * 100)}% of the account limit (${spendLimit} USD): past it SNS stops sending and sign-up stops (docs/deploy.md, "SMS").`,
+    const stackRegion = Token.isUnresolved(Stack.of(this).region) ? undefined : Stack.of(this).region;
+    // SNS publishes the spend in the region that sends the SMS. An alarm watches metrics of its own
+    // region only, so when the codes go through another region the dashboard shows the spend from
+    // there and no alarm is made here (docs/deploy.md, "Regions").
+    const smsElsewhere = props.smsRegion !== undefined && props.smsRegion !== stackRegion;
+    const spend = new cloudwatch.Metric({
+      namespace: 'AWS/SNS',
+      metricName: 'SMSMonthToDateSpentUSD',
+      statistic: 'Maximum',
+      period: Duration.minutes(15),
+      ...(smsElsewhere ? { region: props.smsRegion } : {}),
+    });
+    if (smsElsewhere) {
+      this.facade.addWidget(
+        new cloudwatch.GraphWidget({
+          title: `SMS spend (USD), ${props.smsRegion}; account limit ${spendLimit}`,
+          left: [spend],
+          leftAnnotations: [{ value: spendLimit * props.smsSpendAlarmRatio, label: `${Math.round(props.smsSpendAlarmRatio * 100)}% of the limit` }],
+          width: 24,
+        }),
+      );
+    } else {
+      this.facade.monitorCustom({
+        alarmFriendlyName: 'SmsSpend',
+        humanReadableName: `SMS month-to-date spend (USD; account limit ${spendLimit})`,
+        metricGroups: [
+          {
+            title: 'SMS spend (USD)',
+            metrics: [
+              {
+                metric: spend,
+                alarmFriendlyName: 'SmsMonthToDateSpend',
+                addAlarm: {
+                  Warning: {
+                    threshold: spendLimit * props.smsSpendAlarmRatio,
+                    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                    additionalDescription: `SMS spend this month reached ${Math.round(props.smsSpendAlarmRatio * 100)}% of the account limit (${spendLimit} USD): past it SNS stops sending and sign-up stops (docs/deploy.md, "SMS").`,
+                  },
                 },
               },
-            },
-          ],
-        },
-      ],
-    });
+            ],
+          },
+        ],
+      });
+    }
 
     const service = { service: props.namePrefix };
     const customMetric = (name: MetricName, extra: Record<string, string> = {}, label?: string) =>

@@ -11,7 +11,7 @@ import type { Construct } from 'constructs';
 export const STREAM_MAX_RECORD_AGE = Duration.hours(1);
 
 export interface StreamConsumerProps {
-  table: dynamodb.Table;
+  table: dynamodb.ITable;
   fn: NodejsFunction;
   /** Only the records these match invoke the function. */
   filters: ReturnType<typeof FilterCriteria.filter>[];

@@ -9,7 +9,7 @@ import { FACT_ENTITIES } from '../../lib/streams/facts.js';
 import { consumeStream } from './stream-consumer.js';
 
 export interface StreamCountersProps {
-  table: dynamodb.Table;
+  table: dynamodb.ITable;
   fn: NodejsFunction;
 }
 

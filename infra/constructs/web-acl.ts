@@ -52,9 +52,10 @@ export const COMMON_RULE_SET_COUNT_ONLY: Record<string, string> = {
  * Blocked requests go to a log group instead, with the query string and `Authorization` redacted
  * (docs/deploy.md, "WAF").
  *
- * A CLOUDFRONT web ACL exists only in us-east-1: the stack must be deployed there, which a template
- * rule checks before anything is created (and the synth, when the stack's region is known); a stack
- * elsewhere passes `-c webAclArn=` of an ACL made in us-east-1 instead of creating this one.
+ * A CLOUDFRONT web ACL exists only in us-east-1: the stack that makes it must be deployed there, which
+ * a template rule checks before anything is created (and the synth, when the stack's region is known).
+ * A stage in another region gets it from its us-east-1 companion stack (infra/edge-stack.ts), or
+ * attaches an existing one with `-c webAclArn=`.
  */
 export class WebAcl extends Construct {
   readonly acl: wafv2.CfnWebACL;
@@ -64,7 +65,7 @@ export class WebAcl extends Construct {
     const stack = Stack.of(this);
     if (!Token.isUnresolved(stack.region) && stack.region !== 'us-east-1') {
       throw new Error(
-        `The stack is in ${stack.region}, but CloudFront web ACLs exist only in us-east-1: deploy the stack to us-east-1, or create the web ACL there and pass -c webAclArn=<its ARN> (docs/deploy.md, "WAF").`,
+        `The stack is in ${stack.region}, but CloudFront web ACLs exist only in us-east-1: make it in the us-east-1 companion stack (infra/app.ts does so for a stage in any other region), or pass -c webAclArn=<its ARN> (docs/deploy.md, "Regions").`,
       );
     }
     new CfnRule(stack, 'WebAclRegion', {
@@ -72,7 +73,7 @@ export class WebAcl extends Construct {
         {
           assert: Fn.conditionEquals(Aws.REGION, 'us-east-1'),
           assertDescription:
-            'CloudFront web ACLs exist only in us-east-1: deploy this stack to us-east-1, or pass -c webAclArn=<ARN of a web ACL created in us-east-1> (docs/deploy.md, "WAF").',
+            'CloudFront web ACLs exist only in us-east-1: deploy with the target region known (cdk deploy sets it from the credentials, or -c region=) so that the web ACL goes to the us-east-1 companion stack, or pass -c webAclArn=<ARN of a web ACL created in us-east-1> (docs/deploy.md, "Regions").',
         },
       ],
     });

@@ -1,5 +1,5 @@
 import { RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import type { ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -38,7 +38,7 @@ export interface WebHostingProps {
   /** The web ACL (CLOUDFRONT scope) attached to the distribution. */
   webAclArn: string;
   /** A custom domain and its ACM certificate (us-east-1). */
-  domain?: { name: string; certificateArn: string };
+  domain?: { name: string; certificate: ICertificate };
 }
 
 /**
@@ -86,7 +86,7 @@ export class WebHosting extends Construct {
       ...(props.domain
         ? {
             domainNames: [props.domain.name],
-            certificate: Certificate.fromCertificateArn(this, 'Certificate', props.domain.certificateArn),
+            certificate: props.domain.certificate,
             minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
           }
         : {}),

@@ -11,7 +11,7 @@ export interface SmsSender {
 
 /** Deployed: Amazon SNS direct publish to a phone number, as a transactional SMS. */
 export class SnsSmsSender implements SmsSender {
-  private readonly client = traced(new SNSClient({ region: config.AWS_REGION, maxAttempts: 2 }));
+  private readonly client = traced(new SNSClient({ region: config.SMS_REGION ?? config.AWS_REGION, maxAttempts: 2 }));
 
   async send(phoneE164: string, text: string): Promise<void> {
     try {

@@ -559,7 +559,7 @@ describe('settings from context', () => {
   const from = (context: Record<string, unknown>) => settingsFromContext((key) => context[key]);
 
   it('defaults to the dev stage, no admins, scope gate off, no CORS, INFO logs and the documented limits', () => {
-    expect(from({})).toEqual({ ...DEFAULT_SETTINGS, shareBaseUrl: undefined, smsDailyCap: undefined, smsDailyCapReturning: undefined, alarmEmail: undefined, domain: undefined, webAclArn: undefined });
+    expect(from({})).toEqual({ ...DEFAULT_SETTINGS, shareBaseUrl: undefined, smsDailyCap: undefined, smsDailyCapReturning: undefined, alarmEmail: undefined, domain: undefined, webAclArn: undefined, region: undefined, smsRegion: undefined, existingTables: {} });
     expect(DEFAULT_SETTINGS).toMatchObject({ stage: 'dev', production: false, logLevel: 'INFO', smsMonthlySpendLimitUsd: 1 });
   });
 
@@ -603,6 +603,13 @@ describe('settings from context', () => {
     expect(() => from({ stage: 'dev' })).not.toThrow();
   });
 
+  it('takes the region from -c region, else from CDK_DEFAULT_REGION (cdk deploy sets it from the credentials), else none', () => {
+    expect(settingsFromContext((key) => ({ region: 'eu-west-1' })[key as 'region'], { CDK_DEFAULT_REGION: 'ap-east-1' }).region).toBe('eu-west-1');
+    expect(settingsFromContext(() => undefined, { CDK_DEFAULT_REGION: 'ap-east-1' }).region).toBe('ap-east-1');
+    expect(settingsFromContext(() => undefined, {}).region).toBeUndefined();
+    expect(settingsFromContext((key) => ({ smsRegion: 'ap-northeast-1' })[key as 'smsRegion'], {}).smsRegion).toBe('ap-northeast-1');
+  });
+
   it('accepts booleans from cdk.json and strings from -c', () => {
     expect(from({ enforceKeyScopes: true }).enforceKeyScopes).toBe(true);
     expect(from({ enforceKeyScopes: 'false' }).enforceKeyScopes).toBe(false);
@@ -630,7 +637,21 @@ describe('settings from context', () => {
     expect(() => from({ smsDailyCapReturning: '0' })).toThrow(/smsDailyCapReturning/);
     expect(() => from({ smsMonthlySpendLimitUsd: '-1' })).toThrow(/smsMonthlySpendLimitUsd/);
     expect(() => from({ alarmEmail: 'ops' })).toThrow(/alarmEmail/);
-    expect(() => from({ domainName: 'api.example.com' })).toThrow(/go together/);
+    expect(() => from({ domainName: 'api.example.com' })).toThrow(/domainName needs certificateArn .* or hostedZoneId/);
+    expect(() => from({ hostedZoneId: 'Z0123456789ABCDEFGHIJ' })).toThrow(/need domainName/);
+    expect(() => from({ domainName: 'api.example.com', hostedZoneId: 'example.com' })).toThrow(/hostedZoneId must be a Route 53 hosted zone id/);
+    expect(() => from({ region: 'Europe' })).toThrow(/Context region must be an AWS region/);
+    const HUB = 'Expohub-prod-hub-restored';
+    expect(() => from({ hubTableName: HUB })).toThrow(/hubTableName needs hubTableStreamArn/);
+    expect(() => from({ hubTableStreamArn: `arn:aws:dynamodb:us-east-1:123456789012:table/${HUB}/stream/2026-11-26T03:25:00.000` })).toThrow(/needs hubTableName/);
+    expect(() => from({ hubTableName: HUB, hubTableStreamArn: 'arn:aws:dynamodb:us-east-1:123456789012:table/other/stream/2026-11-26T03:25:00.000' })).toThrow(/must be the ARN of Expohub-prod-hub-restored's stream/);
+    expect(() => from({ apiKeysTableName: 'k' })).toThrow(/apiKeysTableName must be a DynamoDB table name/);
+    expect(() => from({ apiKeysTableName: 'keys-restored', apiKeysTableStreamArn: 'arn:aws:dynamodb:us-east-1:123456789012:table/keys-restored/stream/x' })).toThrow(/has no stream/);
+    expect(from({ hubTableName: HUB, hubTableStreamArn: `arn:aws:dynamodb:us-east-1:123456789012:table/${HUB}/stream/2026-11-26T03:25:00.000` }).existingTables.HUB_TABLE).toEqual({
+      name: HUB,
+      streamArn: `arn:aws:dynamodb:us-east-1:123456789012:table/${HUB}/stream/2026-11-26T03:25:00.000`,
+    });
+    expect(() => from({ smsRegion: 'sg' })).toThrow(/Context smsRegion must be an AWS region/);
     expect(() => from({ domainName: 'api.example.com', certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0a1b' })).toThrow(/us-east-1/);
     expect(() => from({ webAclArn: 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/x/0a1b' })).toThrow(/webAclArn/);
     expect(() => from({ wafGenCodePer5Min: '5' })).toThrow(/wafGenCodePer5Min must be an integer of at least 10/);
