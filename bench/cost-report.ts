@@ -124,10 +124,18 @@ export const ASSUMPTIONS = {
   /** Stored per daily active user (a year of the mix's likes, views, comments and feed state, indexes included) and per catalog video (video, search postings, neighbour list). */
   storageKbPerDau: 300,
   storageKbPerVideo: 17,
-  /** CloudWatch Logs bytes: per Lambda invocation (START, END and REPORT lines) and per metric line (EMF, one per API call on average); per API request (the access log). */
-  logBytesPerInvocation: 450,
-  emfBytesPerApiCall: 300,
-  accessLogBytesPerRequest: 400,
+  /**
+   * CloudWatch Logs bytes. Per Lambda invocation: the START, END and REPORT lines (with the X-Ray
+   * trace line) in Lambda's text format, about 340 bytes. Per API call: one metric line with a
+   * dimension (Authentications, KeyVerifications: 234 bytes as Powertools writes it for
+   * service=expohub-prod), and the access log line of infra/constructs/http-api.ts with typical
+   * values (about 290 bytes); a feed call adds its FeedCalls line (197 bytes). Nothing else is
+   * logged at INFO on these paths.
+   */
+  logBytesPerInvocation: 340,
+  emfBytesPerApiCall: 234,
+  emfBytesPerFeedCall: 197,
+  accessLogBytesPerRequest: 290,
   /** X-Ray's default sampling rule: the first request each second, then 5 %. */
   xrayReservoirPerSecond: 1,
   xraySampleRate: 0.05,
@@ -246,6 +254,7 @@ export function estimate(results: BenchResults, level: Level): Estimate {
   let streamRecords = 0;
   let streamWru = 0;
   let sms = 0;
+  let feedCalls = 0;
   const calls = (entry: Omit<MixEntry, 'perDauPerDay'>, n: number) => {
     const row = costRow(entry.row);
     apiRequests += n;
@@ -259,6 +268,7 @@ export function estimate(results: BenchResults, level: Level): Estimate {
       invoke('authorizer', n, authorizerMs, memoryMb('authorizer'), importMs('authorizer'));
     }
     if (entry.sms) sms += n;
+    if (entry.row.startsWith('get_next_list')) feedCalls += n;
     if (entry.stream) {
       const measured = results.hotspots?.mix.find((m) => m.operation === entry.stream);
       if (!measured) throw new Error(`bench/results.json has no hotspots row "${entry.stream}"`);
@@ -376,7 +386,7 @@ export function estimate(results: BenchResults, level: Level): Estimate {
 
   let invocations = 0;
   for (const u of use.values()) invocations += u.invocations;
-  const logGb = (invocations * ASSUMPTIONS.logBytesPerInvocation + apiRequests * (ASSUMPTIONS.accessLogBytesPerRequest + ASSUMPTIONS.emfBytesPerApiCall)) / 1024 ** 3;
+  const logGb = (invocations * ASSUMPTIONS.logBytesPerInvocation + apiRequests * (ASSUMPTIONS.accessLogBytesPerRequest + ASSUMPTIONS.emfBytesPerApiCall) + feedCalls * ASSUMPTIONS.emfBytesPerFeedCall) / 1024 ** 3;
   add('CloudWatch', 'logs ingested', `${round1(logGb)} GB`, logGb * PRICES.logsIngestedPerGb);
   add('CloudWatch', 'logs stored (one month kept)', `${round1(logGb)} GB`, logGb * PRICES.logsStoredPerGbMonth);
   const metricSpecs: { values?: readonly string[] }[] = Object.values(METRICS);
@@ -512,7 +522,7 @@ export function renderCostDoc(results: BenchResults): string {
   out.push(`- The synthetic check: one function run of ${SYNTHETIC_CHECK.functionMs} ms at ${SYNTHETIC_CHECK.memoryMb} MB every ${SYNTHETIC_CHECK.everyMinutes} minutes, making ${SYNTHETIC_CHECK.calls.length} calls through CloudFront (${SYNTHETIC_CHECK.calls.map((c) => c.row).join(', ')}), with ${SYNTHETIC_CHECK.metrics} metrics, ${SYNTHETIC_CHECK.alarms} alarm and ${SYNTHETIC_CHECK.secrets} secret (its key) of its own, reading its secret once a run.`);
   out.push(`- Storage: ${a.storageKbPerDau} KB per DAU (about a year of the mix, indexes included) and ${a.storageKbPerVideo} KB per catalog video (the video, its search postings and neighbour list); point-in-time recovery is billed on the same size.`);
   out.push(`- CloudFront and WAF see every API call and share page (the page's assets are cached and left out); answers of the sizes in the mix, at the prices of CloudFront's Asia edges (viewers in China and Hong Kong). Video files are not served by this stack.`);
-  out.push(`- CloudWatch Logs: ${a.logBytesPerInvocation} bytes per invocation (START, END, REPORT), ${a.emfBytesPerApiCall} bytes of metrics and ${a.accessLogBytesPerRequest} bytes of access log per API call; logs are kept a month (storage counted uncompressed, an upper bound). Custom metrics: every metric and dimension value of lib/observability/metric-names.ts, as if each had data all month. Alarms: one per function error and throttle, the API's, every table's and index's throttles and the service alarms (infra/constructs/monitoring.ts).`);
+  out.push(`- CloudWatch Logs: ${a.logBytesPerInvocation} bytes per invocation (START, END, REPORT), ${a.emfBytesPerApiCall} bytes of metrics (one line) and ${a.accessLogBytesPerRequest} bytes of access log per API call, ${a.emfBytesPerFeedCall} more per feed call (its FeedCalls line); nothing else is logged at INFO on these paths; logs are kept a month (storage counted uncompressed, an upper bound). Custom metrics: every metric and dimension value of lib/observability/metric-names.ts, as if each had data all month. Alarms: one per function error and throttle, the API's, every table's and index's throttles and the service alarms (infra/constructs/monitoring.ts).`);
   out.push(`- X-Ray: active tracing on every function, default sampling (${a.xrayReservoirPerSecond} a second, then ${a.xraySampleRate * 100} %), traffic spread evenly over the month.`);
   out.push(`- Secrets Manager: every environment of a routed function reads the origin-verify secret, and those that sign or verify tokens the JWT secret's two stages, every ${a.secretCacheSeconds} s while busy; busy environments = ${a.peakFactor} x the average concurrency, at least one.`);
   out.push('');

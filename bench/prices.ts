@@ -37,7 +37,7 @@ export const PRICES = {
   /** Secrets Manager: USD per secret-month and per 10,000 API calls. */
   secretPerMonth: 0.4,
   secretsPer10kCalls: 0.05,
-  /** KMS: USD per customer managed key-month (its first year of automatic rotation: one key version more, not counted). */
+  /** KMS: USD per customer managed key-month (automatic rotation adds a dollar a month after each of its first two yearly rotations: not counted). */
   kmsKeyPerMonth: 1,
   /** CloudWatch: logs ingested and stored (USD per GB), custom metrics and standard alarms (per metric-month), dashboards (per month). */
   logsIngestedPerGb: 0.5,
