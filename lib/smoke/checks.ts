@@ -9,8 +9,10 @@
  * deployment's own answers (an `http://` base URL that CloudFront redirects to https is a wrong URL).
  */
 
+import { SYNTHETIC_CHECK_NAMES } from '../observability/metric-names.js';
+
 /** The names of the checks, in the order they run; the key checks only with a key. */
-export const CHECK_NAMES = ['health', 'openapi', 'feed', 'share_404', 'page', 'verify', 'me', 'usage'] as const;
+export const CHECK_NAMES = SYNTHETIC_CHECK_NAMES;
 export type CheckName = (typeof CHECK_NAMES)[number];
 
 export interface CheckResult {

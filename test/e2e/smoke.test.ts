@@ -1,6 +1,4 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +7,7 @@ import type { CheckResult } from '../../lib/smoke/checks.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
 import { runTsScript, type CliRun } from '../support/cli-run.js';
+import { proxyBreaking } from '../support/broken-proxy.js';
 
 // `npm run smoke`, run as an operator runs it after a deploy: a child process against the local
 // server over HTTP (the page served from a folder, as npm start serves web/dist).
@@ -32,25 +31,6 @@ afterAll(async () => stack?.stop());
 const smoke = (args: string[]) => runTsScript(SMOKE_TS, args, { ...process.env, EXPOHUB_KEY: undefined });
 
 const checksOf = (run: CliRun) => (JSON.parse(run.stdout) as { passed: boolean; checks: CheckResult[] }).checks;
-
-/** A proxy to the local server that answers 500 on one path: a broken route, with everything else real. */
-async function proxyBreaking(brokenPath: string): Promise<Server & { url: string }> {
-  const target = new URL(stack.url);
-  const server = createServer((req, res) => {
-    if (new URL(req.url!, 'http://x').pathname === brokenPath) {
-      res.writeHead(500, { 'content-type': 'application/json' });
-      res.end('{"code":"INTERNAL_ERROR","error":"broken on purpose"}');
-      return;
-    }
-    const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode!, answer.headers);
-      answer.pipe(res);
-    });
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return Object.assign(server, { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
-}
 
 describe('npm run smoke against the local server', () => {
   it('without a key: health, the OpenAPI document, an anonymous feed page, the share page 404 and the key page pass, exit 0', async () => {
@@ -91,7 +71,7 @@ describe('npm run smoke against the local server', () => {
   });
 
   it('a broken route fails its check and the run (exit 1), naming it; the other checks still pass', async () => {
-    const proxy = await proxyBreaking('/api/v1');
+    const proxy = await proxyBreaking(stack.url, '/api/v1');
     try {
       const text = await smoke(['--url', proxy.url, '--key', key]);
       expect(text.code).toBe(1);
@@ -101,8 +81,7 @@ describe('npm run smoke against the local server', () => {
       expect(json.code).toBe(1);
       expect(checksOf(json).filter((c) => !c.ok).map((c) => c.name)).toEqual(['feed']);
     } finally {
-      proxy.closeAllConnections();
-      await new Promise((resolve) => proxy.close(resolve));
+      await proxy.close();
     }
   });
 
