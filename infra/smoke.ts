@@ -47,7 +47,9 @@ if (url.protocol !== 'https:' && url.protocol !== 'http:') usageError('--url mus
 const timeoutSeconds = parsed.timeout === undefined ? DEFAULT_TIMEOUT_MS / 1000 : Number(parsed.timeout);
 if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0 || timeoutSeconds > 120) usageError('--timeout must be a number of seconds from more than 0 to 120');
 const key = parsed.key ?? (process.env.EXPOHUB_KEY || undefined);
-if (key !== undefined && !/^ak_[A-Za-z0-9]{32}$/.test(key.trim())) usageError('--key must be an access key (ak_ and 32 letters or digits)');
+if (key !== undefined && !/^ak_[A-Za-z0-9]{32}$/.test(key.trim())) {
+  usageError(`${parsed.key === undefined ? 'EXPOHUB_KEY' : '--key'} must be an access key (ak_ and 32 letters or digits), not a login token`);
+}
 
 const results = await runSmokeChecks({ baseUrl: `${url.origin}${url.pathname}`, key: key?.trim(), timeoutMs: timeoutSeconds * 1000 });
 const passed = results.every((r) => r.ok);

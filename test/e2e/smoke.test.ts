@@ -97,12 +97,19 @@ describe('npm run smoke against the local server', () => {
     expect(run.stdout).not.toContain(unknown);
   });
 
-  it('bad usage exits 2 with the usage: no --url, an unknown option, a malformed key', async () => {
+  it('bad usage exits 2 with the usage: no --url, an unknown option, a malformed key; EXPOHUB_KEY stands for --key', async () => {
     for (const args of [[], ['--url', stack.url, '--verbose'], ['--url', stack.url, '--key', 'not-a-key'], ['--url', 'ftp://example.com']]) {
       const run = await smoke(args);
       expect(run.code).toBe(2);
       expect(run.stderr).toContain('usage: npm run smoke');
       expect(run.stdout).toBe('');
     }
+    // EXPOHUB_KEY (which the expohub CLI also takes) is used when --key is not given: an access key only.
+    const fromEnv = await runTsScript(SMOKE_TS, ['--url', stack.url], { ...process.env, EXPOHUB_KEY: 'eyJhbGciOiJIUzI1NiJ9.e30.sig' });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toContain('EXPOHUB_KEY must be an access key');
+    const keyFromEnv = await runTsScript(SMOKE_TS, ['--url', stack.url, '--json'], { ...process.env, EXPOHUB_KEY: key });
+    expect(keyFromEnv.code).toBe(0);
+    expect(checksOf(keyFromEnv).map((c) => c.name)).toContain('usage');
   });
 });
