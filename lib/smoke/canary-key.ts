@@ -11,8 +11,8 @@ import { findKeyByHash, insertKey, nextKeyId } from '../keys/key-records.js';
  * any key (lib/keys/key-records.ts).
  *
  * Its owner is CANARY_OWNER, an id sign-up never produces (accounts are `u_` + 20 characters) and that
- * has no account item: the canary is no person, so it is in no account export, admin user list or
- * feed author, and it cannot publish (no stored role). Its one scope, `hub:read`, keeps it off the
+ * has no account item: the canary is no person, so it is in no account export and is no feed or
+ * comment author, and it cannot publish (no stored role). Its one scope, `hub:read`, keeps it off the
  * scoped routes when the scope gate is on.
  */
 export const CANARY_OWNER = 'synthetic-check';
