@@ -14,8 +14,8 @@ import { lambdaContext } from '../../infra/local/server.js';
 import { handler } from '../../functions/synthetic-check.js';
 import { proxyBreaking } from '../support/broken-proxy.js';
 import { captureOutput, emfLines, logLines, type Capture } from '../support/log-capture.js';
-import { getHubItem } from '../support/hub-fixtures.js';
-import { startTestStack } from '../support/stack.js';
+import { getHubItem, putTestAccounts } from '../support/hub-fixtures.js';
+import { apiClient, startTestStack } from '../support/stack.js';
 
 // The scheduled synthetic check (functions/synthetic-check.ts) run in-process, as Lambda runs it,
 // against the local server over HTTP and this file's DynamoDB Local: the canary key made from its
@@ -92,6 +92,23 @@ describe('the synthetic check against the local server', () => {
     expect(await counter()).toBe(before);
     expect(await canaryRecords()).toHaveLength(1);
     expect(logLines(output.lines).filter((l) => l.message === 'synthetic check: canary key created')).toEqual([]);
+  });
+
+  it("is no person: an administrator's export of every account does not hold its owner", async () => {
+    await runAgainst(stack.url);
+    const [admin] = await putTestAccounts(1, ['admin']);
+    const api = apiClient(stack.url);
+    const openids: string[] = [];
+    let cursor = '';
+    for (let page = 0; page < 50; page++) {
+      const res = await api.get<{ items: { openid: string }[]; next_cursor: string | null }>(`/api/v1/export/accounts?limit=100${cursor && `&cursor=${encodeURIComponent(cursor)}`}`, { token: admin!.token });
+      expect(res.status).toBe(200);
+      openids.push(...res.data.items.map((r) => r.openid));
+      if (!res.data.next_cursor) break;
+      cursor = res.data.next_cursor;
+    }
+    expect(openids).toContain(admin!.openid);
+    expect(openids).not.toContain(CANARY_OWNER);
   });
 
   it('two provisionings at once of a new canary value make one key', async () => {
