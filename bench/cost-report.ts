@@ -91,17 +91,28 @@ export const DAILY_MIX: MixEntry[] = [
 /** Where the SMS go (the stack's default, SMS_ALLOWED_COUNTRIES in lib/config.ts, is CN alone: HK and US need `-c smsAllowedCountries=CN,HK,US`). */
 export const SMS_COUNTRIES: Record<string, number> = { CN: 0.9, HK: 0.08, US: 0.02 };
 
-/** The synthetic check (one scheduled function, every 5 minutes): its calls through the front door. */
+/**
+ * The synthetic check (functions/synthetic-check.ts, every 5 minutes): the checks of lib/smoke/checks.ts
+ * through the front door (the key page `/` comes from S3 and is left out). Its metrics (SyntheticSuccess
+ * and SyntheticLatency per check) are in METRICS and its function's two alarms in FUNCTIONS' count: only
+ * its own alarm is added here.
+ */
 export const SYNTHETIC_CHECK = {
   everyMinutes: 5,
   calls: [
     { activity: 'synthetic: health', row: 'GET /health', latency: 'GET /health', fn: 'health', responseKb: 0.3 },
-    { activity: 'synthetic: anonymous feed page', row: 'get_next_list (no token)', latency: 'get_next_list (no token)', fn: 'hub', responseKb: 6 },
+    // No DynamoDB request, like health: its figures stand in.
+    { activity: 'synthetic: the OpenAPI document', row: 'GET /health', latency: 'GET /health', fn: 'openapi', responseKb: 60 },
+    { activity: 'synthetic: anonymous feed page', row: 'get_next_list (no token)', latency: 'get_next_list (no token)', fn: 'hub', responseKb: 2 },
+    // The unknown share's one read; the measured row (a link preview) also counts its open, an upper bound.
+    { activity: "synthetic: the share page's 404", row: 'GET /s/{shareid} (share page, a link preview)', fn: 'sharePage', responseKb: 2 },
     { activity: 'synthetic: key verification', row: 'verify (last_used_at recent)', latency: 'verify (last_used_at recent)', fn: 'verifyKey', responseKb: 0.5 },
+    { activity: 'synthetic: /me with the canary key', row: 'GET /me (access key)', latency: 'GET /me (access key)', fn: 'me', credential: 'key', responseKb: 0.5 },
+    { activity: "synthetic: the canary key's usage", row: 'key_usage (used in 3 minutes today)', fn: 'keyUsage', credential: 'key', responseKb: 1.5 },
   ] satisfies Omit<MixEntry, 'perDauPerDay'>[],
   functionMs: 1000,
-  memoryMb: 512,
-  metrics: 2,
+  memoryMb: FUNCTIONS.syntheticCheck.memoryMb,
+  metrics: 0,
   alarms: 1,
   secrets: 1,
 };
@@ -519,7 +530,7 @@ export function renderCostDoc(results: BenchResults): string {
   out.push(`- The stream processor: one invocation of ${a.streamProcessorMs} ms per like, dislike or comment (an upper bound: Lambda batches records when they queue); its counter writes are the hotspots section's writes per call less the call's own.`);
   out.push(`- The model refresh: runs every ${MODEL_REFRESH_RATE.toMinutes()} minutes over the whole catalog, at the bench's read units and time per video and 2 write units per rewritten list (model section, the larger world), rewriting one list per video liked since the last run (at most every video).`);
   out.push(`- The report-age check (every ${REPORT_AGE_SCHEDULE.toMinutes()} minutes) and the erasure sweeper (every ${a.sweepEveryMinutes}): ${a.scheduledMs} ms and ${a.scheduledRcu} read units a run. Account deletions: ${a.deletionsPerDauPerDay * 100} % of DAU a day, each erased as the bench's small account (deletion section).`);
-  out.push(`- The synthetic check: one function run of ${SYNTHETIC_CHECK.functionMs} ms at ${SYNTHETIC_CHECK.memoryMb} MB every ${SYNTHETIC_CHECK.everyMinutes} minutes, making ${SYNTHETIC_CHECK.calls.length} calls through CloudFront (${SYNTHETIC_CHECK.calls.map((c) => c.row).join(', ')}), with ${SYNTHETIC_CHECK.metrics} metrics, ${SYNTHETIC_CHECK.alarms} alarm and ${SYNTHETIC_CHECK.secrets} secret (its key) of its own, reading its secret once a run.`);
+  out.push(`- The synthetic check: one function run of ${SYNTHETIC_CHECK.functionMs} ms at ${SYNTHETIC_CHECK.memoryMb} MB every ${SYNTHETIC_CHECK.everyMinutes} minutes, making ${SYNTHETIC_CHECK.calls.length} calls through CloudFront (${SYNTHETIC_CHECK.calls.map((c) => `${c.activity.replace('synthetic: ', '')}, costed as ${c.row}`).join('; ')}), with ${SYNTHETIC_CHECK.metrics > 0 ? `${SYNTHETIC_CHECK.metrics} metrics, ` : ''}${SYNTHETIC_CHECK.alarms} alarm and ${SYNTHETIC_CHECK.secrets} secret (its key) of its own${SYNTHETIC_CHECK.metrics > 0 ? '' : ' (its metrics, SyntheticSuccess and SyntheticLatency, are among the custom metrics above)'}, reading its secret once a run. The key page it also loads comes from S3 through CloudFront: 8,640 requests a month, not counted (under a cent).`);
   out.push(`- Storage: ${a.storageKbPerDau} KB per DAU (about a year of the mix, indexes included) and ${a.storageKbPerVideo} KB per catalog video (the video, its search postings and neighbour list); point-in-time recovery is billed on the same size.`);
   out.push(`- CloudFront and WAF see every API call and share page (the page's assets are cached and left out); answers of the sizes in the mix, at the prices of CloudFront's Asia edges (viewers in China and Hong Kong). Video files are not served by this stack.`);
   out.push(`- CloudWatch Logs: ${a.logBytesPerInvocation} bytes per invocation (START, END, REPORT), ${a.emfBytesPerApiCall} bytes of metrics (one line) and ${a.accessLogBytesPerRequest} bytes of access log per API call, ${a.emfBytesPerFeedCall} more per feed call (its FeedCalls line); nothing else is logged at INFO on these paths; logs are kept a month (storage counted uncompressed, an upper bound). Custom metrics: every metric and dimension value of lib/observability/metric-names.ts, as if each had data all month. Alarms: one per function error and throttle, the API's, every table's and index's throttles and the service alarms (infra/constructs/monitoring.ts).`);

@@ -237,7 +237,20 @@ export const FUNCTIONS = {
     memoryMb: 1024,
     timeoutSeconds: 900,
   },
-} satisfies Record<RouteFunction | 'authorizer' | 'streamCounters' | 'eraseAccounts' | 'sweepErasures' | 'reportAge' | 'refreshModel', FunctionSpec>;
+  // No route: every 5 minutes (infra/constructs/synthetic-check.ts): the checks of `npm run smoke` through
+  // the distribution with the stack's canary key (lib/smoke/canary-key.ts), which it makes sure of
+  // first: its hash guard (GetItem); when missing, the create of any key (the id counter's UpdateItem,
+  // the record and the guard Put, the quota Update, the owner's ConditionCheck on hub; a refused create
+  // gives its id back: UpdateItem or DeleteItem).
+  syntheticCheck: {
+    entry: 'functions/synthetic-check.ts',
+    description: 'The synthetic check: health, the feed, the key checks with the canary key, every 5 minutes',
+    tables: { apiKeys: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] }, hub: { actions: ['ConditionCheckItem'] } },
+    memoryMb: 256,
+    // Eight checks of at most 10 s each, one after the other, and the key's provisioning.
+    timeoutSeconds: 120,
+  },
+} satisfies Record<RouteFunction | 'authorizer' | 'streamCounters' | 'eraseAccounts' | 'sweepErasures' | 'reportAge' | 'refreshModel' | 'syntheticCheck', FunctionSpec>;
 
 export type FunctionName = keyof typeof FUNCTIONS;
 

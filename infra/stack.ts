@@ -12,6 +12,7 @@ import { StreamCounters } from './constructs/stream-counters.js';
 import { cloudFrontScoped, type CloudFrontScoped } from './constructs/cloudfront-scoped.js';
 import { WebHosting } from './constructs/web-hosting.js';
 import { Monitoring } from './constructs/monitoring.js';
+import { SyntheticCheck } from './constructs/synthetic-check.js';
 import { DEFAULT_SETTINGS, SMS_SPEND_ALARM_RATIO, namePrefix, type ExpohubSettings } from './settings.js';
 import { smsRegionFor } from './regions.js';
 import { ORIGIN_VERIFY_HEADER } from '../lib/http/origin-verify.js';
@@ -148,6 +149,8 @@ export class ExpohubStack extends Stack {
     if (!settings.shareBaseUrl && !settings.domain) {
       for (const name of ['hub', 'sharePage'] as const) functions.get(name).addEnvironment('SHARE_BASE_URL', webUrl);
     }
+    // Every 5 minutes, the smoke checks through the distribution (docs/deploy.md, "The synthetic check").
+    const synthetic = new SyntheticCheck(this, 'SyntheticCheck', { fn: functions.get('syntheticCheck'), baseUrl: webUrl, namePrefix: prefix });
     if (!props.webAssetsDir) {
       Annotations.of(web).addWarningV2(
         'expohub:web-page-missing',
@@ -190,6 +193,7 @@ export class ExpohubStack extends Stack {
     new CfnOutput(this, 'OriginVerifySecretArn', { value: originVerifySecret.secretArn, description: 'Secret CloudFront sends to the API (value not shown)' });
     new CfnOutput(this, 'DistributionId', { value: web.distribution.distributionId });
     new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn, description: 'Every alarm notifies this topic: subscribe to it' });
+    new CfnOutput(this, 'CanaryKeySecretArn', { value: synthetic.canarySecret.secretArn, description: "The synthetic check's canary key secret (value not shown)" });
     new CfnOutput(this, 'WebAclArn', { value: webAclArn, description: 'The web ACL on the distribution' });
   }
 }

@@ -52,6 +52,10 @@ const configSchema = z
     JWT_SECRET_CACHE_SECONDS: positiveInt(300),
     /** The secret CloudFront sends in x-origin-verify (lib/http/front-door.ts); unset locally: no check. */
     ORIGIN_VERIFY_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
+    /** The synthetic check (functions/synthetic-check.ts): the public URL it calls (the stack's WebUrl) and its canary key's secret part, in Secrets Manager (deployed) or as is (locally, tests). */
+    SYNTHETIC_BASE_URL: z.optional(z.url()),
+    CANARY_KEY_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
+    CANARY_KEY_SECRET: z.optional(z.string().check(z.minLength(1))),
     JWT_ISSUER: z._default(z.string().check(z.minLength(1)), 'expohub'),
     JWT_TTL_SECONDS: positiveInt(30 * 24 * 3600),
     ENFORCE_KEY_SCOPES: bool,

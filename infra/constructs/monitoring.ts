@@ -16,6 +16,7 @@ import { METRICS, METRICS_NAMESPACE, type MetricName } from '../../lib/observabi
 import { FUNCTIONS, type FunctionName } from '../routes.js';
 import type { ApiFunctions } from './api-functions.js';
 import type { DataTables } from './data-tables.js';
+import { SYNTHETIC_CHECK_RATE } from './synthetic-check.js';
 
 /** What the alarms watch for, in one place (docs/deploy.md, "Alarms"). */
 /** The share of a daily SMS budget sent in 24 hours that raises its alarm. */
@@ -36,6 +37,12 @@ export const ALARM_THRESHOLDS = {
   /** The oldest open report's age (seconds): the stores expect action within 24 hours (docs/moderation.md, "Moderation"). */
   oldestOpenReport: 20 * 3600,
 } as const;
+
+/** Metrics that are values, not counts: not summed into the service widgets. */
+const GAUGES: readonly MetricName[] = ['OldestOpenReportAge', 'SyntheticSuccess', 'SyntheticLatency'];
+
+/** The synthetic check's alarm: this many failed 5-minute periods in a row (docs/deploy.md, "The synthetic check"). */
+export const SYNTHETIC_FAILURES_TO_ALARM = 2;
 
 /** How often the report-age check (functions/report-age.ts) publishes OldestOpenReportAge. */
 export const REPORT_AGE_SCHEDULE = Duration.minutes(5);
@@ -214,8 +221,8 @@ export class Monitoring extends Construct {
     this.facade.monitorCustom({
       alarmFriendlyName: 'Service',
       humanReadableName: `Service metrics (${METRICS_NAMESPACE}, service=${props.namePrefix})`,
-      // OldestOpenReportAge is a gauge, not a count: its own widget and alarm below.
-      metricGroups: (Object.keys(METRICS) as MetricName[]).filter((name) => name !== 'OldestOpenReportAge').map((name) => {
+      // OldestOpenReportAge and the synthetic check's metrics are gauges, not counts: their own widgets and alarms below.
+      metricGroups: (Object.keys(METRICS) as MetricName[]).filter((name) => !GAUGES.includes(name)).map((name) => {
         const spec: { dimension?: string; values?: readonly string[] } = METRICS[name];
         const alarm = alarmed[name];
         if (alarm) {
@@ -302,6 +309,38 @@ export class Monitoring extends Construct {
         width: 12,
       }),
     );
+
+    // The synthetic check (docs/deploy.md, "The synthetic check"): `all` is 1 when every check of a run
+    // passed. Two failed periods in a row alarm; a period without a run counts as failed (missing data
+    // breaching), so a check that stopped running alarms too.
+    this.facade.addLargeHeader('Synthetic check');
+    const syntheticAll = new cloudwatch.Metric({
+      namespace: METRICS_NAMESPACE,
+      metricName: 'SyntheticSuccess',
+      dimensionsMap: { ...service, check: 'all' },
+      statistic: 'Minimum',
+      period: SYNTHETIC_CHECK_RATE,
+    });
+    const synthetic = syntheticAll.createAlarm(this, 'SyntheticCheckFailing', {
+      alarmName: `${props.namePrefix}-synthetic-check-failing`,
+      alarmDescription: `The synthetic check failed ${SYNTHETIC_FAILURES_TO_ALARM} runs in a row, or did not run: the deployment does not answer as it should. Its log line names the failing checks (docs/deploy.md, "The synthetic check").`,
+      threshold: 1,
+      evaluationPeriods: SYNTHETIC_FAILURES_TO_ALARM,
+      datapointsToAlarm: SYNTHETIC_FAILURES_TO_ALARM,
+      comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+    });
+    synthetic.addAlarmAction(new SnsAction(this.topic));
+    synthetic.addOkAction(new SnsAction(this.topic));
+    const perCheck = (name: 'SyntheticSuccess' | 'SyntheticLatency', statistic: string) =>
+      METRICS[name].values
+        .filter((check) => check !== 'all')
+        .map((check) => new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName: name, dimensionsMap: { ...service, check }, statistic, period: SYNTHETIC_CHECK_RATE, label: check }));
+    this.facade.addWidget(
+      new cloudwatch.AlarmWidget({ title: `Synthetic check: every check passed (1) or not (0); alarm after ${SYNTHETIC_FAILURES_TO_ALARM} failed runs`, alarm: synthetic, width: 8 }),
+    );
+    this.facade.addWidget(new cloudwatch.GraphWidget({ title: 'Synthetic check: success per check (minimum)', left: perCheck('SyntheticSuccess', 'Minimum'), leftYAxis: { min: 0, max: 1 }, width: 8 }));
+    this.facade.addWidget(new cloudwatch.GraphWidget({ title: 'Synthetic check: latency per check (ms, maximum)', left: perCheck('SyntheticLatency', 'Maximum'), width: 8 }));
 
     for (const alarm of props.otherAlarms) alarm.addAlarmAction(new SnsAction(this.topic));
   }

@@ -44,8 +44,8 @@ export function authenticateCredential(credential: string | undefined): Promise<
 async function checkCredential(credential: string | undefined): Promise<Principal> {
   if (!credential) throw new AuthError('Missing credentials: send Authorization: Bearer <token or access key>', 'missing');
   if (looksLikeAccessKey(credential)) {
-    const { user_id, scopes } = await verifyAccessKey(credential);
-    return { user_id, auth_type: 'api_key', scopes, roles: [] };
+    const { user_id, scopes, key_id } = await verifyAccessKey(credential);
+    return { user_id, auth_type: 'api_key', scopes, roles: [], key_id };
   }
   const claims = await verifyToken(credential);
   return { user_id: claims.sub, auth_type: 'jwt', scopes: [], roles: claims.roles };

@@ -4,4 +4,6 @@ export interface Principal {
   auth_type: 'jwt' | 'api_key';
   scopes: string[];
   roles: string[];
+  /** An access key's own id (absent for a login token): a key may read its own usage (docs/api-keys.md). */
+  key_id?: number;
 }

@@ -21,7 +21,10 @@ export type VerdictContext = Record<string, string | number | boolean | string[]
 
 /** The authorizer's side: the verdict as its context. */
 export function encodeVerdict(verdict: Verdict): VerdictContext {
-  if (verdict.kind === 'authenticated') return { verdict: 'authenticated', ...verdict.principal };
+  if (verdict.kind === 'authenticated') {
+    const { key_id, ...principal } = verdict.principal;
+    return { verdict: 'authenticated', ...principal, ...(key_id !== undefined && { key_id }) };
+  }
   if (verdict.kind === 'refused') return { verdict: 'refused', message: verdict.message };
   return { verdict: verdict.kind, message: verdict.message, retry_after: verdict.retryAfter };
 }
@@ -42,9 +45,14 @@ export function decodeVerdict(context: Record<string, unknown> | undefined): Ver
   const message = typeof context.message === 'string' ? context.message : 'Invalid credentials';
   const retryAfter = Number(context.retry_after) || 1;
   switch (context.verdict) {
-    case 'authenticated':
+    case 'authenticated': {
       if (typeof context.user_id !== 'string' || (context.auth_type !== 'jwt' && context.auth_type !== 'api_key')) break;
-      return { kind: 'authenticated', principal: { user_id: context.user_id, auth_type: context.auth_type, scopes: stringArray(context.scopes), roles: stringArray(context.roles) } };
+      const principal: Principal = { user_id: context.user_id, auth_type: context.auth_type, scopes: stringArray(context.scopes), roles: stringArray(context.roles) };
+      // API Gateway may hand a number on as text.
+      const keyId = Number(context.key_id);
+      if (context.auth_type === 'api_key' && Number.isSafeInteger(keyId) && keyId > 0) principal.key_id = keyId;
+      return { kind: 'authenticated', principal };
+    }
     case 'rate_limited':
       return { kind: 'rate_limited', message, retryAfter };
     case 'unavailable':

@@ -48,7 +48,7 @@ const ROUTE_LIST = [
   { method: 'POST', path: '/api/v1/api-keys/{id}/revoke', function: 'revokeKey', auth: 'jwt' },
   { method: 'DELETE', path: '/api/v1/api-keys/{id}', function: 'deleteKey', auth: 'jwt' },
   { method: 'GET', path: '/api/v1/api-keys/verify', function: 'verifyKey', auth: 'none' },
-  { method: 'GET', path: '/api/v1/api-keys/{id}/usage', function: 'keyUsage', auth: 'jwt' },
+  { method: 'GET', path: '/api/v1/api-keys/{id}/usage', function: 'keyUsage', auth: 'either' },
   { method: 'GET', path: '/api/v1/me', function: 'me', auth: 'either' },
   { method: 'GET', path: '/api/v1/me/data', function: 'myData', auth: 'jwt' },
   { method: 'POST', path: '/api/v1/admin/users/{openid}/roles', function: 'setRoles', auth: 'admin', body: 'json' },

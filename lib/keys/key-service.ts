@@ -183,9 +183,9 @@ const VERIFICATION_OUTCOMES: Partial<Record<AuthFailure, 'malformed' | 'unknown'
 /** `GET /api/v1/api-keys/verify`: verifyAccessKey, each answer counted by outcome (KeyVerifications). */
 export async function verifyKeyEndpoint(rawKey: string | undefined): Promise<{ user_id: string; scopes: string[]; valid: true }> {
   try {
-    const verified = await verifyAccessKey(rawKey);
+    const { user_id, scopes } = await verifyAccessKey(rawKey);
     countMetric('KeyVerifications', 'valid');
-    return { ...verified, valid: true };
+    return { user_id, scopes, valid: true };
   } catch (error) {
     const outcome = error instanceof AuthError && error.reason ? VERIFICATION_OUTCOMES[error.reason] : undefined;
     if (outcome) countMetric('KeyVerifications', outcome);
@@ -238,9 +238,12 @@ async function admitKeyUse(binding: KeyBinding, now: number): Promise<void> {
 
 /**
  * `GET /api/v1/api-keys/{id}/usage`: the admitted requests of one of the caller's keys per UTC day,
- * the last 30 days oldest first (today last), days without requests as 0.
+ * the last 30 days oldest first (today last), days without requests as 0. `readingKey`: the access
+ * key asking, if it is one: a key reads its own usage only, and another id gets the same 404 as an
+ * unknown one (docs/api-keys.md, "GET /api/v1/api-keys/{id}/usage"); undefined for a login token.
  */
-export async function keyUsage(userId: string, id: number): Promise<{ days: { date: string; requests: number }[] }> {
+export async function keyUsage(userId: string, id: number, readingKey?: { id: number | undefined }): Promise<{ days: { date: string; requests: number }[] }> {
+  if (readingKey && readingKey.id !== id) throw new NotFoundError(NOT_YOURS);
   if (!(await getKeyOfUser(userId, id))) throw new NotFoundError(NOT_YOURS);
   return { days: (await dailyKeyUsage(id, clock.now())).days };
 }
@@ -268,7 +271,7 @@ export async function dailyKeyUsage(id: number, nowMs: number): Promise<{ days: 
  * Every failure gives the same 401 so the endpoint tells an enumerator nothing. Cost: one consistent
  * read by hash, plus one transaction when last_used_at is due (key-records.ts).
  */
-export async function verifyAccessKey(rawKey: string | undefined): Promise<{ user_id: string; scopes: string[] }> {
+export async function verifyAccessKey(rawKey: string | undefined): Promise<{ user_id: string; scopes: string[]; key_id: number }> {
   const key = (rawKey ?? '').trim();
   if (!isWellFormedKey(key)) throw new AuthError(NOT_VERIFIED, 'malformed_key');
   const keyHash = hashApiKey(key);
@@ -290,5 +293,5 @@ export async function verifyAccessKey(rawKey: string | undefined): Promise<{ use
       logger.warn('last_used_at update failed', { keyId: binding.id, errorName: (error as Error).name });
     }
   }
-  return { user_id: binding.user_id, scopes: binding.scopes };
+  return { user_id: binding.user_id, scopes: binding.scopes, key_id: Number(binding.id) };
 }

@@ -8,6 +8,9 @@
  */
 export const METRICS_NAMESPACE = 'expohub';
 
+/** The checks of `npm run smoke` and of the synthetic check, in the order they run (lib/smoke/checks.ts). */
+export const SYNTHETIC_CHECK_NAMES = ['health', 'openapi', 'feed', 'share_404', 'page', 'verify', 'me', 'usage'] as const;
+
 export const METRICS = {
   /** Credentials checked (authorizer and the hub's in-function check), by outcome. */
   Authentications: {
@@ -42,6 +45,14 @@ export const METRICS = {
   ErasuresOverdue: {},
   /** Seconds since the oldest open report was filed, 0 with none open: the report-age check every 5 minutes (alarm OldestOpenReport, docs/moderation.md "Moderation"). */
   OldestOpenReportAge: {},
+  /**
+   * The synthetic check every 5 minutes (functions/synthetic-check.ts): 1 when a check passed, 0 when
+   * it failed, per check; `all` is 1 only when every check passed (alarm synthetic-check-failing,
+   * docs/deploy.md "The synthetic check").
+   */
+  SyntheticSuccess: { dimension: 'check', values: [...SYNTHETIC_CHECK_NAMES, 'all'] },
+  /** Milliseconds from a synthetic check's request to its answer (none when no answer came). */
+  SyntheticLatency: { dimension: 'check', values: SYNTHETIC_CHECK_NAMES },
 } as const satisfies Record<string, { dimension?: string; values?: readonly string[] }>;
 
 export type MetricName = keyof typeof METRICS;

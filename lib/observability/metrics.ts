@@ -36,6 +36,20 @@ export function gaugeSeconds(name: MetricName, seconds: number): void {
   metrics().addMetric(name, MetricUnit.Seconds, seconds);
 }
 
+/**
+ * One synthetic check's verdict (SyntheticSuccess, 1 or 0) and, when it got an answer, its latency
+ * (SyntheticLatency), with the `check` dimension: written at once.
+ */
+export function publishSyntheticCheck(check: DimensionValue<'SyntheticSuccess'>, ok: boolean, latencyMs?: number): void {
+  const single = metrics().singleMetric();
+  single.addDimension(METRICS.SyntheticSuccess.dimension, check);
+  single.addMetric('SyntheticSuccess', MetricUnit.Count, ok ? 1 : 0);
+  if (latencyMs === undefined || check === 'all') return;
+  const latency = metrics().singleMetric();
+  latency.addDimension(METRICS.SyntheticLatency.dimension, check);
+  latency.addMetric('SyntheticLatency', MetricUnit.Milliseconds, latencyMs);
+}
+
 /** Counts a 503 by the dependency that failed (`other` when the error does not say: a conflict that outlasted its retries, a bug's 503). */
 export function countUnavailable(error: AppError | undefined): void {
   countMetric('Unavailable', (error instanceof UnavailableError ? error.dependency : undefined) ?? 'other');

@@ -17,7 +17,14 @@ const policies = z.object({
   contact: z.object({ email: z.union([z.string(), z.null()]), url: z.union([z.string(), z.null()]) }),
 });
 
-const principal = z.object({ user_id: z.string(), auth_type: z.enum(['jwt', 'api_key']), scopes: z.array(z.string()), roles: z.array(z.string()) });
+const principal = z.object({
+  user_id: z.string(),
+  auth_type: z.enum(['jwt', 'api_key']),
+  scopes: z.array(z.string()),
+  roles: z.array(z.string()),
+  /** An access key's own id (absent for a login token): its usage is GET /api/v1/api-keys/{key_id}/usage. */
+  key_id: z.optional(z.number().check(z.int(), z.positive())),
+});
 const me = z.object({
   ...principal.shape,
   terms: termsStatusSchema,
@@ -34,7 +41,7 @@ export const meDoc = defineRouteDoc({
     '`terms`: the terms of use the account accepted (docs/moderation.md, "Terms and contact"). `pending_profile`, for a login token and only when there is one: profile values the filter holds until a moderator approves them (docs/moderation.md, "Filter"); others still see the previous values.',
   success: { status: 200, kind: 'json', data: me },
   errors: [401],
-  examples: [{ summary: 'An access key', data: { user_id: 'u_9f2c4e1a7b', auth_type: 'api_key', scopes: ['export:read'], roles: [], terms: exampleTerms } }],
+  examples: [{ summary: 'An access key', data: { user_id: 'u_9f2c4e1a7b', auth_type: 'api_key', scopes: ['export:read'], roles: [], key_id: 42, terms: exampleTerms } }],
 });
 
 export const policiesDoc = defineRouteDoc({

@@ -193,7 +193,7 @@ describe('GET /api/v1/api-keys/{id}/usage', () => {
     expect(next[29]).toEqual({ date: '2026-11-24', requests: 0 });
   });
 
-  it("is the owner's only: another user's key and an unknown id are 404, a non-integer id 400, a key or no JWT 401", async () => {
+  it("is the owner's only: another user's key and an unknown id are 404, a non-integer id 400, no credential 401", async () => {
     const erin = await tokenFor('erin');
     const frank = await tokenFor('frank');
     const { api_key: key, key: record } = (await createKey(erin, { name: 'erin' })).data;
@@ -203,9 +203,32 @@ describe('GET /api/v1/api-keys/{id}/usage', () => {
       expect(res.body).toEqual({ code: 'NOT_FOUND', error: 'API key does not exist or does not belong to the current user' });
     }
     expect((await usage(erin, 'abc')).body).toMatchObject({ code: 'VALIDATION_ERROR', error: expect.stringContaining('id') });
-    expect((await usage(key, record.id)).status).toBe(401);
     expect((await usage(undefined, record.id)).status).toBe(401);
+    expect((await usage(key, record.id)).status).toBe(200);
     expect((await api.delete(`/api/v1/api-keys/${record.id}`, { token: erin })).status).toBe(200);
     expect((await usage(erin, record.id)).status).toBe(404);
+  });
+
+  it('with an access key: its own usage (its id from /me), and any other id the same 404 as an unknown one', async () => {
+    const gina = await tokenFor('gina');
+    const hank = await tokenFor('hank');
+    const { api_key: own, key: ownRecord } = (await createKey(gina, { name: 'reads itself', rate_limit_per_minute: 100 })).data;
+    const { key: sibling } = (await createKey(gina, { name: 'sibling' })).data;
+    const { key: foreign } = (await createKey(hank, { name: 'foreign' })).data;
+
+    const who = await me(own);
+    expect(who.data).toMatchObject({ auth_type: 'api_key', key_id: ownRecord.id });
+    const res = await usage(own, ownRecord.id);
+    expect(res.status).toBe(200);
+    // The /me call and this read itself are admitted requests of today.
+    expect(res.data.days.at(-1)).toEqual({ date: clock.nowIso().slice(0, 10), requests: 2 });
+    for (const id of [sibling.id, foreign.id, 999_999_999]) {
+      const other = await usage(own, id);
+      expect(other.status).toBe(404);
+      expect(other.body).toEqual({ code: 'NOT_FOUND', error: 'API key does not exist or does not belong to the current user' });
+    }
+    // A login token still reads every key of its account, and /me with it names no key.
+    expect((await usage(gina, sibling.id)).status).toBe(200);
+    expect((await me(gina)).data).not.toHaveProperty('key_id');
   });
 });

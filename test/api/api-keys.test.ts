@@ -61,7 +61,7 @@ describe('access-key lifecycle over HTTP', () => {
 
     const me = await api.get('/api/v1/me', { token: plaintext });
     expect(me.status).toBe(200);
-    expect(me.data).toEqual({ user_id: 'alice', auth_type: 'api_key', scopes: ['export:read', 'hub:read'], roles: [], terms: expect.objectContaining({ current_version: '1' }) });
+    expect(me.data).toEqual({ user_id: 'alice', auth_type: 'api_key', scopes: ['export:read', 'hub:read'], roles: [], key_id: key.id, terms: expect.objectContaining({ current_version: '1' }) });
 
     const afterUse = await api.get<KeyRecord[]>('/api/v1/api-keys', { token: alice });
     expect(afterUse.data.find((k) => k.id === key.id)?.last_used_at).not.toBeNull();

@@ -55,7 +55,7 @@ describe('key store on DynamoDB Local', () => {
     await expect(deleteKey('owner-b', a.key.id)).rejects.toMatchObject({ status: 404 });
     expect((await listKeys('owner-b')).map((k) => k.id)).not.toContain(a.key.id);
     expect((await listKeys('owner-a')).find((k) => k.id === a.key.id)?.status).toBe('valid');
-    await expect(verifyAccessKey(a.api_key)).resolves.toEqual({ user_id: 'owner-a', scopes: [] });
+    await expect(verifyAccessKey(a.api_key)).resolves.toEqual({ user_id: 'owner-a', scopes: [], key_id: a.key.id });
   });
 
   it('caps a user at 100 key records, counting deletes, even under concurrency', async () => {
@@ -74,7 +74,7 @@ describe('key store on DynamoDB Local', () => {
     // As AWS's GSI lag would: drop key_hash from the record, so the sparse index does not hold it.
     await db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyRecordKeys.record('fresh', key.id), UpdateExpression: 'REMOVE key_hash' }));
     const { result, requests } = await recordRequests(() => verifyAccessKey(api_key));
-    expect(result).toEqual({ user_id: 'fresh', scopes: ['hub:read'] });
+    expect(result).toEqual({ user_id: 'fresh', scopes: ['hub:read'], key_id: key.id });
     expect(requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
     expect(requests.some((r) => 'IndexName' in r.input)).toBe(false);
   });
@@ -172,11 +172,12 @@ describe('verification cost', () => {
 
 describe('authorizer decision', () => {
   it('yields the key\'s user and scopes with empty roles', async () => {
-    const { api_key } = await createKey('auth-user', { name: 'k', scopes: ['export:read'] });
+    const { api_key, key } = await createKey('auth-user', { name: 'k', scopes: ['export:read'] });
     const { result, requests } = await recordRequests(() => authorizeRequest(authorizerEvent(`Bearer ${api_key}`)));
     expect(result).toEqual({
       isAuthorized: true,
-      context: { verdict: 'authenticated', user_id: 'auth-user', auth_type: 'api_key', scopes: ['export:read'], roles: [] },
+      // The key's own id goes to the function too: a key reads its own usage only (docs/api-keys.md).
+      context: { verdict: 'authenticated', user_id: 'auth-user', auth_type: 'api_key', scopes: ['export:read'], roles: [], key_id: key.id },
     });
     expect(requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
     const again = await recordRequests(() => authorizeRequest(authorizerEvent(`Bearer ${api_key}`)));

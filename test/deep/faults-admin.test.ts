@@ -364,7 +364,7 @@ describe('the per-key rate limit under DynamoDB faults', () => {
       setup: () => ownerWithKeys(1),
       call: ({ keys }) => api.get('/api/v1/me', { token: keys[0]!.apiKey }),
       async once({ openid, keys: [key] }, res) {
-        expect(res.data).toEqual({ user_id: openid, auth_type: 'api_key', scopes: [], roles: [], terms: expect.objectContaining({ accepted_version: null }) });
+        expect(res.data).toEqual({ user_id: openid, auth_type: 'api_key', scopes: [], roles: [], key_id: expect.any(Number), terms: expect.objectContaining({ accepted_version: null }) });
         expect(await counter(key!.id)).toMatchObject({ n: 1, lim: 100 });
       },
       tolerates: (fault) => (isLastUsedWrite(fault) ? 'a failed last_used_at update must not block the result (docs/api-keys.md, "GET /api/v1/api-keys/verify")' : undefined),

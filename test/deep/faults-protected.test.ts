@@ -163,7 +163,7 @@ describe('the Lambda authorizer under DynamoDB faults', () => {
     const res = await api.get('/api/v1/me', { token: api_key });
     expect(fault.fired).toBe('TransactWriteItemsCommand');
     expect(res.status).toBe(200);
-    expect(res.data).toEqual({ user_id: user, auth_type: 'api_key', scopes: [], roles: [], terms: expect.objectContaining({ accepted_version: null }) });
+    expect(res.data).toEqual({ user_id: user, auth_type: 'api_key', scopes: [], roles: [], key_id: expect.any(Number), terms: expect.objectContaining({ accepted_version: null }) });
   });
 });
 

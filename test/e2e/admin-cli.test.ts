@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { getHubItem, newPhone, signUp } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
+import { runTsScript, type CliRun } from '../support/cli-run.js';
 import { accountKeys } from '../../lib/accounts/accounts.js';
 
 // `npm run admin`, run as the deployer runs it: a child process with its own AWS SDK clients, here
@@ -12,23 +12,9 @@ import { accountKeys } from '../../lib/accounts/accounts.js';
 const api = useTestStack();
 const ADMIN_TS = fileURLToPath(new URL('../../infra/admin.ts', import.meta.url));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function admin(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+function admin(args: string[], env: Record<string, string | undefined> = {}): Promise<CliRun> {
   const base = { ...process.env, LOG_LEVEL: 'INFO', POWERTOOLS_LOG_LEVEL: 'INFO', JWT_SECRET: undefined, API_KEYS_TABLE: undefined };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ADMIN_TS, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runTsScript(ADMIN_TS, args, { ...base, ...env });
 }
 
 const storedRoles = async (openid: string) => (await getHubItem<{ roles: string[] }>(accountKeys.account(openid)))?.roles;

@@ -5,7 +5,7 @@ import { AuthorizerUnavailable, principalFor } from '../../lib/http/route-access
 
 const jwt: Principal = { user_id: 'u_1', auth_type: 'jwt', scopes: [], roles: [] };
 const admin: Principal = { ...jwt, roles: ['admin'] };
-const key: Principal = { user_id: 'u_1', auth_type: 'api_key', scopes: ['export:read'], roles: [] };
+const key: Principal = { user_id: 'u_1', auth_type: 'api_key', scopes: ['export:read'], roles: [], key_id: 42 };
 const status = (fn: () => unknown) => {
   try {
     fn();
@@ -26,10 +26,15 @@ describe('the authorizer verdict codec (lib/auth/verdict.ts)', () => {
     expect(decodeVerdict(encodeVerdict(verdict))).toEqual(verdict);
   });
 
-  it('reads arrays API Gateway handed on as JSON text', () => {
-    expect(decodeVerdict({ verdict: 'authenticated', user_id: 'u_1', auth_type: 'api_key', scopes: '["a","b"]', roles: '[]' })).toEqual({
+  it('reads arrays (and a key id) API Gateway handed on as JSON text', () => {
+    expect(decodeVerdict({ verdict: 'authenticated', user_id: 'u_1', auth_type: 'api_key', scopes: '["a","b"]', roles: '[]', key_id: '7' })).toEqual({
       kind: 'authenticated',
-      principal: { user_id: 'u_1', auth_type: 'api_key', scopes: ['a', 'b'], roles: [] },
+      principal: { user_id: 'u_1', auth_type: 'api_key', scopes: ['a', 'b'], roles: [], key_id: 7 },
+    });
+    // A login token names no key, whatever its context says.
+    expect(decodeVerdict({ verdict: 'authenticated', user_id: 'u_1', auth_type: 'jwt', scopes: [], roles: [], key_id: 7 })).toEqual({
+      kind: 'authenticated',
+      principal: { user_id: 'u_1', auth_type: 'jwt', scopes: [], roles: [] },
     });
   });
 

@@ -172,7 +172,7 @@ export interface paths {
         };
         /**
          * An access key's admitted requests per UTC day, the last 30 days, oldest first (today last)
-         * @description Counted by the per-key rate limit (refused requests are not counted); days without requests are 0. Another user's key or an unknown id is 404.
+         * @description Counted by the per-key rate limit (refused requests are not counted); days without requests are 0. With a login token: any key of the account. With an access key: its own id only (`key_id` in GET /api/v1/me). Another user's key, another key's id asked by a key, or an unknown id is 404.
          */
         get: operations["keyUsage"];
         put?: never;
@@ -1684,6 +1684,7 @@ export interface operations {
                             auth_type: "jwt" | "api_key";
                             scopes: string[];
                             roles: string[];
+                            key_id?: number;
                             terms: {
                                 accepted_version: string | null;
                                 accepted_at: string | null;
