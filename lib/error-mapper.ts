@@ -14,6 +14,9 @@ const TRANSIENT = new Set([
   'TimeoutError',
 ]);
 
+/** Network failures of an SDK call (the store or its connection went away): "try again later" too. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 function zodMessage(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid request';
@@ -31,7 +34,7 @@ export function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
   if (error instanceof z.ZodError) return new ValidationError(zodMessage(error));
   if (typeof error !== 'object' || error === null) return undefined;
-  const e = error as { name?: string; statusCode?: number; cause?: { package?: string }; CancellationReasons?: { Code?: string }[] };
+  const e = error as { name?: string; code?: string; $metadata?: unknown; statusCode?: number; cause?: { package?: string }; CancellationReasons?: { Code?: string }[] };
   // @middy/http-json-body-parser signals a missing, non-JSON or malformed body with a 415.
   if (e.cause?.package === '@middy/http-json-body-parser') {
     return new ValidationError('The request body must be a JSON object sent with Content-Type: application/json');
@@ -39,6 +42,7 @@ export function toAppError(error: unknown): AppError | undefined {
   // SNS and Secrets Manager failures become UnavailableError where they are called (sms.ts,
   // jwt-secret.ts): a transient SDK error that gets this far came from DynamoDB.
   if (e.name && TRANSIENT.has(e.name)) return new UnavailableError(undefined, undefined, 'dynamodb');
+  if (e.$metadata !== undefined && e.code !== undefined && NETWORK_CODES.has(e.code)) return new UnavailableError(undefined, undefined, 'dynamodb');
   if (e.name === 'TransactionCanceledException' && e.CancellationReasons?.some((r) => r.Code === 'ThrottlingError' || r.Code === 'TransactionConflict')) {
     return new UnavailableError(undefined, undefined, 'dynamodb');
   }

@@ -76,9 +76,13 @@ export async function startDynamoDbLocal(options: { dataDir?: string; port?: num
   process.env.JDK_JAVA_OPTIONS = [DYNAMODB_LOCAL_JVM_OPTIONS, options.jvmOptions].filter(Boolean).join(' ');
   let child: ChildProcess;
   try {
-    // Detached: it outlives this process (a test worker's instance, reused by the worker's next files
-    // and stopped by the test run's teardown, test/support/global-setup.ts).
-    child = spawn({ port, path: options.dataDir ?? null, sharedDb: true, stdio: options.detached ? 'ignore' : 'pipe', detached: options.detached ?? false });
+    // Always its own process group: a signal to the terminal's group (Ctrl+C, a process manager
+    // stopping the group) reaches its owner only, which stops it last, after the requests in flight
+    // have been answered (infra/local/local-stack.ts). Killed with the group, it would go first and
+    // leave those requests half-written (docs/testing.md, "The local runtime").
+    // `detached`: it also outlives this process (a test worker's instance, reused by the worker's next
+    // files and stopped by the test run's teardown, test/support/global-setup.ts).
+    child = spawn({ port, path: options.dataDir ?? null, sharedDb: true, stdio: options.detached ? 'ignore' : 'pipe', detached: true });
   } finally {
     if (previous === undefined) delete process.env.JDK_JAVA_OPTIONS;
     else process.env.JDK_JAVA_OPTIONS = previous;

@@ -30,6 +30,8 @@ async function shutdown(signal: string) {
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
+// The terminal closed: stop the same way (DynamoDB Local, in a process group of its own, does not get it).
+process.on('SIGHUP', () => void shutdown('SIGHUP'));
 
 // The key-management page, built fresh into web/dist and served at `/`.
 const staticDir = await buildWeb();

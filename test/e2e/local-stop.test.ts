@@ -1,12 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import { get } from 'node:http';
-import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/dynamodb-local.js';
 import { childProcessOf, isRunning } from '../../infra/local/process-info.js';
-
-const ROOT = resolve(import.meta.dirname, '../..');
+import { startLocalServerProcess } from '../support/local-process.js';
 
 /** One GET on a connection of its own (no keep-alive): its status, or the connection error's code. */
 const getOnce = (url: string) =>
@@ -30,17 +27,9 @@ describe('npm start (infra/local/start.ts): stops on a signal', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('%s during load: every request answered or refused cleanly, then the server and DynamoDB Local are gone', async (signal) => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: 'memory', DEMO_VIDEOS: '30' };
-    // This file's settings (its tables, its DynamoDB Local) are not the server's.
-    for (const name of ['DYNAMODB_ENDPOINT', 'HUB_TABLE', 'API_KEYS_TABLE', 'JWT_SECRET']) delete env[name];
-    server = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    server.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    server.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    const exited = once(server, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-    while (!output.includes('expohub is running at')) {
-      await Promise.race([once(server.stdout!, 'data'), exited.then(() => expect.fail(`the server exited while starting:\n${output}`))]);
-    }
+    const started = await startLocalServerProcess(port, { DATA_DIR: 'memory', DEMO_VIDEOS: '30' });
+    server = started.server;
+    const { exited } = started;
     java = childProcessOf(server.pid!, 'java');
     expect(java, 'DynamoDB Local runs as a child of the server').toBeDefined();
 
@@ -66,8 +55,8 @@ describe('npm start (infra/local/start.ts): stops on a signal', () => {
     // A generous bound on waiting, not a measure of speed: the stop is bounded by its own deadline.
     const [code] = await exited;
     expect(code).toBe(0);
-    expect(output).toContain(`${signal} received, stopping`);
-    expect(output).toContain('stopped');
+    expect(started.output()).toContain(`${signal} received, stopping`);
+    expect(started.output()).toContain('stopped');
     expect(isRunning(java!), 'DynamoDB Local survived the server').toBe(false);
     expect(statuses.length).toBeGreaterThanOrEqual(30);
     // Every request answered, those in flight at the signal included: 200, or 503 UNAVAILABLE while

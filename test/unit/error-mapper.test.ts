@@ -33,6 +33,15 @@ describe('toAppError', () => {
     },
   );
 
+  it('maps an SDK call whose connection failed (the store went away) to 503, and a bare network error of our own code to nothing', () => {
+    for (const code of ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT']) {
+      const sdk = Object.assign(new Error(`connect ${code} 127.0.0.1:8000`), { code, $metadata: { attempts: 2 } });
+      expect(toAppError(sdk), code).toMatchObject({ status: 503, code: 'UNAVAILABLE', dependency: 'dynamodb' });
+    }
+    expect(toAppError(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))).toBeUndefined();
+    expect(toAppError(Object.assign(new Error('x'), { code: 'ENOENT', $metadata: {} }))).toBeUndefined();
+  });
+
   it('maps a transaction cancelled by throttling to 503, and by a condition to nothing (the use case decides)', () => {
     const throttled = Object.assign(new Error('x'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'None' }, { Code: 'ThrottlingError' }] });
     expect(toAppError(throttled)).toMatchObject({ status: 503 });
