@@ -22,9 +22,11 @@ export const reactionKeys = {
  * A like item as the like operation writes it (lib/recommend/reactions.ts), with its index keys: my
  * likes (gsi1) and the video's likers (gsi2, which the feed's model reads). `trendAdd` is what the
  * like added to the video's trend (a dislike takes exactly this back); the video's author, tags and
- * creation are for the stream processor (whose liked_count, which tag rankings).
+ * creation are for the stream processor (whose liked_count, which tag rankings). `shownLikeCount`
+ * is the like_count the like answered: the liker is shown no less while it is recent
+ * (own-counts.ts).
  */
-export function likeItem(openid: string, video: { vid: string; author_openid: string; tags?: string[]; created_at: string }, likedAt: string, trendAdd: number) {
+export function likeItem(openid: string, video: { vid: string; author_openid: string; tags?: string[]; created_at: string }, likedAt: string, trendAdd: number, shownLikeCount?: number) {
   return {
     ...reactionKeys.like(openid, video.vid),
     ...reactionKeys.likesIndex(openid, likedAt, video.vid),
@@ -37,5 +39,6 @@ export function likeItem(openid: string, video: { vid: string; author_openid: st
     author_openid: video.author_openid,
     tags: video.tags ?? [],
     video_created_at: video.created_at,
+    ...(shownLikeCount === undefined ? {} : { shown_like_count: shownLikeCount }),
   };
 }

@@ -115,6 +115,14 @@ export async function findComment(cid: string): Promise<(StoredComment & { delet
   return item?.entity === 'comment' && item.cid === cid ? item : undefined;
 }
 
+/**
+ * The account's "commented" item of a video, strongly consistent: the comment_count its latest
+ * comment answered (`shown_comment_count`, lib/catalog/own-counts.ts) and when (`commented_at`).
+ */
+export async function getCommented(openid: string, vid: string): Promise<Record<string, unknown> | undefined> {
+  return (await db.send(new GetCommand({ TableName: tableNames.hub, Key: commentKeys.commented(openid, vid), ConsistentRead: true }))).Item;
+}
+
 export function toCommentView(comment: StoredComment, nickname = comment.nickname): CommentView {
   return { cid: comment.cid, vid: comment.vid, openid: comment.openid, nickname, content: comment.content, created_at: comment.created_at };
 }

@@ -18,6 +18,7 @@ import { newCommentId } from '../ids.js';
 import { logger } from '../logger.js';
 import { getAccount } from '../accounts/accounts.js';
 import { commentItem, commentLookupItem, commentViews, toCommentView, type CommentView, type StoredComment } from '../comments/comments.js';
+import { ownCommentCount } from '../catalog/own-counts.js';
 import { rateLimitedError, rateLimitItem, rateWindowFull, refundRateLimits, secondsUntilWindowEnds, type RateLimit } from '../limits/rate-windows.js';
 
 /** How long a retry of the same (account, video, text) returns the first comment. */
@@ -66,11 +67,19 @@ const TABLE = () => tableNames.hub;
 const get = async <T>(key: { pk: string; sk: string }) =>
   (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item as T | undefined;
 
-async function firstComment(guard: Guard): Promise<Answer | undefined> {
-  const [stored, video] = await Promise.all([get<StoredComment>(commentKeys.comment(guard.vid, guard.seq!)), getVideo(guard.vid, true)]);
+/**
+ * The answer to a retry: the first comment, with the count as its author sees it (at least the
+ * answer kept on the "commented" item, docs/data-model.md "Read your own writes").
+ */
+async function firstComment(openid: string, guard: Guard): Promise<Answer | undefined> {
+  const [stored, video, commented] = await Promise.all([
+    get<StoredComment>(commentKeys.comment(guard.vid, guard.seq!)),
+    getVideo(guard.vid, true),
+    get<Record<string, unknown>>(commentKeys.commented(openid, guard.vid)),
+  ]);
   if (!stored) return undefined;
   const [comment] = await commentViews([stored]);
-  return { comment: comment!, comment_count: video?.comment_count ?? guard.seq! };
+  return { comment: comment!, comment_count: video ? ownCommentCount(video.comment_count, commented, clock.now()) : guard.seq! };
 }
 
 /**
@@ -219,8 +228,10 @@ type WriteOutcome = { outcome: 'written' } | { outcome: 'taken' } | { outcome: '
  * failures are tried again in place.
  * - 'taken': the number's place holds another comment (the comment's condition keeps it);
  * - 'lost': a retry took the reservation over (it was stale) and writes the comment itself.
+ * The "commented" item keeps `count`, the comment_count answered: its author is shown no less while
+ * it is recent (lib/catalog/own-counts.ts).
  */
-async function writeComment(comment: StoredComment, r: Reservation): Promise<WriteOutcome> {
+async function writeComment(comment: StoredComment, count: number, r: Reservation): Promise<WriteOutcome> {
   const items: TransactItem[] = [
     { Put: { TableName: TABLE(), Item: commentItem(comment), ConditionExpression: 'attribute_not_exists(pk)' } },
     {
@@ -235,7 +246,7 @@ async function writeComment(comment: StoredComment, r: Reservation): Promise<Wri
     {
       Put: {
         TableName: TABLE(),
-        Item: { ...commentKeys.commented(comment.openid, comment.vid), ...commentKeys.commentedIndex(comment.openid, comment.created_at, comment.vid), entity: 'commented', openid: comment.openid, vid: comment.vid, commented_at: comment.created_at },
+        Item: { ...commentKeys.commented(comment.openid, comment.vid), ...commentKeys.commentedIndex(comment.openid, comment.created_at, comment.vid), entity: 'commented', openid: comment.openid, vid: comment.vid, commented_at: comment.created_at, shown_comment_count: count },
       },
     },
     // The comment by its cid (comments.ts commentKeys.commentById): comment_delete and moderation.
@@ -268,13 +279,13 @@ async function writeComment(comment: StoredComment, r: Reservation): Promise<Wri
  * alone) and answers its comment. Undefined when the reservation went away, was replaced or became
  * stale (the caller starts over); 503 when it is still being written after the waits.
  */
-async function awaitHolder(guardKey: { pk: string; sk: string }, held: Guard): Promise<Answer | undefined> {
+async function awaitHolder(openid: string, guardKey: { pk: string; sk: string }, held: Guard): Promise<Answer | undefined> {
   for (let wait = 1; wait <= HOLDER_WAITS; wait++) {
     await backoff(wait, HOLDER_WAIT);
     const now = clock.now();
     const guard = await get<Guard>(guardKey);
     if (!guard || guard.cid !== held.cid || guard.expires_at <= now || now - guard.reserved_at >= STALE_RESERVATION_MS) return undefined;
-    if (guard.seq !== undefined) return firstComment(guard);
+    if (guard.seq !== undefined) return firstComment(openid, guard);
   }
   throw new UnavailableError('This comment is still being written; retry shortly', (held.reserved_at + STALE_RESERVATION_MS - clock.now()) / 1000);
 }
@@ -347,7 +358,7 @@ async function commentWithin(
       throw error;
     }
     const comment: StoredComment = { cid: r.cid, vid: c.vid, seq: taken.seq, openid: c.openid, nickname: c.nickname, content: c.content, created_at: new Date(r.now).toISOString() };
-    const written = await writeComment(comment, r);
+    const written = await writeComment(comment, taken.count, r);
     const answer = { comment: toCommentView(comment), comment_count: taken.count };
     switch (written.outcome) {
       case 'written':
@@ -400,11 +411,11 @@ export async function postComment({ openid, vid, content }: { openid: string; vi
     let replaces: Guard | undefined;
     if (guard && guard.expires_at > now) {
       if (guard.seq !== undefined) {
-        const first = await firstComment(guard);
+        const first = await firstComment(openid, guard);
         if (first) return first;
         replaces = guard;
       } else if (now - guard.reserved_at < STALE_RESERVATION_MS) {
-        const first = await awaitHolder(guardKey, guard);
+        const first = await awaitHolder(openid, guardKey, guard);
         if (first) return first;
         continue;
       } else {

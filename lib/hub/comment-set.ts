@@ -7,7 +7,9 @@ import { holdComment } from '../filter/held-items.js';
 import { checkFields } from '../filter/terms.js';
 import { getVideo } from '../catalog/videos.js';
 import { requireAccount } from '../accounts/accounts.js';
-import { storedCount } from '../db/attributes.js';
+import { getCommented } from '../comments/comments.js';
+import { ownCommentCount } from '../catalog/own-counts.js';
+import { clock } from '../clock.js';
 import { NotFoundError } from '../errors.js';
 
 const query = z.object({
@@ -28,7 +30,8 @@ const query = z.object({
 /**
  * comment_set (docs/hub-api.md, "comment_set"): a comment on a video, deduplicated and rate limited.
  * The filter first (docs/moderation.md, "Filter"): a `reject` term is 400 naming `content`; a `hold`
- * term holds the comment without a number (comment_count does not move) and answers it with `held: true`.
+ * term holds the comment without a number (comment_count does not move) and answers it with `held: true`
+ * and the count as the caller sees it (docs/data-model.md, "Read your own writes").
  */
 export const commentSet = defineOperation({
   auth: 'required',
@@ -37,10 +40,10 @@ export const commentSet = defineOperation({
   async run(input) {
     const { held } = await checkFields({ content: input.content });
     if (held.length === 0) return postComment(input);
-    const [video, author] = await Promise.all([getVideo(input.vid, true), requireAccount(input.openid, 'Your account')]);
+    const [video, author, commented] = await Promise.all([getVideo(input.vid, true), requireAccount(input.openid, 'Your account'), getCommented(input.openid, input.vid)]);
     if (!video) throw new NotFoundError(`Video "${input.vid.slice(0, 64)}" does not exist`);
     const item = await holdComment(input);
     const comment = { cid: item.target_id, vid: input.vid, openid: input.openid, nickname: author.nickname, content: item.text.content!, created_at: item.at, held: true };
-    return { comment, comment_count: storedCount(video.comment_count), held: true };
+    return { comment, comment_count: ownCommentCount(video.comment_count, commented, clock.now()), held: true };
   },
 });

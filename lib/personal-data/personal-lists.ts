@@ -84,7 +84,7 @@ async function listPage(list: ListName, owner: string, start: number, size: numb
   if (!q) {
     const { vids, more } = await vidsFrom(partition, start, size);
     const videos = (await getVideos(vids)).filter((v) => !blocked.has(v.author_openid));
-    return { list: await videoViews(videos, viewer), next_id: more ? start + size : -1 };
+    return { list: await videoViews(videos, viewer, commentKeys.commented), next_id: more ? start + size : -1 };
   }
   // Keyword filter: examine up to FAV_SEARCH_SCAN entries, stop at `size` matches; next_id is the
   // position after the last entry examined, so the next call continues exactly there.
@@ -102,7 +102,7 @@ async function listPage(list: ListName, owner: string, start: number, size: numb
     }
   }
   const left = examined < vids.length || more;
-  return { list: await videoViews(found, viewer), next_id: left ? start + examined : -1 };
+  return { list: await videoViews(found, viewer, commentKeys.commented), next_id: left ? start + examined : -1 };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.js';
 import { db, tableNames } from '../db/client.js';
 import { videoKeys } from '../catalog/video-items.js';
 import { toVideoView, videoViews } from '../catalog/video-view.js';
+import { commentKeys } from '../comments/comments.js';
 import type { VideoView } from '../catalog/video-view-schema.js';
 import { getVideo, putVideo } from '../catalog/videos.js';
 import { afterCommit } from '../db/failures.js';
@@ -90,7 +91,7 @@ export async function publishVideo(principal: Principal, body: unknown): Promise
   if (created && !replayed) return { video: fromWhatWasRead(), created };
   // Published: should the read for the answer fail, answer with the names read before (the
   // publisher's own marks as unknown, i.e. false) rather than a 503 for a video that exists.
-  const [view] = await afterCommit('video view', () => videoViews([video], principal.user_id), () => [fromWhatWasRead()]);
+  const [view] = await afterCommit('video view', () => videoViews([video], principal.user_id, commentKeys.commented), () => [fromWhatWasRead()]);
   return { video: view!, created };
 }
 

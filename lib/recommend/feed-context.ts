@@ -80,8 +80,17 @@ export interface Outcome {
 export const visible = <V extends { author_openid: string }>(ctx: Pick<Context, 'blocked'>, video: V | undefined): V | undefined =>
   video && !ctx.blocked.has(video.author_openid) ? video : undefined;
 
+/**
+ * The requests of the answer's read (feed.ts): one BatchGet of at most 100 keys each. Per video
+ * shown: its item (when known only by id), its author and, signed in, the caller's like and
+ * "commented" items (the marks and the counts as the caller sees them: docs/data-model.md, "Read
+ * your own writes"); plus the videos reported as viewed. One request up to 100 keys, so 20 videos
+ * with up to 20 viewed ones; two past that.
+ */
+export const answerReads = (req: Pick<FeedRequest, 'count' | 'viewer' | 'viewed'>) => Math.max(1, Math.ceil((req.count * (req.viewer ? 4 : 2) + req.viewed.length) / 100));
+
 /** Requests still free for candidates: the answer's read and the state write stay reserved. */
-export const spare = (ctx: Context) => MAX_REQUESTS - ctx.used - 1 - (writesState(ctx) ? 1 : 0);
+export const spare = (ctx: Context) => MAX_REQUESTS - ctx.used - answerReads(ctx.req) - (writesState(ctx) ? 1 : 0);
 
 /**
  * Whether the call ends with the state write. "More like this" records only the views it reports:

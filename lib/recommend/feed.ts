@@ -8,6 +8,7 @@ import { accountKeys } from '../accounts/accounts.js';
 import { videoKeys } from '../catalog/video-items.js';
 import { feedKeys } from './feed-state.js';
 import { reactionKeys } from '../catalog/reaction-items.js';
+import { commentKeys } from '../comments/comments.js';
 import { shareKeys } from '../share/shares.js';
 import { randomBase62 } from '../ids.js';
 import { decodeCursor } from './cursor.js';
@@ -28,7 +29,8 @@ export interface FeedAnswer {
  * limits are in feed-context.ts, shared with rec.ts and walks.ts):
  *   authentication (1 for a JWT) + the caller's state (1: the state item, its call records and the
  *   followed accounts in one Query; +1 for a share or "more like this") + candidate reads (what is
- *   left) + the answer's read (1) + the state write (1 BatchWrite; none when nothing changed).
+ *   left) + the answer's read (1; 2 past 100 keys: answerReads) + the state write (1 BatchWrite;
+ *   none when nothing changed).
  * Candidate sources are read in priority order while the budget lasts.
  */
 export async function nextList(req: FeedRequest): Promise<FeedAnswer> {
@@ -64,12 +66,14 @@ export async function nextList(req: FeedRequest): Promise<FeedAnswer> {
   else if (req.order === 'rec') outcome = await recommend(ctx);
   else outcome = await walk(ctx, req.order);
 
-  // One BatchGet for the answer: videos known only by id, author nicknames, the caller's likes, and
-  // the videos reported as viewed (their tags feed the taste; unknown vids are not recorded).
+  // One BatchGet for the answer: videos known only by id, author nicknames, the caller's likes and
+  // "commented" items (the marks, and the counts as the caller sees them: docs/data-model.md, "Read
+  // your own writes"; the feed never shows a video the caller disliked), and the videos reported
+  // as viewed (their tags feed the taste; unknown vids are not recorded).
   const shown = outcome.videos;
   const missing = shown.filter((v) => !v.title).map((v) => videoKeys.video(v.vid));
   const lookupKeys: Key[] = [...new Set(shown.map((v) => v.author_openid))].map((a) => accountKeys.account(a));
-  if (req.viewer) for (const v of shown) lookupKeys.push(reactionKeys.like(req.viewer, v.vid));
+  if (req.viewer) for (const v of shown) lookupKeys.push(reactionKeys.like(req.viewer, v.vid), commentKeys.commented(req.viewer, v.vid));
   const viewedKeys = req.viewed.map((vid) => videoKeys.video(vid));
   const lookups = (await batchGetHubItems([...missing, ...lookupKeys, ...viewedKeys])) as Found;
   const list: VideoView[] = [];
@@ -77,8 +81,13 @@ export async function nextList(req: FeedRequest): Promise<FeedAnswer> {
     const video = item.title ? item : (lookups.get(itemId(videoKeys.video(item.vid))) as VideoItem | undefined);
     if (!video) continue;
     const nickname = (lookups.get(itemId(accountKeys.account(video.author_openid))) as { nickname?: string } | undefined)?.nickname;
-    const reactions = req.viewer ? { liked: lookups.has(itemId(reactionKeys.like(req.viewer, video.vid))), disliked: false } : undefined;
-    list.push(toVideoView(video, nickname, reactions));
+    if (!req.viewer) {
+      list.push(toVideoView(video, nickname));
+      continue;
+    }
+    const like = lookups.get(itemId(reactionKeys.like(req.viewer, video.vid)));
+    const commented = lookups.get(itemId(commentKeys.commented(req.viewer, video.vid)));
+    list.push(toVideoView(video, nickname, { liked: !!like, disliked: false }, { like, commented }));
   }
   const viewed = req.viewed
     .map((vid) => lookups.get(itemId(videoKeys.video(vid))) as VideoItem | undefined)

@@ -11,6 +11,7 @@ import { UpdateBuilder } from '../db/update-builder.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
 import { addTaste, LIKED_CHUNK, LIKED_RECENT_CAP, likedHash, parseFeedState, TASTE } from './feed-state.js';
 import { likeItem, reactionKeys } from '../catalog/reaction-items.js';
+import { ownLikeCount } from '../catalog/own-counts.js';
 
 
 
@@ -24,6 +25,10 @@ import { likeItem, reactionKeys } from '../catalog/reaction-items.js';
  * stream (lib/streams/counters.ts), applied exactly once, within seconds; the like item carries what
  * they need (author, tags, the trend it added, the liker's latest likes). A failure before the commit
  * is a 503 with nothing written.
+ *
+ * The like_count they answer is the caller's own view (docs/data-model.md, "Read your own writes"):
+ * what the caller was shown before, plus the like or less the removed like, kept on the like or
+ * dislike item so that what the caller reads next is never on the other side of it.
  */
 const TABLE = () => tableNames.hub;
 const ATTEMPTS = 4;
@@ -64,8 +69,10 @@ async function requireVideo(vid: string): Promise<VideoItem> {
   return video;
 }
 
-/** The like_count a video shows (its stream-applied count may trail the latest likes by moments). */
-const shownLikes = (video: VideoItem, delta = 0) => Math.max(0, (video.like_count ?? 0) + delta);
+/** One of the caller's own items, strongly consistent (the answer of a retry, the dislike a like clears). */
+async function ownItem(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
+  return (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item;
+}
 
 /** What a cancelled reaction transaction means, item by item. */
 function explainCancellation(error: unknown, items: TransactItem[], openid: string): 'exists' | never {
@@ -128,8 +135,14 @@ function likeFeedStateItem(openid: string, vid: string, update: UpdateBuilder, c
 export async function likeVideo(openid: string, vid: string): Promise<LikeResult> {
   let clearDislike = false;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const [video, { recent, likes }] = await Promise.all([requireVideo(vid), readLikeContext(openid)]);
+    const [video, { recent, likes }, disliked] = await Promise.all([
+      requireVideo(vid),
+      readLikeContext(openid),
+      clearDislike ? ownItem(reactionKeys.dislike(openid, vid)) : undefined,
+    ]);
     const now = clock.now();
+    // What the caller was shown before (at most a recent dislike's answer), plus this like.
+    const answer = ownLikeCount(video.like_count, { dislike: disliked }, now) + 1;
     const nowIso = new Date(now).toISOString();
     const trendDelta = trendUnit(now);
     const feed = new UpdateBuilder()
@@ -146,7 +159,7 @@ export async function likeVideo(openid: string, vid: string): Promise<LikeResult
       {
         Put: {
           TableName: TABLE(),
-          Item: likeItem(openid, video, nowIso, trendDelta),
+          Item: likeItem(openid, video, nowIso, trendDelta, answer),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -166,13 +179,16 @@ export async function likeVideo(openid: string, vid: string): Promise<LikeResult
         continue;
       }
       try {
-        if (explainCancellation(error, items, openid) === 'exists') return { vid, liked: true, like_count: shownLikes(video) };
+        if (explainCancellation(error, items, openid) === 'exists') {
+          // Liked already (a retry, a parallel duplicate): that like's answer holds.
+          return { vid, liked: true, like_count: ownLikeCount(video.like_count, { like: await ownItem(reactionKeys.like(openid, vid)) }, clock.now()) };
+        }
       } catch (reason) {
         if (reason instanceof Retry) continue;
         throw reason;
       }
     }
-    return { vid, liked: true, like_count: shownLikes(video, 1) };
+    return { vid, liked: true, like_count: answer };
   }
   throw new UnavailableError('The video is changing; retry shortly');
 }
@@ -181,17 +197,21 @@ export async function dislikeVideo(openid: string, vid: string): Promise<Dislike
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const [video, likeItem] = await Promise.all([
       requireVideo(vid),
-      db.send(new GetCommand({ TableName: TABLE(), Key: reactionKeys.like(openid, vid), ConsistentRead: true })).then((o) => o.Item),
+      ownItem(reactionKeys.like(openid, vid)),
     ]);
     const now = clock.now();
     const nowIso = new Date(now).toISOString();
+    // What the caller was shown before (at least a recent like's answer), less the like it removes.
+    const before = ownLikeCount(video.like_count, { like: likeItem }, now);
+    const answer = likeItem ? Math.max(0, before - 1) : before;
     const feed = new UpdateBuilder().setValue('updated_at', nowIso).setValue('entity', 'feed_state').addToSet('disliked', [vid]);
     addTaste(feed, video.tags ?? [], TASTE.dislike, now);
     const items: TransactItem[] = [
       {
         Put: {
           TableName: TABLE(),
-          Item: { ...reactionKeys.dislike(openid, vid), entity: 'dislike', openid, vid, disliked_at: nowIso },
+          // A dislike that removed a like keeps its answer: the caller is shown no more while it is recent.
+          Item: { ...reactionKeys.dislike(openid, vid), entity: 'dislike', openid, vid, disliked_at: nowIso, ...(likeItem ? { shown_like_count: answer } : {}) },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -210,13 +230,13 @@ export async function dislikeVideo(openid: string, vid: string): Promise<Dislike
       try {
         // 'exists': already disliked (by a parallel retry, if the like was still there when read).
         explainCancellation(error, items, openid);
-        return { vid, disliked: true, like_count: shownLikes(video, likeItem ? -1 : 0) };
+        return { vid, disliked: true, like_count: ownLikeCount(video.like_count, { dislike: await ownItem(reactionKeys.dislike(openid, vid)) }, clock.now()) };
       } catch (reason) {
         if (reason instanceof Retry) continue;
         throw reason;
       }
     }
-    return { vid, disliked: true, like_count: shownLikes(video, likeItem ? -1 : 0) };
+    return { vid, disliked: true, like_count: answer };
   }
   throw new UnavailableError('The video is changing; retry shortly');
 }

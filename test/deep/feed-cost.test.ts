@@ -138,6 +138,8 @@ describe.each([
   it.each([
     ['rec', {}],
     ['rec with a full view_list, a share and a device id', { view_list: viewList, shareid: '', d: 'phone-1' }],
+    // The answer's read past 100 keys (20 videos' items, authors, likes and "commented" items, 40 viewed): two requests, reserved.
+    ['rec of 20 videos with a full view_list', { cmd: 'refresh', watch_count: 20, view_list: viewList }],
     ['rec after cmd=refresh', { cmd: 'refresh', watch_count: 20 }],
     ['more like this, opened from a share', { vid: catalog[3]!.vid, shareid: '', watch_count: 20 }],
     ['hot', { order: 'hot', watch_count: 20 }],
