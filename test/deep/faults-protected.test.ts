@@ -54,7 +54,7 @@ describe('access keys under DynamoDB faults', () => {
         expect((records.Items ?? []).map((i) => i.sk).sort()).toEqual([keyRecordKeys.record(user, key.id).sk, keyRecordKeys.quota(user).sk]);
         expect(parsed(await apiKeysItem(keyRecordKeys.quota(user)))).toMatchObject({ n: 1 });
         expect(parsed(await apiKeysItem(keyRecordKeys.idCounter))).toMatchObject({ n: key.id });
-        await expect(verifyAccessKey(api_key)).resolves.toEqual({ user_id: user, scopes: [] });
+        await expect(verifyAccessKey(api_key)).resolves.toEqual({ user_id: user, scopes: [], key_id: key.id });
       },
       mayChange: {
         why: 'a timed-out create may have been applied: its id stays skipped, never handed out twice',

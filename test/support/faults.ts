@@ -42,6 +42,8 @@ interface Armed {
   seen: number;
   /** Fails every matching request instead of the N-th only (see failWhere). */
   match?: (command: string, input: Record<string, unknown>) => boolean;
+  /** With `match`: fail only the first that many. */
+  times?: number;
 }
 
 const TRANSACTIONS = new Set(['TransactWriteItemsCommand', 'TransactGetItemsCommand']);
@@ -94,7 +96,7 @@ function install(): void {
       const command = context.commandName ?? 'unknown';
       const input = args.input as Record<string, unknown>;
       if (!current || (isTransactionKind(current.fault.kind) && !TRANSACTIONS.has(command))) return next(args);
-      if (current.match ? !current.match(command, input) : ++current.seen !== current.fault.at) return next(args);
+      if (current.match ? !current.match(command, input) || (current.times !== undefined && current.fault.failures >= current.times) : ++current.seen !== current.fault.at) return next(args);
       current.fault.fired ??= command;
       current.fault.input ??= input;
       current.fault.failures++;
@@ -119,11 +121,16 @@ export function failAt(n: number, kind: FaultKind, options: { applied?: boolean 
   return fault;
 }
 
-/** Makes EVERY request that `match` accepts fail with `kind` until clearFaults: a dependency that stays down. */
-export function failWhere(kind: FaultKind, match: (command: string, input: Record<string, unknown>) => boolean): Fault {
+/**
+ * Makes EVERY request that `match` accepts fail with `kind` until clearFaults: a dependency that stays
+ * down. `times`: only the first that many (a request picked by what it is, not by its position, which
+ * a cache read or not read would move); `applied`: a timeout whose request was applied.
+ */
+export function failWhere(kind: FaultKind, match: (command: string, input: Record<string, unknown>) => boolean, options: { times?: number; applied?: boolean } = {}): Fault {
   install();
-  const fault: Fault = { kind, at: 0, applied: false, failures: 0 };
-  armed = { fault, seen: 0, match };
+  if (options.applied && kind !== 'timeout') throw new Error('failWhere: only a timeout can hide an applied request');
+  const fault: Fault = { kind, at: 0, applied: options.applied ?? false, failures: 0 };
+  armed = { fault, seen: 0, match, times: options.times };
   return fault;
 }
 
