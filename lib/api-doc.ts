@@ -45,3 +45,31 @@ export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : fa
 
 /** Keeps a literal's types while checking it is a RouteDoc. */
 export const defineRouteDoc = (doc: RouteDoc): RouteDoc => doc;
+
+/** A JSON Schema, as the OpenAPI document writes it. */
+export type JsonSchema = Record<string, unknown>;
+
+type How = 'replace' | 'add' | 'fill';
+const WIRE = new WeakMap<object, { json: JsonSchema; how: How }>();
+
+/**
+ * What the document shows for a request schema whose checks zod cannot write as JSON Schema (a
+ * refinement, a transform from the query string's text): `replace` puts `json` in place of zod's
+ * own, `add` sets its keywords over zod's (a pattern for a refinement), `fill` only those zod's lacks
+ * (the text check's pattern, which a stricter pattern of the same schema wins over). Helpers that build the zod
+ * check and this JSON Schema from the same constants (lib/hub/params.ts, lib/text.ts) use it, so the
+ * document says what the server enforces (docs/hub-api.md, "The OpenAPI document").
+ * Returns `schema` itself.
+ */
+export function documentAs<S extends object>(schema: S, json: JsonSchema, how: How = 'replace'): S {
+  WIRE.set(schema, { json, how });
+  return schema;
+}
+
+/** The JSON Schema documentAs gave `schema`, applied to zod's `generated` one (in place). */
+export function applyDocumented(schema: object, generated: JsonSchema): void {
+  const wire = WIRE.get(schema);
+  if (!wire) return;
+  if (wire.how === 'replace') for (const key of Object.keys(generated)) delete generated[key];
+  for (const [key, value] of Object.entries(wire.json)) if (wire.how !== 'fill' || !(key in generated)) generated[key] = structuredClone(value);
+}
