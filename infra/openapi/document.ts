@@ -15,9 +15,10 @@ import { ROUTE_DOCS } from './registry.js';
  *
  * The hub is one path with every parameter in the query; OpenAPI allows one operation per path and
  * method, so `GET /api/v1` has one query parameter object (`style: form, explode: true`) whose
- * schema is a `oneOf` of one schema per `do` (components.schemas.HubQuery_<do>, each with
- * `do: {const: <do>}`), discriminated by `do`; the answer's `data` is a `oneOf` of HubData_<do>;
- * and `x-hub-operations` maps each `do` to its query, data, auth, scope and examples.
+ * schema lists every hub parameter in its `properties` and holds a `oneOf` of one schema per `do`
+ * (components.schemas.HubQuery_<do>, each with `do: {const: <do>}`); the answer's `data` is an
+ * `anyOf` of HubData_<do>; and `x-hub-operations` maps each `do` to its query, data, auth, scope and
+ * examples (docs/hub-api.md, "The OpenAPI document").
  */
 type HttpMethod = RouteSpec['method'];
 
@@ -242,7 +243,7 @@ function hubOperation(operations: Record<string, HubOperation>, docs: Record<str
     summary: 'The hub: one path, the operation named by `do`, every parameter in the query string',
     description:
       'The query string is one object, `params` (`style: form, explode: true`: each of its properties is a query parameter of its own, `?do=like&openid=...`, never `params[do]=`): ' +
-      'its `properties` list every hub parameter, and its `oneOf`, discriminated by `do`, holds one schema per operation (components.schemas.HubQuery_<do>) with what that operation requires and allows. ' +
+      'its `properties` list every hub parameter, and its `oneOf` holds one schema per operation, `do` a constant in each (components.schemas.HubQuery_<do>) with what that operation requires and allows. ' +
       'openapi-fetch sends it with `querySerializer: { object: { style: "form", explode: true } }` (docs/hub-api.md, "The OpenAPI document"). ' +
       'Strings are trimmed before they are checked (surrounding whitespace is allowed and ignored); unknown parameters are ignored. ' +
       'The answer\'s `data` is the operation\'s HubData_<do> (`x-hub-operations` maps each `do` to its query, answer, auth, scope and examples); ' +
@@ -261,8 +262,9 @@ function hubOperation(operations: Record<string, HubOperation>, docs: Record<str
           type: 'object',
           properties: hubParameterUnion(names, queries),
           required: ['do'],
+          // No `discriminator`: each branch's `do` is a constant, which every JSON Schema validator reads;
+          // a discriminator's `mapping` (needed, as the values are not the schemas' names) is refused by Ajv's.
           oneOf: names.map((op) => ref(HUB_QUERY(op))),
-          discriminator: { propertyName: 'do', mapping: Object.fromEntries(names.map((op) => [op, `#/components/schemas/${HUB_QUERY(op)}`])) },
         },
       },
     ],

@@ -18,7 +18,7 @@ const query = z
     d: deviceId,
     vid: optionalId(64),
     watch_count: optionalInt(1, 20, 10),
-    order: oneOfText(['rec', 'hot', 'new'], { fallback: 'rec', message: 'must be rec, hot or new' }),
+    order: oneOfText(['rec', 'hot', 'new'], { fallback: 'rec', message: 'must be rec, hot or new', maxLength: 8 }),
     cmd: documentAs(optionalText(16).check(z.refine((v) => v === '' || v === 'refresh', 'must be "refresh" or empty')), { type: 'string', enum: ['', 'refresh'] }),
     view_list: documentAs(z
       .pipe(

@@ -34,7 +34,8 @@ export const optionalInt = (min: number, max: number, fallback: number) =>
   documentAs(
     z.pipe(
       z.pipe(
-        optionalText(String(max).length).check(z.refine((v) => v === '' || /^\d+$/.test(v), `must be a decimal integer from ${min} to ${max}`)),
+        // One character more than `max` has: "100" is "at most 20", not a length.
+        optionalText(String(max).length + 1).check(z.refine((v) => v === '' || /^\d+$/.test(v), `must be a decimal integer from ${min} to ${max}`)),
         z.transform((v: string) => (v === '' ? fallback : Number(v))),
       ),
       z.number().check(z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`)),
@@ -46,10 +47,10 @@ export const optionalInt = (min: number, max: number, fallback: number) =>
  * One of `values`, or empty (or absent) for `fallback` when given; the document lists the values
  * (the empty string among them when it is allowed).
  */
-export function oneOfText<const V extends string>(values: readonly V[], options: { fallback?: V; message?: string } = {}) {
-  const { fallback } = options;
+export function oneOfText<const V extends string>(values: readonly V[], options: { fallback?: V; message?: string; maxLength?: number } = {}) {
+  const { fallback, maxLength = 16 } = options;
   const message = options.message ?? `must be one of ${values.join(', ')}${fallback === undefined ? '' : ' (empty = ' + fallback + ')'}`;
-  const base = fallback === undefined ? z.string({ error: `is required and ${message}` }).check(z.trim()) : optionalText(16);
+  const base = fallback === undefined ? z.string({ error: `is required and ${message}` }).check(z.trim()) : optionalText(maxLength);
   return documentAs(
     z.pipe(
       z.pipe(base, z.transform((v: string) => v || fallback || '')),

@@ -29,7 +29,7 @@ export interface paths {
         };
         /**
          * The hub: one path, the operation named by `do`, every parameter in the query string
-         * @description The query string is one object, `params` (`style: form, explode: true`: each of its properties is a query parameter of its own, `?do=like&openid=...`, never `params[do]=`): its `properties` list every hub parameter, and its `oneOf`, discriminated by `do`, holds one schema per operation (components.schemas.HubQuery_<do>) with what that operation requires and allows. openapi-fetch sends it with `querySerializer: { object: { style: "form", explode: true } }` (docs/hub-api.md, "The OpenAPI document"). Strings are trimmed before they are checked (surrounding whitespace is allowed and ignored); unknown parameters are ignored. The answer's `data` is the operation's HubData_<do> (`x-hub-operations` maps each `do` to its query, answer, auth, scope and examples); the response schema lists them in an `anyOf`, as two operations can give the same answer (an empty page of get_follow and of get_follower). Authentication: the `token` query parameter (a JWT only), otherwise an Authorization Bearer header (a JWT or an access key); the user must equal `openid`.
+         * @description The query string is one object, `params` (`style: form, explode: true`: each of its properties is a query parameter of its own, `?do=like&openid=...`, never `params[do]=`): its `properties` list every hub parameter, and its `oneOf` holds one schema per operation, `do` a constant in each (components.schemas.HubQuery_<do>) with what that operation requires and allows. openapi-fetch sends it with `querySerializer: { object: { style: "form", explode: true } }` (docs/hub-api.md, "The OpenAPI document"). Strings are trimmed before they are checked (surrounding whitespace is allowed and ignored); unknown parameters are ignored. The answer's `data` is the operation's HubData_<do> (`x-hub-operations` maps each `do` to its query, answer, auth, scope and examples); the response schema lists them in an `anyOf`, as two operations can give the same answer (an empty page of get_follow and of get_follower). Authentication: the `token` query parameter (a JWT only), otherwise an Authorization Bearer header (a JWT or an access key); the user must equal `openid`.
          */
         get: operations["hub"];
         put?: never;
@@ -662,10 +662,7 @@ export interface components {
             error: string;
         };
         HubQuery_gen_code: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "gen_code";
             /** @description A phone number: E.164 (+8613800138000) or national in the default region; the server checks it is a real number */
             phonenumber: string;
@@ -676,10 +673,7 @@ export interface components {
             resend_in: number;
         };
         HubQuery_create_phone_account: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "create_phone_account";
             /** @description A phone number: E.164 (+8613800138000) or national in the default region; the server checks it is a real number */
             openid: string;
@@ -703,10 +697,7 @@ export interface components {
             };
         };
         HubQuery_get_next_list: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "get_next_list";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -756,10 +747,7 @@ export interface components {
             fav_index: string;
         };
         HubQuery_get_fav: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "get_fav";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -820,10 +808,7 @@ export interface components {
             next_id: number;
         };
         HubQuery_get_follow: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "get_follow";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -845,10 +830,7 @@ export interface components {
             next_offset: number;
         };
         HubQuery_get_follower: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "get_follower";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -870,10 +852,7 @@ export interface components {
             next_offset: number;
         };
         HubQuery_like: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "like";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -887,10 +866,7 @@ export interface components {
             like_count: number;
         };
         HubQuery_dislike: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "dislike";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -906,10 +882,7 @@ export interface components {
             like_count: number;
         };
         HubQuery_comment_set: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "comment_set";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -933,10 +906,7 @@ export interface components {
             held?: true;
         };
         HubQuery_comment_get: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "comment_get";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -962,10 +932,7 @@ export interface components {
             has_more: boolean;
         };
         HubQuery_comment_delete: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "comment_delete";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -988,10 +955,7 @@ export interface components {
             deleted: true;
         };
         HubQuery_report: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "report";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -1024,10 +988,7 @@ export interface components {
             message: string;
         };
         HubQuery_my_reports: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "my_reports";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -1055,10 +1016,7 @@ export interface components {
             cursor: string;
         };
         HubQuery_sharetext: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "sharetext";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -1074,10 +1032,7 @@ export interface components {
             shareid: string;
         };
         HubQuery_follow_user: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "follow_user";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -1090,10 +1045,7 @@ export interface components {
             follower_count: number;
         };
         HubQuery_unfollow_user: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "unfollow_user";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -1106,10 +1058,7 @@ export interface components {
             follower_count: number;
         };
         HubQuery_change_nickname: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "change_nickname";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -1138,10 +1087,7 @@ export interface components {
             };
         };
         HubQuery_change_signature: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "change_signature";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -1170,10 +1116,7 @@ export interface components {
             };
         };
         HubQuery_change_city: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "change_city";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -1202,10 +1145,7 @@ export interface components {
             };
         };
         HubQuery_delete_account: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "delete_account";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -1225,10 +1165,7 @@ export interface components {
             };
         };
         HubQuery_accept_terms: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "accept_terms";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -1244,10 +1181,7 @@ export interface components {
             };
         };
         HubQuery_block_user: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "block_user";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -1259,10 +1193,7 @@ export interface components {
             blocked: boolean;
         };
         HubQuery_unblock_user: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "unblock_user";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
@@ -1274,10 +1205,7 @@ export interface components {
             blocked: boolean;
         };
         HubQuery_get_blocked: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "get_blocked";
             /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
             token?: string;
