@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HUB_OPERATIONS } from '../../lib/hub/operations.js';
 import { ROUTES } from '../../infra/routes.js';
 import { ADMIN_PHONE } from '../support/constants.js';
+import { clearFaults, failWhere } from '../support/faults.js';
 import { latestCode, newNonce, newPhone, putTestAccounts, putTestVideo } from '../support/hub-fixtures.js';
 import { startPrismProxy, type PrismProxy } from '../support/prism.js';
 import { apiClient, startTestStack } from '../support/stack.js';
@@ -269,6 +270,23 @@ describe('every route and every do, through Prism in --errors mode', () => {
 
     await conforms('DELETE', `/api/v1/admin/users/${author.openid}?confirm=delete`, { token: admin.token }, 202);
 
+    expect(problems).toEqual([]);
+  });
+
+  it('503 with Retry-After where the store fails: a hub operation, a key route, the HTML share page', async () => {
+    const user = await signUp();
+    const video = await putTestVideo(user.openid);
+    const shared = await conforms('GET', q({ do: 'sharetext', openid: user.openid, vid: video.vid, d: '', locale: 'en', country: '' }), {}, 200);
+    // DynamoDB throttles every request (after the SDK's retries) until cleared.
+    const fault = failWhere('throttling', () => true);
+    try {
+      await conforms('GET', q({ do: 'comment_get', openid: user.openid, token: user.token, vid: video.vid, page: 1, d: '' }), {}, 503);
+      await conforms('GET', '/api/v1/api-keys', { token: user.token }, 503);
+      await conforms('GET', `/s/${encodeURIComponent(shared.data.shareid)}`, {}, 503);
+    } finally {
+      clearFaults();
+    }
+    expect(fault.failures).toBeGreaterThan(0);
     expect(problems).toEqual([]);
   });
 
