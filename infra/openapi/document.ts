@@ -159,7 +159,7 @@ function routeOperation(route: RouteSpec, doc: RouteDoc) {
         },
       }),
       ...errorResponses(statuses),
-      ...(page && pageErrors(doc.success.kind === 'html')),
+      ...(page && pageErrors(route, doc)),
     },
     ...(doc.examples?.length && { 'x-examples': requestExamples(doc.examples) }),
   };
@@ -167,18 +167,21 @@ function routeOperation(route: RouteSpec, doc: RouteDoc) {
 
 /**
  * The answers of a page or a file besides its success (lib/http/handler.ts, pageHandler): a page's
- * 404 and 503 are HTML pages, a file's 404 is the JSON error; a dependency failure elsewhere is plain
- * text with Retry-After, a bug plain text naming the request id, a call that bypassed the published
- * URL a plain-text 403.
+ * 404 and 503 are HTML pages (the share page: the only page that reads a store or can miss), a
+ * file's 404 is the JSON error; a bug is plain text naming the request id, a call that bypassed the
+ * published URL a plain-text 403.
  */
-function pageErrors(html: boolean) {
+function pageErrors(route: RouteSpec, doc: RouteDoc) {
+  const html = doc.success.kind === 'html';
   const text = (description: string, headers: Record<string, unknown> = {}) => ({ description, headers: { ...requestIdHeader, ...headers }, content: { 'text/plain': { schema: { type: 'string' } } } });
   const htmlPage = (description: string, headers: Record<string, unknown> = {}) => ({ description, headers: { ...requestIdHeader, ...headers }, content: { 'text/html': { schema: { type: 'string' } } } });
   return {
     '403': text('A call that bypassed the published URL'),
-    '404': html ? htmlPage('The "not found" page (an unknown or expired share, a removed video), HTML') : errorResponseRef(404),
+    ...(doc.errors.includes(404) && { '404': html ? htmlPage('The "not found" page (an unknown or expired share, a removed video), HTML') : errorResponseRef(404) }),
     '500': text('A bug, logged with the request id'),
-    ...(html && { '503': htmlPage('A dependency is throttled or down: the "try again" page, HTML', retryAfterHeader) }),
+    ...(!NO_DEPENDENCY.has(route.function) && {
+      '503': html ? htmlPage('A dependency is throttled or down: the "try again" page, HTML', retryAfterHeader) : text('A dependency is throttled or down', retryAfterHeader),
+    }),
   };
 }
 

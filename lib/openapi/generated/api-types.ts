@@ -1472,7 +1472,6 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            404: components["responses"]["Error404"];
             /** @description A bug, logged with the request id */
             500: {
                 headers: {
@@ -1550,16 +1549,6 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description The "not found" page (an unknown or expired share, a removed video), HTML */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
             /** @description A bug, logged with the request id */
             500: {
                 headers: {
@@ -1568,17 +1557,6 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
-                };
-            };
-            /** @description A dependency is throttled or down: the "try again" page, HTML */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
                 };
             };
         };
