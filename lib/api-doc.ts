@@ -5,7 +5,7 @@ import type * as z from './zod.js';
  * schemas that validate its request, the schema of its answer's `data`, and examples. It sits next
  * to the route's use case, so the document and the validation share one source; infra/openapi/
  * registry.ts lists every route's description, keyed by the route of infra/routes.ts it describes.
- * A leaf module (types only): any use case may declare one.
+ * A leaf module (no imports but types; a WeakMap for documentAs): any use case may declare one.
  */
 export interface RouteDoc {
   summary: string;
