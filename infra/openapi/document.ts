@@ -199,7 +199,7 @@ function operationId(route: RouteSpec): string {
 }
 
 /** The login token in the query of an operation that authenticates (an access key there is 401). */
-const TOKEN_PARAMETER = { type: 'string', minLength: 1, description: 'The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key)' };
+const TOKEN_PARAMETER = { type: 'string', description: 'The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent' };
 
 function hubQuerySchema(op: string, operation: HubOperation): JsonSchema {
   const { properties, required } = objectProperties(operation.query, `do=${op}`);

@@ -699,7 +699,7 @@ export interface components {
         HubQuery_get_next_list: {
             /** @constant */
             do: "get_next_list";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             d?: string;
@@ -749,7 +749,7 @@ export interface components {
         HubQuery_get_fav: {
             /** @constant */
             do: "get_fav";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             next_id: number;
@@ -810,7 +810,7 @@ export interface components {
         HubQuery_get_follow: {
             /** @constant */
             do: "get_follow";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             watch_list: string;
@@ -832,7 +832,7 @@ export interface components {
         HubQuery_get_follower: {
             /** @constant */
             do: "get_follower";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             watch_list: string;
@@ -854,7 +854,7 @@ export interface components {
         HubQuery_like: {
             /** @constant */
             do: "like";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             vid: string;
@@ -868,7 +868,7 @@ export interface components {
         HubQuery_dislike: {
             /** @constant */
             do: "dislike";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             vid: string;
@@ -884,7 +884,7 @@ export interface components {
         HubQuery_comment_set: {
             /** @constant */
             do: "comment_set";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             vid: string;
@@ -908,7 +908,7 @@ export interface components {
         HubQuery_comment_get: {
             /** @constant */
             do: "comment_get";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             vid: string;
@@ -934,7 +934,7 @@ export interface components {
         HubQuery_comment_delete: {
             /** @constant */
             do: "comment_delete";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             vid: string;
@@ -957,7 +957,7 @@ export interface components {
         HubQuery_report: {
             /** @constant */
             do: "report";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             /** @enum {string} */
@@ -990,7 +990,7 @@ export interface components {
         HubQuery_my_reports: {
             /** @constant */
             do: "my_reports";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             cursor?: string;
@@ -1018,7 +1018,7 @@ export interface components {
         HubQuery_sharetext: {
             /** @constant */
             do: "sharetext";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             vid: string;
@@ -1034,7 +1034,7 @@ export interface components {
         HubQuery_follow_user: {
             /** @constant */
             do: "follow_user";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             follow_user: string;
@@ -1047,7 +1047,7 @@ export interface components {
         HubQuery_unfollow_user: {
             /** @constant */
             do: "unfollow_user";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             follow_user: string;
@@ -1060,7 +1060,7 @@ export interface components {
         HubQuery_change_nickname: {
             /** @constant */
             do: "change_nickname";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             nickname: string;
@@ -1089,7 +1089,7 @@ export interface components {
         HubQuery_change_signature: {
             /** @constant */
             do: "change_signature";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             signature: string;
@@ -1118,7 +1118,7 @@ export interface components {
         HubQuery_change_city: {
             /** @constant */
             do: "change_city";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             city: string;
@@ -1147,7 +1147,7 @@ export interface components {
         HubQuery_delete_account: {
             /** @constant */
             do: "delete_account";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             /** @enum {string} */
@@ -1167,7 +1167,7 @@ export interface components {
         HubQuery_accept_terms: {
             /** @constant */
             do: "accept_terms";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             terms_version: string;
@@ -1183,7 +1183,7 @@ export interface components {
         HubQuery_block_user: {
             /** @constant */
             do: "block_user";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             block_user: string;
@@ -1195,7 +1195,7 @@ export interface components {
         HubQuery_unblock_user: {
             /** @constant */
             do: "unblock_user";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             block_user: string;
@@ -1207,7 +1207,7 @@ export interface components {
         HubQuery_get_blocked: {
             /** @constant */
             do: "get_blocked";
-            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key) */
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
             token?: string;
             openid: string;
             offset: number;
