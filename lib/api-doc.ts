@@ -66,10 +66,19 @@ export function documentAs<S extends object>(schema: S, json: JsonSchema, how: H
   return schema;
 }
 
-/** The JSON Schema documentAs gave `schema`, applied to zod's `generated` one (in place). */
+/**
+ * The JSON Schema documentAs gave `schema`, applied to zod's `generated` one (in place). A schema
+ * made by adding checks to a documented one (`s.check(...)` clones `s`, zod keeps it as `_zod.parent`)
+ * keeps what `add` and `fill` said of its parents: more checks only narrow what they describe.
+ */
 export function applyDocumented(schema: object, generated: JsonSchema): void {
-  const wire = WIRE.get(schema);
-  if (!wire) return;
-  if (wire.how === 'replace') for (const key of Object.keys(generated)) delete generated[key];
-  for (const [key, value] of Object.entries(wire.json)) if (wire.how !== 'fill' || !(key in generated)) generated[key] = structuredClone(value);
+  const chain: { json: JsonSchema; how: How }[] = [];
+  for (let s: object | undefined = schema, own = true; s; s = (s as { _zod?: { parent?: object } })._zod?.parent, own = false) {
+    const wire = WIRE.get(s);
+    if (wire && (own || wire.how !== 'replace')) chain.unshift(wire);
+  }
+  for (const wire of chain) {
+    if (wire.how === 'replace') for (const key of Object.keys(generated)) delete generated[key];
+    for (const [key, value] of Object.entries(wire.json)) if (wire.how !== 'fill' || !(key in generated)) generated[key] = structuredClone(value);
+  }
 }
