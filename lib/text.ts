@@ -1,3 +1,4 @@
+import { documentAs } from './api-doc.js';
 import * as z from './zod.js';
 
 /**
@@ -28,9 +29,15 @@ export const textIssues =
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   };
 
-/** `schema` with the text check added (after its own trimming and lengths). */
+/**
+ * The control-character part of the check as a JSON Schema pattern, for the OpenAPI document; a
+ * multi-line field keeps carriage returns too (the server reads CRLF as a newline before checking).
+ */
+export const textPattern = (multiline = false) => (multiline ? '^[^\\u0000-\\u0009\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$' : '^[^\\u0000-\\u001f\\u007f-\\u009f]*$');
+
+/** `schema` with the text check added (after its own trimming and lengths); the document shows it as a pattern. */
 export function checkedText<T extends z.ZodMiniType<string>>(schema: T, multiline = false): T {
-  return schema.check(z.superRefine(textIssues(multiline)));
+  return documentAs(schema.check(z.superRefine(textIssues(multiline))), { pattern: textPattern(multiline) }, 'fill');
 }
 
 /** Length in characters as a person counts them (code points: one CJK character or emoji is one). */

@@ -1,5 +1,5 @@
 import * as z from '../../lib/zod.js';
-import type { RouteDoc, RouteExample } from '../../lib/api-doc.js';
+import { applyDocumented, type JsonSchema, type RouteDoc, type RouteExample } from '../../lib/api-doc.js';
 import { HUB_DOCS, type HubOperationDoc } from '../../lib/hub/hub-api.js';
 import type { HubOperation } from '../../lib/hub/operation.js';
 import { HUB_OPERATIONS } from '../../lib/hub/operations.js';
@@ -15,11 +15,11 @@ import { ROUTE_DOCS } from './registry.js';
  *
  * The hub is one path with every parameter in the query; OpenAPI allows one operation per path and
  * method, so `GET /api/v1` has one query parameter object (`style: form, explode: true`) whose
- * schema is a `oneOf` of one schema per `do` (components.schemas.HubQuery_<do>, each with
- * `do: {const: <do>}`), discriminated by `do`; the answer's `data` is a `oneOf` of HubData_<do>;
- * and `x-hub-operations` maps each `do` to its query, data, auth, scope and examples.
+ * schema lists every hub parameter in its `properties` and holds a `oneOf` of one schema per `do`
+ * (components.schemas.HubQuery_<do>, each with `do: {const: <do>}`); the answer's `data` is an
+ * `anyOf` of HubData_<do>; and `x-hub-operations` maps each `do` to its query, data, auth, scope and
+ * examples (docs/hub-api.md, "The OpenAPI document").
  */
-type JsonSchema = Record<string, unknown>;
 type HttpMethod = RouteSpec['method'];
 
 export const HUB_PATH = '/api/v1';
@@ -28,7 +28,13 @@ const HUB_DATA = (op: string) => `HubData_${op}`;
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
-  const out = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
+  const out = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    // A request's checks that zod cannot write (lib/api-doc.ts, documentAs).
+    override: io === 'input' ? (ctx) => applyDocumented(ctx.zodSchema, ctx.jsonSchema as JsonSchema) : undefined,
+  }) as JsonSchema;
   delete out.$schema;
   return out;
 }
@@ -48,7 +54,7 @@ function parameters(schema: z.ZodMiniType | undefined, where: 'query' | 'path', 
 const ERROR_TEXT: Record<number, string> = {
   400: 'VALIDATION_ERROR: a parameter or the body is missing, malformed or out of range; the message names it',
   401: 'AUTH_ERROR: missing, invalid, expired or ended credential',
-  403: 'FORBIDDEN: authenticated but not allowed (role, scope, an access key on a role-context path)',
+  403: 'FORBIDDEN: authenticated but not allowed (role, scope, an access key on a role-context path), or a call that bypassed the published URL',
   404: 'NOT_FOUND',
   409: 'LIMIT_EXCEEDED: a hard quota',
   429: 'RATE_LIMITED: see the Retry-After header (seconds)',
@@ -61,6 +67,18 @@ const errorResponseRef = (status: number) => ({ $ref: `#/components/responses/Er
 function errorResponses(statuses: number[]) {
   return Object.fromEntries([...new Set(statuses)].sort().map((s) => [String(s), errorResponseRef(s)]));
 }
+
+/** Every answer has it (docs/api-keys.md, "Envelope"): the id its log lines carry. */
+const requestIdHeader = { 'x-request-id': { $ref: '#/components/headers/RequestId' } };
+const retryAfterHeader = { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } };
+
+/**
+ * The functions that read no store (lib/http/routes.ts): they cannot answer 503. Every other route
+ * can, when DynamoDB, Secrets Manager or SNS is throttled or down.
+ */
+const NO_DEPENDENCY = new Set(['health', 'openapi', 'policies', 'wellKnown']);
+/** A key over its per-minute limit is 429 on every route an access key may call (docs/api-keys.md, "Per-key rate limit"). */
+const keyAuthenticated = (auth: RouteSpec['auth']) => auth === 'either' || auth === 'key';
 
 const envelope = (data: JsonSchema) => ({
   type: 'object',
@@ -83,11 +101,20 @@ function requestExamples(examples: RouteExample[] | undefined) {
 function routeOperation(route: RouteSpec, doc: RouteDoc) {
   const name = `${route.method} ${route.path}`;
   const hasInput = !!(doc.pathParams || doc.query || doc.body);
-  const statuses = [...doc.errors, 500, ...(hasInput ? [400] : []), ...(route.auth === 'none' ? [] : [401, 503]), ...(route.auth === 'admin' || route.auth === 'moderator' ? [403] : [])];
+  const page = doc.success.kind !== 'json';
+  const statuses = [
+    ...doc.errors,
+    ...(page ? [] : [500, 403]),
+    ...(hasInput && !page ? [400] : []),
+    ...(route.auth === 'none' ? [] : [401]),
+    ...(NO_DEPENDENCY.has(route.function) || page ? [] : [503]),
+    ...(keyAuthenticated(route.auth) ? [429] : []),
+  ];
   const success =
     doc.success.kind === 'json'
       ? {
           description: 'Success: the envelope `{code: 0, data}`',
+          headers: requestIdHeader,
           content: {
             'application/json': {
               schema: envelope(jsonSchema(doc.success.data, 'output')),
@@ -96,8 +123,8 @@ function routeOperation(route: RouteSpec, doc: RouteDoc) {
           },
         }
       : doc.success.kind === 'html'
-        ? { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } }
-        : { description: 'A JSON file (not the envelope)', content: { 'application/json': { schema: { type: 'object' } } } };
+        ? { description: 'An HTML page', headers: requestIdHeader, content: { 'text/html': { schema: { type: 'string' } } } }
+        : { description: 'A JSON file (not the envelope)', headers: requestIdHeader, content: { 'application/json': { schema: { type: 'object' } } } };
   return {
     operationId: operationId(route),
     summary: doc.summary,
@@ -122,6 +149,7 @@ function routeOperation(route: RouteSpec, doc: RouteDoc) {
       ...(doc.alternative && {
         [String(doc.alternative.status)]: {
           description: `When ${doc.alternative.when}: the envelope \`{code: 0, data}\``,
+          headers: requestIdHeader,
           content: {
             'application/json': {
               schema: envelope(jsonSchema(doc.alternative.data, 'output')),
@@ -131,8 +159,29 @@ function routeOperation(route: RouteSpec, doc: RouteDoc) {
         },
       }),
       ...errorResponses(statuses),
+      ...(page && pageErrors(route, doc)),
     },
     ...(doc.examples?.length && { 'x-examples': requestExamples(doc.examples) }),
+  };
+}
+
+/**
+ * The answers of a page or a file besides its success (lib/http/handler.ts, pageHandler): a page's
+ * 404 and 503 are HTML pages (the share page: the only page that reads a store or can miss), a
+ * file's 404 is the JSON error; a bug is plain text naming the request id, a call that bypassed the
+ * published URL a plain-text 403.
+ */
+function pageErrors(route: RouteSpec, doc: RouteDoc) {
+  const html = doc.success.kind === 'html';
+  const text = (description: string, headers: Record<string, unknown> = {}) => ({ description, headers: { ...requestIdHeader, ...headers }, content: { 'text/plain': { schema: { type: 'string' } } } });
+  const htmlPage = (description: string, headers: Record<string, unknown> = {}) => ({ description, headers: { ...requestIdHeader, ...headers }, content: { 'text/html': { schema: { type: 'string' } } } });
+  return {
+    '403': text('A call that bypassed the published URL'),
+    ...(doc.errors.includes(404) && { '404': html ? htmlPage('The "not found" page (an unknown or expired share, a removed video), HTML') : errorResponseRef(404) }),
+    '500': text('A bug, logged with the request id'),
+    ...(!NO_DEPENDENCY.has(route.function) && {
+      '503': html ? htmlPage('A dependency is throttled or down: the "try again" page, HTML', retryAfterHeader) : text('A dependency is throttled or down', retryAfterHeader),
+    }),
   };
 }
 
@@ -149,11 +198,14 @@ function operationId(route: RouteSpec): string {
   return `${route.function}${last.charAt(0).toUpperCase()}${last.slice(1)}`;
 }
 
+/** The login token in the query of an operation that authenticates (an access key there is 401). */
+const TOKEN_PARAMETER = { type: 'string', description: 'The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent' };
+
 function hubQuerySchema(op: string, operation: HubOperation): JsonSchema {
   const { properties, required } = objectProperties(operation.query, `do=${op}`);
   return {
     type: 'object',
-    properties: { do: { const: op }, ...properties },
+    properties: { do: { const: op }, ...(operation.auth !== 'none' && { token: TOKEN_PARAMETER }), ...properties },
     required: ['do', ...required],
   };
 }
@@ -163,16 +215,43 @@ function hubAuth(operation: HubOperation) {
   return { auth: operation.auth, scope: operation.scope };
 }
 
-function hubOperation(operations: Record<string, HubOperation>, docs: Record<string, HubOperationDoc>) {
+/**
+ * Every hub parameter once, for the `params` object's top-level `properties`: a validator that
+ * deserializes a `form`, `explode: true` object from the query string (Prism) takes the keys its
+ * schema lists there, so each must be listed; what a `do` accepts is its HubQuery_<do> in the `oneOf`.
+ * A name two operations use differently (`token`: a JWT, or sign-up's nonce) is described by either.
+ */
+function hubParameterUnion(names: string[], queries: Record<string, JsonSchema>): Record<string, JsonSchema> {
+  const variants = new Map<string, Map<string, JsonSchema>>();
+  for (const op of names) {
+    for (const [name, schema] of Object.entries(queries[op]!.properties as Record<string, JsonSchema>)) {
+      if (name === 'do') continue;
+      const seen = variants.get(name) ?? new Map<string, JsonSchema>();
+      seen.set(JSON.stringify(schema), schema);
+      variants.set(name, seen);
+    }
+  }
+  const union: Record<string, JsonSchema> = { do: { type: 'string', enum: names, description: 'The operation' } };
+  for (const name of [...variants.keys()].sort()) {
+    const schemas = [...variants.get(name)!.values()];
+    union[name] = schemas.length === 1 ? schemas[0]! : { anyOf: schemas };
+  }
+  return union;
+}
+
+function hubOperation(operations: Record<string, HubOperation>, docs: Record<string, HubOperationDoc>, queries: Record<string, JsonSchema>) {
   const names = Object.keys(operations);
-  const withData = names.filter((op) => docs[op]!.data);
   return {
     operationId: 'hub',
     summary: 'The hub: one path, the operation named by `do`, every parameter in the query string',
     description:
-      'Each `do` is one schema of the `params` object (components.schemas.HubQuery_<do>); `x-hub-operations` gives its auth, scope, answer and examples. ' +
-      'Authentication: the `token` query parameter (a JWT only), otherwise an Authorization Bearer header (a JWT or an access key); the user must equal `openid`. ' +
-      'Unknown parameters are ignored; strings are trimmed.',
+      'The query string is one object, `params` (`style: form, explode: true`: each of its properties is a query parameter of its own, `?do=like&openid=...`, never `params[do]=`): ' +
+      'its `properties` list every hub parameter, and its `oneOf` holds one schema per operation, `do` a constant in each (components.schemas.HubQuery_<do>) with what that operation requires and allows. ' +
+      'openapi-fetch sends it with `querySerializer: { object: { style: "form", explode: true } }` (docs/hub-api.md, "The OpenAPI document"). ' +
+      'Strings are trimmed before they are checked (surrounding whitespace is allowed and ignored); unknown parameters are ignored. ' +
+      'The answer\'s `data` is the operation\'s HubData_<do> (`x-hub-operations` maps each `do` to its query, answer, auth, scope and examples); ' +
+      'the response schema lists them in an `anyOf`, as two operations can give the same answer (an empty page of get_follow and of get_follower). ' +
+      'Authentication: the `token` query parameter (a JWT only), otherwise an Authorization Bearer header (a JWT or an access key); the user must equal `openid`.',
     tags: ['Hub'],
     security: [{}, { tokenQuery: [] }, { bearerJwt: [] }, { accessKey: [] }],
     parameters: [
@@ -183,17 +262,20 @@ function hubOperation(operations: Record<string, HubOperation>, docs: Record<str
         style: 'form',
         explode: true,
         schema: {
+          type: 'object',
+          properties: hubParameterUnion(names, queries),
+          required: ['do'],
+          // No `discriminator`: each branch's `do` is a constant, which every JSON Schema validator reads;
+          // a discriminator's `mapping` (needed, as the values are not the schemas' names) is refused by Ajv's.
           oneOf: names.map((op) => ref(HUB_QUERY(op))),
-          discriminator: { propertyName: 'do', mapping: Object.fromEntries(names.map((op) => [op, `#/components/schemas/${HUB_QUERY(op)}`])) },
         },
       },
     ],
     responses: {
       '200': {
         description: "Success: the envelope `{code: 0, data}`, `data` as the operation's HubData_<do>",
-        content: { 'application/json': { schema: envelope({
-              oneOf: [...withData.map((op) => ref(HUB_DATA(op))), ...(withData.length < names.length ? [{ type: 'object', description: 'An operation without a written answer schema yet' }] : [])],
-            }) } },
+        headers: requestIdHeader,
+        content: { 'application/json': { schema: envelope({ anyOf: names.map((op) => ref(HUB_DATA(op))) }) } },
       },
       ...errorResponses([400, 401, 403, 404, 429, 500, 503]),
     },
@@ -206,7 +288,7 @@ function hubOperation(operations: Record<string, HubOperation>, docs: Record<str
             summary: doc.summary,
             ...hubAuth(operations[op]!),
             query: ref(HUB_QUERY(op)),
-            ...(doc.data && { data: ref(HUB_DATA(op)) }),
+            data: ref(HUB_DATA(op)),
             examples: doc.examples,
           },
         ];
@@ -235,9 +317,10 @@ export function buildOpenApiDocument(sources: DocumentSources = DEFAULT_SOURCES)
   ];
   if (missing.length) throw new Error(`The OpenAPI document does not describe: ${missing.join('; ')}`);
 
+  const hubQueries = Object.fromEntries(Object.entries(hubOperations).map(([op, operation]) => [op, hubQuerySchema(op, operation)]));
   const paths: Record<string, Partial<Record<Lowercase<HttpMethod>, unknown>>> = {};
   for (const route of routes) {
-    const operation = route.path === HUB_PATH ? hubOperation(hubOperations, hubDocs) : routeOperation(route, routeDocs[`${route.method} ${route.path}`]!);
+    const operation = route.path === HUB_PATH ? hubOperation(hubOperations, hubDocs, hubQueries) : routeOperation(route, routeDocs[`${route.method} ${route.path}`]!);
     (paths[route.path] ??= {})[route.method.toLowerCase() as Lowercase<HttpMethod>] = operation;
   }
 
@@ -248,13 +331,11 @@ export function buildOpenApiDocument(sources: DocumentSources = DEFAULT_SOURCES)
       required: ['code', 'error'],
     },
   };
-  for (const [op, operation] of Object.entries(hubOperations)) {
-    schemas[HUB_QUERY(op)] = hubQuerySchema(op, operation);
-    const data = hubDocs[op]!.data;
-    if (data) schemas[HUB_DATA(op)] = jsonSchema(data, 'output');
+  for (const op of Object.keys(hubOperations)) {
+    schemas[HUB_QUERY(op)] = hubQueries[op]!;
+    schemas[HUB_DATA(op)] = jsonSchema(hubDocs[op]!.data, 'output');
   }
 
-  const retryAfter = { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } };
   return {
     openapi: '3.1.0',
     info: {
@@ -263,6 +344,7 @@ export function buildOpenApiDocument(sources: DocumentSources = DEFAULT_SOURCES)
       description:
         'The industry information hub (`GET /api/v1?do=<op>`) and the access-key service. Generated from the zod schemas that validate the requests (npm run openapi). ' +
         'Every JSON answer is the envelope: `{code: 0, data}` on success, `{code: "<ERROR_CODE>", error}` on failure; every answer has an x-request-id header.',
+      contact: { name: 'expohub: the API reference is GET /api/v1/docs' },
     },
     servers: [{ url: '/' }],
     tags: ['Hub', 'Access keys', 'Protected', 'Administration', 'Moderation', 'Service', 'Share pages'].map((name) => ({ name })),
@@ -274,10 +356,14 @@ export function buildOpenApiDocument(sources: DocumentSources = DEFAULT_SOURCES)
         accessKey: { type: 'http', scheme: 'bearer', description: 'An access key (ak_...) of POST /api/v1/api-keys' },
         tokenQuery: { type: 'apiKey', in: 'query', name: 'token', description: 'Hub operations only: the login JWT as a query parameter (an access key there is 401)' },
       },
+      headers: {
+        RequestId: { description: 'The id of the request, in every log line it wrote', required: true, schema: { type: 'string', minLength: 1 } },
+        RetryAfter: { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 0 } },
+      },
       responses: Object.fromEntries(
         Object.entries(ERROR_TEXT).map(([status, description]) => [
           `Error${status}`,
-          { description, ...(status === '429' || status === '503' ? { headers: retryAfter } : {}), content: { 'application/json': { schema: ref('Error') } } },
+          { description, headers: { ...requestIdHeader, ...(status === '429' || status === '503' ? retryAfterHeader : {}) }, content: { 'application/json': { schema: ref('Error') } } },
         ]),
       ),
     },

@@ -24,6 +24,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /api/v1/health': defineRouteDoc({
     tag: 'Service',
     summary: 'Liveness probe',
+    description: 'Answers without a credential and without reading any store.',
     success: { status: 200, kind: 'json', data: z.object({ status: z.literal('ok') }) },
     errors: [],
     examples: [{ summary: 'Healthy', data: { status: 'ok' } }],
@@ -31,12 +32,14 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /api/v1/openapi.json': defineRouteDoc({
     tag: 'Service',
     summary: 'This document (OpenAPI 3.1), generated from the schemas that validate the requests',
+    description: 'The file `npm run openapi` writes (lib/openapi/generated/openapi.json), not the envelope.',
     success: { status: 200, kind: 'file' },
     errors: [],
   }),
   'GET /api/v1/docs': defineRouteDoc({
     tag: 'Service',
     summary: 'The API reference: this document rendered as an HTML page',
+    description: 'A page without scripts, under a strict Content-Security-Policy.',
     success: { status: 200, kind: 'html' },
     errors: [],
   }),
@@ -71,6 +74,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /s/{shareid}': defineRouteDoc({
     tag: 'Share pages',
     summary: 'The share page of a video (HTML, in the share\'s locale; an HTML 404 page when unknown)',
+    description: 'A browser opens it, so every answer is a page: HTML 200, HTML 404 (unknown or expired share, removed video), HTML 503 with Retry-After when the store is unavailable. Each view counts an open on the share.',
     pathParams: z.object({ shareid: z.string() }),
     success: { status: 200, kind: 'html' },
     errors: [404],

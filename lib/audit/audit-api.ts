@@ -1,5 +1,5 @@
 import * as z from '../zod.js';
-import { defineRouteDoc, type Same } from '../api-doc.js';
+import { defineRouteDoc, documentAs, type Same } from '../api-doc.js';
 import type { AuditEntry } from './trail.js';
 import { AUDIT_PAGE_MAX } from './audit-list.js';
 
@@ -56,7 +56,10 @@ export const listAuditDoc = defineRouteDoc({
   tag: 'Protected',
   summary: "The caller's account events, newest first (kept 90 days)",
   description: `Key created, revoked, deleted and first rate-limited in a minute, role changes, ended sessions and administrators' actions on the account. \`actor\` is the account's own openid, \`sign-in\`, or \`administrator\` for an administrator's action (named only to a reader with the admin role). Identifiers only, never a credential. \`limit\` 1-${AUDIT_PAGE_MAX} (default 20); \`next_cursor\` continues the list and is null on the last page. A login token only (an access key is 401).`,
-  query: z.object({ cursor: z.optional(z.string()), limit: z.optional(z.string().check(z.regex(/^[0-9]{1,3}$/, 'must be an integer from 1 to 100'))) }),
+  query: z.object({
+    cursor: z.optional(z.string()),
+    limit: z.optional(documentAs(z.string().check(z.regex(/^[0-9]{1,3}$/, 'must be an integer from 1 to 100')), { type: 'integer', minimum: 1, maximum: AUDIT_PAGE_MAX })),
+  }),
   success: { status: 200, kind: 'json', data: z.object({ items: z.array(auditEntry), next_cursor: z.union([z.string(), z.null()]) }) },
   errors: [401],
   examples: [

@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { documentAs } from '../api-doc.js';
 import * as z from '../zod.js';
 import { clock } from '../clock.js';
 import { db, tableNames } from '../db/client.js';
@@ -84,9 +85,10 @@ export const toDeletionView = (d: Pick<StoredDeletion, 'id' | 'state' | 'request
 const CONFIRM_WORD = 'delete';
 
 /** The `confirm` parameter of every way to delete (the hub's query, the REST routes' query and their OpenAPI description). */
-export const confirmParam = z
-  .string({ error: `is required: "${CONFIRM_WORD}"` })
-  .check(z.trim(), z.refine((v) => v === CONFIRM_WORD, `must be "${CONFIRM_WORD}" to delete the account`));
+export const confirmParam = documentAs(
+  z.string({ error: `is required: "${CONFIRM_WORD}"` }).check(z.trim(), z.refine((v) => v === CONFIRM_WORD, `must be "${CONFIRM_WORD}" to delete the account`)),
+  { type: 'string', enum: [CONFIRM_WORD] },
+);
 
 /** The REST routes' query: 400 naming `confirm` unless it is the word. */
 export function requireConfirmation(confirm: string | undefined): void {

@@ -25,6 +25,7 @@ const page = <T extends z.ZodMiniType>(row: T) => z.object({ items: z.array(row)
 export const exportCommentsDoc = defineRouteDoc({
   tag: 'Protected',
   summary: 'Export comments, oldest first (admin: all; others: their own)',
+  description: 'Paged with the signed `cursor` of the previous page (`next_cursor`, empty at the end); `since` keeps the comments written from then on (docs/protected-api.md, "`GET /api/v1/export/comments` and `GET /api/v1/export/accounts` — paged exports").',
   query: pageQuerySchema,
   success: { status: 200, kind: 'json', data: page(commentRow) },
   errors: [401, 403],

@@ -1,4 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { documentAs } from '../api-doc.js';
 import * as z from '../zod.js';
 import { MAX_CURSOR_LENGTH, openCursor, signCursor } from '../secrets/signed-cursor.js';
 import { db, tableNames } from '../db/client.js';
@@ -11,32 +12,35 @@ const MAX_LIMIT = 500;
 /** A DynamoDB key as a cursor carries it: attribute name -> string value. */
 export type PageKey = Record<string, string>;
 
+/** `since`: a date-time with Z or an offset (a local time would depend on the server's zone), or a UTC date. */
+const SINCE_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const SINCE_FORMAT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
 export const pageQuerySchema = z.object({
   limit: z.pipe(
     z.optional(
-      z.pipe(
-        z.pipe(z.string().check(z.trim(), z.regex(/^\d{1,4}$/, 'must be an integer from 1 to 500')), z.transform(Number)),
-        z.number().check(z.minimum(1, 'must be at least 1'), z.maximum(MAX_LIMIT, `must be at most ${MAX_LIMIT}`)),
+      documentAs(
+        z.pipe(
+          z.pipe(z.string().check(z.trim(), z.regex(/^\d{1,4}$/, 'must be an integer from 1 to 500')), z.transform(Number)),
+          z.number().check(z.minimum(1, 'must be at least 1'), z.maximum(MAX_LIMIT, `must be at most ${MAX_LIMIT}`)),
+        ),
+        { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
       ),
     ),
     z.transform((n: number | undefined) => n ?? DEFAULT_LIMIT),
   ),
   cursor: z.optional(z.string().check(z.trim(), z.maxLength(MAX_CURSOR_LENGTH, 'is not a cursor from a previous page'))),
   since: z.optional(
-    z.pipe(
+    documentAs(z.pipe(
       z.string().check(
         z.trim(),
         z.refine((s) => s === '' || SINCE_FORMAT.test(s), 'must be an ISO 8601 date-time with a time zone, e.g. 2026-11-01T00:00:00Z, or a date, e.g. 2026-11-01'),
         z.refine((s) => s === '' || !SINCE_FORMAT.test(s) || isRealInstant(s), 'is not a real date and time'),
       ),
       z.transform((s: string) => (s === '' ? undefined : new Date(Date.parse(SINCE_DATE.test(s) ? `${s}T00:00:00Z` : s)).toISOString())),
-    ),
+    ), { type: 'string', pattern: `^\\s*(${SINCE_FORMAT.source.slice(1, -1)})?\\s*$`, description: 'A date-time with Z or an offset, or a UTC date; empty: no filter' }),
   ),
 });
-
-/** `since`: a date-time with Z or an offset (a local time would depend on the server's zone), or a UTC date. */
-const SINCE_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const SINCE_FORMAT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
 /** Date.parse rolls 2026-02-30 over to March: the calendar date and the clock time must exist as written. */
 function isRealInstant(s: string): boolean {

@@ -1,4 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { documentAs } from '../api-doc.js';
 import * as z from '../zod.js';
 import type { Principal } from '../auth/principal.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
@@ -37,9 +38,13 @@ interface StoredList {
   updated_by: string;
 }
 
-const termSchema = checkedText(
-  z.string({ error: 'must be a string' }).check(z.trim(), z.minLength(1, 'must not be empty'), z.refine((t) => charLength(t) <= MAX_TERM_CHARS, `must be at most ${MAX_TERM_CHARS} characters`)),
-).check(z.refine((t) => normaliseTerm(t).length > 0, 'must hold a letter, digit or character that is not a separator'));
+const termSchema = documentAs(
+  checkedText(
+    z.string({ error: 'must be a string' }).check(z.trim(), z.minLength(1, 'must not be empty'), z.refine((t) => charLength(t) <= MAX_TERM_CHARS, `must be at most ${MAX_TERM_CHARS} characters`)),
+  ).check(z.refine((t) => normaliseTerm(t).length > 0, 'must hold a letter, digit or character that is not a separator')),
+  { maxLength: MAX_TERM_CHARS },
+  'add',
+);
 
 export const filterTermSchema = z.strictObject({
   term: termSchema,

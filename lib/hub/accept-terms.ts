@@ -1,5 +1,6 @@
+import { documentAs } from '../api-doc.js';
 import * as z from '../zod.js';
-import { acceptTerms, termsVersionParam } from '../policies/policies.js';
+import { acceptTerms, termsVersionParam, termsVersionWire } from '../policies/policies.js';
 import { defineOperation } from './operation.js';
 import { identifier } from './params.js';
 
@@ -13,7 +14,7 @@ export const acceptTermsOperation = defineOperation({
   loginTokenOnly: true,
   query: z.object({
     openid: identifier(),
-    terms_version: z.pipe(z.string({ error: 'is required' }), termsVersionParam),
+    terms_version: documentAs(z.pipe(z.string({ error: 'is required' }), termsVersionParam), termsVersionWire),
   }),
   run: ({ openid, terms_version }) => acceptTerms(openid, terms_version, 'jwt'),
 });

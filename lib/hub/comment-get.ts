@@ -8,7 +8,7 @@ import { boundedInt, identifier, presentText } from './params.js';
 const query = z.object({
   openid: identifier(),
   vid: identifier(),
-  page: boundedInt(999_999_999).check(z.refine((p) => p >= 1, 'must be 1 or more')),
+  page: boundedInt(999_999_999, 1),
   d: presentText(64),
 });
 

@@ -1,6 +1,7 @@
+import { documentAs } from '../api-doc.js';
 import * as z from '../zod.js';
 import { MAX_COMMENT_CHARS, postComment } from '../comments/post-comment.js';
-import { charLength, textIssues } from '../text.js';
+import { charLength, textIssues, textPattern } from '../text.js';
 import { identifier } from './params.js';
 import { defineOperation } from './operation.js';
 import { holdComment } from '../filter/held-items.js';
@@ -15,7 +16,7 @@ import { NotFoundError } from '../errors.js';
 const query = z.object({
   openid: identifier(),
   vid: identifier(),
-  content: z
+  content: documentAs(z
     .pipe(
       z.string({ error: 'is required' }),
       z.transform((v: string) => v.replace(/\r\n?/g, '\n').trim()),
@@ -24,7 +25,7 @@ const query = z.object({
       z.refine((v) => v.length > 0, 'must not be empty'),
       z.refine((v) => charLength(v) <= MAX_COMMENT_CHARS, `must be at most ${MAX_COMMENT_CHARS} characters`),
       z.superRefine(textIssues(true)),
-    ),
+    ), { type: 'string', minLength: 1, maxLength: MAX_COMMENT_CHARS, pattern: textPattern(true) }),
 });
 
 /**

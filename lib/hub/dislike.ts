@@ -1,3 +1,4 @@
+import { documentAs } from '../api-doc.js';
 import * as z from '../zod.js';
 import { dislikeVideo } from '../recommend/reactions.js';
 import { defineOperation } from './operation.js';
@@ -13,10 +14,10 @@ export const dislike = defineOperation({
   query: z.object({
     openid: identifier(),
     vid: identifier(64),
-    action: z.string({ error: 'is required and must be "dislike"' }).check(
+    action: documentAs(z.string({ error: 'is required and must be "dislike"' }).check(
       z.trim(),
       z.refine((a) => a === 'dislike', 'must be "dislike"'),
-    ),
+    ), { type: 'string', enum: ['dislike'] }),
   }),
   run: ({ openid, vid }) => dislikeVideo(openid, vid),
 });

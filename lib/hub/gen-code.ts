@@ -1,3 +1,4 @@
+import { documentAs } from '../api-doc.js';
 import * as z from '../zod.js';
 import { sendCode } from '../sign-in/request-code.js';
 import { phoneParam } from '../sms/phone.js';
@@ -5,7 +6,11 @@ import { defineOperation } from './operation.js';
 
 const query = z.object({
   phonenumber: phoneParam('phonenumber'),
-  nonce: z.string({ error: 'is required' }).check(z.trim(), z.regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8-64 characters of A-Z, a-z, 0-9, _ and -')),
+  // The document's pattern allows the whitespace the server trims first.
+  nonce: documentAs(z.string({ error: 'is required' }).check(z.trim(), z.regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8-64 characters of A-Z, a-z, 0-9, _ and -')), {
+    type: 'string',
+    pattern: '^\\s*[A-Za-z0-9_-]{8,64}\\s*$',
+  }),
 });
 
 /** gen_code (docs/hub-api.md, "gen_code"): a sign-in code sent by SMS to the phone, for this nonce. */

@@ -1,3 +1,4 @@
+import { documentAs } from '../api-doc.js';
 import * as z from '../zod.js';
 import { FAV_MAX_PAGE, FAV_MAX_POSITION, LISTS, personalLists } from '../personal-data/personal-lists.js';
 import { defineOperation } from './operation.js';
@@ -7,7 +8,10 @@ const query = z.object({
   openid: identifier(),
   next_id: boundedInt(FAV_MAX_POSITION),
   fav_index: boundedInt(FAV_MAX_PAGE),
-  watch_list: presentText(16).check(z.refine((v) => v === '' || (LISTS as readonly string[]).includes(v), `must be one of ${LISTS.join(', ')} (empty = like)`)),
+  watch_list: documentAs(presentText(16).check(z.refine((v) => v === '' || (LISTS as readonly string[]).includes(v), `must be one of ${LISTS.join(', ')} (empty = like)`)), {
+    type: 'string',
+    enum: ['', ...LISTS],
+  }),
   view: presentText(128),
   q: presentText(100),
   d: deviceId,

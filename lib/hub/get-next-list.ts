@@ -1,37 +1,26 @@
+import { documentAs } from '../api-doc.js';
 import * as z from '../zod.js';
 import { countMetric } from '../observability/metrics.js';
 import { nextList } from '../recommend/feed.js';
 import { defineOperation } from './operation.js';
-import { deviceId, identifier, optionalText } from './params.js';
+import { deviceId, identifier, oneOfText, optionalInt, optionalText } from './params.js';
 
 const VID = /^[A-Za-z0-9_-]{1,64}$/;
 /** How many vids one call may report as viewed (view_list plus view). */
 export const MAX_VIEWED = 40;
 
 const optionalId = (max: number) =>
-  optionalText(max).check(z.refine((v) => v === '' || VID.test(v), 'must be letters, digits, _ or - (at most 64)'));
+  documentAs(optionalText(max).check(z.refine((v) => v === '' || VID.test(v), 'must be letters, digits, _ or - (at most 64)')), { pattern: '^\\s*[A-Za-z0-9_-]*\\s*$' }, 'add');
 
 const query = z
   .object({
     openid: identifier(),
     d: deviceId,
     vid: optionalId(64),
-    watch_count: z.pipe(
-      z.pipe(
-        optionalText(3).check(z.refine((v) => v === '' || /^\d+$/.test(v), 'must be a decimal integer from 1 to 20')),
-        z.transform((v: string) => (v === '' ? 10 : Number(v))),
-      ),
-      z.number().check(z.minimum(1, 'must be at least 1'), z.maximum(20, 'must be at most 20')),
-    ),
-    order: z.pipe(
-      z.pipe(
-        optionalText(8),
-        z.transform((v: string) => v || 'rec'),
-      ),
-      z.enum(['rec', 'hot', 'new'], { error: 'must be rec, hot or new' }),
-    ),
-    cmd: optionalText(16).check(z.refine((v) => v === '' || v === 'refresh', 'must be "refresh" or empty')),
-    view_list: z
+    watch_count: optionalInt(1, 20, 10),
+    order: oneOfText(['rec', 'hot', 'new'], { fallback: 'rec', message: 'must be rec, hot or new', maxLength: 8 }),
+    cmd: documentAs(optionalText(16).check(z.refine((v) => v === '' || v === 'refresh', 'must be "refresh" or empty')), { type: 'string', enum: ['', 'refresh'] }),
+    view_list: documentAs(z
       .pipe(
         optionalText(MAX_VIEWED * 65),
         z.transform((v: string) =>
@@ -44,7 +33,7 @@ const query = z
       .check(
         z.refine((vids) => vids.every((vid) => VID.test(vid)), 'must be comma-separated vids'),
         z.refine((vids) => new Set(vids).size <= MAX_VIEWED, `must hold at most ${MAX_VIEWED} vids`),
-      ),
+      ), { pattern: '^[A-Za-z0-9_,\\uff0c\\s-]*$', description: `Comma-separated vids, at most ${MAX_VIEWED} different (with view)` }, 'add'),
     view: optionalId(64),
     fav_index: optionalText(1024),
     shareid: optionalText(64),

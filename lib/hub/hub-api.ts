@@ -17,8 +17,8 @@ import { TARGET_TYPES } from '../report/targets.js';
  */
 export interface HubOperationDoc {
   summary: string;
-  /** The answer's `data`; absent: documented as an object without a written schema yet. */
-  data?: z.ZodMiniType;
+  /** The answer's `data`. */
+  data: z.ZodMiniType;
   examples: { summary: string; query: Record<string, string>; data?: unknown }[];
 }
 
@@ -46,8 +46,8 @@ const profileFields = {
 };
 /** The caller's own profile: the phone masked (`+86 138****8000`). */
 const ownProfile = z.object({ ...profileFields, phone: z.string() });
-/** get_fav's profile: the caller's own, or another user's public one (no phone). */
-const favProfile = z.object({ ...profileFields, phone: z.optional(z.string()) });
+/** get_fav's profile: the caller's own, or with `view` another user's public one: no phone, and how the caller and they follow each other. */
+const favProfile = z.union([ownProfile, z.object({ ...profileFields, followed_by_me: z.boolean(), follows_me: z.boolean() })]);
 
 const reportView = z.object({
   id: z.string(),

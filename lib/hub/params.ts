@@ -1,3 +1,4 @@
+import { documentAs } from '../api-doc.js';
 import * as z from '../zod.js';
 import { checkedText } from '../text.js';
 
@@ -15,12 +16,49 @@ export const optionalText = (max: number) =>
     z.transform((v: string | undefined) => v ?? ''),
   );
 
-/** A required (or defaulted) non-negative decimal integer with an upper bound. */
-export const boundedInt = (max: number) =>
-  z.pipe(
-    z.pipe(z.string({ error: 'is required' }).check(z.trim(), z.regex(/^\d{1,9}$/, 'must be a non-negative decimal integer')), z.transform(Number)),
-    z.number().check(z.maximum(max, `must be at most ${max}`)),
+/**
+ * A required decimal integer from `min` (default 0) to `max`; the document types it as an integer
+ * with those bounds (a query string carries it as text: validators read it as a number).
+ */
+export const boundedInt = (max: number, min = 0) =>
+  documentAs(
+    z.pipe(
+      z.pipe(z.string({ error: 'is required' }).check(z.trim(), z.regex(/^\d{1,9}$/, 'must be a non-negative decimal integer')), z.transform(Number)),
+      z.number().check(z.minimum(min, min === 1 ? 'must be 1 or more' : `must be at least ${min}`), z.maximum(max, `must be at most ${max}`)),
+    ),
+    { type: 'integer', minimum: min, maximum: max },
   );
+
+/** An optional decimal integer from `min` to `max`; absent or empty: `fallback`. */
+export const optionalInt = (min: number, max: number, fallback: number) =>
+  documentAs(
+    z.pipe(
+      z.pipe(
+        // One character more than `max` has: "100" is "at most 20", not a length.
+        optionalText(String(max).length + 1).check(z.refine((v) => v === '' || /^\d+$/.test(v), `must be a decimal integer from ${min} to ${max}`)),
+        z.transform((v: string) => (v === '' ? fallback : Number(v))),
+      ),
+      z.number().check(z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`)),
+    ),
+    { anyOf: [{ type: 'integer', minimum: min, maximum: max }, { type: 'string', maxLength: 0 }], default: fallback, description: `Empty or absent: ${fallback}` },
+  );
+
+/**
+ * One of `values`, or empty (or absent) for `fallback` when given; the document lists the values
+ * (the empty string among them when it is allowed).
+ */
+export function oneOfText<const V extends string>(values: readonly V[], options: { fallback?: V; message?: string; maxLength?: number } = {}) {
+  const { fallback, maxLength = 16 } = options;
+  const message = options.message ?? `must be one of ${values.join(', ')}${fallback === undefined ? '' : ' (empty = ' + fallback + ')'}`;
+  const base = fallback === undefined ? z.string({ error: `is required and ${message}` }).check(z.trim()) : optionalText(maxLength);
+  return documentAs(
+    z.pipe(
+      z.pipe(base, z.transform((v: string) => v || fallback || '')),
+      z.enum(values as [V, ...V[]], { error: message }),
+    ),
+    fallback === undefined ? { type: 'string', enum: [...values] } : { type: 'string', enum: ['', ...values], default: fallback },
+  );
+}
 
 /** `d`: the client's device id, at most 64 characters, may be empty. */
 export const deviceId = optionalText(64);

@@ -1,14 +1,15 @@
+import { documentAs } from '../api-doc.js';
 import * as z from '../zod.js';
 import { ownProfile, requireAccount, setProfileField } from '../accounts/accounts.js';
 import { clearHeldProfileField, heldProfileOf, holdProfileField } from '../filter/held-items.js';
 import { checkFields } from '../filter/terms.js';
 import { defineOperation } from './operation.js';
-import { charLength, textIssues } from '../text.js';
+import { charLength, textIssues, textPattern } from '../text.js';
 import { identifier } from './params.js';
 
 /** Trimmed text of `min`-`max` characters without control characters (newlines included). */
 function profileText(min: number, max: number) {
-  return z
+  const schema = z
     .string({ error: 'is required' })
     .check(
       z.trim(),
@@ -16,6 +17,7 @@ function profileText(min: number, max: number) {
       z.refine((v) => charLength(v) <= max, `must be at most ${max} characters`),
       z.superRefine(textIssues()),
     );
+  return documentAs(schema, { type: 'string', ...(min > 0 && { minLength: min }), maxLength: max, pattern: textPattern() });
 }
 
 /**

@@ -1,7 +1,8 @@
+import { documentAs } from '../api-doc.js';
 import * as z from '../zod.js';
 import { fileReport, MAX_REPORT_TEXT, REASONS } from '../report/reports.js';
 import { TARGET_TYPES } from '../report/targets.js';
-import { charLength, textIssues } from '../text.js';
+import { charLength, textIssues, textPattern } from '../text.js';
 import { identifier } from './params.js';
 import { defineOperation } from './operation.js';
 
@@ -12,12 +13,12 @@ const query = z.object({
   reason: z.enum(REASONS, { error: `must be one of ${REASONS.join(', ')}` }),
   text: z.pipe(
     z.optional(
-      z
+      documentAs(z
         .pipe(
           z.string(),
           z.transform((v: string) => v.replace(/\r\n?/g, '\n').trim()),
         )
-        .check(z.refine((v) => charLength(v) <= MAX_REPORT_TEXT, `must be at most ${MAX_REPORT_TEXT} characters`), z.superRefine(textIssues(true))),
+        .check(z.refine((v) => charLength(v) <= MAX_REPORT_TEXT, `must be at most ${MAX_REPORT_TEXT} characters`), z.superRefine(textIssues(true))), { type: 'string', maxLength: MAX_REPORT_TEXT, pattern: textPattern(true) }),
     ),
     z.transform((v: string | undefined) => v ?? ''),
   ),

@@ -1,3 +1,4 @@
+import { documentAs } from '../api-doc.js';
 import * as z from '../zod.js';
 import { createShare } from '../share/create-share.js';
 import { defineOperation } from './operation.js';
@@ -18,7 +19,7 @@ const query = z.object({
   openid: identifier(),
   vid: identifier(),
   d: presentText(64),
-  locale: presentText(35).check(
+  locale: documentAs(presentText(35).check(
     z.refine((v) => {
       if (!v) return true;
       try {
@@ -27,13 +28,13 @@ const query = z.object({
         return false;
       }
     }, 'must be a BCP 47 language tag such as zh-CN or en-US'),
-  ),
-  country: z
+  ), { pattern: '^\\s*[A-Za-z0-9-]*\\s*$' }, 'add'),
+  country: documentAs(z
     .pipe(
       presentText(2),
       z.transform((v: string) => v.toUpperCase()),
     )
-    .check(z.refine((v) => v === '' || isRegion(v), 'must be an ISO 3166 alpha-2 country code such as CN, or empty')),
+    .check(z.refine((v) => v === '' || isRegion(v), 'must be an ISO 3166 alpha-2 country code such as CN, or empty')), { pattern: '^\\s*([A-Za-z]{2})?\\s*$' }, 'add'),
 });
 
 /** sharetext (docs/hub-api.md, "sharetext"): a share of a video, its text and link. */

@@ -1,5 +1,5 @@
 import * as z from '../zod.js';
-import { defineRouteDoc, type Same } from '../api-doc.js';
+import { defineRouteDoc, documentAs, type Same } from '../api-doc.js';
 import type { PublicKey } from './key-record.js';
 import { createKeySchema } from './key-service.js';
 
@@ -30,7 +30,10 @@ export const publicKeySchema = z.object({
 const publicKeyMatches: Same<z.output<typeof publicKeySchema>, PublicKey> = true;
 void publicKeyMatches;
 
-export const keyIdPath = z.object({ id: z.string().check(z.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')) });
+/** A key id in a path: a positive integer (the `id` of the key record), typed as one in the document. */
+export const keyIdPath = z.object({
+  id: documentAs(z.string().check(z.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')), { type: 'integer', minimum: 1, maximum: 999_999_999_999_999 }),
+});
 export const exampleKey: z.output<typeof publicKeySchema> = {
   id: 42,
   name: 'CI pipeline',
@@ -66,6 +69,7 @@ export const createKeyDoc = defineRouteDoc({
 export const listKeysDoc = defineRouteDoc({
   tag: 'Access keys',
   summary: "List the caller's access keys, newest first",
+  description: 'Every key record of the account (revoked and expired ones included, with their `status`); never a key hash or plaintext. A login token only.',
   success: { status: 200, kind: 'json', data: z.array(publicKeySchema) },
   errors: [401],
   examples: [{ summary: 'One key', data: [exampleKey] }],
@@ -74,6 +78,7 @@ export const listKeysDoc = defineRouteDoc({
 export const revokeKeyDoc = defineRouteDoc({
   tag: 'Access keys',
   summary: 'Revoke an access key (again: succeeds again)',
+  description: 'From this answer on the key fails verification and authentication; the record stays listed as `revoked`. Unknown or another account\'s key: 404.',
   pathParams: keyIdPath,
   success: { status: 200, kind: 'json', data: z.object({ revoked: z.literal(true), id: z.number() }) },
   errors: [401, 404],
@@ -83,6 +88,7 @@ export const revokeKeyDoc = defineRouteDoc({
 export const deleteKeyDoc = defineRouteDoc({
   tag: 'Access keys',
   summary: 'Delete an access key',
+  description: 'Removes the key record; from this answer on the key fails verification and authentication. Unknown or another account\'s key: 404.',
   pathParams: keyIdPath,
   success: { status: 200, kind: 'json', data: z.object({ deleted: z.literal(true), id: z.number() }) },
   errors: [401, 404],

@@ -1,3 +1,4 @@
+import { documentAs } from '../api-doc.js';
 import * as z from '../zod.js';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
@@ -39,7 +40,15 @@ export const createKeySchema = z.strictBody({
   ),
   scopes: z.pipe(
     z.pipe(
-      z.optional(z.array(checkedText(z.string({ error: 'every scope must be a string' })), { error: 'must be an array of strings' })),
+      z.optional(
+        documentAs(z.array(checkedText(z.string({ error: 'every scope must be a string' })), { error: 'must be an array of strings' }), {
+          type: 'array',
+          // Counted after trimming, dropping empty items and duplicates (docs/api-keys.md, "POST /api/v1/api-keys").
+          items: { type: 'string', pattern: `^\\s*[^\\u0000-\\u001f\\u007f-\\u009f]{0,${MAX_SCOPE_LENGTH}}\\s*$` },
+          maxItems: MAX_SCOPES,
+          description: `At most ${MAX_SCOPES} scopes of at most ${MAX_SCOPE_LENGTH} characters, each trimmed; empty items and duplicates are dropped before counting`,
+        }),
+      ),
       z.transform((items: string[] | undefined) => [...new Set((items ?? []).map((s) => s.trim()).filter(Boolean))]),
     ),
     z

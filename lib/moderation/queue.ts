@@ -1,4 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { documentAs } from '../api-doc.js';
 import * as z from '../zod.js';
 import { accountKeys, isDeleted } from '../accounts/accounts.js';
 import { clock } from '../clock.js';
@@ -17,7 +18,7 @@ const CURSOR_PURPOSE = 'moderation-queue';
 
 export const queueQuerySchema = z.object({
   cursor: z.optional(z.string().check(z.maxLength(MAX_CURSOR_LENGTH, `must be at most ${MAX_CURSOR_LENGTH} characters`))),
-  limit: z.optional(z.string().check(z.regex(/^[0-9]{1,3}$/, `must be an integer from 1 to ${QUEUE_PAGE_MAX}`))),
+  limit: z.optional(documentAs(z.string().check(z.regex(/^[0-9]{1,3}$/, `must be an integer from 1 to ${QUEUE_PAGE_MAX}`)), { type: 'integer', minimum: 1, maximum: QUEUE_PAGE_MAX })),
 });
 
 /** A case of the queue: a reported target with open reports (docs/moderation.md, "Moderation"). */

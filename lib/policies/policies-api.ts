@@ -47,6 +47,7 @@ export const meDoc = defineRouteDoc({
 export const policiesDoc = defineRouteDoc({
   tag: 'Service',
   summary: 'The current terms version and where to report abuse (configured per deployment)',
+  description: 'No credential needed: an app shows it before sign-up (docs/moderation.md, "Terms and contact").',
   success: { status: 200, kind: 'json', data: policies },
   errors: [],
   examples: [

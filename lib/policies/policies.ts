@@ -4,6 +4,7 @@ import { clock } from '../clock.js';
 import { config, TERMS_VERSION_PATTERN } from '../config.js';
 import { cancellationCode, transactWrite } from '../db/transact.js';
 import { NotFoundError } from '../errors.js';
+import { documentAs } from '../api-doc.js';
 import * as z from '../zod.js';
 
 /**
@@ -13,6 +14,9 @@ import * as z from '../zod.js';
  */
 
 export const termsVersionParam = z.string().check(z.trim(), z.regex(TERMS_VERSION_PATTERN, 'must be 1-32 letters, digits, dots, underscores or hyphens (the version of the terms the client shows)'));
+/** termsVersionParam as the document shows it: the pattern, with the whitespace the server trims first. */
+export const termsVersionWire = { type: 'string', pattern: `^\\s*${TERMS_VERSION_PATTERN.source.slice(1, -1)}\\s*$` };
+documentAs(termsVersionParam, termsVersionWire);
 
 /** `GET /api/v1/policies`: the current terms and the contact for reports. */
 export function currentPolicies() {

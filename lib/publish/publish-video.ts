@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { documentAs } from '../api-doc.js';
 import * as z from '../zod.js';
 import type { Principal } from '../auth/principal.js';
 import { db, tableNames } from '../db/client.js';
@@ -26,15 +27,19 @@ const line = (max: number, min = 0) =>
   );
 
 // The text check first: the URL parser would silently percent-encode a NUL or a lone surrogate.
-const httpsUrl = checkedText(z.string({ error: 'must be a string' }).check(z.trim(), z.maxLength(2048, 'must be at most 2048 characters'))).check(
-  z.refine((s) => {
-    try {
-      const url = new URL(s);
-      return url.protocol === 'https:' && url.hostname.length > 0;
-    } catch {
-      return false;
-    }
-  }, 'must be an https:// URL'),
+const httpsUrl = documentAs(
+  checkedText(z.string({ error: 'must be a string' }).check(z.trim(), z.maxLength(2048, 'must be at most 2048 characters'))).check(
+    z.refine((s) => {
+      try {
+        const url = new URL(s);
+        return url.protocol === 'https:' && url.hostname.length > 0;
+      } catch {
+        return false;
+      }
+    }, 'must be an https:// URL'),
+  ),
+  { pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]://[^/?#\\s]+' },
+  'add',
 );
 
 export const publishVideoSchema = z.strictBody({
@@ -57,10 +62,11 @@ export const publishVideoSchema = z.strictBody({
 
 export type PublishVideoInput = z.input<typeof publishVideoSchema>;
 
+const DRY_RUN_VALUES = ['', 'true', 'false', '1', '0'] as const;
 /** `?dry_run=true`: check everything a publish checks and write nothing (beyond the contract; docs/protected-api.md). */
 export const publishQuerySchema = z.object({
   dry_run: z.pipe(
-    z.optional(z.string().check(z.trim(), z.refine((v) => ['', 'true', 'false', '1', '0'].includes(v), 'must be true or false'))),
+    z.optional(documentAs(z.string().check(z.trim(), z.refine((v) => (DRY_RUN_VALUES as readonly string[]).includes(v), 'must be true or false')), { type: 'string', enum: [...DRY_RUN_VALUES] })),
     z.transform((v: string | undefined) => v === 'true' || v === '1'),
   ),
 });

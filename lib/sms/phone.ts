@@ -1,4 +1,5 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { documentAs } from '../api-doc.js';
 import * as z from '../zod.js';
 import { config, onConfigure } from '../config.js';
 import { ValidationError } from '../errors.js';
@@ -19,9 +20,12 @@ export function normalizePhone(input: string, parameter: string): string {
 
 /** The query schema of a phone number parameter: required, normalized to E.164. */
 export const phoneParam = (parameter: string) =>
-  z.pipe(
-    z.string({ error: 'is required' }).check(z.refine((v) => v.trim().length > 0, 'must not be empty')),
-    z.transform((v: string) => normalizePhone(v, parameter)),
+  documentAs(
+    z.pipe(
+      z.string({ error: 'is required' }).check(z.refine((v) => v.trim().length > 0, 'must not be empty')),
+      z.transform((v: string) => normalizePhone(v, parameter)),
+    ),
+    { type: 'string', pattern: '\\S', description: 'A phone number: E.164 (+8613800138000) or national in the default region; the server checks it is a real number' },
   );
 
 /**

@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as z from '../../lib/zod.js';
@@ -52,6 +54,20 @@ describe('GET /api/v1/openapi.json and GET /api/v1/docs', () => {
     const html = await res.text();
     expect(html).toContain('id="do-get_next_list"');
     expect(html).toContain('<code>/api/v1/api-keys/{id}/revoke</code>');
+  });
+});
+
+describe('Spectral (spectral:oas, the repository\'s .spectral.yaml)', () => {
+  it('reports no error and no warning on the generated document', async () => {
+    const spectral = join(ROOT, 'node_modules/@stoplight/spectral-cli/dist/index.js');
+    const args = [spectral, 'lint', join(ROOT, 'lib/openapi/generated/openapi.json'), '--ruleset', join(ROOT, '.spectral.yaml'), '--format', 'json', '--fail-severity', 'hint', '--quiet'];
+    // Exit code 1 with the findings as JSON when there are any.
+    const output = await promisify(execFile)(process.execPath, args, { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).then(
+      ({ stdout }) => stdout,
+      (error: { stdout?: string; message: string }) => error.stdout || error.message,
+    );
+    const findings = (JSON.parse(output.trim() || '[]') as { code: string; message: string; path: string[]; severity: number }[]).map((f) => `${f.code}: ${f.message} at ${f.path.join('.')}`);
+    expect(findings).toEqual([]);
   });
 });
 

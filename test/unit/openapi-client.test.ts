@@ -19,9 +19,9 @@ describe('the typed client', () => {
   it('sends the method, the filled path, the query and the body', async () => {
     const { client, sent } = recording();
     await client.post('/api/v1/api-keys', { body: { name: 'CI', scopes: ['export:read'] } });
-    await client.post('/api/v1/api-keys/{id}/revoke', { path: { id: '7' } });
-    await client.delete('/api/v1/api-keys/{id}', { path: { id: '8' } });
-    await client.get('/api/v1/export/comments', { query: { limit: '2', cursor: 'a b' } });
+    await client.post('/api/v1/api-keys/{id}/revoke', { path: { id: 7 } });
+    await client.delete('/api/v1/api-keys/{id}', { path: { id: 8 } });
+    await client.get('/api/v1/export/comments', { query: { limit: 2, cursor: 'a b' } });
     await client.get('/api/v1/me');
     await client.hub('like', { openid: 'u1', vid: 'v/1' });
     await client.hub('gen_code', { phonenumber: '+8613800138000', nonce: 'n+n n' });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import * as z from '../../lib/zod.js';
@@ -25,10 +26,13 @@ describe('the OpenAPI document covers every route and every do', () => {
     expect(paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path} is not in lib/openapi/generated/openapi.json`).toBeDefined();
   });
 
-  it.each(Object.keys(HUB_OPERATIONS))('do=%s: a query schema in the discriminated oneOf, and its x-hub-operations entry', (op) => {
+  it.each(Object.keys(HUB_OPERATIONS))('do=%s: a query schema in the oneOf, its parameters among the top-level properties, and its x-hub-operations entry', (op) => {
     const params = hubOperation.parameters[0];
-    expect(params.schema.discriminator.mapping[op]).toBe(`#/components/schemas/HubQuery_${op}`);
     expect(params.schema.oneOf).toContainEqual({ $ref: `#/components/schemas/HubQuery_${op}` });
+    expect(params.schema.properties.do.enum).toContain(op);
+    // A validator deserializing the form-exploded object (Prism) keeps only the keys listed at the top.
+    const query = (served.components.schemas as Json)[`HubQuery_${op}`];
+    expect(Object.keys(query.properties).filter((name) => !(name in params.schema.properties))).toEqual([]);
     expect((served.components.schemas as Json)[`HubQuery_${op}`].properties.do).toEqual({ const: op });
     expect(hubOperation['x-hub-operations'][op].query).toEqual({ $ref: `#/components/schemas/HubQuery_${op}` });
   });
@@ -59,6 +63,43 @@ describe('the OpenAPI document covers every route and every do', () => {
       config: await createConfig({ extends: ['recommended'] }),
     });
     expect(problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
+  });
+
+  it('compiles in Ajv 8 strict mode (the Ajv Prism validates with), and tells the hub\'s operations apart', () => {
+    // Prism's own Ajv: a JSON Schema 2020-12 validator this project did not write.
+    const prismHttp = dirname(createRequire(import.meta.url).resolve('@stoplight/prism-http'));
+    const fromPrism = createRequire(join(prismHttp, 'index.js'));
+    const { default: Ajv2020 } = fromPrism('ajv/dist/2020') as { default: new (o: object) => Json };
+    const { default: addFormats } = fromPrism('ajv-formats') as { default: (ajv: Json) => void };
+    const ajv = new Ajv2020({ strict: true, coerceTypes: true, allErrors: true, logger: false });
+    addFormats(ajv);
+    ajv.addSchema({ $id: 'doc', $defs: served.components.schemas });
+    const local = (schema: unknown) => JSON.parse(JSON.stringify(schema).replace(/"#\/components\/schemas\//g, '"doc#/$defs/'));
+    const refused: string[] = [];
+    for (const [path, methods] of Object.entries(paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const schemas = [
+          ...(op.parameters ?? []).map((p: Json) => p.schema),
+          op.requestBody?.content['application/json'].schema,
+          ...Object.values(op.responses as Record<string, Json>).map((r) => r.content?.['application/json']?.schema),
+        ].filter(Boolean);
+        for (const schema of schemas) {
+          try {
+            ajv.compile(local(schema));
+          } catch (error) {
+            refused.push(`${method} ${path}: ${(error as Error).message}`);
+          }
+        }
+      }
+    }
+    expect(refused).toEqual([]);
+    const hub = ajv.compile(local(hubOperation.parameters[0].schema));
+    const valid = (query: Record<string, string>) => hub(structuredClone(query)) as boolean;
+    expect(valid({ do: 'like', openid: 'u_1', vid: 'v_1' })).toBe(true);
+    expect(valid({ do: 'like', openid: 'u_1' })).toBe(false);
+    expect(valid({ do: 'get_fav', openid: 'u_1', next_id: '0', fav_index: ' 5 ', watch_list: '', view: '', q: '' })).toBe(true);
+    expect(valid({ do: 'get_fav', openid: 'u_1', next_id: '0', fav_index: '51', watch_list: '', view: '', q: '' })).toBe(false);
+    expect(valid({ do: 'no_such_operation' })).toBe(false);
   });
 
   it('is OpenAPI 3.1 with one operation id per operation', () => {

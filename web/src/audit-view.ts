@@ -77,7 +77,7 @@ export function auditSection(): HTMLElement {
       cell('Details', describeDetails(e)),
     );
   const { slot, more, load } = pagedTable({
-    fetch: (cursor) => client.get('/api/v1/audit', { query: { limit: '20', ...(cursor ? { cursor } : {}) } }),
+    fetch: (cursor) => client.get('/api/v1/audit', { query: { limit: 20, ...(cursor ? { cursor } : {}) } }),
     row,
     headings: ['When', 'What', 'By', 'Details'],
     tableClass: 'audit-table',

@@ -80,8 +80,8 @@ export function renderKeys(container: HTMLElement): void {
     if (!confirmed) return;
     for (const b of buttons) b.disabled = true;
     try {
-      if (revoke) await client.post('/api/v1/api-keys/{id}/revoke', { path: { id: String(key.id) } });
-      else await client.delete('/api/v1/api-keys/{id}', { path: { id: String(key.id) } });
+      if (revoke) await client.post('/api/v1/api-keys/{id}/revoke', { path: { id: key.id } });
+      else await client.delete('/api/v1/api-keys/{id}', { path: { id: key.id } });
       announce(revoke ? `Key “${key.name}” revoked.` : `Key “${key.name}” deleted.`, 'success');
       await loadKeys();
       const next = revoke ? listSlot.querySelector<HTMLElement>(`[data-key-id="${key.id}"] button.delete`) : null;
@@ -137,7 +137,7 @@ export function renderKeys(container: HTMLElement): void {
     }
     button.disabled = true;
     try {
-      const usage = await client.get('/api/v1/api-keys/{id}/usage', { path: { id: String(key.id) } });
+      const usage = await client.get('/api/v1/api-keys/{id}/usage', { path: { id: key.id } });
       replaceChildren(slot, usageChart(key.name, usage.days));
       button.setAttribute('aria-expanded', 'true');
       button.textContent = 'Hide usage';

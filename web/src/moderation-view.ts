@@ -111,7 +111,7 @@ export function moderationSection(): HTMLElement {
     );
   };
   const { slot, more, load } = pagedTable({
-    fetch: (cursor) => client.get('/api/v1/moderation/reports', { query: { limit: '20', ...(cursor ? { cursor } : {}) } }),
+    fetch: (cursor) => client.get('/api/v1/moderation/reports', { query: { limit: 20, ...(cursor ? { cursor } : {}) } }),
     row,
     headings: ['Reported', 'Content', 'Author', 'Reports', 'Waiting since', 'Decide'],
     tableClass: 'moderation-table',

@@ -7,7 +7,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness probe */
+        /**
+         * Liveness probe
+         * @description Answers without a credential and without reading any store.
+         */
         get: operations["health"];
         put?: never;
         post?: never;
@@ -26,7 +29,7 @@ export interface paths {
         };
         /**
          * The hub: one path, the operation named by `do`, every parameter in the query string
-         * @description Each `do` is one schema of the `params` object (components.schemas.HubQuery_<do>); `x-hub-operations` gives its auth, scope, answer and examples. Authentication: the `token` query parameter (a JWT only), otherwise an Authorization Bearer header (a JWT or an access key); the user must equal `openid`. Unknown parameters are ignored; strings are trimmed.
+         * @description The query string is one object, `params` (`style: form, explode: true`: each of its properties is a query parameter of its own, `?do=like&openid=...`, never `params[do]=`): its `properties` list every hub parameter, and its `oneOf` holds one schema per operation, `do` a constant in each (components.schemas.HubQuery_<do>) with what that operation requires and allows. openapi-fetch sends it with `querySerializer: { object: { style: "form", explode: true } }` (docs/hub-api.md, "The OpenAPI document"). Strings are trimmed before they are checked (surrounding whitespace is allowed and ignored); unknown parameters are ignored. The answer's `data` is the operation's HubData_<do> (`x-hub-operations` maps each `do` to its query, answer, auth, scope and examples); the response schema lists them in an `anyOf`, as two operations can give the same answer (an empty page of get_follow and of get_follower). Authentication: the `token` query parameter (a JWT only), otherwise an Authorization Bearer header (a JWT or an access key); the user must equal `openid`.
          */
         get: operations["hub"];
         put?: never;
@@ -44,7 +47,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document (OpenAPI 3.1), generated from the schemas that validate the requests */
+        /**
+         * This document (OpenAPI 3.1), generated from the schemas that validate the requests
+         * @description The file `npm run openapi` writes (lib/openapi/generated/openapi.json), not the envelope.
+         */
         get: operations["openapiOpenapiJson"];
         put?: never;
         post?: never;
@@ -61,7 +67,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The current terms version and where to report abuse (configured per deployment) */
+        /**
+         * The current terms version and where to report abuse (configured per deployment)
+         * @description No credential needed: an app shows it before sign-up (docs/moderation.md, "Terms and contact").
+         */
         get: operations["policies"];
         put?: never;
         post?: never;
@@ -78,7 +87,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The API reference: this document rendered as an HTML page */
+        /**
+         * The API reference: this document rendered as an HTML page
+         * @description A page without scripts, under a strict Content-Security-Policy.
+         */
         get: operations["openapiDocs"];
         put?: never;
         post?: never;
@@ -95,7 +107,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the caller's access keys, newest first */
+        /**
+         * List the caller's access keys, newest first
+         * @description Every key record of the account (revoked and expired ones included, with their `status`); never a key hash or plaintext. A login token only.
+         */
         get: operations["listKeys"];
         put?: never;
         /**
@@ -118,7 +133,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke an access key (again: succeeds again) */
+        /**
+         * Revoke an access key (again: succeeds again)
+         * @description From this answer on the key fails verification and authentication; the record stays listed as `revoked`. Unknown or another account's key: 404.
+         */
         post: operations["revokeKey"];
         delete?: never;
         options?: never;
@@ -136,7 +154,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete an access key */
+        /**
+         * Delete an access key
+         * @description Removes the key record; from this answer on the key fails verification and authentication. Unknown or another account's key: 404.
+         */
         delete: operations["deleteKey"];
         options?: never;
         head?: never;
@@ -498,7 +519,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export comments, oldest first (admin: all; others: their own) */
+        /**
+         * Export comments, oldest first (admin: all; others: their own)
+         * @description Paged with the signed `cursor` of the previous page (`next_cursor`, empty at the end); `since` keeps the comments written from then on (docs/protected-api.md, "`GET /api/v1/export/comments` and `GET /api/v1/export/accounts` — paged exports").
+         */
         get: operations["exportComments"];
         put?: never;
         post?: never;
@@ -575,7 +599,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The share page of a video (HTML, in the share's locale; an HTML 404 page when unknown) */
+        /**
+         * The share page of a video (HTML, in the share's locale; an HTML 404 page when unknown)
+         * @description A browser opens it, so every answer is a page: HTML 200, HTML 404 (unknown or expired share, removed video), HTML 503 with Retry-After when the store is unavailable. Each view counts an open on the share.
+         */
         get: operations["sharePage"];
         put?: never;
         post?: never;
@@ -635,11 +662,9 @@ export interface components {
             error: string;
         };
         HubQuery_gen_code: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "gen_code";
+            /** @description A phone number: E.164 (+8613800138000) or national in the default region; the server checks it is a real number */
             phonenumber: string;
             nonce: string;
         };
@@ -648,11 +673,9 @@ export interface components {
             resend_in: number;
         };
         HubQuery_create_phone_account: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "create_phone_account";
+            /** @description A phone number: E.164 (+8613800138000) or national in the default region; the server checks it is a real number */
             openid: string;
             token: string;
             code: string;
@@ -674,17 +697,26 @@ export interface components {
             };
         };
         HubQuery_get_next_list: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "get_next_list";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
             d?: string;
             vid?: string;
-            watch_count?: string;
-            order?: string;
-            cmd?: string;
+            /**
+             * @description Empty or absent: 10
+             * @default 10
+             */
+            watch_count: number | string;
+            /**
+             * @default rec
+             * @enum {string}
+             */
+            order: "" | "rec" | "hot" | "new";
+            /** @enum {string} */
+            cmd?: "" | "refresh";
+            /** @description Comma-separated vids, at most 40 different (with view) */
             view_list?: string;
             view?: string;
             fav_index?: string;
@@ -715,15 +747,15 @@ export interface components {
             fav_index: string;
         };
         HubQuery_get_fav: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "get_fav";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
-            next_id: string;
-            fav_index: string;
-            watch_list: string;
+            next_id: number;
+            fav_index: number;
+            /** @enum {string} */
+            watch_list: "" | "like" | "history" | "comment";
             view: string;
             q: string;
             d?: string;
@@ -739,7 +771,19 @@ export interface components {
                 like_count: number;
                 liked_count: number;
                 video_count: number;
-                phone?: string;
+                phone: string;
+            } | {
+                openid: string;
+                nickname: string;
+                signature: string;
+                city: string;
+                follow_count: number;
+                follower_count: number;
+                like_count: number;
+                liked_count: number;
+                video_count: number;
+                followed_by_me: boolean;
+                follows_me: boolean;
             };
             list: {
                 vid: string;
@@ -764,14 +808,13 @@ export interface components {
             next_id: number;
         };
         HubQuery_get_follow: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "get_follow";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
             watch_list: string;
-            offset: string;
+            offset: number;
             d?: string;
         };
         HubData_get_follow: {
@@ -787,14 +830,13 @@ export interface components {
             next_offset: number;
         };
         HubQuery_get_follower: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "get_follower";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
             watch_list: string;
-            offset: string;
+            offset: number;
             d?: string;
         };
         HubData_get_follower: {
@@ -810,11 +852,10 @@ export interface components {
             next_offset: number;
         };
         HubQuery_like: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "like";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
             vid: string;
         };
@@ -825,14 +866,14 @@ export interface components {
             like_count: number;
         };
         HubQuery_dislike: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "dislike";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
             vid: string;
-            action: string;
+            /** @enum {string} */
+            action: "dislike";
         };
         HubData_dislike: {
             vid: string;
@@ -841,11 +882,10 @@ export interface components {
             like_count: number;
         };
         HubQuery_comment_set: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "comment_set";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
             vid: string;
             content: string;
@@ -866,14 +906,13 @@ export interface components {
             held?: true;
         };
         HubQuery_comment_get: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "comment_get";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
             vid: string;
-            page: string;
+            page: number;
             d: string;
         };
         HubData_comment_get: {
@@ -893,11 +932,10 @@ export interface components {
             has_more: boolean;
         };
         HubQuery_comment_delete: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "comment_delete";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
             vid: string;
             cid: string;
@@ -917,11 +955,10 @@ export interface components {
             deleted: true;
         };
         HubQuery_report: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "report";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
             /** @enum {string} */
             target: "video" | "comment" | "user";
@@ -951,11 +988,10 @@ export interface components {
             message: string;
         };
         HubQuery_my_reports: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "my_reports";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
             cursor?: string;
         };
@@ -980,11 +1016,10 @@ export interface components {
             cursor: string;
         };
         HubQuery_sharetext: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "sharetext";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
             vid: string;
             d: string;
@@ -997,11 +1032,10 @@ export interface components {
             shareid: string;
         };
         HubQuery_follow_user: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "follow_user";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
             follow_user: string;
         };
@@ -1011,11 +1045,10 @@ export interface components {
             follower_count: number;
         };
         HubQuery_unfollow_user: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "unfollow_user";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
             follow_user: string;
         };
@@ -1025,11 +1058,10 @@ export interface components {
             follower_count: number;
         };
         HubQuery_change_nickname: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "change_nickname";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
             nickname: string;
         };
@@ -1055,11 +1087,10 @@ export interface components {
             };
         };
         HubQuery_change_signature: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "change_signature";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
             signature: string;
         };
@@ -1085,11 +1116,10 @@ export interface components {
             };
         };
         HubQuery_change_city: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "change_city";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
             city: string;
         };
@@ -1115,13 +1145,13 @@ export interface components {
             };
         };
         HubQuery_delete_account: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "delete_account";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
-            confirm: string;
+            /** @enum {string} */
+            confirm: "delete";
         };
         HubData_delete_account: {
             deletion: {
@@ -1135,11 +1165,10 @@ export interface components {
             };
         };
         HubQuery_accept_terms: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "accept_terms";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
             terms_version: string;
         };
@@ -1152,11 +1181,10 @@ export interface components {
             };
         };
         HubQuery_block_user: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "block_user";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
             block_user: string;
         };
@@ -1165,11 +1193,10 @@ export interface components {
             blocked: boolean;
         };
         HubQuery_unblock_user: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "unblock_user";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
             block_user: string;
         };
@@ -1178,13 +1205,12 @@ export interface components {
             blocked: boolean;
         };
         HubQuery_get_blocked: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             do: "get_blocked";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
             openid: string;
-            offset: string;
+            offset: number;
             d?: string;
         };
         HubData_get_blocked: {
@@ -1201,6 +1227,7 @@ export interface components {
         /** @description VALIDATION_ERROR: a parameter or the body is missing, malformed or out of range; the message names it */
         Error400: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -1210,15 +1237,17 @@ export interface components {
         /** @description AUTH_ERROR: missing, invalid, expired or ended credential */
         Error401: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description FORBIDDEN: authenticated but not allowed (role, scope, an access key on a role-context path) */
+        /** @description FORBIDDEN: authenticated but not allowed (role, scope, an access key on a role-context path), or a call that bypassed the published URL */
         Error403: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -1228,6 +1257,7 @@ export interface components {
         /** @description NOT_FOUND */
         Error404: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -1237,6 +1267,7 @@ export interface components {
         /** @description LIMIT_EXCEEDED: a hard quota */
         Error409: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -1246,8 +1277,8 @@ export interface components {
         /** @description RATE_LIMITED: see the Retry-After header (seconds) */
         Error429: {
             headers: {
-                /** @description Seconds to wait */
-                "Retry-After"?: number;
+                "x-request-id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -1257,6 +1288,7 @@ export interface components {
         /** @description INTERNAL_ERROR: a bug, logged with the request id */
         Error500: {
             headers: {
+                "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -1266,8 +1298,8 @@ export interface components {
         /** @description UNAVAILABLE: a dependency is throttled or down; see Retry-After; nothing half-written */
         Error503: {
             headers: {
-                /** @description Seconds to wait */
-                "Retry-After"?: number;
+                "x-request-id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -1277,7 +1309,12 @@ export interface components {
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The id of the request, in every log line it wrote */
+        RequestId: string;
+        /** @description Seconds to wait before retrying */
+        RetryAfter: number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1294,6 +1331,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1307,13 +1345,74 @@ export interface operations {
                     };
                 };
             };
+            403: components["responses"]["Error403"];
             500: components["responses"]["Error500"];
         };
     };
     hub: {
         parameters: {
             query: {
-                params: components["schemas"]["HubQuery_gen_code"] | components["schemas"]["HubQuery_create_phone_account"] | components["schemas"]["HubQuery_get_next_list"] | components["schemas"]["HubQuery_get_fav"] | components["schemas"]["HubQuery_get_follow"] | components["schemas"]["HubQuery_get_follower"] | components["schemas"]["HubQuery_like"] | components["schemas"]["HubQuery_dislike"] | components["schemas"]["HubQuery_comment_set"] | components["schemas"]["HubQuery_comment_get"] | components["schemas"]["HubQuery_comment_delete"] | components["schemas"]["HubQuery_report"] | components["schemas"]["HubQuery_my_reports"] | components["schemas"]["HubQuery_sharetext"] | components["schemas"]["HubQuery_follow_user"] | components["schemas"]["HubQuery_unfollow_user"] | components["schemas"]["HubQuery_change_nickname"] | components["schemas"]["HubQuery_change_signature"] | components["schemas"]["HubQuery_change_city"] | components["schemas"]["HubQuery_delete_account"] | components["schemas"]["HubQuery_accept_terms"] | components["schemas"]["HubQuery_block_user"] | components["schemas"]["HubQuery_unblock_user"] | components["schemas"]["HubQuery_get_blocked"];
+                params: {
+                    /**
+                     * @description The operation
+                     * @enum {string}
+                     */
+                    do: "gen_code" | "create_phone_account" | "get_next_list" | "get_fav" | "get_follow" | "get_follower" | "like" | "dislike" | "comment_set" | "comment_get" | "comment_delete" | "report" | "my_reports" | "sharetext" | "follow_user" | "unfollow_user" | "change_nickname" | "change_signature" | "change_city" | "delete_account" | "accept_terms" | "block_user" | "unblock_user" | "get_blocked";
+                    /** @enum {string} */
+                    action?: "dislike";
+                    block_user?: string;
+                    cid?: string;
+                    city?: string;
+                    /** @enum {string} */
+                    cmd?: "" | "refresh";
+                    code?: string;
+                    /** @enum {string} */
+                    confirm?: "delete";
+                    content?: string;
+                    country?: string;
+                    cursor?: string;
+                    d?: string;
+                    fav_index?: string | number;
+                    follow_user?: string;
+                    id?: string;
+                    invite_uid?: string;
+                    locale?: string;
+                    next_id?: number;
+                    nickname?: string;
+                    nonce?: string;
+                    offset?: number;
+                    openid?: string;
+                    openid0?: string;
+                    /**
+                     * @default rec
+                     * @enum {string}
+                     */
+                    order?: "" | "rec" | "hot" | "new";
+                    page?: number;
+                    /** @description A phone number: E.164 (+8613800138000) or national in the default region; the server checks it is a real number */
+                    phonenumber?: string;
+                    q?: string;
+                    /** @enum {string} */
+                    reason?: "spam" | "abusive" | "sexual" | "violent" | "illegal" | "privacy" | "other";
+                    shareid?: string;
+                    signature?: string;
+                    /** @enum {string} */
+                    target?: "video" | "comment" | "user";
+                    terms_version?: string;
+                    text?: string;
+                    token?: string;
+                    token0?: string;
+                    vid?: string;
+                    view?: string;
+                    /** @description Comma-separated vids, at most 40 different (with view) */
+                    view_list?: string;
+                    /**
+                     * @description Empty or absent: 10
+                     * @default 10
+                     */
+                    watch_count?: number | string;
+                    watch_list?: ("" | "like" | "history" | "comment") | string;
+                } & (components["schemas"]["HubQuery_gen_code"] | components["schemas"]["HubQuery_create_phone_account"] | components["schemas"]["HubQuery_get_next_list"] | components["schemas"]["HubQuery_get_fav"] | components["schemas"]["HubQuery_get_follow"] | components["schemas"]["HubQuery_get_follower"] | components["schemas"]["HubQuery_like"] | components["schemas"]["HubQuery_dislike"] | components["schemas"]["HubQuery_comment_set"] | components["schemas"]["HubQuery_comment_get"] | components["schemas"]["HubQuery_comment_delete"] | components["schemas"]["HubQuery_report"] | components["schemas"]["HubQuery_my_reports"] | components["schemas"]["HubQuery_sharetext"] | components["schemas"]["HubQuery_follow_user"] | components["schemas"]["HubQuery_unfollow_user"] | components["schemas"]["HubQuery_change_nickname"] | components["schemas"]["HubQuery_change_signature"] | components["schemas"]["HubQuery_change_city"] | components["schemas"]["HubQuery_delete_account"] | components["schemas"]["HubQuery_accept_terms"] | components["schemas"]["HubQuery_block_user"] | components["schemas"]["HubQuery_unblock_user"] | components["schemas"]["HubQuery_get_blocked"]);
             };
             header?: never;
             path?: never;
@@ -1324,6 +1423,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}`, `data` as the operation's HubData_<do> */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1355,13 +1455,33 @@ export interface operations {
             /** @description A JSON file (not the envelope) */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": Record<string, never>;
                 };
             };
-            500: components["responses"]["Error500"];
+            /** @description A call that bypassed the published URL */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description A bug, logged with the request id */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
         };
     };
     policies: {
@@ -1376,6 +1496,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1395,6 +1516,7 @@ export interface operations {
                     };
                 };
             };
+            403: components["responses"]["Error403"];
             500: components["responses"]["Error500"];
         };
     };
@@ -1410,13 +1532,33 @@ export interface operations {
             /** @description An HTML page */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
                 };
             };
-            500: components["responses"]["Error500"];
+            /** @description A call that bypassed the published URL */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description A bug, logged with the request id */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
         };
     };
     listKeys: {
@@ -1431,6 +1573,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1458,6 +1601,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -1473,6 +1617,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
+                    /** @description At most 20 scopes of at most 64 characters, each trimmed; empty items and duplicates are dropped before counting */
                     scopes?: string[];
                     expires_at?: string | null;
                     rate_limit_per_minute?: number;
@@ -1484,6 +1629,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1515,6 +1661,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
@@ -1525,7 +1672,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -1534,6 +1681,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1550,6 +1698,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
@@ -1560,7 +1709,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -1569,6 +1718,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1585,6 +1735,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
@@ -1604,6 +1755,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1621,7 +1773,9 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     keyUsage: {
@@ -1629,7 +1783,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -1638,6 +1792,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1655,7 +1810,9 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -1672,6 +1829,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1701,6 +1859,8 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -1708,7 +1868,7 @@ export interface operations {
     deleteAccount: {
         parameters: {
             query: {
-                confirm: string;
+                confirm: "delete";
             };
             header?: never;
             path?: never;
@@ -1719,6 +1879,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             202: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1741,6 +1902,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -1759,6 +1921,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1944,6 +2107,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -1968,6 +2132,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2001,6 +2166,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2015,6 +2181,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -2023,7 +2190,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -2034,6 +2201,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2068,6 +2236,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -2086,6 +2255,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2125,7 +2295,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -2134,6 +2304,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2176,6 +2347,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2227,6 +2399,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2264,6 +2437,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2290,7 +2464,7 @@ export interface operations {
     adminDeleteAccount: {
         parameters: {
             query: {
-                confirm: string;
+                confirm: "delete";
             };
             header?: never;
             path: {
@@ -2303,6 +2477,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             202: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2345,6 +2520,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2366,8 +2542,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error400"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     listFilterTerms: {
@@ -2382,6 +2560,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2428,6 +2607,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2468,6 +2648,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2497,7 +2678,7 @@ export interface operations {
     publishVideo: {
         parameters: {
             query?: {
-                dry_run?: string;
+                dry_run?: "" | "true" | "false" | "1" | "0";
             };
             header?: never;
             path?: never;
@@ -2520,6 +2701,7 @@ export interface operations {
             /** @description When `dry_run=true`: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2539,6 +2721,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             201: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2576,6 +2759,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -2583,7 +2767,7 @@ export interface operations {
     exportComments: {
         parameters: {
             query?: {
-                limit?: string;
+                limit?: number;
                 cursor?: string;
                 since?: string;
             };
@@ -2596,6 +2780,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2619,6 +2804,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -2626,7 +2812,7 @@ export interface operations {
     exportAccounts: {
         parameters: {
             query?: {
-                limit?: string;
+                limit?: number;
                 cursor?: string;
                 since?: string;
             };
@@ -2639,6 +2825,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2665,6 +2852,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -2673,7 +2861,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -2684,6 +2872,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2768,6 +2957,7 @@ export interface operations {
             /** @description Success: the envelope `{code: 0, data}` */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2818,15 +3008,54 @@ export interface operations {
             /** @description An HTML page */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
                 };
             };
-            400: components["responses"]["Error400"];
-            404: components["responses"]["Error404"];
-            500: components["responses"]["Error500"];
+            /** @description A call that bypassed the published URL */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The "not found" page (an unknown or expired share, a removed video), HTML */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A bug, logged with the request id */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description A dependency is throttled or down: the "try again" page, HTML */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     wellKnownAppleAppSiteAssociation: {
@@ -2841,14 +3070,34 @@ export interface operations {
             /** @description A JSON file (not the envelope) */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description A call that bypassed the published URL */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
             404: components["responses"]["Error404"];
-            500: components["responses"]["Error500"];
+            /** @description A bug, logged with the request id */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
         };
     };
     wellKnownAssetlinksJson: {
@@ -2863,14 +3112,34 @@ export interface operations {
             /** @description A JSON file (not the envelope) */
             200: {
                 headers: {
+                    "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description A call that bypassed the published URL */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
             404: components["responses"]["Error404"];
-            500: components["responses"]["Error500"];
+            /** @description A bug, logged with the request id */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
         };
     };
 }
