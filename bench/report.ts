@@ -94,9 +94,14 @@ export function renderReport(r: BenchResults): string {
         .join(', ');
     table(
       `Cold-start proxy (bundle as deployed, AWS SDK bundled; import in a fresh Node ${c.nodeForImport} process with NODE_OPTIONS=${c.nodeOptions}, median of ${c.runs})`,
-      ['function', 'bundle KB', 'gzip KB', 'import ms', 'import ms p90', 'import CPU ms', 'largest parts (KB)'],
-      c.rows.map((row) => [row.function, kb(row.bytes), kb(row.gzipBytes), row.importMsMedian, row.importMsP90, row.importCpuMsMedian, parts(row)]),
+      ['function', 'bundle KB', 'gzip KB', 'import ms', 'import ms p90', 'import CPU ms', 'x reference', 'largest parts (KB)'],
+      c.rows.map((row) => [row.function, kb(row.bytes), kb(row.gzipBytes), row.importMsMedian, row.importMsP90, row.importCpuMsMedian, row.ratioToReference ?? 'n/a', parts(row)]),
     );
+    if (c.reference) {
+      out.push(
+        `The reference (${c.reference.entry}: one GetItem, the same SDK packages, bundled the same way): ${kb(c.reference.bytes)} KB, import ${c.reference.msMedian} ms median (p90 ${c.reference.msP90}, CPU ${c.reference.cpuMsMedian} ms), imported alternately with every function; "x reference" is a function's median over the reference's median of its own alternation.\n`,
+      );
+    }
     table(
       `AWS SDK bundled (deployed) against the runtime's SDK (\`@aws-sdk/*\` external, loaded from node_modules), median of ${c.runs} imports each`,
       ['function', 'bundled: KB', 'bundled: import ms', 'bundled: CPU ms', 'runtime SDK: KB', 'runtime SDK: import ms', 'runtime SDK: CPU ms'],

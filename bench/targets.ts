@@ -17,6 +17,13 @@ export interface TargetCheck {
 
 /** Cold starts (docs/performance.md, "Cold starts"): the import of every function's bundle, and its size. */
 const COLD_IMPORT_MS = 100;
+/** A function's import over the reference's (bench/reference/get-item.ts), median of 10 each, alternated. */
+const COLD_REFERENCE_RATIO = 1.3;
+/** The authorizer's warm p50 and p99 over a bare consistent GetItem's (all of its cost is the one read). */
+const AUTH_P50_RATIO = 1.2;
+const AUTH_P99_RATIO = 1.5;
+/** The latency section's reference row: one consistent GetItem of a small item on the same DynamoDB Local, with the functions' client. */
+export const BARE_GET_ITEM = 'bare consistent GetItem (reference)';
 const COLD_BUNDLE_BYTES = 1024 * 1024;
 
 const fmt = (n: number) => (Number.isFinite(n) ? String(n) : 'n/a');
@@ -144,7 +151,37 @@ export function evaluateTargets(results: Record<string, unknown>): TargetCheck[]
     });
   }
 
-  const auth = ['authorizer: JWT', 'authorizer: access key (last_used_at recent)'].map((n) => latency?.rows.find((r) => r.operation === n && !r.error));
+  const referenceTarget = `every function importing within ${COLD_REFERENCE_RATIO}x the reference's median (one GetItem, the same SDK packages, bundled the same way, imported alternately with it) and within ${COLD_IMPORT_MS} ms`;
+  if (!cold?.reference || cold.rows.some((r) => r.ratioToReference === undefined)) {
+    checks.push({ target: referenceTarget, measured: 'coldstart section not run with the reference', status: 'not measured' });
+  } else {
+    const over = cold.rows.filter((r) => r.ratioToReference > COLD_REFERENCE_RATIO || r.importMsMedian > COLD_IMPORT_MS);
+    const worst = [...cold.rows].sort((a, b) => b.ratioToReference - a.ratioToReference)[0]!;
+    checks.push({
+      target: referenceTarget,
+      measured: [
+        `reference ${fmt(cold.reference.msMedian)} ms; worst ${worst.function} ${fmt(worst.ratioToReference)}x (${fmt(worst.importMsMedian)} ms)`,
+        `${over.length} of ${cold.rows.length} over${over.length ? `: ${over.map((r) => `${r.function} ${fmt(r.ratioToReference)}x`).join(', ')}` : ''}`,
+      ].join('; '),
+      status: over.length === 0 && cold.runs >= 10 ? 'met' : over.length === 0 ? 'not measured' : 'missed',
+    });
+  }
+
+  const bare = latency?.rows.find((r) => r.operation === BARE_GET_ITEM && !r.error);
+  const authRows = ['authorizer: JWT', 'authorizer: access key (last_used_at recent)'].map((n) => latency?.rows.find((r) => r.operation === n && !r.error));
+  const ratioTarget = `authorizer warm p50 at most ${AUTH_P50_RATIO}x and p99 at most ${AUTH_P99_RATIO}x a bare consistent GetItem's, same DynamoDB Local, same run (a key and a JWT)`;
+  if (!bare || authRows.some((r) => !r)) {
+    checks.push({ target: ratioTarget, measured: 'latency section not run with the reference', status: 'not measured' });
+  } else {
+    const ratios = authRows.map((r) => ({ name: r!.operation.replace('authorizer: ', ''), p50: r!.p50 / bare.p50, p99: r!.p99 / bare.p99 }));
+    checks.push({
+      target: ratioTarget,
+      measured: [`bare GetItem p50 ${fmt(bare.p50)} ms, p99 ${fmt(bare.p99)} ms`, ...ratios.map((r) => `${r.name}: p50 ${fmt(Math.round(r.p50 * 100) / 100)}x, p99 ${fmt(Math.round(r.p99 * 100) / 100)}x`)].join('; '),
+      status: ratios.every((r) => r.p50 <= AUTH_P50_RATIO && r.p99 <= AUTH_P99_RATIO) ? 'met' : 'missed',
+    });
+  }
+
+  const auth = authRows;
   if (auth.some((r) => !r)) {
     checks.push({ target: 'authorizer warm in-process p99 at most 5 ms (DynamoDB Local)', measured: 'latency section not run or failed', status: 'not measured' });
   } else {

@@ -32,6 +32,9 @@ export interface ColdStartRow {
   importCpuMsMedian: number;
   /** The alternative: the same bundle with `@aws-sdk/*` left to the nodejs22.x runtime (loaded from node_modules here). */
   runtimeSdk: ImportTimes;
+  /** The reference (bench/reference/get-item.ts) imported alternately with this function: its median, and this function's median over it. */
+  referenceMsMedian: number;
+  ratioToReference: number;
   /** Minified bytes in the deployed bundle by origin, largest first. */
   composition: { origin: string; bytes: number }[];
 }
@@ -41,8 +44,13 @@ export interface ColdStartResult {
   nodeForImport: string;
   /** NODE_OPTIONS of every import, as the stack sets it on the functions. */
   nodeOptions: string;
+  /** The reference bundle (bench/reference/get-item.ts: one GetItem, the same SDK packages, built the same way), over every alternation. */
+  reference: ImportTimes & { entry: string };
   rows: ColdStartRow[];
 }
+
+/** A handler that only makes one GetItem: what every function's import is measured against. */
+export const REFERENCE_ENTRY = 'bench/reference/get-item.ts';
 
 // Measures the import only: the clock starts after the process is up.
 const IMPORT_PROBE = [
@@ -108,19 +116,26 @@ export async function coldStartSection(options: { quick: boolean }): Promise<Col
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
   const rows: ColdStartRow[] = [];
+  const reference = join(dir, 'reference', 'index.mjs');
+  const referenceSamples: { ms: number; cpuMs: number }[] = [];
+  let referenceTimes: ImportTimes | undefined;
   try {
+    await build(esbuildOptions(join(ROOT, REFERENCE_ENTRY), reference));
     for (const [name, spec] of Object.entries(FUNCTIONS)) {
       const deployed = join(dir, name, 'index.mjs');
       const built = await build({ ...esbuildOptions(join(ROOT, spec.entry), deployed), metafile: true });
       const runtimeSdk = join(dir, name, 'runtime-sdk', 'index.mjs');
       await build({ ...esbuildOptions(join(ROOT, spec.entry), runtimeSdk), external: ['@aws-sdk/*'] });
       // Alternating, so that a change of load on the machine touches both variants alike.
-      const samples: Record<'deployed' | 'runtimeSdk', { ms: number; cpuMs: number }[]> = { deployed: [], runtimeSdk: [] };
+      const samples: Record<'deployed' | 'runtimeSdk' | 'reference', { ms: number; cpuMs: number }[]> = { deployed: [], runtimeSdk: [], reference: [] };
       for (let i = 0; i < runs; i++) {
         samples.deployed.push(importOnce(deployed, env));
         samples.runtimeSdk.push(importOnce(runtimeSdk, env));
+        samples.reference.push(importOnce(reference, env));
       }
+      referenceSamples.push(...samples.reference);
       const asDeployed = summary(deployed, samples.deployed);
+      const referenceMs = summary(reference, samples.reference).msMedian;
       rows.push({
         function: name,
         entry: spec.entry,
@@ -131,15 +146,18 @@ export async function coldStartSection(options: { quick: boolean }): Promise<Col
         importMsP90: asDeployed.msP90,
         importCpuMsMedian: asDeployed.cpuMsMedian,
         runtimeSdk: summary(runtimeSdk, samples.runtimeSdk),
+        referenceMsMedian: referenceMs,
+        ratioToReference: round(asDeployed.msMedian / referenceMs, 2),
         composition: composition(built.metafile!, deployed),
       });
     }
+    referenceTimes = summary(reference, referenceSamples);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   printTable(
     `Cold-start proxy per function: esbuild bundle as the stack deploys it (AWS SDK bundled); import in a fresh Node ${process.version} process with NODE_OPTIONS=${LAMBDA_BUNDLE.nodeOptions} (median of ${runs})`,
-    ['function', 'bundle KB', 'gzip KB', 'import ms', 'import ms p90', 'import CPU ms', 'largest parts (KB)'],
+    ['function', 'bundle KB', 'gzip KB', 'import ms', 'import ms p90', 'import CPU ms', 'x reference', 'largest parts (KB)'],
     rows.map((r) => [
       r.function,
       round(r.bytes / 1024, 1),
@@ -147,6 +165,7 @@ export async function coldStartSection(options: { quick: boolean }): Promise<Col
       r.importMsMedian,
       r.importMsP90,
       r.importCpuMsMedian,
+      r.ratioToReference,
       r.composition
         .slice(0, 4)
         .map((c) => `${c.origin} ${Math.round(c.bytes / 1024)}`)
@@ -166,5 +185,6 @@ export async function coldStartSection(options: { quick: boolean }): Promise<Col
       r.runtimeSdk.cpuMsMedian,
     ]),
   );
-  return { runs, nodeForImport: process.version, nodeOptions: LAMBDA_BUNDLE.nodeOptions, rows };
+  console.log(`reference (${REFERENCE_ENTRY}): ${round(referenceTimes!.bytes / 1024, 1)} KB, import ${referenceTimes!.msMedian} ms median (p90 ${referenceTimes!.msP90}, CPU ${referenceTimes!.cpuMsMedian}) over ${referenceSamples.length} imports`);
+  return { runs, nodeForImport: process.version, nodeOptions: LAMBDA_BUNDLE.nodeOptions, reference: { ...referenceTimes!, entry: REFERENCE_ENTRY }, rows };
 }

@@ -1,4 +1,7 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableNames } from '../../lib/db/client.js';
 import { printTable } from '../format.js';
+import { BARE_GET_ITEM } from '../targets.js';
 import { callScenario, UnexpectedStatus } from '../run-scenario.js';
 import { SCENARIOS } from '../scenarios.js';
 import { round, summarize } from '../stats.js';
@@ -44,10 +47,29 @@ export async function latencySection(options: { quick: boolean }): Promise<{ war
       rows.push({ operation: scenario.name, group: scenario.group, n: 0, p50: NaN, p90: NaN, p99: NaN, max: NaN, error: (error as Error).message });
     }
   }
+  rows.push(await bareGetItem(warmup, iterations));
   printTable(
     `Warm in-process latency, ms (${iterations} calls after ${warmup} warm-up calls, DynamoDB Local)`,
     ['operation', 'p50', 'p90', 'p99', 'max', 'n'],
     rows.map((r) => [r.operation, r.error ? 'ERROR' : r.p50, r.p90, r.p99, r.max, r.error ? r.error.slice(0, 80) : r.n]),
   );
   return { warmup, iterations, rows };
+}
+
+/**
+ * What an authorizer that makes one read cannot beat: the same client (lib/db/client.ts) making one
+ * consistent GetItem of a small item, timed like the scenarios (docs/performance.md, "Latency").
+ */
+async function bareGetItem(warmup: number, iterations: number): Promise<LatencyRow> {
+  const Key = { pk: 'BENCH#reference', sk: 'ITEM' };
+  await db.send(new PutCommand({ TableName: tableNames.hub, Item: { ...Key, entity: 'bench_reference', n: 1 } }));
+  const samples: number[] = [];
+  for (let i = 0; i < warmup + iterations; i++) {
+    const started = performance.now();
+    await db.send(new GetCommand({ TableName: tableNames.hub, Key, ConsistentRead: true }));
+    const elapsed = performance.now() - started;
+    if (i >= warmup) samples.push(elapsed);
+  }
+  const s = summarize(samples);
+  return { operation: BARE_GET_ITEM, group: 'reference', n: s.n, p50: round(s.p50), p90: round(s.p90), p99: round(s.p99), max: round(s.max) };
 }
