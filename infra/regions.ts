@@ -44,5 +44,3 @@ export function smsRegionFor(region: string): string {
   return NEAREST_SMS_REGION[region] ?? 'us-east-1';
 }
 
-/** `us-east-1`, `ap-southeast-1`, `us-gov-west-1`, `cn-north-1`: the shape of a region name. */
-export const REGION_PATTERN = /^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d$/;

@@ -1,5 +1,4 @@
-import { EMAIL_PATTERN, TERMS_VERSION_PATTERN } from '../lib/config.js';
-import { REGION_PATTERN } from './regions.js';
+import { EMAIL_PATTERN, REGION_PATTERN, TERMS_VERSION_PATTERN } from '../lib/config.js';
 import { TABLES, type TableDefinition } from '../lib/db/tables.js';
 /** Deployment settings, from CDK context (`-c name=value`, see docs/deploy.md). */
 export interface ExpohubSettings {

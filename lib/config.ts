@@ -20,6 +20,8 @@ const csv = z.pipe(
 export const TERMS_VERSION_PATTERN = /^[A-Za-z0-9._-]{1,32}$/;
 /** An e-mail address, loosely: something@host.tld without blanks. */
 export const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+/** `us-east-1`, `ap-southeast-1`, `us-gov-west-1`, `cn-north-1`: the shape of an AWS region name (SMS_REGION; the stack's `-c region`, infra/regions.ts). */
+export const REGION_PATTERN = /^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d$/;
 
 const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
 
@@ -40,7 +42,7 @@ const configSchema = z
     ),
     AWS_REGION: z._default(z.string(), 'us-east-1'),
     /** Where SNS sends the codes when it does not send SMS from the functions' region (infra/regions.ts); default AWS_REGION. */
-    SMS_REGION: z.optional(z.string().check(z.regex(/^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d$/, 'must be an AWS region such as ap-southeast-1'))),
+    SMS_REGION: z.optional(z.string().check(z.regex(REGION_PATTERN, 'must be an AWS region such as ap-southeast-1'))),
     DYNAMODB_ENDPOINT: z.optional(z.url()),
     API_KEYS_TABLE: z.string().check(z.minLength(1)),
     HUB_TABLE: z.string().check(z.minLength(1)),

@@ -51,12 +51,13 @@ export function cloudFrontScoped(scope: Construct, settings: ExpohubSettings): C
         ],
       });
     }
-    certificate = new Certificate(scope, 'Certificate', {
+    const made = new Certificate(scope, 'Certificate', {
       domainName: domain.name,
       validation: CertificateValidation.fromDns(HostedZone.fromHostedZoneId(scope, 'HostedZone', domain.hostedZoneId)),
     });
     // A certificate in use by the distribution cannot be deleted; a production one is kept with its data.
-    (certificate as Certificate).applyRemovalPolicy(keep);
+    made.applyRemovalPolicy(keep);
+    certificate = made;
   }
   return { webAclArn, certificate };
 }

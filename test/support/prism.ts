@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../../infra/local/dynamodb-local.js';
 
 /**
  * Stoplight Prism (a validator this project did not write) as a validating proxy in front of a local
@@ -17,16 +17,6 @@ export interface PrismProxy {
 }
 
 const PRISM = join(import.meta.dirname, '../../node_modules/@stoplight/prism-cli/dist/index.js');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 /** Starts Prism on a free port and waits (bounded) until it answers through to the upstream. */
 export async function startPrismProxy(documentUrl: string, upstream: string): Promise<PrismProxy> {
