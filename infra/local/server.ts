@@ -432,7 +432,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\nx-request-id: ${requestId}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
   });
+  /** Connections accepted so far: close() waits for a turn of the loop that accepts none. */
+  let accepted = 0;
   server.on('connection', (socket: Socket) => {
+    accepted++;
     connections.set(socket, { active: 0, served: 0 });
     socket.once('close', () => connections.delete(socket));
   });
@@ -452,7 +455,15 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       const pause = () => new Promise((r) => setTimeout(r, 20));
       // Still listening while the requests in flight finish: a request sent meanwhile gets a 503, where
       // a closed listener would reset the connections the kernel had accepted for it.
-      while (inFlight.size > 0 && performance.now() < deadline) await pause();
+      // And until a turn of the event loop has accepted no new connection: a connection the kernel
+      // completed before the signal waits in the listen backlog until the loop accepts it, and closing
+      // the listener with it there resets it (ECONNRESET) instead of answering its request with a 503.
+      // Each pause is a poll phase, which accepts every connection the backlog holds.
+      for (;;) {
+        const before = accepted;
+        await pause();
+        if ((inFlight.size === 0 && accepted === before) || performance.now() >= deadline) break;
+      }
       // net.Server's close, not http.Server's: the latter also drops the connections it finds idle,
       // among them one just accepted whose request has not been read yet.
       const closed = new Promise<void>((resolveClose) => NetServer.prototype.close.call(server, () => resolveClose()));

@@ -46,7 +46,9 @@ describe('npm start (infra/local/start.ts): stops on a signal', () => {
         else statuses.push(answer.status);
         if (statuses.length >= 30 && !signalled) {
           signalled = true;
-          server!.kill(signal);
+          // After the connections of the requests sent so far are made (net.connect makes them on
+          // the next tick), so each is accepted or in the server's listen backlog when the signal goes.
+          setImmediate(() => server!.kill(signal));
         }
       }
     };
