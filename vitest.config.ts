@@ -22,12 +22,19 @@ export default defineConfig({
     // files at a time on 2 cores either can take a few times what it takes alone.
     testTimeout: 90_000,
     hookTimeout: 180_000,
+    // expect.poll waits for a page or a process to catch up: a bound on waiting, not a measure of
+    // speed, so as generous as the tests' own (its default, 1 s, failed test/e2e/web-moderation.test.ts
+    // on a loaded machine).
+    expect: { poll: { timeout: 60_000 } },
     // Two cores: two files at a time.
     maxWorkers: 2,
     fileParallelism: true,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], pool: 'threads', isolate: false } },
-      { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'] } },
+      // A synth bundles every function with esbuild: about 40 s for the stack alone, several times that
+      // when the machine is loaded (the CI of db106cf, at a load average of 11 on 2 cores, passed 180 s
+      // in a hook). A bound that stops a hung synth, not a measure of speed.
+      { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 900_000, hookTimeout: 900_000 } },
       { extends: true, test: { name: 'api', include: ['test/api/**/*.test.ts'], env: { COMMENT_REFUSALS: '500' }, ...database } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], env: { PROPERTY_RUNS: '25' }, ...database } },
       {

@@ -87,6 +87,6 @@ describe('DynamoDB grants against the code of each function', () => {
       // Index names written as literals must be granted; an index chosen at run time (the exports'
       // IndexSpec) is listed in the spec by hand.
       for (const index of found.indexes) expect(grant.indexes.has(index), `Query on index ${index}`).toBe(true);
-    }, 30_000);
+    });
   }
 });

@@ -48,7 +48,7 @@ beforeAll(async () => {
   webOutDir = await mkdtemp(join(tmpdir(), 'expohub-web-'));
   for (const region of REGIONS) synths.set(region, await synth(region));
   synths.set('unknown', await synth(undefined));
-}, 240_000);
+});
 afterAll(async () => {
   if (webOutDir) await rm(webOutDir, { recursive: true, force: true });
 });
@@ -259,7 +259,7 @@ describe('a stage switched to tables restored to a point in time (docs/deploy.md
       {},
     );
     restored = Template.fromStack(stack).toJSON();
-  }, 120_000);
+  });
 
   it('creates no table, and every function, grant, stream consumer and alarm uses the restored ones', () => {
     expect(templateProblems(restored)).toEqual([]);

@@ -97,7 +97,7 @@ beforeAll(async () => {
   ({ stack } = await createApp(new App({ context: CONTEXT }), { webOutDir }));
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources;
-}, 180_000);
+});
 
 afterAll(async () => {
   if (webOutDir) await rm(webOutDir, { recursive: true, force: true });
@@ -230,7 +230,7 @@ describe('throttles by stage', () => {
     const acl = Object.values(all).find((r) => r.Type === 'AWS::WAFv2::WebACL')!.Properties;
     const rule = asArray<Json>(acl.Rules).find((r) => r.Name === 'VerifyPerIp')!;
     expect(rule.Statement.RateBasedStatement).toMatchObject({ Limit: 1000, AggregateKeyType: 'IP', EvaluationWindowSec: 300 });
-  }, 60_000);
+  });
 });
 
 describe('tables', () => {
@@ -498,7 +498,7 @@ describe('key-management page', () => {
       expect(JSON.stringify(url), name).toContain('https://');
       expect(refersTo(url, distributionId), name).toBe(true);
     }
-  }, 180_000);
+  });
 
   it('uploads the page built by web/build.ts, index.html last and never cached for long', () => {
     const deployments = ofType('Custom::CDKBucketDeployment');
@@ -813,7 +813,7 @@ describe('front door', () => {
     expect(json.Rules?.WebAclRegion).toBeUndefined();
     const distribution = Object.values(all).find((r) => r.Type === 'AWS::CloudFront::Distribution')!;
     expect(distribution.Properties.DistributionConfig.WebACLId).toBe(webAclArn);
-  }, 60_000);
+  });
 
   it('serves a custom domain with its ACM certificate, and share links default to it', async () => {
     const certificateArn = 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-0000-4000-8000-000000000000';
@@ -826,7 +826,7 @@ describe('front door', () => {
     const ours = Object.values(all).filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.EXPOHUB_RUNTIME === 'aws');
     expect(ours.length).toBe(Object.keys(FUNCTIONS).length);
     for (const fn of ours) expect(fn.Properties.Environment.Variables.SHARE_BASE_URL).toBe('https://hub.example.com');
-  }, 60_000);
+  });
 });
 
 describe('the erasure of deleted accounts (docs/accounts.md, "Erasure")', () => {
@@ -988,7 +988,7 @@ describe('stages', () => {
     expect(dashboard.Properties.DashboardName).toBe('expohub-dev');
     const fn = of('AWS::Lambda::Function').find(([, r]) => r.Properties.Environment?.Variables?.EXPOHUB_RUNTIME === 'aws')![1];
     expect(fn.Properties.Environment.Variables).toMatchObject({ POWERTOOLS_SERVICE_NAME: 'expohub-dev', LOG_LEVEL: 'INFO' });
-  }, 60_000);
+  });
 
   it('fails the synth of a production stage that lacks the share base URL or the administrators', async () => {
     await expect(synthWith({ stage: 'prod', adminPhones: '+8613800138000' })).rejects.toThrow(/production stage and needs shareBaseUrl/);
