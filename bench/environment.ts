@@ -42,6 +42,9 @@ export interface BenchEnvironment {
   settings: Record<string, string>;
   /** Waits until the stream processor has applied everything written so far (derived counters converged). */
   settleStreams(): Promise<void>;
+  /** Holds the stream processor back (and lets it go again): the hotspots model hands records over in batches itself. */
+  pauseStreams(): Promise<void>;
+  resumeStreams(): void;
   stop(): Promise<void>;
 }
 
@@ -65,6 +68,8 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
       dynamo,
       settings,
       settleStreams: () => streams.settle(),
+      pauseStreams: () => streams.pause(),
+      resumeStreams: () => streams.resume(),
       stop: async () => {
         await streams.stop();
         await dynamo.stop();

@@ -234,6 +234,41 @@ function attribute(ledger: KeyLedger, kind: 'read' | 'write', touches: Touch[], 
   }
 }
 
+/**
+ * A transaction's write units by DynamoDB's rules, item by item: DynamoDB Local reports a
+ * TransactWriteItems as if it held one of its items (docs/performance.md, "How it measures"), which
+ * would make a transaction of many items (the stream processor's batches) look almost free. Each
+ * item: 2 units per KB of the larger of its sizes before and after (a ConditionCheck too); each index
+ * entry it writes: 1 unit per KB of the entry, twice when the entry moves (a delete and a put).
+ */
+function attributeTransaction(ledger: KeyLedger, touches: Touch[]): void {
+  const seen = new Set<string>();
+  for (const t of touches) {
+    const shape = shapes.get(t.table);
+    const before = t.before;
+    const after = t.after ?? t.given;
+    const partition = `${t.table} ${String(t.key[shape?.hash ?? 'pk'])}`;
+    const units = 2 * Math.max(1, Math.ceil(Math.max(itemSize(before ?? {}), itemSize(after ?? {})) / 1024));
+    bump(ledger, partition, 0, units, !seen.has(partition));
+    seen.add(partition);
+    bumpItem(ledger, t.table, t.key, 0, units);
+    for (const [index, idx] of shape?.indexes ?? []) {
+      if (!shape || !entryWritten(t, idx, shape)) continue;
+      const entry = (item: Item | undefined) => {
+        if (item?.[idx.hash] === undefined || (idx.range !== undefined && item[idx.range] === undefined)) return undefined;
+        const keep = idx.projected === 'ALL' ? Object.keys(item) : [idx.hash, idx.range, shape.hash, shape.range, ...idx.projected].filter((k): k is string => k !== undefined);
+        return Object.fromEntries(keep.filter((k) => item[k] !== undefined).map((k) => [k, item[k]]));
+      };
+      const [old, now] = [entry(before), entry(after)];
+      const moved = old && now && (!same(old[idx.hash], now[idx.hash]) || (idx.range !== undefined && !same(old[idx.range], now[idx.range])));
+      const kb = (e: Item) => Math.max(1, Math.ceil(itemSize(e) / 1024));
+      // A moved entry is a delete in its old partition and a put in its new one (the same key here but for the sort key).
+      if (old && (moved || !now)) bump(ledger, `${t.table}/${index} ${String(old[idx.hash])}`, 0, kb(old), true);
+      if (now) bump(ledger, `${t.table}/${index} ${String(now[idx.hash])}`, 0, kb(now), true);
+    }
+  }
+}
+
 const same = (a: unknown, b: unknown) => JSON.stringify(a, (_, v: unknown) => (v instanceof Set ? [...v].sort() : v)) === JSON.stringify(b, (_, v: unknown) => (v instanceof Set ? [...v].sort() : v));
 
 function entryWritten(t: Touch, idx: IndexShape, table: TableShape): boolean {
@@ -270,13 +305,13 @@ async function read(table: string, key: Item): Promise<Item | undefined> {
 export async function installKeyRecorder(): Promise<void> {
   if (installed) return;
   installed = true;
-  // The stream processor's client too: the counters it derives from a call's records are part of
-  // that call's load (its requests are not counted as the call's: the call did not make them).
+  // The stream processor's client too: the hotspots model records its batches in a ledger of their
+  // own (bench/sections/hotspots.ts, settleInBatches).
   const { streamDb } = await import('../lib/streams/counters.js');
-  for (const [client, countRequests] of [[db, true], [streamDb, false]] as const) addRecorder(client, countRequests);
+  for (const client of [db, streamDb]) addRecorder(client);
 }
 
-function addRecorder(client: typeof db, countRequests: boolean): void {
+function addRecorder(client: typeof db): void {
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const ledger = active;
@@ -295,12 +330,13 @@ function addRecorder(client: typeof db, countRequests: boolean): void {
         output = error as Item;
         throw error;
       } finally {
-        if (countRequests) ledger.requests += 1;
+        ledger.requests += 1;
         const consumed = consumedByTable(output);
         const done = (async () => {
           if (writes.length > 0) {
             for (const t of writes) t.after = await read(t.table, t.key);
-            attribute(ledger, 'write', writes, consumed);
+            if (command === 'TransactWriteItemsCommand' && !(output instanceof Error)) attributeTransaction(ledger, writes);
+            else attribute(ledger, 'write', writes, consumed);
           } else if (command === 'QueryCommand' || command === 'ScanCommand') {
             const partition = queryPartition(input);
             const c = consumed.get(input.TableName as string);

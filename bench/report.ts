@@ -176,6 +176,11 @@ export function renderReport(r: BenchResults): string {
     keys('Hotspots: busiest partition keys by writes', h.busiestWritePartitions);
     keys('Hotspots: busiest partition keys by reads', h.busiestReadPartitions);
     keys('Hotspots: busiest items by writes', h.busiestItems);
+    const sp = h.streamProcessor;
+    if (sp) {
+      table('Hotspots: the stream processor as deployed (the sample\'s records in modelled batches)', ['batch size', 'window s', 'parallelization', 'stream shards at the mix', 'sampled shards', 'records', 'batches', 'transactions', 'WCU/s'],
+        [[sp.batchSize, sp.windowSeconds, sp.parallelization, sp.streamShardsAtMix, sp.sampledShards, sp.factRecords, sp.batches, sp.transactions, sp.wcuPerSecond]]);
+    }
     out.push(`Limits per partition: ${h.limits.wcu} WCU/s, ${h.limits.rcu} RCU/s: ${h.withinLimits ? 'within' : 'exceeded'}. ${h.note}.\n`);
   }
   return `${out.join('\n')}\n`;

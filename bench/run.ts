@@ -71,7 +71,7 @@ const runners: Record<Section, () => Promise<unknown>> = {
   coldstart: async () => (await import('./sections/coldstart.js')).coldStartSection({ quick }),
   scaling: async () => (await import('./sections/scaling.js')).scalingSection({ quick, settings: env.settings }),
   postings: async () => (await import('./sections/postings.js')).postingsSection({ quick, settings: env.settings }),
-  hotspots: async () => (await import('./sections/hotspots.js')).hotspotsSection({ quick, settings: env.settings, settle: env.settleStreams }),
+  hotspots: async () => (await import('./sections/hotspots.js')).hotspotsSection({ quick, settings: env.settings, settle: env.settleStreams, streams: { pause: env.pauseStreams, resume: env.resumeStreams } }),
   hotitems: async () => (await import('./sections/hot-items.js')).hotItemsSection({ quick }),
   keylimit: async () => (await import('./sections/key-limit.js')).keyLimitSection({ quick }),
   deletion: async () => (await import('./sections/deletion.js')).deletionSection({ quick, settle: env.settleStreams }),

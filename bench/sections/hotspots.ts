@@ -5,6 +5,11 @@ import { newLedger, prepareKeyRecorder, recordKeys, type KeyLedger } from '../ke
 import { printTable } from '../format.js';
 import { round } from '../stats.js';
 import { seededRandom } from '../../lib/seeded-random.js';
+import { shardOf } from '../../lib/db/keys.js';
+import { COUNTER_BATCHING } from '../../lib/streams/batching.js';
+import { applyChangeRecords } from '../../lib/streams/counters.js';
+import { factOf, type ChangeRecord } from '../../lib/streams/facts.js';
+import { startStreamPoller } from '../../infra/local/stream-poller.js';
 
 /**
  * A scaling model: the load on the busiest DynamoDB item and partition key for a stated traffic mix
@@ -48,6 +53,22 @@ export interface HotspotsResult {
   withinLimits: boolean;
   /** Whether the stream processor's writes are in the figures. */
   note: string;
+  /** How the stream processor was settled (see settleInBatches). */
+  streamProcessor?: StreamModel;
+}
+
+export interface StreamModel {
+  batchSize: number;
+  windowSeconds: number;
+  parallelization: number;
+  /** Stream shards at the mix: the table's partitions its write rate calls for at least. */
+  streamShardsAtMix: number;
+  /** Shards the sample's records were spread over, so that one holds what a stream shard gathers in one window. */
+  sampledShards: number;
+  factRecords: number;
+  batches: number;
+  transactions: number;
+  wcuPerSecond: number;
 }
 
 const CATALOG = 1000;
@@ -56,7 +77,13 @@ const CALLERS = 200;
 /** Calls a second one person makes at most (a feed page, a like or a comment every second). */
 const CALLER_RATE = 1;
 
-export async function hotspotsSection(options: { quick: boolean; settings: Record<string, string>; settle?: () => Promise<void> }): Promise<HotspotsResult> {
+export async function hotspotsSection(options: {
+  quick: boolean;
+  settings: Record<string, string>;
+  settle?: () => Promise<void>;
+  /** The running stream processor, held back while the model hands the sample's records over itself. */
+  streams?: { pause(): Promise<void>; resume(): void };
+}): Promise<HotspotsResult> {
   const scale = options.quick ? 0.02 : 0.1;
   const mix: MixEntry[] = [
     { operation: 'like', rate: 2000, sampled: Math.round(2000 * scale), description: 'uniform over the catalog: half of it owned by one author' },
@@ -134,6 +161,9 @@ export async function hotspotsSection(options: { quick: boolean; settings: Recor
     [queue[i], queue[j]] = [queue[j]!, queue[i]!];
   }
 
+  // The stream as the deployed mapping reads it: the sample's records are collected (the running
+  // processor held back) and handed over in batches once the calls are made (settleInBatches).
+  const collector = options.streams && options.settle ? await collectStream(options.settings, options.settle, options.streams) : undefined;
   const callsBy = new Map<string, number>();
   const ledgers = new Map<string, KeyLedger>(mix.map((m) => [m.operation, newLedger()]));
   const perCall = new Map<string, { requests: number; rcu: number; wcu: number; failures: number }>(mix.map((m) => [m.operation, { requests: 0, rcu: 0, wcu: 0, failures: 0 }]));
@@ -143,13 +173,7 @@ export async function hotspotsSection(options: { quick: boolean; settings: Recor
     const request = call.build();
     const caller = new URLSearchParams(request.path.split('?')[1] ?? '').get('openid');
     if (caller) callsBy.set(caller, (callsBy.get(caller) ?? 0) + 1);
-    // The stream processor's writes for this call (like_count, trend, liked_count, comment_count)
-    // are part of its load: recorded with it, once the processor has applied them.
-    const response = await recordKeys(ledger, async () => {
-      const answer = await invoke(request);
-      await options.settle?.();
-      return answer;
-    });
+    const response = await recordKeys(ledger, () => invoke(request));
     if (response.status !== call.expect) perCall.get(call.op)!.failures += 1;
     if (call.op === 'get_next_list' && response.status === 200) {
       lastPage.set(caller!, (((response.body.data as { list?: { vid: string }[] } | undefined)?.list) ?? []).map((v) => v.vid));
@@ -160,8 +184,12 @@ export async function hotspotsSection(options: { quick: boolean; settings: Recor
     f.rcu += after.rcu - before.rcu;
     f.wcu += after.wcu - before.wcu;
   }
-  const note = options.settle
-    ? 'the stream processor (derived counters) settled after every sampled call: its writes count with the call that caused them'
+  const factor = 1 / scale;
+  const streamLedger = newLedger();
+  const streamProcessor = collector ? await settleInBatches(collector, streamLedger, ledgers, factor) : undefined;
+  if (streamProcessor) ledgers.set('stream processor', streamLedger);
+  const note = streamProcessor
+    ? `the stream processor's writes (derived counters) included: the sample's records handed over as deployed, in batches of up to ${streamProcessor.batchSize} per shard and ${streamProcessor.windowSeconds} s window, over ${streamProcessor.sampledShards} shards (${streamProcessor.streamShardsAtMix} at the mix)`
     : 'no stream processor ran: derived counters not in the figures';
 
   // Rates: a shared key carries every op's sampled units times (rate / sampled). A key of one caller
@@ -170,7 +198,7 @@ export async function hotspotsSection(options: { quick: boolean; settings: Recor
   // scaling their keys with the whole mix would make each of them as busy as 1/200 of all traffic.
   const callerIds = callers.map((c) => c.openid);
   const ownerOf = (key: string) => callerIds.find((id) => key.includes(id));
-  const factorOf = new Map<string, number>(mix.map((m) => [m.operation, m.sampled > 0 ? m.rate / m.sampled : 0]));
+  const factorOf = new Map<string, number>([...mix.map((m): [string, number] => [m.operation, m.sampled > 0 ? m.rate / m.sampled : 0]), ['stream processor', factor]]);
   const partitions = new Map<string, HotspotRow>();
   const items = new Map<string, HotspotRow>();
   for (const [name, ledger] of ledgers) {
@@ -211,6 +239,11 @@ export async function hotspotsSection(options: { quick: boolean; settings: Recor
   table('Busiest partition keys by reads', busiestReadPartitions);
   table('Busiest items by writes', busiestItems);
   const withinLimits = worstPartitionWcu.wcuPerSecond <= PARTITION_LIMITS.wcu && worstPartitionRcu.rcuPerSecond <= PARTITION_LIMITS.rcu;
+  if (streamProcessor) {
+    printTable('Stream processor as deployed (sampled records in modelled batches)', ['batch size', 'window s', 'parallelization', 'stream shards at the mix', 'sampled shards', 'records', 'batches', 'transactions', 'WCU/s'], [
+      [streamProcessor.batchSize, streamProcessor.windowSeconds, streamProcessor.parallelization, streamProcessor.streamShardsAtMix, streamProcessor.sampledShards, streamProcessor.factRecords, streamProcessor.batches, streamProcessor.transactions, streamProcessor.wcuPerSecond],
+    ]);
+  }
   console.log(`per-partition limits ${PARTITION_LIMITS.wcu} WCU/s, ${PARTITION_LIMITS.rcu} RCU/s: ${withinLimits ? 'within' : 'EXCEEDED'}; ${note}`);
   return {
     mix: mixRows,
@@ -224,6 +257,78 @@ export async function hotspotsSection(options: { quick: boolean; settings: Recor
     worstItemWcu,
     withinLimits,
     note,
+    ...(streamProcessor ? { streamProcessor } : {}),
+  };
+}
+
+interface Collector {
+  /** Every record written since the collector started, and not yet taken. */
+  take(): Promise<ChangeRecord[]>;
+  stop(): Promise<void>;
+}
+
+/** Holds the running processor back and reads the stream itself from now on (records before now are applied first). */
+async function collectStream(settings: Record<string, string>, settle: () => Promise<void>, streams: { pause(): Promise<void>; resume(): void }): Promise<Collector> {
+  await settle();
+  await streams.pause();
+  let records: ChangeRecord[] = [];
+  const poller = await startStreamPoller({ endpoint: settings.DYNAMODB_ENDPOINT!, table: settings.HUB_TABLE!, background: false, apply: async (batch) => (records.push(...batch), {}) });
+  await poller.settle();
+  records = [];
+  return {
+    async take() {
+      await poller.settle();
+      const taken = records;
+      records = [];
+      return taken;
+    },
+    async stop() {
+      await poller.stop();
+      streams.resume();
+    },
+  };
+}
+
+/**
+ * The stream processor as deployed (lib/streams/batching.ts): the mapping filters the stream to
+ * likes and comments and invokes per stream shard with up to `batchSize` records gathered over
+ * `windowSeconds`. A record's stream shard follows its item's partition key; at the mix the table
+ * has at least one partition (and stream shard) per 1,000 WCU/s of its writes. The sample stands for
+ * 1/factor of a second, so its records are spread over shards/(factor x window) modelled shards:
+ * each then holds what one stream shard gathers in one window, and the batches' writes, times
+ * factor, are the processor's load a second.
+ */
+async function settleInBatches(collector: Collector, into: KeyLedger, calls: Map<string, KeyLedger>, factor: number): Promise<StreamModel> {
+  const records = (await collector.take()).filter((r) => factOf(r) !== undefined);
+  await collector.stop();
+  let tableWcu = 0;
+  for (const ledger of calls.values()) for (const p of ledger.partitions.values()) if (!p.partition.split(' ')[0]!.includes('/')) tableWcu += p.wcu;
+  const streamShardsAtMix = Math.max(1, Math.ceil((tableWcu * factor) / PARTITION_LIMITS.wcu));
+  const sampledShards = Math.max(1, Math.round(streamShardsAtMix / (factor * COUNTER_BATCHING.windowSeconds)));
+  const shards: ChangeRecord[][] = Array.from({ length: sampledShards }, () => []);
+  const pkOf = (r: ChangeRecord) => String(((r.dynamodb?.NewImage ?? r.dynamodb?.OldImage)?.pk as { S?: string } | undefined)?.S);
+  for (const r of records) shards[shardOf(pkOf(r), sampledShards)]!.push(r);
+  let batches = 0;
+  const before = into.requests;
+  await recordKeys(into, async () => {
+    for (const shard of shards) {
+      for (let i = 0; i < shard.length; i += COUNTER_BATCHING.batchSize) {
+        const outcome = await applyChangeRecords(shard.slice(i, i + COUNTER_BATCHING.batchSize));
+        if (outcome.failedFrom !== undefined) throw outcome.error;
+        batches++;
+      }
+    }
+  });
+  let wcu = 0;
+  for (const p of into.partitions.values()) wcu += p.wcu;
+  return {
+    ...COUNTER_BATCHING,
+    streamShardsAtMix,
+    sampledShards,
+    factRecords: records.length,
+    batches,
+    transactions: into.requests - before,
+    wcuPerSecond: round(wcu * factor, 1),
   };
 }
 

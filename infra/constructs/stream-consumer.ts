@@ -21,6 +21,10 @@ export interface StreamConsumerProps {
   /** Only the records these match invoke the function. */
   filters: ReturnType<typeof FilterCriteria.filter>[];
   batchSize: number;
+  /** How long the mapping gathers a shard's records before invoking (unless the batch fills first); default 0. */
+  batchingWindow?: Duration;
+  /** Concurrent batches per stream shard; default 1. */
+  parallelizationFactor?: number;
   /** Retry a failed batch by halves (a batch of several records). */
   bisect: boolean;
   /** Why nothing consumes the on-failure queue automatically (cdk-nag). */
@@ -40,12 +44,12 @@ export function consumeStream(scope: Construct, props: StreamConsumerProps): sqs
     new DynamoEventSource(props.table, {
       startingPosition: StartingPosition.TRIM_HORIZON,
       batchSize: props.batchSize,
-      maxBatchingWindow: Duration.seconds(0),
+      maxBatchingWindow: props.batchingWindow ?? Duration.seconds(0),
       bisectBatchOnError: props.bisect,
       retryAttempts: 10,
       maxRecordAge: STREAM_MAX_RECORD_AGE,
       reportBatchItemFailures: true,
-      parallelizationFactor: 1,
+      parallelizationFactor: props.parallelizationFactor ?? 1,
       onFailure: new SqsDlq(failures),
       filters: props.filters,
     }),

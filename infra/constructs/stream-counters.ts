@@ -5,6 +5,7 @@ import { FilterCriteria, FilterRule } from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { COUNTER_BATCHING } from '../../lib/streams/batching.js';
 import { FACT_ENTITIES } from '../../lib/streams/facts.js';
 import { consumeStream } from './stream-consumer.js';
 
@@ -16,7 +17,8 @@ export interface StreamCountersProps {
 /**
  * The hub table's stream to the derived-counters function (lib/streams/counters.ts): only the
  * records of likes and comments (a filter, so counter updates and markers do not invoke it), in
- * batches of up to 100, failed chunks reported per record and retried by bisecting, and after
+ * batches of up to 100 gathered over a second per shard (COUNTER_BATCHING: one update of a busy
+ * video or author for many of its records), failed chunks reported per record and retried by bisecting, and after
  * 10 retries or an hour the batch's position goes to an SQS queue, with an alarm on it and on the
  * iterator age (how far the counters trail).
  */
@@ -30,7 +32,9 @@ export class StreamCounters extends Construct {
     this.failures = consumeStream(this, {
       table: props.table,
       fn: props.fn,
-      batchSize: 100,
+      batchSize: COUNTER_BATCHING.batchSize,
+      batchingWindow: Duration.seconds(COUNTER_BATCHING.windowSeconds),
+      parallelizationFactor: COUNTER_BATCHING.parallelization,
       bisect: true,
       filters: [
         FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { entity: { S: FilterRule.or(...FACT_ENTITIES.inserted) } } } }),

@@ -7,6 +7,7 @@ import {
   GetShardIteratorCommand,
   TrimmedDataAccessException,
 } from '@aws-sdk/client-dynamodb-streams';
+import { COUNTER_BATCHING } from '../../lib/streams/batching.js';
 import type { ChangeRecord } from '../../lib/streams/facts.js';
 
 /**
@@ -23,6 +24,9 @@ import type { ChangeRecord } from '../../lib/streams/facts.js';
 export interface StreamPoller {
   /** Resolves once every record written before the call has been handed over (and applied or given up). */
   settle(): Promise<void>;
+  /** Holds records back until resume() (the hotspots model hands them over itself); resolves once the round in progress is done. */
+  pause(): Promise<void>;
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -38,7 +42,7 @@ const MAX_ATTEMPTS = 10;
  * Records handed to the consumers at a time: the deployed counters' batch size
  * (infra/constructs/stream-counters.ts). A stop waits for the batch being applied, no more.
  */
-const BATCH = 100;
+const BATCH = COUNTER_BATCHING.batchSize;
 /** How long stop() waits for the batch being applied before it lets go (records are applied again next run: markers keep it exact). */
 const STOP_GRACE_MS = 2_000;
 
@@ -70,6 +74,7 @@ export async function startStreamPoller(options: {
 
   const shards = new Map<string, Shard>();
   let stopped = false;
+  let paused = false;
   let discoveredAt = -Infinity;
   async function discover() {
     if (performance.now() - discoveredAt < DISCOVER_MS) return;
@@ -84,6 +89,7 @@ export async function startStreamPoller(options: {
 
   /** One round over every shard: fetch what is new, apply what is held. Returns how many records it handled. */
   async function round(): Promise<number> {
+    if (paused) return 0;
     await discover();
     let handled = 0;
     for (const shard of shards.values()) {
@@ -158,6 +164,13 @@ export async function startStreamPoller(options: {
           await new Promise((r) => setTimeout(r, RETRY_MS));
         }
       }
+    },
+    async pause() {
+      paused = true;
+      await turn;
+    },
+    resume() {
+      paused = false;
     },
     async stop() {
       running = false;

@@ -13,7 +13,7 @@ import { isTransient, retryTransient, wasRefused } from '../db/failures.js';
 import { commentKeys } from './comments.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { ForbiddenError, NotFoundError, RateLimitedError, UnavailableError } from '../errors.js';
-import { notBlockedCheck } from '../social/blocks.js';
+import { notBlockedByCheck } from '../social/blocks.js';
 import { newCommentId } from '../ids.js';
 import { logger } from '../logger.js';
 import { getAccount } from '../accounts/accounts.js';
@@ -384,8 +384,9 @@ async function commentWithin(
 /**
  * comment_set (docs/hub-api.md, comment_set), `content` already checked. In order:
  * 1. reads: the retry guard, the video, the author, the account's minute window (a read ahead);
- * 2. the reservation: one transaction taking the window slot and the retry guard, checking the
- *    author's block list. A request refused here (limit, a block, a parallel retry holding the
+ * 2. the reservation: one transaction taking the window slot and the retry guard, checking that the
+ *    author has not blocked the commenter (the reverse index item, in the commenter's partition:
+ *    lib/social/blocks.ts, notBlockedByCheck). A request refused here (limit, a block, a parallel retry holding the
  *    guard) has taken no number and written nothing;
  * 3. the number: an atomic update of the video's comment sequence (takeNumber);
  * 4. the comment, its guard's number and the "commented" item in one transaction (writeComment), no
@@ -427,7 +428,7 @@ export async function postComment({ openid, vid, content }: { openid: string; vi
     if (full) throw new RateLimitedError(limit.message, secondsUntilWindowEnds(limit, now));
 
     const r: Reservation = { guardKey, cid: newCommentId(), limit, now };
-    if (!(await reserve(r, vid, replaces, notBlockedCheck(video.author_openid, openid)))) continue;
+    if (!(await reserve(r, vid, replaces, notBlockedByCheck(video.author_openid, openid)))) continue;
     const answer = await commentWithin(r, { openid, vid, content, nickname: author.nickname });
     if (answer) return answer;
     // A retry took the reservation over: its comment is the one to answer.

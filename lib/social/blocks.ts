@@ -54,6 +54,21 @@ export const notBlockedCheck = (blocker: string, other: string): TransactItem =>
   },
 });
 
+/**
+ * A transaction item that fails when `blocker` has blocked `other`, checked on the reverse index item
+ * in `other`'s partition: block_user and unblock_user write it in the list's transaction, so it holds
+ * exactly when the list holds `other`. comment_set checks this one: a ConditionCheck is billed as a
+ * write, and a popular author's partition would take one for every comment on their videos
+ * (docs/performance.md, "Hotspots at 100x"); the commenter's own partition takes it instead.
+ */
+export const notBlockedByCheck = (blocker: string, other: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: TABLE(),
+    Key: blockKeys.blockedBy(other, blocker),
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
 function notSelf(openid: string, other: string) {
   if (openid === other) throw new ValidationError('Invalid parameter "block_user": you cannot block or unblock yourself');
 }

@@ -174,22 +174,52 @@ async function applyChunk(chunk: Applicable[]): Promise<Applicable[]> {
   }
 }
 
-/** Splits facts into chunks whose markers and distinct targets fit in one transaction. */
+/**
+ * What orders a batch's facts before they are cut into transactions: an author's likes together, a
+ * video's together within them, a video's comments together. A transaction holds at most 100 items
+ * (one marker per record, one update per distinct item), so a batch is one or more transactions;
+ * grouped this way an author or a video that many records of the batch move is updated in as few of
+ * them as fit (one when its records and their items fit in one), instead of once per record.
+ */
+function groupOf(fact: Fact): string {
+  if (fact.kind === 'like') return `A ${fact.like.author_openid} V ${fact.like.vid}`;
+  return `V ${fact.comment.vid}`;
+}
+
+/**
+ * Splits facts into chunks whose markers and distinct targets fit in one transaction. A group
+ * (groupOf: one author's likes of one video, one video's comments) starts a new chunk rather than
+ * straddle two, unless it is too big for one by itself.
+ */
 function chunksOf(facts: Applicable[]): Applicable[][] {
+  const grouped = [...facts].sort((a, b) => {
+    const [ga, gb] = [groupOf(a.fact), groupOf(b.fact)];
+    return ga < gb ? -1 : ga > gb ? 1 : a.index - b.index;
+  });
   const chunks: Applicable[][] = [];
   let current: Applicable[] = [];
   let targets = new Set<string>();
-  for (const fact of facts) {
-    const own = deltasOf(fact.fact).map((d) => keyId(d.key));
-    const merged = new Set([...targets, ...own]);
-    if (current.length > 0 && current.length + 1 + merged.size > MAX_TRANSACTION_ITEMS) {
+  const fits = (count: number, keys: Set<string>) => count + keys.size <= MAX_TRANSACTION_ITEMS;
+  for (let start = 0; start < grouped.length; ) {
+    let end = start + 1;
+    while (end < grouped.length && groupOf(grouped[end]!.fact) === groupOf(grouped[start]!.fact)) end++;
+    const group = grouped.slice(start, end);
+    const keys = new Set([...targets, ...group.flatMap((f) => deltasOf(f.fact).map((d) => keyId(d.key)))]);
+    if (current.length > 0 && !fits(current.length + group.length, keys)) {
       chunks.push(current);
-      current = [];
-      targets = new Set(own);
-    } else {
-      targets = merged;
+      [current, targets] = [[], new Set()];
     }
-    current.push(fact);
+    for (const fact of group) {
+      const merged = new Set([...targets, ...deltasOf(fact.fact).map((d) => keyId(d.key))]);
+      if (current.length > 0 && !fits(current.length + 1, merged)) {
+        chunks.push(current);
+        [current, targets] = [[], new Set(deltasOf(fact.fact).map((d) => keyId(d.key)))];
+      } else {
+        targets = merged;
+      }
+      current.push(fact);
+    }
+    start = end;
   }
   if (current.length > 0) chunks.push(current);
   return chunks;
@@ -204,9 +234,10 @@ export interface BatchOutcome {
 }
 
 /**
- * Applies the derived counters of a batch of stream records, in order, chunk by chunk. A chunk that
- * fails stops the batch: the records from its first one on are reported failed (retried by Lambda,
- * or by the local poller), those before it stay applied.
+ * Applies the derived counters of a batch of stream records, chunk by chunk (grouped: groupOf). A
+ * chunk that fails stops the batch: the records from the earliest one not applied (in the batch's
+ * order) on are reported failed and delivered again (by Lambda, or by the local poller); those of
+ * them that a chunk before the failure applied find their markers then and add nothing.
  */
 export async function applyChangeRecords(records: ChangeRecord[]): Promise<BatchOutcome> {
   const facts: Applicable[] = [];
@@ -215,11 +246,13 @@ export async function applyChangeRecords(records: ChangeRecord[]): Promise<Batch
     if (fact && record.eventID) facts.push({ eventId: record.eventID, fact, index });
   }
   let applied = 0;
-  for (const chunk of chunksOf(facts)) {
+  const chunks = chunksOf(facts);
+  for (const [n, chunk] of chunks.entries()) {
     try {
       applied += (await applyChunk(chunk)).length;
     } catch (error) {
-      return { applied, failedFrom: records[chunk[0]!.index]!.dynamodb?.SequenceNumber, error };
+      const first = Math.min(...chunks.slice(n).flat().map((f) => f.index));
+      return { applied, failedFrom: records[first]!.dynamodb?.SequenceNumber, error };
     }
   }
   return { applied };

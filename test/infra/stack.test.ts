@@ -15,6 +15,7 @@ import { DEFAULT_LIMITS } from '../../infra/settings.js';
 import { queryParameters, type ApiEvent } from '../../lib/http/request.js';
 import { METRICS_NAMESPACE } from '../../lib/observability/metric-names.js';
 import { TABLES } from '../../lib/db/tables.js';
+import { COUNTER_BATCHING } from '../../lib/streams/batching.js';
 import { countsTowardRateRule, type RawRequest } from '../support/waf-eval.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -829,12 +830,25 @@ describe('front door', () => {
   });
 });
 
+/** The one event source mapping of the hub table's stream that invokes `name`. */
+function streamMappingOf(name: FunctionName): Json {
+  const id = ourFunctions().get(name)!.id;
+  const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => refersTo(m.Properties.FunctionName, id));
+  expect(mappings).toHaveLength(1);
+  return mappings[0]![1].Properties;
+}
+
+describe('the derived counters (docs/data-model.md, "Counters")', () => {
+  it('reads the stream in batches of COUNTER_BATCHING: up to 100 likes and comments gathered over a second, one batch per shard at a time', () => {
+    const mapping = streamMappingOf('streamCounters');
+    expect(COUNTER_BATCHING).toEqual({ batchSize: 100, windowSeconds: 1, parallelization: 1 });
+    expect(mapping).toMatchObject({ BatchSize: 100, MaximumBatchingWindowInSeconds: 1, ParallelizationFactor: 1, BisectBatchOnFunctionError: true, MaximumRetryAttempts: 10, FunctionResponseTypes: ['ReportBatchItemFailures'] });
+  });
+});
+
 describe('the erasure of deleted accounts (docs/accounts.md, "Erasure")', () => {
   it('runs from the stream, filtered to deletion records still erasing, one at a time, with an on-failure queue', () => {
-    const eraseId = ourFunctions().get('eraseAccounts')!.id;
-    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => refersTo(m.Properties.FunctionName, eraseId));
-    expect(mappings).toHaveLength(1);
-    const mapping = mappings[0]![1].Properties;
+    const mapping = streamMappingOf('eraseAccounts');
     expect(mapping).toMatchObject({ BatchSize: 1, MaximumRetryAttempts: 10, FunctionResponseTypes: ['ReportBatchItemFailures'] });
     expect(mapping.DestinationConfig.OnFailure.Destination).toBeDefined();
     const patterns = asArray<Json>(mapping.FilterCriteria.Filters).map((f) => JSON.parse(f.Pattern as string) as Json);

@@ -26,11 +26,23 @@ function capacity(output: unknown, command: string): { read: number; write: numb
   };
 }
 
-/** Records every request the shared DynamoDB client sends, in the order sent (and the capacity DynamoDB reports). */
-export function installRequestRecorder(): void {
-  if (installed) return;
+/**
+ * Records every request the shared DynamoDB client sends, in the order sent (and the capacity DynamoDB
+ * reports); `client`: another client's requests too (the stream processor's `streamDb`).
+ */
+export function installRequestRecorder(client?: Pick<typeof db, 'middlewareStack'>): void {
+  if (!installed) addRecorder(db);
   installed = true;
-  db.middlewareStack.add(
+  if (client && client !== db && !others.has(client)) {
+    others.add(client);
+    addRecorder(client);
+  }
+}
+
+const others = new Set<unknown>();
+
+function addRecorder(client: Pick<typeof db, 'middlewareStack'>): void {
+  client.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as Record<string, unknown>;
       input.ReturnConsumedCapacity ??= 'TOTAL';

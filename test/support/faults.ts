@@ -90,7 +90,20 @@ function faultError(kind: FaultKind, input: Record<string, unknown>): Error {
 function install(): void {
   if (installed) return;
   installed = true;
-  db.middlewareStack.add(
+  addFaultInjection(db);
+}
+
+/**
+ * Arms another client with the same faults (the stream processor's own, lib/streams/counters.ts
+ * `streamDb`): from then on the positions of failAt count that client's requests too.
+ */
+export function injectFaultsInto(client: Pick<typeof db, 'middlewareStack'>): void {
+  install();
+  addFaultInjection(client);
+}
+
+function addFaultInjection(client: Pick<typeof db, 'middlewareStack'>): void {
+  client.middlewareStack.add(
     (next, context) => async (args) => {
       const current = armed;
       const command = context.commandName ?? 'unknown';
