@@ -32,8 +32,15 @@ interface Entry {
 const entries = new Map<string, Entry>();
 let enabled = true;
 
-/** Reads that went to DynamoDB (misses) and answers served from an entry (hits), since the last reset. */
-export const sharedHeadStats = { misses: 0, hits: 0 };
+let observer: ((name: string, hit: boolean) => void) | undefined;
+
+/**
+ * Told of every ask of a head (`<table> <index> <partition> <depth>`): kept (hit) or read. For the
+ * hotspots model (bench/sections/hotspots.ts), which rates head reads by warm containers.
+ */
+export function observeSharedHeads(fn: ((name: string, hit: boolean) => void) | undefined): void {
+  observer = fn;
+}
 
 /**
  * The head named `key` (a partition and what of it is read): the kept answer while it is younger than
@@ -48,10 +55,10 @@ export function sharedHead<T>(key: string, read: () => Promise<T>): Promise<T> {
     // Most recently used last: the Map's order is the eviction order.
     entries.delete(name);
     entries.set(name, kept);
-    sharedHeadStats.hits++;
+    observer?.(name, true);
     return kept.value as Promise<T>;
   }
-  sharedHeadStats.misses++;
+  observer?.(name, false);
   const value = read();
   const entry: Entry = { at: now, value };
   entries.delete(name);
