@@ -261,7 +261,7 @@ export interface SharedHeadsModel {
   containers: number;
   /** Per hub operation of the mix: its mean duration, measured here after the sample, unrecorded. */
   durations: { operation: string; rate: number; calls: number; meanMs: number }[];
-  /** The most containers for which every head stays within the partition limit with the measured read sizes. */
+  /** The most containers for which every head's partition stays within 3,000 RCU/s, its other reads included, at the measured read sizes. */
   containersWithin: number;
   heads: { key: string; askedPerSecond: number; readsPerSecond: number; rcuPerRead: number; rcuPerSecond: number }[];
 }
@@ -328,6 +328,9 @@ async function sharedHeadsModel(options: {
   const containers = round(durations.reduce((s, d) => s + (d.rate * d.meanMs) / 1000, 0), 1);
   const ttl = HEAD_TTL_MS / 1000;
   const heads: SharedHeadsModel['heads'] = [];
+  // The most containers each head's partition takes within the limit, with its other reads (exploration past the head).
+  let containersWithin = Infinity;
+  const short = (key: string) => key.replace(/^\S*?(hub|api_keys)(\/\S+)? /, (_, t: string, i: string | undefined) => `${t}${i ?? ''} `);
   for (const [op, ledger] of options.ledgers) {
     const factor = options.factorOf.get(op) ?? 0;
     for (const row of ledger.partitions.values()) {
@@ -336,17 +339,16 @@ async function sharedHeadsModel(options: {
       const askedPerSecond = (options.asked.get(key) ?? row.requests) * factor;
       const readsPerSecond = Math.min(containers / ttl, askedPerSecond);
       const rcuPerRead = row.requests > 0 ? row.rcu / row.requests : 0;
-      heads.push({ key, askedPerSecond: round(askedPerSecond, 1), readsPerSecond: round(readsPerSecond, 1), rcuPerRead: round(rcuPerRead, 2), rcuPerSecond: round(readsPerSecond * rcuPerRead, 1) });
+      heads.push({ key: short(key), askedPerSecond: round(askedPerSecond, 1), readsPerSecond: round(readsPerSecond, 1), rcuPerRead: round(rcuPerRead, 2), rcuPerSecond: round(readsPerSecond * rcuPerRead, 1) });
       const into = options.into.get(key) ?? { key, wcuPerSecond: 0, rcuPerSecond: 0, requestsPerSecond: 0 };
+      if (rcuPerRead > 0) containersWithin = Math.min(containersWithin, Math.floor(((PARTITION_LIMITS.rcu - into.rcuPerSecond) * ttl) / rcuPerRead));
       into.rcuPerSecond += readsPerSecond * rcuPerRead;
       into.requestsPerSecond += readsPerSecond;
       options.into.set(key, into);
     }
   }
   heads.sort((a, b) => b.rcuPerSecond - a.rcuPerSecond);
-  const largestRead = Math.max(0, ...heads.map((h) => h.rcuPerRead));
-  const containersWithin = largestRead > 0 ? Math.floor((PARTITION_LIMITS.rcu * ttl) / largestRead) : 0;
   printTable(`Shared heads: ${containers} warm containers of the hub (Little's law), each reading a head at most once per ${ttl} s`, ['operation', 'calls/s', 'timed calls', 'mean ms', 'containers'], durations.map((d) => [d.operation, d.rate, d.calls, d.meanMs, round((d.rate * d.meanMs) / 1000, 1)]));
   printTable('Shared heads: reads at the mix', ['head', 'asked/s', 'reads/s (min of C/S and asked)', 'RCU/read', 'RCU/s'], heads.slice(0, 12).map((h) => [h.key, h.askedPerSecond, h.readsPerSecond, h.rcuPerRead, h.rcuPerSecond]));
-  return { ttlSeconds: ttl, containers, durations, containersWithin, heads: heads.slice(0, 12) };
+  return { ttlSeconds: ttl, containers, durations, containersWithin: Number.isFinite(containersWithin) ? containersWithin : 0, heads: heads.slice(0, 12) };
 }
