@@ -341,7 +341,7 @@ function addRecorder(client: typeof db): void {
             const partition = queryPartition(input);
             const c = consumed.get(input.TableName as string);
             const units = (input.IndexName ? c?.GlobalSecondaryIndexes?.[input.IndexName as string]?.CapacityUnits : c?.Table?.CapacityUnits) ?? c?.Table?.CapacityUnits ?? 0;
-            if (partition) bump(ledger, partition, units, 0, true);
+            if (partition) bump(ledger, headQuery?.(input) ? `${HEAD_READ}${partition}` : partition, units, 0, true);
           } else {
             attribute(ledger, 'read', readsOf(command, input, output), consumed);
           }
@@ -351,6 +351,18 @@ function addRecorder(client: typeof db): void {
     },
     { step: 'initialize', name: 'expohubKeyRecorder', priority: 'high' },
   );
+}
+
+/** The prefix of a ledger row holding the reads of a shared head (separateHeadReads). */
+export const HEAD_READ = 'head ';
+let headQuery: ((input: Item) => boolean) | undefined;
+
+/**
+ * Records the Queries `is` names (the feed's shared heads) in rows of their own, `head <partition>`:
+ * the hotspots model rates them by warm containers, not by calls (bench/sections/hotspots.ts).
+ */
+export function separateHeadReads(is: ((input: Item) => boolean) | undefined): void {
+  headQuery = is;
 }
 
 /** Runs `fn` with every request's capacity attributed to keys in `ledger`. */

@@ -17,7 +17,7 @@ import type { KeyLimitResult } from './sections/key-limit.js';
 import type { DeletionResult } from './sections/deletion.js';
 import type { ModelResult } from './sections/model.js';
 import type { LocalCapacityResult } from './sections/local-capacity.js';
-import type { HotspotsResult, HotspotRow } from './sections/hotspots.js';
+import type { HotspotsResult, HotspotRow, SharedHeadsModel } from './sections/hotspots.js';
 import { postingsTable, type PostingsResult } from './sections/postings.js';
 import type { ScalingResult, ScalingRow } from './sections/scaling.js';
 import type { TargetCheck } from './targets.js';
@@ -181,9 +181,18 @@ export function renderReport(r: BenchResults): string {
       table('Hotspots: the stream processor as deployed (the sample\'s records in modelled batches)', ['batch size', 'window s', 'parallelization', 'stream shards at the mix', 'sampled shards', 'records', 'batches', 'transactions', 'WCU/s'],
         [[sp.batchSize, sp.windowSeconds, sp.parallelization, sp.streamShardsAtMix, sp.sampledShards, sp.factRecords, sp.batches, sp.transactions, sp.wcuPerSecond]]);
     }
+    if (h.sharedHeads) sharedHeadsTables(table, h.sharedHeads);
     out.push(`Limits per partition: ${h.limits.wcu} WCU/s, ${h.limits.rcu} RCU/s: ${h.withinLimits ? 'within' : 'exceeded'}. ${h.note}.\n`);
   }
   return `${out.join('\n')}\n`;
+}
+
+/** The feed's shared heads in the hotspots model: the warm containers and each head's reads (bench/sections/hotspots.ts). */
+function sharedHeadsTables(table: (title: string, header: string[], rows: Cell[][]) => unknown, s: SharedHeadsModel): void {
+  table(`Hotspots: warm containers of the hub (Little's law): ${s.containers}`, ['operation', 'calls/s', 'timed calls', 'mean ms', 'containers'],
+    s.durations.map((d) => [d.operation, d.rate, d.calls, d.meanMs, Math.round(d.rate * d.meanMs) / 1000]));
+  table(`Hotspots: the feed's shared heads, each read at most once per ${s.ttlSeconds} s per container (within 3,000 RCU/s up to ${s.containersWithin} containers)`, ['head', 'asked/s', 'reads/s', 'RCU/read', 'RCU/s'],
+    s.heads.map((h) => [h.key, h.askedPerSecond, h.readsPerSecond, h.rcuPerRead, h.rcuPerSecond]));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -28,6 +28,15 @@ const { seedFeedRandomness } = await import('./seeding.js');
 const { startStreamPoller } = await import('../../infra/local/stream-poller.js');
 const { applyChangeRecords } = await import('../../lib/streams/counters.js');
 const streams = await startStreamPoller({ endpoint: process.env.DYNAMODB_ENDPOINT!, table: process.env.HUB_TABLE!, apply: applyChangeRecords });
+// The world's clock is pinned to each event's time, and events come closer than the 5 s a container
+// keeps the feed's shared heads (docs/feed.md, "The shared heads' cache"), where deployed they are
+// minutes apart: what the stream applied drops the kept heads, as that much real time would.
+const { dropSharedHeads } = await import('../../lib/catalog/shared-heads.js');
+const settleStream = streams.settle.bind(streams);
+streams.settle = async () => {
+  await settleStream();
+  dropSharedHeads();
+};
 const { refreshRecommendationModel } = await import('../../lib/recommend/model-refresh.js');
 
 /**

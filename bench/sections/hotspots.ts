@@ -3,6 +3,9 @@ import { jwtFor, mustSucceed, signUpMany } from '../fixtures.js';
 import { bearer, hubRequest, invoke, type BenchRequest } from '../invoke.js';
 import { newLedger, prepareKeyRecorder, recordKeys, type KeyLedger } from '../key-recorder.js';
 import { printTable } from '../format.js';
+import { HEAD_READ, separateHeadReads } from '../key-recorder.js';
+import { HEAD_TTL_MS, dropSharedHeads, observeSharedHeads } from '../../lib/catalog/shared-heads.js';
+import { HEAD_DEPTH } from '../../lib/recommend/sources.js';
 import { round } from '../stats.js';
 import { seededRandom } from '../../lib/seeded-random.js';
 import { shardOf } from '../../lib/db/keys.js';
@@ -50,6 +53,8 @@ export interface HotspotsResult {
   worstPartitionWcu: HotspotRow;
   worstPartitionRcu: HotspotRow;
   worstItemWcu: HotspotRow;
+  /** The feed's shared heads, rated by warm containers (sharedHeadsModel). */
+  sharedHeads?: SharedHeadsModel;
   withinLimits: boolean;
   /** Whether the stream processor's writes are in the figures. */
   note: string;
@@ -167,6 +172,7 @@ export async function hotspotsSection(options: {
   const callsBy = new Map<string, number>();
   const ledgers = new Map<string, KeyLedger>(mix.map((m) => [m.operation, newLedger()]));
   const perCall = new Map<string, { requests: number; rcu: number; wcu: number; failures: number }>(mix.map((m) => [m.operation, { requests: 0, rcu: 0, wcu: 0, failures: 0 }]));
+  const asked = watchSharedHeads();
   for (const call of queue) {
     const ledger = ledgers.get(call.op)!;
     const before = totals(ledger);
@@ -207,9 +213,11 @@ export async function hotspotsSection(options: {
       const owner = ownerOf(key);
       return owner ? CALLER_RATE / (callsBy.get(owner) ?? 1) : factor;
     };
-    for (const p of ledger.partitions.values()) addRates(partitions, p.partition, p.wcu, p.rcu, p.requests, rate(p.partition));
+    for (const p of ledger.partitions.values()) if (!p.partition.startsWith(HEAD_READ)) addRates(partitions, p.partition, p.wcu, p.rcu, p.requests, rate(p.partition));
     for (const p of ledger.items.values()) addRates(items, p.item, p.wcu, p.rcu, 0, rate(p.item));
   }
+
+  const sharedHeads = await sharedHeadsModel({ ledgers, asked: asked(), factorOf, mix, builders, into: partitions });
 
   const names = new Map<string, string>([[editor!.openid, '<editor>'], [trending, '<trending vid>']]);
   for (const c of callers) names.set(c.openid, '<caller>');
@@ -251,6 +259,7 @@ export async function hotspotsSection(options: {
     busiestWritePartitions,
     busiestReadPartitions,
     busiestItems,
+    sharedHeads,
     limits: PARTITION_LIMITS,
     worstPartitionWcu,
     worstPartitionRcu,
@@ -346,4 +355,105 @@ function addRates(into: Map<string, HotspotRow>, key: string, wcu: number, rcu: 
   row.rcuPerSecond += rcu * factor;
   row.requestsPerSecond += requests * factor;
   into.set(key, row);
+}
+
+// The feed's shared heads with warm containers -----------------------------------------------------
+
+export interface SharedHeadsModel {
+  /** How long a container keeps a head (lib/catalog/shared-heads.ts HEAD_TTL_MS). */
+  ttlSeconds: number;
+  /** Warm containers of the hub function: the sum of calls/s x mean duration (Little's law). */
+  containers: number;
+  /** Per hub operation of the mix: its mean duration, measured here after the sample, unrecorded. */
+  durations: { operation: string; rate: number; calls: number; meanMs: number }[];
+  /** The most containers for which every head's partition stays within 3,000 RCU/s, its other reads included, at the measured read sizes. */
+  containersWithin: number;
+  heads: { key: string; askedPerSecond: number; readsPerSecond: number; rcuPerRead: number; rcuPerSecond: number }[];
+}
+
+/** The hub function's operations in the mix (POST /videos is the publishing function's). */
+const HUB_OPERATIONS = ['like', 'comment_set', 'get_next_list'];
+const DURATION_CALLS = { like: 40, comment_set: 20, get_next_list: 100 } as Record<string, number>;
+
+/**
+ * Counts, from now on, how often the sampled calls ask each head (kept or read), and records the
+ * heads' Queries in rows of their own (bench/key-recorder.ts separateHeadReads). Returns the counts
+ * by ledger partition name (`<table>/<index> <partition>`).
+ */
+function watchSharedHeads(): () => Map<string, number> {
+  dropSharedHeads();
+  const asked = new Map<string, number>();
+  observeSharedHeads((name) => {
+    // `<table> <index> <partition> <depth>`
+    const [table, index, partition] = name.split(' ');
+    const key = `${table}/${index} ${partition}`;
+    asked.set(key, (asked.get(key) ?? 0) + 1);
+  });
+  const depthOf = (p: string) => (p.startsWith('VIDEOS#') ? HEAD_DEPTH.newest : p.startsWith('TRENDING#') ? HEAD_DEPTH.trending : p.startsWith('TAG#') ? HEAD_DEPTH.tag : p.startsWith('AUTHOR#') ? HEAD_DEPTH.author : undefined);
+  separateHeadReads((input) => {
+    const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
+    const p = values[':p'];
+    return typeof p === 'string' && /^gsi[123]pk = :p$/.test(String(input.KeyConditionExpression)) && !input.ExclusiveStartKey && input.Limit === depthOf(p);
+  });
+  return () => {
+    observeSharedHeads(undefined);
+    separateHeadReads(undefined);
+    return asked;
+  };
+}
+
+/**
+ * The heads' reads at the mix. Each warm container of the hub function reads a head at most once
+ * per HEAD_TTL_MS, so a head is read at most C / S times a second, and never more often than the
+ * calls ask for it (its rate without the cache). C, the warm containers, is the mix's concurrency
+ * by Little's law: the sum over the hub's operations of calls/s x mean duration, the durations
+ * measured here, after the sample, without recording (see docs/performance.md, "Hotspots at 100x").
+ * Each head's read size is the mean of its sampled reads (misses). Adds the heads' rates to `into`.
+ */
+async function sharedHeadsModel(options: {
+  ledgers: Map<string, KeyLedger>;
+  asked: Map<string, number>;
+  factorOf: Map<string, number>;
+  mix: MixEntry[];
+  builders: Record<string, { build: () => BenchRequest }>;
+  into: Map<string, HotspotRow>;
+}): Promise<SharedHeadsModel> {
+  const durations: SharedHeadsModel['durations'] = [];
+  for (const m of options.mix.filter((e) => HUB_OPERATIONS.includes(e.operation))) {
+    const calls = DURATION_CALLS[m.operation] ?? 20;
+    let ms = 0;
+    for (let i = 0; i < calls; i++) {
+      const request = options.builders[m.operation]!.build();
+      const t0 = performance.now();
+      await invoke(request);
+      ms += performance.now() - t0;
+    }
+    durations.push({ operation: m.operation, rate: m.rate, calls, meanMs: round(ms / calls, 1) });
+  }
+  const containers = round(durations.reduce((s, d) => s + (d.rate * d.meanMs) / 1000, 0), 1);
+  const ttl = HEAD_TTL_MS / 1000;
+  const heads: SharedHeadsModel['heads'] = [];
+  // The most containers each head's partition takes within the limit, with its other reads (exploration past the head).
+  let containersWithin = Infinity;
+  const short = (key: string) => key.replace(/^\S*?(hub|api_keys)(\/\S+)? /, (_, t: string, i: string | undefined) => `${t}${i ?? ''} `);
+  for (const [op, ledger] of options.ledgers) {
+    const factor = options.factorOf.get(op) ?? 0;
+    for (const row of ledger.partitions.values()) {
+      if (!row.partition.startsWith(HEAD_READ)) continue;
+      const key = row.partition.slice(HEAD_READ.length);
+      const askedPerSecond = (options.asked.get(key) ?? row.requests) * factor;
+      const readsPerSecond = Math.min(containers / ttl, askedPerSecond);
+      const rcuPerRead = row.requests > 0 ? row.rcu / row.requests : 0;
+      heads.push({ key: short(key), askedPerSecond: round(askedPerSecond, 1), readsPerSecond: round(readsPerSecond, 1), rcuPerRead: round(rcuPerRead, 2), rcuPerSecond: round(readsPerSecond * rcuPerRead, 1) });
+      const into = options.into.get(key) ?? { key, wcuPerSecond: 0, rcuPerSecond: 0, requestsPerSecond: 0 };
+      if (rcuPerRead > 0) containersWithin = Math.min(containersWithin, Math.floor(((PARTITION_LIMITS.rcu - into.rcuPerSecond) * ttl) / rcuPerRead));
+      into.rcuPerSecond += readsPerSecond * rcuPerRead;
+      into.requestsPerSecond += readsPerSecond;
+      options.into.set(key, into);
+    }
+  }
+  heads.sort((a, b) => b.rcuPerSecond - a.rcuPerSecond);
+  printTable(`Shared heads: ${containers} warm containers of the hub (Little's law), each reading a head at most once per ${ttl} s`, ['operation', 'calls/s', 'timed calls', 'mean ms', 'containers'], durations.map((d) => [d.operation, d.rate, d.calls, d.meanMs, round((d.rate * d.meanMs) / 1000, 1)]));
+  printTable('Shared heads: reads at the mix', ['head', 'asked/s', 'reads/s (min of C/S and asked)', 'RCU/read', 'RCU/s'], heads.slice(0, 12).map((h) => [h.key, h.askedPerSecond, h.readsPerSecond, h.rcuPerRead, h.rcuPerSecond]));
+  return { ttlSeconds: ttl, containers, durations, containersWithin: Number.isFinite(containersWithin) ? containersWithin : 0, heads: heads.slice(0, 12) };
 }

@@ -1,4 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dropSharedHeads } from './shared-heads.js';
 import { batchGetHubItems, batchWriteHubItems, inParallel, itemId } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
 import { accountKeys } from '../accounts/accounts.js';
@@ -57,5 +58,6 @@ export async function importVideos(inputs: ImportedVideo[]): Promise<VideoItem[]
       }),
     ),
   );
+  dropSharedHeads();
   return videos;
 }

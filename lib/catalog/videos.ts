@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { dropSharedHeads } from './shared-heads.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.js';
 import { backoff } from '../db/backoff.js';
@@ -221,6 +222,15 @@ async function findExisting(input: VideoInput): Promise<VideoItem | undefined> {
  * completed, never a second video.
  */
 export async function putVideo(input: VideoInput): Promise<{ video: VideoItem; created: boolean; replayed?: true }> {
+  try {
+    return await writeVideo(input);
+  } finally {
+    // The lists the feed keeps per container changed (lib/catalog/shared-heads.ts).
+    dropSharedHeads();
+  }
+}
+
+async function writeVideo(input: VideoInput): Promise<{ video: VideoItem; created: boolean; replayed?: true }> {
   const fields = cleanFields(input);
   const guardKey = publishGuardKey(input, fields);
   for (let attempt = 0; attempt < 5; attempt++) {

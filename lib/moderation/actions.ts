@@ -1,6 +1,7 @@
 // The moderators' actions on a reported target: each decision, its content change and its audit event
 // in one transaction (docs/moderation.md, "Moderation").
 import * as z from '../zod.js';
+import { dropSharedHeads } from '../catalog/shared-heads.js';
 import type { Principal } from '../auth/principal.js';
 import { accountKeys, getAccount, isDeleted } from '../accounts/accounts.js';
 import { changeSuspension } from '../admin/suspension.js';
@@ -239,6 +240,8 @@ export async function takeAction(principal: Principal, body: unknown): Promise<A
         if (!(await plan.commit(closeCase))) continue;
       } else {
         await transactWrite([closeCase, ...plan.items, auditItem(plan.event, now)]);
+        // A removed video leaves the heads this container keeps (lib/catalog/shared-heads.ts).
+        if (target.type === 'video' && plan.items.length > 0) dropSharedHeads();
         writeAuditLine(plan.event);
       }
     } catch (error) {

@@ -9,6 +9,7 @@ import { blockedIn } from '../social/blocks.js';
 import { mergeShardPages } from '../db/shard-merge.js';
 import { initialTrend } from '../catalog/trend.js';
 import { CHUNK_READ_CAP, LIKED_CHUNKS_READ } from './feed-state.js';
+import { sharedHead } from '../catalog/shared-heads.js';
 import type { Candidate } from './scoring.js';
 
 /**
@@ -61,14 +62,51 @@ export const videoCandidate = (v: VideoItem): CandidateFields => ({
 const turns = { trending: 0, newest: 0 };
 const nextShard = (list: keyof typeof turns, count: number) => turns[list]++ % count;
 
-/** The top of the trending ranking (ranking attributes): one shard's top, the shards in turn across calls, ONE request. */
+/**
+ * The heads the feed reads from the per-container cache (lib/catalog/shared-heads.ts; docs/feed.md,
+ * "The shared heads' cache"): the top of each list, as deep as the deepest read of it that starts
+ * there (a `new` or `hot` page takes LIMITS.walkPage / 2 a shard, a heavy viewer's exploration page
+ * 500, a tag ranking 50, "more like this" an author's 10).
+ */
+export const HEAD_DEPTH = { trending: 150, newest: 500, tag: 50, author: 10 };
+
+interface Head {
+  items: Record<string, unknown>[];
+  /** The Query stopped at its Limit: the list may go on below the head. */
+  more: boolean;
+}
+
+/** The top `depth` entries of a partition, newest or hottest first, ONE request on a miss. */
+function head(key: string, input: Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ScanIndexForward'>, depth: number): Promise<Head> {
+  return sharedHead(`${key} ${depth}`, async () => {
+    const { items, lastKey } = await query({ ...input, ScanIndexForward: false, Limit: depth });
+    return { items, more: !!lastKey };
+  });
+}
+
+const trendingHead = (partition: string) =>
+  head(`gsi3 ${partition}`, { ...RANKED_ATTRIBUTES, IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :p', ExpressionAttributeValues: { ':p': partition } }, HEAD_DEPTH.trending);
+
+/**
+ * The first `limit` entries of a head, as a Query with that Limit would answer them (`done` when
+ * the Query would have returned no LastEvaluatedKey), or undefined when the head is too short.
+ */
+function topOf(h: Head, limit: number): { items: Record<string, unknown>[]; done: boolean } | undefined {
+  if (h.items.length >= limit) return { items: h.items.slice(0, limit), done: false };
+  return h.more ? undefined : { items: h.items, done: true };
+}
+
+/** The top of the trending ranking (ranking attributes): one shard's top, the shards in turn across calls, ONE request (none from a kept head). */
 export async function trendingVideos(limit: number): Promise<VideoItem[]> {
   const partitions = videoPartitions.trending;
+  const partition = partitions[nextShard('trending', partitions.length)]!;
+  const top = limit <= HEAD_DEPTH.trending ? topOf(await trendingHead(partition), limit) : undefined;
+  if (top) return top.items as unknown as VideoItem[];
   const { items } = await query({
     ...RANKED_ATTRIBUTES,
     IndexName: 'gsi3',
     KeyConditionExpression: 'gsi3pk = :p',
-    ExpressionAttributeValues: { ':p': partitions[nextShard('trending', partitions.length)] },
+    ExpressionAttributeValues: { ':p': partition },
     ScanIndexForward: false,
     Limit: limit,
   });
@@ -89,6 +127,9 @@ export async function trendingPage(after: { t: number; v: string } | undefined, 
   const at = after ? videoPartitions.trendingShard(after.v) : -1;
   const pages = await Promise.all(
     partitions.map(async (partition, shard) => {
+      // The first page (no position) is the top of each shard: the kept head when it is deep enough.
+      const top = !after && Math.ceil(limit / partitions.length) <= HEAD_DEPTH.trending ? topOf(await trendingHead(partition), Math.ceil(limit / partitions.length)) : undefined;
+      if (top) return { items: top.items as unknown as VideoItem[], done: top.done };
       const range = !after || shard === at ? '' : shard < at ? ' AND gsi3sk < :t' : ' AND gsi3sk <= :t';
       const { items, lastKey } = await query({
         ...RANKED_ATTRIBUTES,
@@ -108,8 +149,19 @@ export async function trendingPage(after: { t: number; v: string } | undefined, 
 
 const newestFirst = (a: VideoItem, b: VideoItem) => timeKey(a.created_at, a.vid) > timeKey(b.created_at, b.vid);
 
-/** One shard of the catalog, newest first, below position `created_at#vid` (ranking attributes). */
+/**
+ * One shard of the catalog, newest first, below position `created_at#vid` (ranking attributes):
+ * answered from the shard's kept head when the head holds `limit` entries below the position (or
+ * the rest of the shard), as the Query would answer; otherwise ONE Query.
+ */
 async function newestOfShard(partition: string, after: string | undefined, limit: number): Promise<{ videos: VideoItem[]; done: boolean }> {
+  if (limit <= HEAD_DEPTH.newest) {
+    const h = await head(`gsi1 ${partition}`, { ...RANKING_ATTRIBUTES, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': partition } }, HEAD_DEPTH.newest);
+    const below = after === undefined ? 0 : h.items.findIndex((v) => timeKey(String(v.created_at), String(v.vid)) < after);
+    const top = topOf({ items: below < 0 ? [] : h.items.slice(below), more: h.more }, limit);
+    // A position below the whole head (found nowhere in it) of a shard that goes on: read it.
+    if (top && !(below < 0 && h.more)) return { videos: top.items as unknown as VideoItem[], done: top.done };
+  }
   const { items, lastKey } = await query({
     ...RANKING_ATTRIBUTES,
     IndexName: 'gsi1',
@@ -174,13 +226,10 @@ export async function catalogPage(after: string | undefined, limit: number): Pro
 
 /** The best-ranked videos of one tag (tag ranking items carry what scoring needs). */
 export async function tagCandidates(tag: string, limit: number): Promise<CandidateFields[]> {
-  const { items } = await query({
-    IndexName: 'gsi3',
-    KeyConditionExpression: 'gsi3pk = :p',
-    ExpressionAttributeValues: { ':p': videoPartitions.tag(tag) },
-    ScanIndexForward: false,
-    Limit: limit,
-  });
+  const partition = videoPartitions.tag(tag);
+  const input = { IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :p', ExpressionAttributeValues: { ':p': partition } };
+  const top = limit <= HEAD_DEPTH.tag ? topOf(await head(`gsi3 ${partition}`, input, HEAD_DEPTH.tag), limit) : undefined;
+  const items = top ? top.items : (await query({ ...input, ScanIndexForward: false, Limit: limit })).items;
   return items.map((i) => ({
     vid: String(i.vid),
     author_openid: String(i.author_openid),
@@ -192,14 +241,10 @@ export async function tagCandidates(tag: string, limit: number): Promise<Candida
 
 /** An author's newest videos (ranking attributes only). */
 export async function authorVideos(openid: string, limit: number): Promise<VideoItem[]> {
-  const { items } = await query({
-    ...RANKING_ATTRIBUTES,
-    IndexName: 'gsi2',
-    KeyConditionExpression: 'gsi2pk = :p',
-    ExpressionAttributeValues: { ':p': videoPartitions.author(openid) },
-    ScanIndexForward: false,
-    Limit: limit,
-  });
+  const partition = videoPartitions.author(openid);
+  const input = { ...RANKING_ATTRIBUTES, IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :p', ExpressionAttributeValues: { ':p': partition } };
+  const top = limit <= HEAD_DEPTH.author ? topOf(await head(`gsi2 ${partition}`, input, HEAD_DEPTH.author), limit) : undefined;
+  const items = top ? top.items : (await query({ ...input, ScanIndexForward: false, Limit: limit })).items;
   return items as unknown as VideoItem[];
 }
 
