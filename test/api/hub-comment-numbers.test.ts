@@ -41,6 +41,20 @@ afterEach(() => clock.reset());
 type Posted = { comment: CommentView; comment_count: number };
 type Page = { list: CommentView[]; total: number; has_more: boolean };
 const post = (who: TestAccount, vid: string, content: string) => hub<Posted>(burst, 'comment_set', { openid: who.openid, token: who.token, vid, content });
+/**
+ * 503 answers: DynamoDB refused every try (a transaction conflict, likelier when the machine is
+ * loaded). The number such a comment took is given back, or left as a gap when another comment took
+ * the next one meanwhile (docs/data-model.md, "Comment numbers"): the only gaps the test allows.
+ */
+let unavailable = 0;
+/** comment_set as a client sends it: a 503 is sent again (its Retry-After is the client's to honour) until answered otherwise. */
+async function postAnswered(who: TestAccount, vid: string, content: string): Promise<ApiResponse<Posted>> {
+  for (let tries = 1; ; tries++) {
+    const res = await post(who, vid, content);
+    if (res.status !== 503 || tries === 20) return res;
+    unavailable++;
+  }
+}
 const LIMIT = 2;
 /**
  * Refused comments sent: 5,000 in the deep tier, fewer in `npm test` (vitest.config.ts sets
@@ -89,16 +103,16 @@ describe(`${REFUSALS} refused comments on one video`, () => {
       for (const [i, who] of accounts.entries()) {
         // 30 different comments, 15 copies of one more (a client retrying a comment in a storm),
         // a blank one and one on an unknown video: at most LIMIT of them can be accepted.
-        for (let j = 0; j < 30; j++) calls.push({ who, content: `r${round} a${i} c${j}`, res: post(who, video.vid, `r${round} a${i} c${j}`) });
-        for (let j = 0; j < 15; j++) calls.push({ who, content: `r${round} a${i} storm`, res: post(who, video.vid, `r${round} a${i} storm`) });
-        calls.push({ who, content: ' ', res: post(who, video.vid, ' ') });
-        calls.push({ who, content: 'elsewhere', res: post(who, 'no-such-video', 'elsewhere') });
+        for (let j = 0; j < 30; j++) calls.push({ who, content: `r${round} a${i} c${j}`, res: postAnswered(who, video.vid, `r${round} a${i} c${j}`) });
+        for (let j = 0; j < 15; j++) calls.push({ who, content: `r${round} a${i} storm`, res: postAnswered(who, video.vid, `r${round} a${i} storm`) });
+        calls.push({ who, content: ' ', res: postAnswered(who, video.vid, ' ') });
+        calls.push({ who, content: 'elsewhere', res: postAnswered(who, 'no-such-video', 'elsewhere') });
       }
       const answers = await Promise.all(calls.map(async (c) => ({ ...c, res: await c.res })));
       const newThisRound = new Map<string, { who: TestAccount; content: string }>();
       for (const { who, content, res } of answers) {
         count(res);
-        expect([200, 400, 404, 429, 503], JSON.stringify(res.body)).toContain(res.status);
+        expect([200, 400, 404, 429], JSON.stringify(res.body)).toContain(res.status);
         if (res.status === 200) {
           // Copies of one comment are answered with the same comment: new only the first time.
           expect(res.data.comment.content).toBe(content);
@@ -109,8 +123,10 @@ describe(`${REFUSALS} refused comments on one video`, () => {
           refused++;
         }
       }
-      // One number per accepted comment so far, none for a refused one.
-      expect((await rawItem<{ n: number }>(commentKeys.commentSequence(video.vid)))?.n).toBe(accepted.size);
+      // One number per accepted comment so far, none for a refused one (a try answered 503 may have left a gap).
+      const handedOut = (await rawItem<{ n: number }>(commentKeys.commentSequence(video.vid)))?.n ?? 0;
+      expect(handedOut - accepted.size).toBeGreaterThanOrEqual(0);
+      expect(handedOut - accepted.size, `numbers beyond the accepted comments, with ${unavailable} answers 503 so far`).toBeLessThanOrEqual(unavailable);
       for (const who of accounts) {
         const mine = [...newThisRound.values()].filter((c) => c.who === who).length;
         expect(mine).toBeLessThanOrEqual(LIMIT);
@@ -118,7 +134,7 @@ describe(`${REFUSALS} refused comments on one video`, () => {
         expect((await rawItem<{ n: number }>(rateWindowKeys.rateWindow('comments-minute', who.openid, window)))?.n ?? 0).toBe(mine);
       }
       // Retries of the comments just written: each answered with its comment, none new.
-      const retries = await Promise.all([...newThisRound].flatMap(([cid, c]) => Array.from({ length: 3 }, async () => ({ cid, res: await post(c.who, video.vid, c.content) }))));
+      const retries = await Promise.all([...newThisRound].flatMap(([cid, c]) => Array.from({ length: 3 }, async () => ({ cid, res: await postAnswered(c.who, video.vid, c.content) }))));
       for (const { cid, res } of retries) {
         count(res);
         expect(res.status).toBe(200);
@@ -134,14 +150,18 @@ describe(`${REFUSALS} refused comments on one video`, () => {
     expect(statuses.get(500)).toBeUndefined();
 
     await settleStreams();
-    // The sequence handed out exactly one number per accepted comment, and holds no gap.
+    // The sequence handed out exactly one number per accepted comment, and holds no gap but those
+    // a 503 may have left (none on a quiet machine).
     const sequence = (await getHubItem<Record<string, unknown>>(commentKeys.commentSequence(video.vid)))!;
-    expect(sequence.n).toBe(accepted.size);
-    expect(sequence.gaps).toBeUndefined();
-    expect(itemSizeBytes(sequence)).toBeLessThanOrEqual(SEQUENCE_BYTES_WITHOUT_GAPS);
+    const gaps = (sequence.gaps as Set<number> | undefined) ?? new Set<number>();
+    expect(gaps.size, `${unavailable} answers 503`).toBeLessThanOrEqual(unavailable);
+    expect(sequence.n).toBe(accepted.size + gaps.size);
+    if (gaps.size === 0) expect(itemSizeBytes(sequence)).toBeLessThanOrEqual(SEQUENCE_BYTES_WITHOUT_GAPS);
     const numbered = await queryAll(videoKeys.video(video.vid).pk, 'COMMENT#');
-    expect(numbered.filter((i) => i.entity !== 'comment')).toEqual([]);
-    expect(numbered.map((i) => i.seq)).toEqual(Array.from({ length: accepted.size }, (_, i) => i + 1));
+    expect(numbered.filter((i) => i.entity !== 'comment' && !gaps.has(i.seq as number))).toEqual([]);
+    expect(numbered.filter((i) => i.entity === 'comment').map((i) => i.seq)).toEqual(
+      Array.from({ length: accepted.size + gaps.size }, (_, i) => i + 1).filter((seq) => !gaps.has(seq)),
+    );
     // No reservation is left pending: every guard names its written comment.
     for (const who of accounts) {
       const guards = await queryAll(accountKeys.account(who.openid).pk, 'COMMENTDEDUP#');
