@@ -30,6 +30,8 @@ export interface FunctionSpec {
   jwtSecret?: boolean;
   /** Sends SMS through Amazon SNS. */
   sms?: boolean;
+  /** Reads a secret other than the signing and origin secrets (the canary key's): gets the secrets extension (infra/constructs/expohub-function.ts). */
+  secrets?: boolean;
   memoryMb?: number;
   timeoutSeconds?: number;
 }
@@ -247,6 +249,7 @@ export const FUNCTIONS = {
     description: 'The synthetic check: health, the feed, the key checks with the canary key, every 5 minutes',
     tables: { apiKeys: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] }, hub: { actions: ['ConditionCheckItem'] } },
     memoryMb: 256,
+    secrets: true,
     // Eight checks of at most 10 s each, one after the other, and the key's provisioning.
     timeoutSeconds: 120,
   },

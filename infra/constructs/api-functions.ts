@@ -68,6 +68,11 @@ export class ApiFunctions extends Construct {
     }
 
     for (const [name, spec] of Object.entries(FUNCTIONS) as [FunctionName, FunctionSpec][]) {
+      // Functions behind a route answer HTTP: they check the origin secret; the authorizer and the
+      // stream processor do not (the function after the authorizer refuses a direct call).
+      const checksOrigin = props.originVerifySecret !== undefined && ROUTES.some((r) => r.function === name);
+      // The authorizer verifies login tokens on every protected route, whatever its spec says.
+      const readsJwtSecret = spec.jwtSecret === true || name === 'authorizer';
       const built = new ExpohubFunction(this, logicalName(name), {
         entry: spec.entry,
         description: spec.description,
@@ -75,11 +80,10 @@ export class ApiFunctions extends Construct {
         memoryMb: spec.memoryMb,
         timeoutSeconds: spec.timeoutSeconds,
         logRemovalPolicy: props.logRemovalPolicy,
+        readsSecrets: checksOrigin || readsJwtSecret || spec.secrets === true,
       });
       const fn = built.function;
-      // Functions behind a route answer HTTP: they check the origin secret; the authorizer and the
-      // stream processor do not (the function after the authorizer refuses a direct call).
-      if (props.originVerifySecret && ROUTES.some((r) => r.function === name)) {
+      if (checksOrigin && props.originVerifySecret) {
         fn.addEnvironment(ORIGIN_VERIFY_SECRET_ENV, props.originVerifySecret.secretArn);
         props.originVerifySecret.grantRead(fn);
       }
@@ -87,8 +91,7 @@ export class ApiFunctions extends Construct {
       for (const [key, definition] of Object.entries(TABLE_OF_ACCESS_KEY) as [keyof FunctionSpec['tables'], TableDefinition][]) {
         grantTable(props.tables.table(definition.envVar), definition, fn, spec.tables[key]);
       }
-      // The authorizer verifies login tokens on every protected route, whatever its spec says.
-      if (spec.jwtSecret || name === 'authorizer') props.jwtSecret.grantRead(fn);
+      if (readsJwtSecret) props.jwtSecret.grantRead(fn);
       if (spec.sms) this.grantSmsToPhoneNumbers(built);
 
       this.functions.set(name, fn);

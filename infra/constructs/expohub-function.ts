@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, ParamsAndSecretsLayerVersion, ParamsAndSecretsLogLevel, ParamsAndSecretsVersions, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
@@ -25,11 +25,26 @@ export interface ExpohubFunctionProps {
   timeoutSeconds?: number;
   /** The log group's fate when the stack is deleted: retained in production. */
   logRemovalPolicy?: RemovalPolicy;
+  /** Reads a secret (lib/secrets/secrets-extension.ts): gets the Parameters and Secrets extension's layer. */
+  readsSecrets?: boolean;
 }
 
 /**
+ * The AWS Parameters and Secrets Lambda Extension, for the functions that read a secret: they ask it
+ * over localhost instead of bundling a Secrets Manager client (docs/performance.md, "Cold starts").
+ * CDK picks the layer's ARN for the stack's region and the functions' architecture (a mapping when
+ * the region is unknown at synth). Its cache is off: the functions keep the secrets themselves, for
+ * the times their code states (lib/secrets/signing-secrets.ts, lib/http/front-door.ts), so a
+ * rotation reaches them as it did through the SDK.
+ */
+export const SECRETS_EXTENSION = ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, {
+  cacheEnabled: false,
+  logLevel: ParamsAndSecretsLogLevel.WARN,
+});
+
+/**
  * Every Lambda function of the stack, with the defaults fixed in one place: Node.js 22 on arm64,
- * X-Ray tracing, a log group with one month retention, and a local esbuild bundle (no Docker) as
+ * X-Ray active tracing (without the SDK in the bundle), the secrets extension where a secret is read, a log group with one month retention, and a local esbuild bundle (no Docker) as
  * minified ESM with source maps (infra/constructs/lambda-bundle.ts). The AWS SDK v3 is bundled
  * rather than taken from the nodejs22.x runtime: the bundled SDK imports in about half the time
  * (docs/performance.md, "Cold starts"), and the version deployed is the one locked and tested here.
@@ -66,10 +81,14 @@ export class ExpohubFunction extends Construct {
       architecture: Architecture.ARM_64,
       memorySize: props.memoryMb ?? FUNCTION_DEFAULTS.memoryMb,
       timeout: Duration.seconds(props.timeoutSeconds ?? FUNCTION_DEFAULTS.timeoutSeconds),
+      // Lambda records each invocation's segment (init, invocation, overhead) by itself; no X-Ray SDK
+      // is bundled: its per-call subsegments cost more import time than they tell (docs/performance.md,
+      // "Cold starts").
       tracing: Tracing.ACTIVE,
       logGroup: this.logGroup,
       role: this.role,
       environment: { ...props.environment, NODE_OPTIONS: LAMBDA_BUNDLE.nodeOptions },
+      ...(props.readsSecrets ? { paramsAndSecrets: SECRETS_EXTENSION } : {}),
       bundling: {
         forceDockerBundling: false,
         format: OutputFormat.ESM,

@@ -1,11 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
-import { traced } from '../observability/tracer.js';
 
 /**
- * A document client on the configured endpoint (DynamoDB Local when DYNAMODB_ENDPOINT is set), each
- * call a subsegment of the function's trace on Lambda.
+ * A document client on the configured endpoint (DynamoDB Local when DYNAMODB_ENDPOINT is set).
  */
 export function createDocumentClient(): DynamoDBDocumentClient {
   const base = new DynamoDBClient({
@@ -15,7 +13,7 @@ export function createDocumentClient(): DynamoDBDocumentClient {
       : {}),
     maxAttempts: 3,
   });
-  return DynamoDBDocumentClient.from(traced(base), { marshallOptions: { removeUndefinedValues: true } });
+  return DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
 }
 
 /** Created once per cold start and shared by every use case. */

@@ -1,10 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { clock } from '../clock.js';
 import { config, onConfigure } from '../config.js';
 import { UnavailableError } from '../errors.js';
 import { logger } from '../logger.js';
-import { traced } from '../observability/tracer.js';
+import { secretCache } from '../secrets/secrets-extension.js';
 import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER, viewerIp } from './origin-verify.js';
 
 /** How long a function keeps the origin secret: a rotation (a redeploy, docs/deploy.md) bites within this. */
@@ -50,14 +49,13 @@ export function frontDoorOf(secretArn: string | undefined, readSecret: (arn: str
   };
 }
 
-/** The deployed functions' front door (ORIGIN_VERIFY_SECRET_ARN), the secret cached for ORIGIN_SECRET_MAX_AGE_SECONDS. */
-let secrets: SecretsProvider | undefined;
-onConfigure(() => (secrets = undefined));
-/** Powertools Parameters' cache over a traced client (created on first use: never when the check is off). */
-const readOriginSecret = (arn: string) => {
-  secrets ??= new SecretsProvider({ awsSdkV3Client: traced(new SecretsManagerClient({ region: config.AWS_REGION })) });
-  return secrets.get(arn, { maxAge: ORIGIN_SECRET_MAX_AGE_SECONDS });
-};
+/**
+ * The deployed functions' front door (ORIGIN_VERIFY_SECRET_ARN): the secret read through the
+ * Parameters and Secrets extension (no SDK client in the bundle) and kept ORIGIN_SECRET_MAX_AGE_SECONDS.
+ */
+const originSecrets = secretCache(ORIGIN_SECRET_MAX_AGE_SECONDS, () => clock.now());
+onConfigure(() => originSecrets.forget());
+const readOriginSecret = (arn: string) => originSecrets.get(arn);
 /** The configured front door, decided on use (a harness may configure the ARN). */
 export const frontDoor: FrontDoor = {
   admits: (headers) => frontDoorOf(config.ORIGIN_VERIFY_SECRET_ARN, readOriginSecret).admits(headers),

@@ -1,18 +1,16 @@
 import type middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { Context } from 'aws-lambda';
 import { logger } from '../logger.js';
 import { flushMetrics } from './metrics.js';
-import { tracer } from './tracer.js';
 
 /**
  * What every function does around each invocation, first in its middy chain:
  * - logs carry the Lambda context (function name, cold start, request id) and, for API Gateway
  *   events, `correlation_id` = the API request id (the `x-request-id` the client sees); keys added
  *   during the invocation (the hub's `operation`) are dropped at its end;
- * - the handler is a subsegment of the function's trace (never its response: it may hold a new key
- *   or a JWT);
+ * - no tracing code: Lambda's active tracing records the invocation's segment by itself, and the
+ *   X-Ray SDK's per-call subsegments are not worth its import time (docs/performance.md, "Cold starts");
  * - the metrics buffered during the invocation are written once, at its end, also when it failed.
  */
 export function observability<E, R>(): middy.MiddlewareObj<E, R, Error, Context>[] {
@@ -25,7 +23,6 @@ export function observability<E, R>(): middy.MiddlewareObj<E, R, Error, Context>
         if (typeof requestId === 'string' && requestId) logger.setCorrelationId(requestId);
       },
     },
-    captureLambdaHandler(tracer, { captureResponse: false }) as middy.MiddlewareObj<E, R, Error, Context>,
     { after: flushMetrics, onError: flushMetrics },
   ];
 }

@@ -1,10 +1,9 @@
 import { createHash, hkdfSync } from 'node:crypto';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { clock } from '../clock.js';
 import { config, onConfigure } from '../config.js';
 import { UnavailableError } from '../errors.js';
 import { logger } from '../logger.js';
-import { traced } from '../observability/tracer.js';
+import { readSecretString, SecretReadError } from './secrets-extension.js';
 
 /**
  * The signing secrets: the current one signs (JWTs, cursors, SMS-code hashes), the current and the
@@ -27,25 +26,18 @@ export function signingSecret(secret: string): SigningSecret {
   return { kid: createHash('sha256').update(`expohub-jwt-kid\n${secret}`).digest('hex').slice(0, 16), secret };
 }
 
-const THROTTLING = new Set(['ThrottlingException', 'Throttling', 'TooManyRequestsException', 'RequestLimitExceeded']);
-
 /**
  * Secrets Manager out of reach, failing (5xx) or throttling: it may work on the next request. A
  * refusal (access denied, unknown secret) is a deployment error: it stays a 500 and an error log.
  */
-function isSecretsManagerOutage(error: unknown): boolean {
-  const e = error as { name?: string; $fault?: string; $metadata?: { httpStatusCode?: number } };
-  return e.$metadata?.httpStatusCode === undefined || e.$fault === 'server' || e.$metadata.httpStatusCode === 429 || THROTTLING.has(e.name ?? '');
-}
-
-let client: SecretsManagerClient | undefined;
+const isSecretsManagerOutage = (error: unknown) => error instanceof SecretReadError && error.isOutage;
 
 /** One staging label of the secret; undefined when no version carries it (AWSPREVIOUS before the first rotation). */
 async function readStage(stage: 'AWSCURRENT' | 'AWSPREVIOUS'): Promise<string | undefined> {
-  client ??= traced(new SecretsManagerClient({ region: config.AWS_REGION }));
   let secretString: string | undefined;
   try {
-    secretString = (await client.send(new GetSecretValueCommand({ SecretId: config.JWT_SECRET_ARN, VersionStage: stage }))).SecretString;
+    if (!config.JWT_SECRET_ARN) throw new Error('JWT_SECRET_ARN (deployed) or JWT_SECRET (locally) must be set');
+    secretString = await readSecretString(config.JWT_SECRET_ARN, stage);
   } catch (error) {
     if (stage === 'AWSPREVIOUS' && (error as Error)?.name === 'ResourceNotFoundException') return undefined;
     if (!isSecretsManagerOutage(error)) throw error;
@@ -106,12 +98,12 @@ let local: Promise<SigningSecrets> | undefined;
 // Another configuration (a harness's) reads its own secrets.
 onConfigure(() => {
   local = cached = lastGood = undefined;
-  client = undefined;
 });
 
 /**
  * The signing secrets. Locally: JWT_SECRET and the optional JWT_SECRET_PREVIOUS. Deployed: the
- * AWSCURRENT and AWSPREVIOUS versions of the secret in Secrets Manager (JWT_SECRET_ARN), kept for
+ * AWSCURRENT and AWSPREVIOUS versions of the secret in Secrets Manager (JWT_SECRET_ARN), read through
+ * the Parameters and Secrets extension (secrets-extension.ts) and kept for
  * JWT_SECRET_CACHE_SECONDS, so a rotation reaches every warm container within that time. When
  * Secrets Manager fails before any read succeeded the request answers 503 and the next request reads
  * again; once read, the secrets stay in use through an outage.

@@ -1,24 +1,23 @@
-import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { clock } from '../clock.js';
 import { config, onConfigure } from '../config.js';
 import { logger } from '../logger.js';
 import { publishSyntheticCheck } from '../observability/metrics.js';
-import { traced } from '../observability/tracer.js';
+import { secretCache } from '../secrets/secrets-extension.js';
 import { canaryKeyOf, ensureCanaryKey } from './canary-key.js';
 import { runSmokeChecks, scrub, type CheckResult } from './checks.js';
 
 /** How long a container keeps the canary secret: a new value (docs/deploy.md) is used within this. */
 export const CANARY_SECRET_MAX_AGE_SECONDS = 300;
 
-let secrets: SecretsProvider | undefined;
-onConfigure(() => (secrets = undefined));
+/** Read through the Parameters and Secrets extension (lib/secrets/secrets-extension.ts). */
+const secrets = secretCache(CANARY_SECRET_MAX_AGE_SECONDS, () => clock.now());
+onConfigure(() => secrets.forget());
 
 /** The canary key's secret part: CANARY_KEY_SECRET as is (locally), else the secret CANARY_KEY_SECRET_ARN names. */
 async function canarySecret(): Promise<string> {
   if (config.CANARY_KEY_SECRET) return config.CANARY_KEY_SECRET;
   if (!config.CANARY_KEY_SECRET_ARN) throw new Error('The synthetic check needs CANARY_KEY_SECRET_ARN (deployed) or CANARY_KEY_SECRET (locally)');
-  secrets ??= new SecretsProvider({ awsSdkV3Client: traced(new SecretsManagerClient({ region: config.AWS_REGION })) });
-  const value = await secrets.get(config.CANARY_KEY_SECRET_ARN, { maxAge: CANARY_SECRET_MAX_AGE_SECONDS });
+  const value = await secrets.get(config.CANARY_KEY_SECRET_ARN);
   if (typeof value !== 'string') throw new Error('The canary key secret holds no string');
   return value;
 }

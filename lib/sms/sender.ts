@@ -2,7 +2,6 @@ import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { config, onConfigure } from '../config.js';
 import { UnavailableError } from '../errors.js';
 import { logger } from '../logger.js';
-import { traced } from '../observability/tracer.js';
 
 export interface SmsSender {
   /** Sends `text` to a phone in E.164; throws UnavailableError when the channel refuses. `code` feeds the local outbox only. */
@@ -11,7 +10,7 @@ export interface SmsSender {
 
 /** Deployed: Amazon SNS direct publish to a phone number, as a transactional SMS. */
 export class SnsSmsSender implements SmsSender {
-  private readonly client = traced(new SNSClient({ region: config.SMS_REGION ?? config.AWS_REGION, maxAttempts: 2 }));
+  private readonly client = new SNSClient({ region: config.SMS_REGION ?? config.AWS_REGION, maxAttempts: 2 });
 
   async send(phoneE164: string, text: string): Promise<void> {
     try {

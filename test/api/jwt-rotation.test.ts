@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// The signing secret as deployed (JWT_SECRET_ARN, no JWT_SECRET), read through the real
-// SecretsManagerClient from a stand-in of Secrets Manager that keeps staging labels, rotated by the
-// real rotation command. The functions keep what they read for 60 s (JWT_SECRET_CACHE_SECONDS);
+// The signing secret as deployed (JWT_SECRET_ARN, no JWT_SECRET), read through the Parameters and
+// Secrets extension's HTTP interface from a stand-in of Secrets Manager that keeps staging labels,
+// rotated by the real rotation command. The functions keep what they read for 60 s (JWT_SECRET_CACHE_SECONDS);
 // the test moves `clock` past it.
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:expohub-jwt-Rot8Ab';
 
@@ -12,7 +12,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { clock } from '../../lib/clock.js';
 import { signingSecret } from '../../lib/secrets/signing-secrets.js';
 import { main as rotate } from '../../infra/rotate-jwt-secret.js';
-import { startSecretsManagerStandIn, type SecretsManagerCall, type StandIn } from '../support/aws-stand-ins.js';
+import { secretsManagerEnv, startSecretsManagerStandIn, type SecretsManagerCall, type StandIn } from '../support/aws-stand-ins.js';
 import { hub, latestCode, newNonce, newPhone, putTestVideo, signUp } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 import { tokenSignedWith } from '../support/tokens.js';
@@ -23,11 +23,11 @@ const CACHE_MS = 60_000;
 let sm: StandIn<SecretsManagerCall>;
 beforeAll(async () => {
   sm = await startSecretsManagerStandIn({ [SECRET_ARN]: FIRST_SECRET });
-  process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = sm.url;
+  Object.assign(process.env, secretsManagerEnv(sm));
 });
 afterAll(async () => {
   await sm?.close();
-  delete process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER;
+  for (const name of Object.keys(secretsManagerEnv(sm))) delete process.env[name];
 });
 const api = useTestStack({ http: false,
   env: { JWT_SECRET_ARN: SECRET_ARN, JWT_SECRET_CACHE_SECONDS: '60', AWS_ACCESS_KEY_ID: 'AKIDLOCALSTANDIN', AWS_SECRET_ACCESS_KEY: 'local-stand-in-secret' },

@@ -2,13 +2,14 @@ import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The signing secret read from Secrets Manager as deployed (JWT_SECRET_ARN, no JWT_SECRET), through
-// the real SecretsManagerClient, which reaches the stand-in through AWS_ENDPOINT_URL_SECRETS_MANAGER
-// (set once the stand-in listens, before the first request reads the secret). lib/config.ts is
+// the Parameters and Secrets extension's HTTP interface, which the stand-in also serves
+// (PARAMETERS_SECRETS_EXTENSION_HTTP_PORT, set once the stand-in listens, before the first request
+// reads the secret; `down` is the extension unreachable). lib/config.ts is
 // read once, at the first import: the environment is set before that.
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:expohub-jwt-Ab12Cd';
 
 import { clock } from '../../lib/clock.js';
-import { startSecretsManagerStandIn, type SecretsManagerCall, type StandIn } from '../support/aws-stand-ins.js';
+import { secretsManagerEnv, startSecretsManagerStandIn, type SecretsManagerCall, type StandIn } from '../support/aws-stand-ins.js';
 import { expectUnavailable } from '../support/fault-sweep.js';
 import { hub, newNonce, newPhone, signUp } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
@@ -20,11 +21,11 @@ const UNCHECKED_JWT = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1X3NvbWVv
 let sm: StandIn<SecretsManagerCall>;
 beforeAll(async () => {
   sm = await startSecretsManagerStandIn({ [SECRET_ARN]: SIGNING_SECRET });
-  process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = sm.url;
+  Object.assign(process.env, secretsManagerEnv(sm));
 });
 afterAll(async () => {
   await sm?.close();
-  delete process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER;
+  for (const name of Object.keys(secretsManagerEnv(sm))) delete process.env[name];
 });
 const api = useTestStack({ env: { JWT_SECRET_ARN: SECRET_ARN, AWS_ACCESS_KEY_ID: 'AKIDLOCALSTANDIN', AWS_SECRET_ACCESS_KEY: 'local-stand-in-secret' } });
 

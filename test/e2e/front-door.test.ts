@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Deployed, the functions get the origin secret's ARN and refuse requests that lack the secret in
-// x-origin-verify (lib/http/front-door.ts). Here the real Powertools/SDK client reads it from a
-// Secrets Manager stand-in.
+// x-origin-verify (lib/http/front-door.ts). Here they read it through the Parameters and Secrets
+// extension's HTTP interface, from a Secrets Manager stand-in.
 const ORIGIN_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:expohub-origin-Ab12Cd';
 
 import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/origin-verify.js';
-import { startSecretsManagerStandIn, type SecretsManagerCall, type StandIn } from '../support/aws-stand-ins.js';
+import { secretsManagerEnv, startSecretsManagerStandIn, type SecretsManagerCall, type StandIn } from '../support/aws-stand-ins.js';
 import { hub, newNonce, newPhone } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 
@@ -18,7 +18,7 @@ let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;
 beforeAll(async () => {
   sm = await startSecretsManagerStandIn({ [ORIGIN_SECRET_ARN]: ORIGIN_SECRET });
-  process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = sm.url;
+  Object.assign(process.env, secretsManagerEnv(sm));
   stack = await startTestStack({
     env: { ORIGIN_VERIFY_SECRET_ARN: ORIGIN_SECRET_ARN, RATE_SMS_IP_HOURLY: '2', AWS_ACCESS_KEY_ID: 'AKIDLOCALSTANDIN', AWS_SECRET_ACCESS_KEY: 'local-stand-in-secret' },
   });
@@ -27,7 +27,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   await sm?.close();
-  delete process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER;
+  for (const name of Object.keys(secretsManagerEnv(sm))) delete process.env[name];
 });
 
 describe('the front door (origin secret configured)', () => {

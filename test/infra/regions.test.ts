@@ -158,6 +158,13 @@ describe.each(REGIONS)('a production stage in %s', (region) => {
     expect(stack.dependencies).toContain(edge);
   });
 
+  it("gives the functions that read a secret the Parameters and Secrets extension's arm64 layer of this region", () => {
+    const ours = resourcesOfType(of(region).main, 'AWS::Lambda::Function').filter(([, f]) => f.Properties.Environment?.Variables?.EXPOHUB_RUNTIME === 'aws');
+    const layers = new Set(ours.flatMap(([, f]) => (f.Properties.Layers ?? []) as unknown[]).map((l) => JSON.stringify(l)));
+    expect([...layers]).toHaveLength(1);
+    expect(JSON.parse([...layers][0]!)).toMatch(new RegExp(`^arn:aws:lambda:${region}:\\d{12}:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:\\d+$`));
+  });
+
   it('attaches the web ACL with the same rules as in us-east-1, made in us-east-1', () => {
     const { main, edgeJson } = of(region);
     const reference = one(of('us-east-1').main, 'AWS::WAFv2::WebACL');

@@ -331,6 +331,25 @@ describe('functions', () => {
     }
   });
 
+  it('gives the Parameters and Secrets extension (its cache off) to exactly the functions that read a secret, and no X-Ray SDK setting to any', () => {
+    for (const [name, { props }] of ourFunctions()) {
+      const spec: FunctionSpec = FUNCTIONS[name];
+      const env = props.Environment.Variables;
+      // The origin secret (behind a route), the signing secret, or a secret of its own (the canary key).
+      const readsSecret = env.ORIGIN_VERIFY_SECRET_ARN !== undefined || Boolean(spec.jwtSecret) || name === 'authorizer' || Boolean(spec.secrets);
+      expect(props.Layers?.length ?? 0, name).toBe(readsSecret ? 1 : 0);
+      // The stack's region is unknown at synth: the layer's ARN is looked up per region in a mapping.
+      const [mapping, , key] = (props.Layers?.[0]?.['Fn::FindInMap'] ?? []) as [string, unknown, string];
+      const arns = mapping ? Object.values(template.toJSON().Mappings[mapping] as Record<string, Record<string, string>>).map((byKey) => byKey[key] ?? '') : [];
+      expect(arns.length > 0 && arns.every((arn) => /:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:\d+$/.test(arn)), `${name} has the extension`).toBe(readsSecret);
+      // The functions keep the secrets for the times their code states; the extension keeps nothing.
+      expect(env.PARAMETERS_SECRETS_EXTENSION_CACHE_ENABLED, name).toBe(readsSecret ? 'false' : undefined);
+      expect(props.TracingConfig, name).toEqual({ Mode: 'Active' });
+      expect(Object.keys(env).filter((k) => k.startsWith('POWERTOOLS_TRACE') || k.startsWith('AWS_XRAY')), name).toEqual([]);
+    }
+    expect(ourFunctions().get('syntheticCheck')!.props.Layers, 'the canary key').toHaveLength(1);
+  });
+
   it('grants each function exactly the table access, secret and SMS its spec asks for', () => {
     const [secretId] = ofType('AWS::SecretsManager::Secret').map(([id]) => id).filter((id) => id.startsWith('JwtSecret'));
     const tableIds = { apiKeys: 'Tablesapikeys', hub: 'Tableshub' } as const;

@@ -121,15 +121,30 @@ interface SecretVersion {
 /**
  * Secrets Manager's staging labels as it keeps them: each secret has an AWSCURRENT version and,
  * after the first PutSecretValue, an AWSPREVIOUS one (the version AWSCURRENT had before). The
- * secret values stay out of `received`.
+ * secret values stay out of `received`. The same server is also the AWS Parameters and Secrets
+ * Lambda Extension in front of it, as the functions read secrets (lib/secrets/secrets-extension.ts):
+ * `GET /secretsmanager/get?secretId=&versionStage=` with the X-Aws-Parameters-Secrets-Token header
+ * (AWS_SESSION_TOKEN), recorded as the GetSecretValue the extension makes (its cache is off as
+ * deployed); errors come back as the extension gives them, `<name>: <message>` with the status.
+ * `secretsManagerEnv` is what points the functions and the tools at it.
  */
 export function startSecretsManagerStandIn(secrets: Record<string, string>): Promise<StandIn<SecretsManagerCall>> {
   const versions = new Map<string, { current: SecretVersion; previous?: SecretVersion }>(
     Object.entries(secrets).map(([id, value]) => [id, { current: { id: randomUUID(), value } }]),
   );
   const bodies = new WeakMap<SecretsManagerCall, { SecretString?: string; ClientRequestToken?: string }>();
+  const extension = new WeakMap<SecretsManagerCall, { path: string; token: string | undefined }>();
   return startStandIn(
     (req, body) => {
+      if (req.method === 'GET') {
+        // The Parameters and Secrets extension's GET /secretsmanager/get: the GetSecretValue it makes for the function.
+        const url = new URL(req.url ?? '/', 'http://localhost');
+        const call: SecretsManagerCall = { target: 'secretsmanager.GetSecretValue', secretId: url.searchParams.get('secretId') ?? undefined };
+        const stage = url.searchParams.get('versionStage');
+        if (stage !== null) call.versionStage = stage;
+        extension.set(call, { path: url.pathname, token: req.headers['x-aws-parameters-secrets-token'] as string | undefined });
+        return call;
+      }
       const parsed = JSON.parse(body || '{}') as { SecretId?: string; VersionStage?: string; SecretString?: string; ClientRequestToken?: string };
       const call: SecretsManagerCall = { target: req.headers['x-amz-target'] as string | undefined, secretId: parsed.SecretId };
       if (parsed.VersionStage !== undefined) call.versionStage = parsed.VersionStage;
@@ -137,10 +152,22 @@ export function startSecretsManagerStandIn(secrets: Record<string, string>): Pro
       return call;
     },
     (mode, call, res) => {
+      const viaExtension = extension.get(call);
       const json = (status: number, payload: unknown) => {
         res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': randomUUID() });
+        if (viaExtension && status !== 200) {
+          // The extension answers an error as text: Secrets Manager's error name and message.
+          const error = payload as { __type: string; Message?: string; message?: string };
+          res.end(`${error.__type}: ${error.Message ?? error.message ?? ''}`);
+          return;
+        }
         res.end(JSON.stringify(payload));
       };
+      if (viaExtension) {
+        if (viaExtension.path !== '/secretsmanager/get') return json(404, { __type: 'NotFound', Message: `no route ${viaExtension.path}` });
+        // The extension serves only callers that show the execution environment's session token.
+        if (!viaExtension.token || viaExtension.token !== process.env.AWS_SESSION_TOKEN) return json(401, { __type: 'Unauthorized', Message: 'missing or wrong X-Aws-Parameters-Secrets-Token' });
+      }
       const notFound = (message: string) => json(400, { __type: 'ResourceNotFoundException', Message: message });
       if (mode === 'internal-error') return json(500, { __type: 'InternalServiceError', Message: 'An error occurred on the server side.' });
       if (mode === 'throttled') return json(400, { __type: 'ThrottlingException', message: 'Rate exceeded' });
@@ -162,4 +189,13 @@ export function startSecretsManagerStandIn(secrets: Record<string, string>): Pro
       json(400, { __type: 'InvalidAction', Message: `unsupported action ${call.target}` });
     },
   );
+}
+
+/**
+ * The environment that points at `standIn`: the functions' Parameters and Secrets extension (its port,
+ * and the session token it checks) and the SDK clients of the tools that call Secrets Manager
+ * directly (the rotation command).
+ */
+export function secretsManagerEnv(standIn: StandIn<SecretsManagerCall>) {
+  return { PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: new URL(standIn.url).port, AWS_SESSION_TOKEN: 'local-stand-in-session-token', AWS_ENDPOINT_URL_SECRETS_MANAGER: standIn.url };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/origin-verify.js';
-import { startSecretsManagerStandIn, type SecretsManagerCall, type StandIn } from './aws-stand-ins.js';
+import { secretsManagerEnv, startSecretsManagerStandIn, type SecretsManagerCall, type StandIn } from './aws-stand-ins.js';
 
 /** What the Secrets Manager stand-in serves for VIEWER_ENV's ORIGIN_VERIFY_SECRET_ARN. */
 const ORIGIN_SECRET = 'origin-secret-viewers-0123456789abcdefghijklmn';
@@ -23,11 +23,11 @@ export function useViewerAddresses(): (ip: string) => Record<string, string> {
   let sm: StandIn<SecretsManagerCall> | undefined;
   beforeAll(async () => {
     sm = await startSecretsManagerStandIn({ [VIEWER_ENV.ORIGIN_VERIFY_SECRET_ARN]: ORIGIN_SECRET });
-    process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = sm.url;
+    Object.assign(process.env, secretsManagerEnv(sm));
   });
   afterAll(async () => {
     await sm?.close();
-    delete process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER;
+    if (sm) for (const name of Object.keys(secretsManagerEnv(sm))) delete process.env[name];
   });
   return (ip) => ({ [ORIGIN_VERIFY_HEADER]: ORIGIN_SECRET, [VIEWER_ADDRESS_HEADER]: ip.includes(':') ? `[${ip}]:443` : `${ip}:443` });
 }
