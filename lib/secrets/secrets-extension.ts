@@ -12,6 +12,9 @@
 /** The extension's default port (PARAMETERS_SECRETS_EXTENSION_HTTP_PORT changes it, on Lambda as here). */
 export const SECRETS_EXTENSION_DEFAULT_PORT = 2773;
 
+/** The name of an error answer whose body names no Secrets Manager error (the extension's own). */
+const UNNAMED_ERROR = 'SecretsExtensionError';
+
 /** A refused or failed read: `name` as Secrets Manager names the error when the extension passed it on, `status` the extension's HTTP status (none when it did not answer). */
 export class SecretReadError extends Error {
   constructor(
@@ -21,14 +24,19 @@ export class SecretReadError extends Error {
     super(`Secrets Manager read failed through the extension: ${name}${status === undefined ? '' : ` (HTTP ${status})`}`);
   }
 
-  /** Secrets Manager (or the extension) out of reach, failing or throttling: the next request may succeed. A refusal (access denied, unknown secret) is not. */
+  /**
+   * Secrets Manager (or the extension) out of reach, failing or throttling: the next request may
+   * succeed. So is an error answer that names no Secrets Manager error: the extension's own, such as
+   * a 400 while it is still starting. A refusal (access denied, unknown secret) names its error, and
+   * the extension's own refusals (401 without the session token, 403, 404 on a wrong path) are not either.
+   */
   get isOutage(): boolean {
-    return this.status === undefined || this.status >= 500 || this.status === 429 || /Throttl|TooManyRequests|RequestLimitExceeded/.test(this.name);
+    return this.status === undefined || this.status >= 500 || this.status === 429 || (this.name === UNNAMED_ERROR && ![401, 403, 404].includes(this.status)) || /Throttl|TooManyRequests|RequestLimitExceeded/.test(this.name);
   }
 }
 
 /** The extension answers an error with Secrets Manager's error in its body, e.g. `ResourceNotFoundException: ...`. */
-const errorName = (body: string) => /\b([A-Z][A-Za-z]*(?:Exception|Error|Throttling))\b/.exec(body)?.[1] ?? 'SecretsExtensionError';
+const errorName = (body: string) => /\b([A-Z][A-Za-z]*(?:Exception|Error|Throttling))\b/.exec(body)?.[1] ?? UNNAMED_ERROR;
 
 /**
  * The SecretString of `secretId` at `versionStage` (AWSCURRENT by default), undefined when the secret

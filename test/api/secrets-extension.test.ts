@@ -76,6 +76,9 @@ describe('secrets through the Parameters and Secrets extension', () => {
     await expect(readSecretString(ORIGIN_ARN)).rejects.toMatchObject({ name: 'ThrottlingException', status: 400, isOutage: true });
     await sm.setMode('down');
     await expect(readSecretString(ORIGIN_ARN)).rejects.toMatchObject({ name: 'ExtensionUnreachable', status: undefined, isOutage: true });
+    // An answer naming no Secrets Manager error (the extension still starting) may pass too.
+    await sm.setMode('not-ready');
+    await expect(readSecretString(ORIGIN_ARN)).rejects.toMatchObject({ name: 'SecretsExtensionError', status: 400, isOutage: true });
     await sm.setMode('ok');
     await expect(readSecretString(`${ORIGIN_ARN}-unknown`)).rejects.toMatchObject({ name: 'ResourceNotFoundException', status: 400, isOutage: false });
     await expect(readSecretString(ORIGIN_ARN, 'AWSPREVIOUS')).rejects.toBeInstanceOf(SecretReadError);

@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
  * (`AWS_ENDPOINT_URL_SNS`, `AWS_ENDPOINT_URL_SECRETS_MANAGER`). Each answers the way the service
  * does when it works, fails (5xx), throttles, or is not there at all.
  */
-export type StandInMode = 'ok' | 'internal-error' | 'throttled' | 'down';
+/** `not-ready`: the Parameters and Secrets extension still starting (a 400 naming no Secrets Manager error); the SNS stand-in answers it as `ok`. */
+export type StandInMode = 'ok' | 'internal-error' | 'throttled' | 'down' | 'not-ready';
 
 export interface StandIn<Req> {
   /** The endpoint URL to give the SDK. */
@@ -167,6 +168,10 @@ export function startSecretsManagerStandIn(secrets: Record<string, string>): Pro
         if (viaExtension.path !== '/secretsmanager/get') return json(404, { __type: 'NotFound', Message: `no route ${viaExtension.path}` });
         // The extension serves only callers that show the execution environment's session token.
         if (!viaExtension.token || viaExtension.token !== process.env.AWS_SESSION_TOKEN) return json(401, { __type: 'Unauthorized', Message: 'missing or wrong X-Aws-Parameters-Secrets-Token' });
+      }
+      if (viaExtension && mode === 'not-ready') {
+        res.writeHead(400, { 'content-type': 'text/plain' });
+        return res.end('not ready to serve traffic, please wait');
       }
       const notFound = (message: string) => json(400, { __type: 'ResourceNotFoundException', Message: message });
       if (mode === 'internal-error') return json(500, { __type: 'InternalServiceError', Message: 'An error occurred on the server side.' });
