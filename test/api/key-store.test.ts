@@ -1,11 +1,12 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableNames } from '../../lib/db/client.js';
 import { clock } from '../../lib/clock.js';
-import { createKey, deleteKey, listKeys, revokeKey, verifyAccessKey } from '../../lib/keys/key-service.js';
+import { createKey, deleteKey, keyUsage, listKeys, revokeKey, verifyAccessKey } from '../../lib/keys/key-service.js';
 import { hashApiKey } from '../../lib/keys/key-material.js';
 import { keyRecordKeys } from '../../lib/keys/key-records.js';
 import { MINUTE_SLOTS } from '../../lib/keys/key-use.js';
+import { minuteCounterKeys } from '../../lib/keys/minute-counters.js';
 import { markKeysSuspended } from '../../lib/keys/suspension-marks.js';
 import { authorizeRequest } from '../../lib/auth/authorizer.js';
 import { createTestTables } from '../support/stack.js';
@@ -228,6 +229,32 @@ describe('verification cost: one conditional UpdateItem of the hash guard', () =
       expect(after).toBe(clock.nowIso());
       expect(Date.parse(after!)).toBeGreaterThan(Date.parse(before!));
       expect((await guardOf(api_key)).last_used_at).toBe(after);
+    } finally {
+      clock.reset();
+    }
+  });
+});
+
+describe('keys stored before key use moved onto the guard', () => {
+  it('keep verifying, and their usage sums the old minute counters and the guard\'s day counters', async () => {
+    clock.set(Date.UTC(2026, 10, 23, 10, 0, 10));
+    try {
+      const { api_key, key } = await createKey('legacy', { name: 'old' });
+      // As the previous version left them: a last_used_at on record and guard, two minute counters of
+      // today (one limited: usage counts min(n, lim)), none of the guard's use attributes.
+      await db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyRecordKeys.record('legacy', key.id), UpdateExpression: 'SET last_used_at = :t', ExpressionAttributeValues: { ':t': '2026-11-23T09:00:00.000Z' } }));
+      await db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyRecordKeys.hashGuard(hashApiKey(api_key)), UpdateExpression: 'SET last_used_at = :t', ExpressionAttributeValues: { ':t': '2026-11-23T09:00:00.000Z' } }));
+      for (const [minute, n] of [['2026-11-23T09:00', 3], ['2026-11-23T09:01', 601]] as const) {
+        await db.send(new PutCommand({ TableName: tableNames.apiKeys, Item: { ...minuteCounterKeys.usageMinute(key.id, minute), n, lim: 600 } }));
+      }
+      expect((await listKeys('legacy'))[0]!.last_used_at).toBe('2026-11-23T09:00:00.000Z');
+      const { result, requests } = await recordRequests(() => verifyAccessKey(api_key));
+      expect(result).toEqual({ user_id: 'legacy', scopes: [], key_id: key.id });
+      expect(requests.map((r) => r.command)).toEqual(['UpdateItemCommand']);
+      await verifyAccessKey(api_key);
+      expect((await listKeys('legacy'))[0]!.last_used_at).toBe(clock.nowIso());
+      const usage = await keyUsage('legacy', key.id);
+      expect(usage.days.at(-1)).toEqual({ date: '2026-11-23', requests: 3 + 600 + 2 });
     } finally {
       clock.reset();
     }
