@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall, type NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
@@ -111,39 +111,10 @@ function refusal(old: Guard | undefined, nowMs: number, slot: number, defaultLim
  * A second request only when the minute's slot is stale (see MINUTE_SLOTS).
  */
 export async function useKey(keyHash: string, nowMs: number, defaultLimit: number): Promise<KeyUse> {
-  const { slot, names, remove } = useParts(nowMs);
-  const minute = utcMinute(nowMs);
-  const nowIso = new Date(nowMs).toISOString();
-  const values = { ':true': true, ':nullType': 'NULL', ':nowIso': nowIso, ':zero': 0, ':one': 1, ':minute': minute };
-  const counted = `#d = if_not_exists(#d, :zero) + :one, #win = :minute`;
+  const { slot } = useParts(nowMs);
   const attempt = async (staleWindow?: string): Promise<KeyUse | { stale: string }> => {
-    const input =
-      staleWindow === undefined
-        ? {
-            // The minute's count: a new slot starts at 0; the first use of the minute sets last_used_at.
-            UpdateExpression: `SET #n = if_not_exists(#n, :zero) + :one, #t = if_not_exists(#t, :nowIso), last_used_at = if_not_exists(#t, :nowIso), ${counted}${remove}`,
-            ConditionExpression: `${USABLE} AND (attribute_not_exists(#n) OR (#win = :minute AND (#n < rate_limit_per_minute OR (attribute_not_exists(rate_limit_per_minute) AND #n < :defaultLimit))))`,
-            ExpressionAttributeValues: { ...values, ':defaultLimit': defaultLimit },
-          }
-        : {
-            // The slot counts a minute MINUTE_SLOTS (or a multiple) ago: this use starts it afresh.
-            UpdateExpression: `SET #n = :one, #t = :nowIso, last_used_at = :nowIso, ${counted}${remove}`,
-            ConditionExpression: `${USABLE} AND #win = :stale`,
-            ExpressionAttributeValues: { ...values, ':stale': staleWindow },
-          };
     try {
-      const out = await retryOnConflict(() =>
-        db.send(
-          new UpdateCommand({
-            TableName: TABLE(),
-            Key: keyRecordKeys.hashGuard(keyHash),
-            ...input,
-            ExpressionAttributeNames: names,
-            ReturnValues: 'ALL_NEW',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        ),
-      );
+      const out = await retryOnConflict(() => db.send(new UpdateCommand(keyUseUpdate(keyHash, nowMs, defaultLimit, staleWindow))));
       return { outcome: 'admitted', binding: out.Attributes as Guard };
     } catch (error) {
       if (!isConditionalCheckFailed(error)) throw error;
@@ -158,6 +129,40 @@ export async function useKey(keyHash: string, nowMs: number, defaultLimit: numbe
   }
   if ('stale' in use) throw new UnavailableError(undefined, 1, 'dynamodb');
   return use;
+}
+
+/**
+ * The UpdateItem of one use (useKey), exported for the benchmark's reference of the same shape;
+ * `staleWindow`: the minute a stale slot counts, which this use starts afresh.
+ */
+export function keyUseUpdate(keyHash: string, nowMs: number, defaultLimit: number, staleWindow?: string): UpdateCommandInput {
+  const { names, remove } = useParts(nowMs);
+  const minute = utcMinute(nowMs);
+  const nowIso = new Date(nowMs).toISOString();
+  const values = { ':true': true, ':nullType': 'NULL', ':nowIso': nowIso, ':zero': 0, ':one': 1, ':minute': minute };
+  const counted = `#d = if_not_exists(#d, :zero) + :one, #win = :minute`;
+  const input =
+    staleWindow === undefined
+      ? {
+          // The minute's count: a new slot starts at 0; the first use of the minute sets last_used_at.
+          UpdateExpression: `SET #n = if_not_exists(#n, :zero) + :one, #t = if_not_exists(#t, :nowIso), last_used_at = if_not_exists(#t, :nowIso), ${counted}${remove}`,
+          ConditionExpression: `${USABLE} AND (attribute_not_exists(#n) OR (#win = :minute AND (#n < rate_limit_per_minute OR (attribute_not_exists(rate_limit_per_minute) AND #n < :defaultLimit))))`,
+          ExpressionAttributeValues: { ...values, ':defaultLimit': defaultLimit },
+        }
+      : {
+          // The slot counts a minute MINUTE_SLOTS (or a multiple) ago: this use starts it afresh.
+          UpdateExpression: `SET #n = :one, #t = :nowIso, last_used_at = :nowIso, ${counted}${remove}`,
+          ConditionExpression: `${USABLE} AND #win = :stale`,
+          ExpressionAttributeValues: { ...values, ':stale': staleWindow },
+        };
+  return {
+    TableName: TABLE(),
+    Key: keyRecordKeys.hashGuard(keyHash),
+    ...input,
+    ExpressionAttributeNames: names,
+    ReturnValues: 'ALL_NEW',
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  };
 }
 
 /**
