@@ -47,6 +47,12 @@ export const guardUseAttributes = {
   day: (epochDay: number) => `u${epochDay}`,
 };
 
+/** The guard's attributes a use at `nowMs` writes (tests: what a counted use may change). */
+export function useAttributesAt(nowMs: number): string[] {
+  const slot = Math.floor(nowMs / MINUTE_MS) % MINUTE_SLOTS;
+  return [guardUseAttributes.count(slot), guardUseAttributes.firstUse(slot), guardUseAttributes.window, guardUseAttributes.day(epochDay(nowMs)), 'last_used_at'];
+}
+
 export const utcMinute = (ms: number) => new Date(ms).toISOString().slice(0, 16);
 export const epochDay = (ms: number) => Math.floor(ms / DAY_MS);
 
