@@ -30,11 +30,9 @@ export async function storeSnapshot(): Promise<Map<string, string>> {
  */
 export function changedItems(before: Map<string, string>, after: Map<string, string>): string[] {
   const ids = new Set([...before.keys(), ...after.keys()]);
-  const withoutUse = (id: string, json: string | undefined) => {
-    const rest = json?.replace(/"last_used_at":("[^"]*"|null),?/, '');
-    if (rest === undefined || !id.includes('KEYHASH#')) return rest;
-    return rest.replace(/"(rn\d+|rt\d+|u\d+|win)":("[^"]*"|\d+),?/g, '');
-  };
+  const useAttribute = (id: string, name: string) => name === 'last_used_at' || (id.includes('KEYHASH#') && /^(rn\d+|rt\d+|u\d+|win)$/.test(name));
+  const withoutUse = (id: string, json: string | undefined) =>
+    json === undefined ? undefined : JSON.stringify(Object.entries(JSON.parse(json) as Record<string, unknown>).filter(([name]) => !useAttribute(id, name)));
   return [...ids].filter((id) => withoutUse(id, before.get(id)) !== withoutUse(id, after.get(id))).sort();
 }
 
