@@ -35,7 +35,7 @@ export const keyRecordKeys = {
 
 export const ACCOUNT_SUSPENDED = 'This account is suspended; contact an administrator';
 
-/** What verification needs of a key: the hash guard mirrors it, so one consistent read by hash answers. */
+/** What verification needs of a key: the hash guard mirrors it, so its one update by hash answers (key-use.ts). */
 export type KeyBinding = Pick<StoredKey, 'id' | 'user_id' | 'scopes' | 'expires_at' | 'is_active' | 'last_used_at' | 'rate_limit_per_minute'> & {
   /** Set on the guard while the owner's account is suspended (lib/admin/suspension.ts). */
   suspended?: boolean;
@@ -228,10 +228,9 @@ export async function removeKeyQuota(userId: string): Promise<void> {
 }
 
 /**
- * Reads what verification needs of the key with hash `keyHash`: one strongly consistent GetItem of
- * its hash guard, written in the create transaction (so a new key is found on the first try) and
- * updated or removed in the same transaction as the record by revoke and delete (so a revoke bites on
- * the next request). The key_hash GSI is not read: it is eventually consistent.
+ * The binding of the key with hash `keyHash`, without using it (the smoke check's canary key: does it
+ * exist?): one strongly consistent GetItem of its hash guard. Verification updates the guard instead
+ * (key-use.ts). The key_hash GSI is not read: it is eventually consistent.
  */
 export async function findKeyByHash(keyHash: string): Promise<KeyBinding | undefined> {
   const guard = await db.send(new GetCommand({ TableName: TABLE(), Key: keyRecordKeys.hashGuard(keyHash), ConsistentRead: true, ProjectionExpression: BINDING_ATTRIBUTES }));
