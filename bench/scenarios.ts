@@ -33,7 +33,7 @@ function lastUsedDue(apiKey: string, request: (key: string) => BenchRequest) {
   };
 }
 
-/** Writes the minute counters of a key used every minute of the last 30 days (as countKeyUse stores them). */
+/** Writes the minute counters of a key used every minute of the last 30 days, as the rate limit stored them before the guard counted (lib/keys/minute-counters.ts). */
 async function seedEveryMinute(id: number, nowMs: number): Promise<void> {
   const first = nowMs - (nowMs % 60_000) - (30 * 24 * 60 - 1) * 60_000;
   const items = Array.from({ length: 30 * 24 * 60 }, (_, i) => {
@@ -115,7 +115,7 @@ export const SCENARIOS: Scenario[] = [
     group: 'keys',
     available: route('GET', '/api/v1/api-keys/{id}/usage'),
     expect: 200,
-    note: 'ownership read, then one Query of the minute counters of 30 days',
+    note: "ownership read, then the guard's day counters (GetItem) and one Query of the minute counters written before the guard counted (none here)",
     setup: async (w) => {
       const { api_key, id } = await accessKeyFor(w.alice.openid);
       for (let i = 0; i < 3; i++) {
@@ -130,7 +130,7 @@ export const SCENARIOS: Scenario[] = [
     group: 'keys',
     available: route('GET', '/api/v1/api-keys/{id}/usage'),
     expect: 200,
-    note: 'the most a key can have: 43,200 minute counters, read in 1 MB Query pages',
+    note: 'the most a key busy before the guard counted can have until they expire: 43,200 minute counters, read in 1 MB Query pages, and the guard',
     setup: async (w) => {
       const { id } = await accessKeyFor(w.alice.openid);
       await seedEveryMinute(id, clock.now());

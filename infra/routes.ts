@@ -40,11 +40,11 @@ export const FUNCTIONS = {
   authorizer: {
     entry: 'functions/authorizer.ts',
     description: 'Lambda authorizer: verifies a JWT or an access key (no caching)',
-    // Access keys: the hash guard and record (GetItem), the minute counter of the rate limit
-    // (UpdateItem), last_used_at (a transaction of two Updates). Login tokens: the ended-session
-    // marker and the account's suspension, one BatchGetItem. A key's first refusal in a minute: its
-    // audit event (PutItem on the hub table, once per key and minute).
-    tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] }, hub: { actions: ['BatchGetItem', 'PutItem'] } },
+    // Access keys: one conditional UpdateItem of the hash guard (state, rate limit, usage,
+    // last_used_at). Login tokens: the ended-session marker and the account's suspension, one
+    // BatchGetItem. A key's first refusal in a minute: its audit event with the guard's mark (a
+    // transaction: PutItem on the hub table, UpdateItem on the guard).
+    tables: { apiKeys: { actions: ['UpdateItem'] }, hub: { actions: ['BatchGetItem', 'PutItem'] } },
     jwtSecret: true,
   },
   health: { entry: 'functions/health.ts', description: 'Liveness probe', tables: {} },
@@ -73,7 +73,8 @@ export const FUNCTIONS = {
     description: 'Create an access key',
     tables: { apiKeys: { actions: ['PutItem', 'UpdateItem', 'DeleteItem'] }, hub: { actions: ['ConditionCheckItem', 'PutItem'] } },
   },
-  listKeys: { entry: 'functions/list-keys.ts', description: "List the caller's access keys", tables: { apiKeys: { actions: ['Query'] } } },
+  // The records, then their guards' last_used_at (BatchGetItem).
+  listKeys: { entry: 'functions/list-keys.ts', description: "List the caller's access keys", tables: { apiKeys: { actions: ['Query', 'BatchGetItem'] } } },
   revokeKey: { entry: 'functions/revoke-key.ts', description: 'Revoke an access key', tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] }, hub: { actions: ['PutItem'] } } },
   deleteKey: {
     entry: 'functions/delete-key.ts',
@@ -81,11 +82,11 @@ export const FUNCTIONS = {
     tables: { apiKeys: { actions: ['GetItem', 'DeleteItem', 'UpdateItem'] }, hub: { actions: ['PutItem'] } },
   },
   keyUsage: { entry: 'functions/key-usage.ts', description: "An access key's requests per day, last 30 days", tables: { apiKeys: { actions: ['GetItem', 'Query'] } } },
-  // The guard, the minute counter and last_used_at; a first refusal's audit event (hub PutItem).
+  // The guard's conditional update; a first refusal's audit event with the guard's mark (hub PutItem).
   verifyKey: {
     entry: 'functions/verify-key.ts',
     description: 'Verify an access key (public)',
-    tables: { apiKeys: { actions: ['GetItem', 'UpdateItem'] }, hub: { actions: ['PutItem'] } },
+    tables: { apiKeys: { actions: ['UpdateItem'] }, hub: { actions: ['PutItem'] } },
   },
   // The account's accepted terms version (one GetItem of the account item) and, for a login token, the
   // profile values the filter holds (one Query of its partition's held range): docs/moderation.md.
@@ -93,12 +94,13 @@ export const FUNCTIONS = {
   // Configuration only: the current terms version and the contact for reports.
   policies: { entry: 'functions/policies.ts', description: 'The current terms version and the contact for reports', tables: {} },
   // The account's data export: the account (GetItem), one range at a time of its partition, its
-  // comments (gsi1), shares (gsi2, then BatchGet) and videos (gsi2), its keys and their usage
-  // (apiKeys Query); signed cursors. docs/protected-api.md, "Download my data".
+  // comments (gsi1), shares (gsi2, then BatchGet) and videos (gsi2), its keys (apiKeys Query, their
+  // guards' BatchGet) and their usage (the guard's GetItem, the old minute counters' Query); signed
+  // cursors. docs/protected-api.md, "Download my data".
   myData: {
     entry: 'functions/my-data.ts',
     description: "Download my data: everything stored about the caller's account, paged (login token only)",
-    tables: { apiKeys: { actions: ['Query'] }, hub: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1', 'gsi2'] } },
+    tables: { apiKeys: { actions: ['Query', 'BatchGetItem', 'GetItem'] }, hub: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1', 'gsi2'] } },
     jwtSecret: true,
   },
   // The roles read, then written with the audit event in one transaction conditioned on them.
@@ -111,7 +113,7 @@ export const FUNCTIONS = {
   adminListKeys: {
     entry: 'functions/admin-list-keys.ts',
     description: "List any account's access keys (admin JWT only)",
-    tables: { apiKeys: { actions: ['Query'] }, hub: { actions: ['GetItem', 'PutItem'] } },
+    tables: { apiKeys: { actions: ['Query', 'BatchGetItem'] }, hub: { actions: ['GetItem', 'PutItem'] } },
   },
   adminRevokeKey: {
     entry: 'functions/admin-revoke-key.ts',

@@ -1,7 +1,9 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableNames } from '../../lib/db/client.js';
+import { keyRecordKeys } from '../../lib/keys/key-records.js';
+import { keyUseUpdate } from '../../lib/keys/key-use.js';
 import { printTable } from '../format.js';
-import { BARE_GET_ITEM } from '../targets.js';
+import { BARE_GET_ITEM, BARE_KEY_UPDATE } from '../targets.js';
 import { callScenario, UnexpectedStatus } from '../run-scenario.js';
 import { SCENARIOS } from '../scenarios.js';
 import { round, summarize } from '../stats.js';
@@ -48,6 +50,7 @@ export async function latencySection(options: { quick: boolean }): Promise<{ war
     }
   }
   rows.push(await bareGetItem(warmup, iterations));
+  rows.push(await bareKeyUpdate(warmup, iterations));
   printTable(
     `Warm in-process latency, ms (${iterations} calls after ${warmup} warm-up calls, DynamoDB Local)`,
     ['operation', 'p50', 'p90', 'p99', 'max', 'n'],
@@ -72,4 +75,26 @@ async function bareGetItem(warmup: number, iterations: number): Promise<LatencyR
   }
   const s = summarize(samples);
   return { operation: BARE_GET_ITEM, group: 'reference', n: s.n, p50: round(s.p50), p90: round(s.p90), p99: round(s.p99), max: round(s.max) };
+}
+
+/**
+ * The request a key's authentication cannot avoid: the same client sending the conditional
+ * UpdateItem of one key use (lib/keys/key-use.ts keyUseUpdate) to a hash guard of its own, with a
+ * limit no run reaches, timed like the scenarios: the authorizer's ratio to it is its own cost
+ * (docs/performance.md, "Latency").
+ */
+async function bareKeyUpdate(warmup: number, iterations: number): Promise<LatencyRow> {
+  const hash = 'bench-reference'.padEnd(64, '0');
+  const guard = { ...keyRecordKeys.hashGuard(hash), entity: 'api_key_hash', id: 0, user_id: 'bench-reference', scopes: [], expires_at: null, is_active: true, last_used_at: null, rate_limit_per_minute: 100_000 };
+  await db.send(new PutCommand({ TableName: tableNames.apiKeys, Item: guard }));
+  const samples: number[] = [];
+  for (let i = 0; i < warmup + iterations; i++) {
+    const input = keyUseUpdate(hash, Date.now(), 100_000);
+    const started = performance.now();
+    await db.send(new UpdateCommand(input));
+    const elapsed = performance.now() - started;
+    if (i >= warmup) samples.push(elapsed);
+  }
+  const s = summarize(samples);
+  return { operation: BARE_KEY_UPDATE, group: 'reference', n: s.n, p50: round(s.p50), p90: round(s.p90), p99: round(s.p99), max: round(s.max) };
 }

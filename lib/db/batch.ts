@@ -13,7 +13,12 @@ const LEFTOVER_BACKOFF: Backoff = { firstMs: 50, capMs: 1000, jitter: false };
  * BatchGetItem on the hub table for any number of keys (chunks of 100, unprocessed keys retried
  * with backoff). Duplicate keys are read once. Returns the items found, keyed by `pk|sk`.
  */
-export async function batchGetHubItems<T = Record<string, unknown>>(keys: Key[]): Promise<Map<string, T>> {
+export function batchGetHubItems<T = Record<string, unknown>>(keys: Key[]): Promise<Map<string, T>> {
+  return batchGetItems<T>(tableNames.hub, keys);
+}
+
+/** batchGetHubItems on any table, with the read's options (ConsistentRead, ProjectionExpression: which must name pk and sk). */
+export async function batchGetItems<T = Record<string, unknown>>(table: string, keys: Key[], options: { ConsistentRead?: boolean; ProjectionExpression?: string } = {}): Promise<Map<string, T>> {
   const found = new Map<string, T>();
   const unique = [...new Map(keys.map((k) => [itemId(k), k])).values()];
   for (let i = 0; i < unique.length; i += 100) {
@@ -21,9 +26,9 @@ export async function batchGetHubItems<T = Record<string, unknown>>(keys: Key[])
     for (let attempt = 0; pending && pending.length > 0; attempt++) {
       if (attempt > 0) await backoff(attempt, LEFTOVER_BACKOFF);
       if (attempt > 8) throw Object.assign(new Error('BatchGet kept returning unprocessed keys'), { name: 'ThrottlingException' });
-      const out = await db.send(new BatchGetCommand({ RequestItems: { [tableNames.hub]: { Keys: pending } } }));
-      for (const item of out.Responses?.[tableNames.hub] ?? []) found.set(itemId(item as Key), item as T);
-      pending = out.UnprocessedKeys?.[tableNames.hub]?.Keys as Record<string, unknown>[] | undefined;
+      const out = await db.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ...options } } }));
+      for (const item of out.Responses?.[table] ?? []) found.set(itemId(item as Key), item as T);
+      pending = out.UnprocessedKeys?.[table]?.Keys as Record<string, unknown>[] | undefined;
     }
   }
   return found;

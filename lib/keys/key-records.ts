@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { retryTransient, wasRefused } from '../db/failures.js';
+import { batchGetItems, itemId } from '../db/batch.js';
 import { accountKeys } from '../accounts/accounts.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { AuthError, LimitExceededError } from '../errors.js';
@@ -34,7 +35,7 @@ export const keyRecordKeys = {
 
 export const ACCOUNT_SUSPENDED = 'This account is suspended; contact an administrator';
 
-/** What verification needs of a key: the hash guard mirrors it, so one consistent read by hash answers. */
+/** What verification needs of a key: the hash guard mirrors it, so its one update by hash answers (key-use.ts). */
 export type KeyBinding = Pick<StoredKey, 'id' | 'user_id' | 'scopes' | 'expires_at' | 'is_active' | 'last_used_at' | 'rate_limit_per_minute'> & {
   /** Set on the guard while the owner's account is suspended (lib/admin/suspension.ts). */
   suspended?: boolean;
@@ -48,8 +49,9 @@ export function keyRecordItem(key: StoredKey): Record<string, unknown> {
 
 /**
  * The hash guard of a key: unique per hash (its Put's condition), and a mirror of the record's
- * KeyBinding, kept equal by every write of those attributes (create, revoke, touchLastUsed: one
- * transaction each), so verification reads it alone.
+ * KeyBinding, kept equal by every write of those attributes (create and revoke: one transaction each), so
+ * verification uses it alone; last_used_at is the guard's own since key use moved there (key-use.ts,
+ * withLastUse).
  */
 export function hashGuardItem(key: StoredKey): Record<string, unknown> {
   const { id, user_id, scopes, expires_at, is_active, last_used_at, rate_limit_per_minute } = key;
@@ -226,10 +228,9 @@ export async function removeKeyQuota(userId: string): Promise<void> {
 }
 
 /**
- * Reads what verification needs of the key with hash `keyHash`: one strongly consistent GetItem of
- * its hash guard, written in the create transaction (so a new key is found on the first try) and
- * updated or removed in the same transaction as the record by revoke and delete (so a revoke bites on
- * the next request). The key_hash GSI is not read: it is eventually consistent.
+ * The binding of the key with hash `keyHash`, without using it (the smoke check's canary key: does it
+ * exist?): one strongly consistent GetItem of its hash guard. Verification updates the guard instead
+ * (key-use.ts). The key_hash GSI is not read: it is eventually consistent.
  */
 export async function findKeyByHash(keyHash: string): Promise<KeyBinding | undefined> {
   const guard = await db.send(new GetCommand({ TableName: TABLE(), Key: keyRecordKeys.hashGuard(keyHash), ConsistentRead: true, ProjectionExpression: BINDING_ATTRIBUTES }));
@@ -237,43 +238,22 @@ export async function findKeyByHash(keyHash: string): Promise<KeyBinding | undef
 }
 
 /**
- * Records a use on the record (which the key list shows) and on the guard (which verification reads)
- * in one transaction, at most once per minute per key: the guard's condition (last_used_at null or
- * not after `notAfterIso`) makes concurrent verifications write once. Returns false when
- * another request wrote it first, is writing the key right now (a conflict, not retried: the other
- * write records the use, or revokes or deletes the key), or the key is gone.
+ * The keys as their views show them: each record's last_used_at is the later of its own (written
+ * before key use moved onto the guard) and its guard's, which every use records (key-use.ts). One
+ * consistent BatchGetItem of the guards (at most 100 per user: one request).
  */
-export async function touchLastUsed(keyHash: string, key: Pick<KeyBinding, 'user_id' | 'id'>, nowIso: string, notAfterIso: string): Promise<boolean> {
-  try {
-    await transactWrite(
-      [
-        {
-          Update: {
-            TableName: TABLE(),
-            Key: keyRecordKeys.hashGuard(keyHash),
-            UpdateExpression: 'SET last_used_at = :now',
-            ConditionExpression: 'attribute_exists(pk) AND (attribute_type(last_used_at, :nullType) OR last_used_at <= :cutoff)',
-            ExpressionAttributeValues: { ':now': nowIso, ':cutoff': notAfterIso, ':nullType': 'NULL' },
-          },
-        },
-        {
-          Update: {
-            TableName: TABLE(),
-            Key: keyRecordKeys.record(key.user_id, key.id),
-            UpdateExpression: 'SET last_used_at = :now',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeValues: { ':now': nowIso },
-          },
-        },
-      ],
-      1,
-    );
-    return true;
-  } catch (error) {
-    const reasons = [0, 1].map((i) => cancellationCode(error, i));
-    if (reasons.some((r) => r === 'ConditionalCheckFailed' || r === 'TransactionConflict')) return false;
-    throw error;
-  }
+export async function withLastUse(keys: StoredKey[]): Promise<StoredKey[]> {
+  const hashed = keys.filter((k) => typeof k.key_hash === 'string');
+  if (hashed.length === 0) return keys;
+  const guards = await batchGetItems<{ last_used_at?: string | null }>(
+    TABLE(),
+    hashed.map((k) => keyRecordKeys.hashGuard(k.key_hash)),
+    { ConsistentRead: true, ProjectionExpression: 'pk, sk, last_used_at' },
+  );
+  return keys.map((key) => {
+    const fromGuard = typeof key.key_hash === 'string' ? guards.get(itemId(keyRecordKeys.hashGuard(key.key_hash)))?.last_used_at : undefined;
+    return fromGuard && (key.last_used_at === null || fromGuard > key.last_used_at) ? { ...key, last_used_at: fromGuard } : key;
+  });
 }
 
 /**
@@ -297,8 +277,11 @@ export async function findKeyById(id: number): Promise<StoredKey | undefined> {
  * no key has this hash (never created, or deleted).
  */
 export async function findKeyRecordByHash(keyHash: string): Promise<StoredKey | undefined> {
-  const guard = await db.send(new GetCommand({ TableName: TABLE(), Key: keyRecordKeys.hashGuard(keyHash), ConsistentRead: true, ProjectionExpression: 'id, user_id' }));
-  const binding = guard.Item as Pick<KeyBinding, 'id' | 'user_id'> | undefined;
-  return binding ? getKeyOfUser(binding.user_id, binding.id) : undefined;
+  const guard = await db.send(new GetCommand({ TableName: TABLE(), Key: keyRecordKeys.hashGuard(keyHash), ConsistentRead: true, ProjectionExpression: 'id, user_id, last_used_at' }));
+  const binding = guard.Item as Pick<KeyBinding, 'id' | 'user_id' | 'last_used_at'> | undefined;
+  const record = binding && (await getKeyOfUser(binding.user_id, binding.id));
+  // last_used_at: the guard's, which every use records (withLastUse), when it is the later.
+  const fromGuard = binding?.last_used_at;
+  return record && fromGuard && (record.last_used_at === null || fromGuard > record.last_used_at) ? { ...record, last_used_at: fromGuard } : record;
 }
 

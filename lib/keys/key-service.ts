@@ -3,32 +3,28 @@ import * as z from '../zod.js';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
 import { AuthError, NotFoundError, RateLimitedError, ValidationError, type AuthFailure } from '../errors.js';
-import { logger } from '../logger.js';
-import { audit, auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
+import { auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
 import { countMetric } from '../observability/metrics.js';
 import { checkedText } from '../text.js';
 import { KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedKey } from './key-material.js';
-import { keyHint, keyStatus, rateLimitOf, toPublicKey, type PublicKey, type StoredKey } from './key-record.js';
+import { keyHint, toPublicKey, type PublicKey, type StoredKey } from './key-record.js';
 import {
   ACCOUNT_SUSPENDED,
-  findKeyByHash,
-  type KeyBinding,
   getKeyOfUser,
   insertKey,
   listKeysOfUser,
   markRevoked,
   nextKeyId,
   removeKey,
-  touchLastUsed,
+  withLastUse,
 } from './key-records.js';
-import { countKeyUse, readKeyUsage, uncountFirstRefusal } from './minute-counters.js';
+import { readKeyUsage } from './minute-counters.js';
+import { readGuardUsage, storeLimitEvent, useKey, USAGE_DAYS, type KeyUse } from './key-use.js';
 
 const MAX_NAME_LENGTH = 64;
 const MAX_SCOPES = 20;
 const MAX_SCOPE_LENGTH = 64;
 const MAX_RATE_LIMIT_PER_MINUTE = 100_000;
-const USAGE_DAYS = 30;
-const LAST_USED_INTERVAL_MS = 60_000;
 const NOT_YOURS = 'API key does not exist or does not belong to the current user';
 const NOT_VERIFIED = 'Invalid, revoked or expired API key';
 
@@ -123,7 +119,7 @@ export async function createKey(userId: string, body: unknown): Promise<{ api_ke
 
 export async function listKeys(userId: string): Promise<PublicKey[]> {
   const now = clock.now();
-  return (await listKeysOfUser(userId)).map((k) => toPublicKey(k, now));
+  return (await withLastUse(await listKeysOfUser(userId))).map((k) => toPublicKey(k, now));
 }
 
 /** Who acts on a key: its owner (key management) or an administrator; both by JWT. */
@@ -207,42 +203,23 @@ export async function verifyKeyEndpoint(rawKey: string | undefined): Promise<{ u
 }
 
 const MINUTE_MS = 60_000;
-const utcMinute = (ms: number) => new Date(ms).toISOString().slice(0, 16);
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
- * The per-key rate limit: each verified use counts in the key's counter of the current UTC minute
- * (one UpdateItem, minute-counters.ts countKeyUse); past the key's limit the use is refused with 429 and
- * Retry-After = the seconds left in the minute. The minute's first refusal is audited, once.
+ * The per-key rate limit's refusal (docs/api-keys.md, "Per-key rate limit"): 429 with Retry-After =
+ * the seconds left in the minute. The minute's `key.rate_limited` event is stored by the first
+ * refusal that finds it missing (with the guard's mark of it, one transaction: once per key and
+ * minute); a refusal that cannot store it is 503, so that the client's retry (or any later refusal)
+ * stores it.
  */
-async function admitKeyUse(binding: KeyBinding, now: number): Promise<void> {
-  const limit = rateLimitOf(binding);
-  const minuteStart = now - (now % MINUTE_MS);
-  const verdict = await countKeyUse(binding.id, utcMinute(now), limit, minuteStart / 1000);
-  if (verdict === 'admitted') return;
-  // Stored once per key and minute (the id), even if it is written again.
-  const recordFirstRefusal = () =>
-    audit(
-      { action: 'key.rate_limited', actor: binding.user_id, subject: binding.user_id, key_id: String(binding.id), via: 'api_key' },
-      { id: `rl_${binding.id}_${utcMinute(now)}` },
-    );
-  if (verdict === 'first_refusal') {
-    try {
-      await recordFirstRefusal();
-    } catch (error) {
-      // Given back, the next request (the client's retry of this 503) is the first refusal again
-      // and stores the event; the id keeps it once if this write was applied after all (a timeout).
-      await uncountFirstRefusal(binding.id, utcMinute(now), limit);
-      throw error;
-    }
-  } else if (verdict === 'second_refusal') {
-    // The first refusal may have timed out after its count was applied (its client got a 503 and
-    // it stored nothing), or not been given back: the second stores the event if it is missing (the
-    // id makes this a no-op when it is there). Later refusals write nothing, so this is the last chance.
-    await recordFirstRefusal().catch((error: Error) => logger.warn('key.rate_limited event not stored', { keyId: binding.id, errorName: error.name }));
+async function refuseOverLimit(keyHash: string, use: Extract<KeyUse, { outcome: 'limited' }>, now: number): Promise<never> {
+  const { binding, limit } = use;
+  if (!use.audited) {
+    const event: AuditEvent = { action: 'key.rate_limited', actor: binding.user_id, subject: binding.user_id, key_id: String(binding.id), via: 'api_key' };
+    if (await storeLimitEvent(keyHash, now, auditItem(event, now))) writeAuditLine(event);
   }
   countMetric('KeysRateLimited');
-  throw new RateLimitedError(`This access key is limited to ${limit} requests per minute; retry after the minute ends`, (minuteStart + MINUTE_MS - now) / 1000);
+  throw new RateLimitedError(`This access key is limited to ${limit} requests per minute; retry after the minute ends`, (now - (now % MINUTE_MS) + MINUTE_MS - now) / 1000);
 }
 
 /**
@@ -253,21 +230,31 @@ async function admitKeyUse(binding: KeyBinding, now: number): Promise<void> {
  */
 export async function keyUsage(userId: string, id: number, readingKey?: { id: number | undefined }): Promise<{ days: { date: string; requests: number }[] }> {
   if (readingKey && readingKey.id !== id) throw new NotFoundError(NOT_YOURS);
-  if (!(await getKeyOfUser(userId, id))) throw new NotFoundError(NOT_YOURS);
-  return { days: (await dailyKeyUsage(id, clock.now())).days };
+  const key = await getKeyOfUser(userId, id);
+  if (!key) throw new NotFoundError(NOT_YOURS);
+  return { days: (await dailyKeyUsage(key, clock.now())).days };
 }
 
 /**
- * The admitted requests of key `id` per UTC day, the USAGE_DAYS days up to `nowMs`'s oldest first,
- * days without requests as 0 (the usage endpoint and the data export); `queries`: the Query pages read.
+ * The admitted requests of `key` per UTC day, the USAGE_DAYS days up to `nowMs`'s oldest first,
+ * days without requests as 0 (the usage endpoint and the data export): its guard's day counters
+ * (one GetItem), plus the minute counters written before the guard counted (one Query: they expire
+ * 32 days after their minute); `queries`: the Query pages read.
  */
-export async function dailyKeyUsage(id: number, nowMs: number): Promise<{ days: { date: string; requests: number }[]; queries: number }> {
+export async function dailyKeyUsage(key: Pick<StoredKey, 'id' | 'key_hash'>, nowMs: number): Promise<{ days: { date: string; requests: number }[]; queries: number }> {
   const dayMs = 24 * 3600 * 1000;
   const dates = Array.from({ length: USAGE_DAYS }, (_, i) => utcDay(nowMs - (USAGE_DAYS - 1 - i) * dayMs));
   const totals = new Map(dates.map((d) => [d, 0]));
-  const { minutes, queries } = await readKeyUsage(id, `${dates[0]}T00:00`, `${dates[USAGE_DAYS - 1]}T23:59`);
+  const [guardDays, { minutes, queries }] = await Promise.all([
+    readGuardUsage(key.key_hash),
+    readKeyUsage(key.id, `${dates[0]}T00:00`, `${dates[USAGE_DAYS - 1]}T23:59`),
+  ]);
   for (const { minute, requests } of minutes) {
     const date = minute.slice(0, 10);
+    if (totals.has(date)) totals.set(date, totals.get(date)! + requests);
+  }
+  for (const [day, requests] of guardDays) {
+    const date = utcDay(day * dayMs);
     if (totals.has(date)) totals.set(date, totals.get(date)! + requests);
   }
   return { days: dates.map((date) => ({ date, requests: totals.get(date)! })), queries };
@@ -275,32 +262,29 @@ export async function dailyKeyUsage(id: number, nowMs: number): Promise<{ days: 
 
 /**
  * The checks of verify (docs/api-keys.md, "GET /api/v1/api-keys/verify"), in order, shared by the
- * verify endpoint and the authorizer: trim, prefix (and shape), hash lookup, active, not expired,
- * then last_used_at (best effort).
- * Every failure gives the same 401 so the endpoint tells an enumerator nothing. Cost: one consistent
- * read by hash, plus one transaction when last_used_at is due (key-records.ts).
+ * verify endpoint and the authorizer: trim, prefix (and shape), then ONE conditional UpdateItem of
+ * the key's hash guard (key-use.ts) that checks it is there, active, not expired and its owner not
+ * suspended, counts the request against the key's limit and records last_used_at once a minute.
+ * Every failure gives the same 401 so the endpoint tells an enumerator nothing.
  */
 export async function verifyAccessKey(rawKey: string | undefined): Promise<{ user_id: string; scopes: string[]; key_id: number }> {
   const key = (rawKey ?? '').trim();
   if (!isWellFormedKey(key)) throw new AuthError(NOT_VERIFIED, 'malformed_key');
   const keyHash = hashApiKey(key);
-  const binding = await findKeyByHash(keyHash);
   const now = clock.now();
-  if (!binding) throw new AuthError(NOT_VERIFIED, 'unknown_key');
-  const status = keyStatus(binding, now);
-  if (status !== 'valid') throw new AuthError(NOT_VERIFIED, status === 'revoked' ? 'revoked_key' : 'expired_key');
-  // The suspension marker on the guard (lib/admin/suspension.ts): read in the same GetItem.
-  if (binding.suspended === true) throw new AuthError(ACCOUNT_SUSPENDED, 'account_suspended');
-  await admitKeyUse(binding, now);
-  const lastUsed = binding.last_used_at === null ? 0 : Date.parse(binding.last_used_at);
-  if (now - lastUsed >= LAST_USED_INTERVAL_MS) {
-    try {
-      await touchLastUsed(keyHash, binding, new Date(now).toISOString(), new Date(now - LAST_USED_INTERVAL_MS).toISOString());
-    } catch (error) {
-      // A failed last_used_at update must not block the result (docs/api-keys.md,
-      // "GET /api/v1/api-keys/verify").
-      logger.warn('last_used_at update failed', { keyId: binding.id, errorName: (error as Error).name });
-    }
+  const use = await useKey(keyHash, now, config.KEY_RATE_LIMIT_PER_MINUTE);
+  switch (use.outcome) {
+    case 'unknown':
+      throw new AuthError(NOT_VERIFIED, 'unknown_key');
+    case 'revoked':
+      throw new AuthError(NOT_VERIFIED, 'revoked_key');
+    case 'expired':
+      throw new AuthError(NOT_VERIFIED, 'expired_key');
+    case 'suspended':
+      throw new AuthError(ACCOUNT_SUSPENDED, 'account_suspended');
+    case 'limited':
+      return refuseOverLimit(keyHash, use, now);
   }
+  const { binding } = use;
   return { user_id: binding.user_id, scopes: binding.scopes, key_id: Number(binding.id) };
 }

@@ -11,7 +11,7 @@ import { config } from '../config.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import { keyRecordKeys } from '../keys/key-records.js';
+import { keyRecordKeys, withLastUse } from '../keys/key-records.js';
 import { toPublicKey, type StoredKey } from '../keys/key-record.js';
 import { dailyKeyUsage } from '../keys/key-service.js';
 import { feedKeys, fromStoredEntry, likedVids, parseFeedState } from '../recommend/feed-state.js';
@@ -143,28 +143,31 @@ const keyRecord = (key: StoredKey, nowMs: number): ExportRecord => {
 const SECTIONS: Section[] = [
   {
     name: 'key',
-    maxRequests: 1,
+    // The records' Query, then their guards' last_used_at (one BatchGetItem: key-records.ts withLastUse).
+    maxRequests: 2,
     accepts: keyPosition,
     read: async (reader, position, room, nowMs) => {
       const start = position && { pk: keyRecordKeys.userPartition(reader.user_id), sk: position[0] };
       const { items, next } = await queryStep(keysQuery(reader.user_id), start, room, (item) => [String(item.sk)]);
-      return { records: items.map((item) => keyRecord(item as StoredKey, nowMs)), next, requests: 1 };
+      const keys = await withLastUse(items as StoredKey[]);
+      return { records: keys.map((key) => keyRecord(key, nowMs)), next, requests: keys.length === 0 ? 1 : 2 };
     },
   },
   {
-    // One key per step: its record's Query (the key after `position`), then its usage of 30 days
-    // (one Query page in practice; 3 for a key used every minute of the 30 days: 43,200 counters).
+    // One key per step: its record's Query (the key after `position`), then its usage of 30 days:
+    // its guard's day counters (one GetItem) and the minute counters written before the guard
+    // counted (one Query page in practice; 3 for a key used every minute of 30 days: 43,200 counters).
     name: 'key_usage',
-    maxRequests: 4,
+    maxRequests: 5,
     accepts: keyPosition,
     read: async (reader, position, _room, nowMs) => {
       const start = position && { pk: keyRecordKeys.userPartition(reader.user_id), sk: position[0] };
       const { items, next } = await queryStep(keysQuery(reader.user_id), start, 1, (item) => [String(item.sk)]);
       const key = items[0] as StoredKey | undefined;
       if (!key) return { records: [], next: undefined, requests: 1 };
-      const usage = await dailyKeyUsage(key.id, nowMs);
+      const usage = await dailyKeyUsage(key, nowMs);
       const days = usage.days.filter((d) => d.requests > 0);
-      return { records: [{ type: 'key_usage', key_id: key.id, days }], next, requests: 1 + usage.queries };
+      return { records: [{ type: 'key_usage', key_id: key.id, days }], next, requests: 2 + usage.queries };
     },
   },
   accountRange('like', reactionKeys.likePrefix, (item) => ({ type: 'like', vid: String(item.vid), liked_at: String(item.liked_at) })),

@@ -385,18 +385,17 @@ describe('suspension', () => {
   it('costs key verification and JWT authentication no extra DynamoDB request', async () => {
     const user = await signUp(api);
     const key = (await createKey(user.token, 'counted')).data.api_key;
-    await verifyAccessKey(key); // writes last_used_at: the next verification within the minute reads only
     const keyCheck = await recordRequests(() => verifyAccessKey(key));
-    // The guard, then the per-key rate limit's minute counter (its own request, not suspension's).
-    expect(keyCheck.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand']);
+    // The guard's one conditional update: the suspension marker is in its condition.
+    expect(keyCheck.requests.map((r) => r.command)).toEqual(['UpdateItemCommand']);
     const tokenCheck = await recordRequests(() => verifyToken(user.token));
     expect(tokenCheck.requests.map((r) => r.command)).toEqual(['BatchGetItemCommand']);
 
     expect((await suspend(admin.token, user.openid)).status).toBe(200);
-    const refusedKey = await recordRequests(() => verifyAccessKey(key).catch((e: unknown) => e));
+    const refusedKey = await recordRequests(() => verifyAccessKey(key).catch((e: unknown) => e), { includeFailed: true });
     expect(refusedKey.result).toMatchObject({ status: 401, reason: 'account_suspended' });
-    // Refused by the marker on the guard, before the rate limit counts anything.
-    expect(refusedKey.requests.map((r) => r.command)).toEqual(['GetItemCommand']);
+    // Refused by the marker in the guard update's condition: the one request writes nothing.
+    expect(refusedKey.requests.map((r) => [r.command, r.failed])).toEqual([['UpdateItemCommand', true]]);
     const refusedToken = await recordRequests(() => verifyToken(user.token).catch((e: unknown) => e));
     expect(refusedToken.result).toMatchObject({ status: 401, reason: 'account_suspended' });
     expect(refusedToken.requests.map((r) => r.command)).toEqual(['BatchGetItemCommand']);

@@ -1,14 +1,16 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableNames } from '../../lib/db/client.js';
 import { clock } from '../../lib/clock.js';
-import { createKey, deleteKey, listKeys, revokeKey, verifyAccessKey } from '../../lib/keys/key-service.js';
+import { createKey, deleteKey, keyUsage, listKeys, revokeKey, verifyAccessKey } from '../../lib/keys/key-service.js';
 import { hashApiKey } from '../../lib/keys/key-material.js';
 import { keyRecordKeys } from '../../lib/keys/key-records.js';
+import { MINUTE_SLOTS } from '../../lib/keys/key-use.js';
 import { minuteCounterKeys } from '../../lib/keys/minute-counters.js';
+import { markKeysSuspended } from '../../lib/keys/suspension-marks.js';
 import { authorizeRequest } from '../../lib/auth/authorizer.js';
 import { createTestTables } from '../support/stack.js';
-import { recordRequests } from '../support/db-requests.js';
+import { recordRequests, type RecordedRequest } from '../support/db-requests.js';
 import { tokenFor } from '../support/tokens.js';
 import { putTestAccounts } from '../support/hub-fixtures.js';
 import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
@@ -75,7 +77,7 @@ describe('key store on DynamoDB Local', () => {
     await db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyRecordKeys.record('fresh', key.id), UpdateExpression: 'REMOVE key_hash' }));
     const { result, requests } = await recordRequests(() => verifyAccessKey(api_key));
     expect(result).toEqual({ user_id: 'fresh', scopes: ['hub:read'], key_id: key.id });
-    expect(requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
+    expect(requests.map((r) => r.command)).toEqual(['UpdateItemCommand']);
     expect(requests.some((r) => 'IndexName' in r.input)).toBe(false);
   });
 });
@@ -83,32 +85,33 @@ describe('key store on DynamoDB Local', () => {
 const guardOf = async (apiKey: string) =>
   (await db.send(new GetCommand({ TableName: tableNames.apiKeys, Key: keyRecordKeys.hashGuard(hashApiKey(apiKey)), ConsistentRead: true }))).Item!;
 
-describe('verification cost', () => {
-  it('reads the hash guard once, strongly consistent, counts the use (1 UpdateItem), and adds one transaction when last_used_at is due', async () => {
-    clock.set(Date.now()); // time stands still but for advance: the minute's edge is exact
-    const { api_key, key } = await createKey('counted', { name: 'counted' });
-    // Never used: due at once. The guard first, the minute counter of the rate limit, then one
-    // transaction writing last_used_at on guard and record.
-    const first = await recordRequests(() => verifyAccessKey(api_key));
-    expect(first.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
-    expect(first.requests[0]!.input).toMatchObject({ Key: keyRecordKeys.hashGuard(hashApiKey(api_key)), ConsistentRead: true });
-    expect(first.requests[1]!.input).toMatchObject({ Key: minuteCounterKeys.usageMinute(key.id, clock.nowIso().slice(0, 16)) });
-    // The minute counter: the count, the limit it was counted against, and its expiry 32 days after its minute.
-    const counter = (await db.send(new GetCommand({ TableName: tableNames.apiKeys, Key: minuteCounterKeys.usageMinute(key.id, clock.nowIso().slice(0, 16)), ConsistentRead: true }))).Item;
-    const minuteStart = clock.now() - (clock.now() % 60_000);
-    expect(counter).toMatchObject({ n: 1, lim: 600, ttl: minuteStart / 1000 + 32 * 24 * 3600 });
-    const written = (first.requests[2]!.input.TransactItems as { Update: { Key: unknown } }[]).map((i) => i.Update.Key);
-    expect(written).toEqual([keyRecordKeys.hashGuard(hashApiKey(api_key)), keyRecordKeys.record('counted', key.id)]);
+/** What one verification sent to DynamoDB, refused writes included: every request counts. */
+const verification = (apiKey: string) => recordRequests(() => verifyAccessKey(apiKey).catch((e: unknown) => e), { includeFailed: true });
+const oneGuardUpdate = (requests: RecordedRequest[], apiKey: string) => {
+  expect(requests.map((r) => r.command)).toEqual(['UpdateItemCommand']);
+  expect(requests[0]!.input).toMatchObject({ Key: keyRecordKeys.hashGuard(hashApiKey(apiKey)), ReturnValues: 'ALL_NEW', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' });
+};
 
+describe('verification cost: one conditional UpdateItem of the hash guard', () => {
+  it('in the usual case and when last_used_at is due, which it records once a minute on the guard (the list shows it)', async () => {
+    clock.set(Date.UTC(2026, 10, 23, 10, 0, 10));
     try {
-      const second = await recordRequests(() => verifyAccessKey(api_key));
-      expect(second.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand']);
-      expect(second.requests[0]!.input).toMatchObject({ Key: keyRecordKeys.hashGuard(hashApiKey(api_key)), ConsistentRead: true });
-      clock.advance(59_999);
-      expect((await recordRequests(() => verifyAccessKey(api_key))).requests).toHaveLength(2);
+      const { api_key } = await createKey('counted', { name: 'counted' });
+      // Never used: due at once.
+      const first = await verification(api_key);
+      expect(first.result).toMatchObject({ user_id: 'counted' });
+      oneGuardUpdate(first.requests, api_key);
+      expect((await guardOf(api_key)).last_used_at).toBe(clock.nowIso());
+      const firstUse = clock.nowIso();
+      clock.advance(49_999);
+      const usual = await verification(api_key);
+      expect(usual.result).toMatchObject({ user_id: 'counted' });
+      oneGuardUpdate(usual.requests, api_key);
+      // Same minute: last_used_at stays the minute's first use.
+      expect((await guardOf(api_key)).last_used_at).toBe(firstUse);
       clock.advance(1);
-      const due = await recordRequests(() => verifyAccessKey(api_key));
-      expect(due.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
+      const due = await verification(api_key);
+      oneGuardUpdate(due.requests, api_key);
       expect((await guardOf(api_key)).last_used_at).toBe(clock.nowIso());
       expect((await listKeys('counted'))[0]!.last_used_at).toBe(clock.nowIso());
     } finally {
@@ -117,53 +120,141 @@ describe('verification cost', () => {
   });
 
   it('refuses an unknown key with 1 request and a malformed one with none', async () => {
-    const unknown = await recordRequests(() => verifyAccessKey(`ak_${'Z'.repeat(32)}`).catch((e) => e));
+    const unknown = await verification(`ak_${'Z'.repeat(32)}`);
     expect(unknown.result).toMatchObject({ status: 401 });
-    expect(unknown.requests.map((r) => r.command)).toEqual(['GetItemCommand']);
-    const malformed = await recordRequests(() => verifyAccessKey('ak_short').catch((e) => e));
+    expect(unknown.requests.map((r) => r.command)).toEqual(['UpdateItemCommand']);
+    const malformed = await verification('ak_short');
     expect(malformed.requests).toHaveLength(0);
   });
 
-  it('refuses a key on the request right after its revoke or delete, with 1 request', async () => {
+  it('refuses a key on the request right after its revoke or delete, with 1 request that writes nothing', async () => {
     const revoked = await createKey('ender', { name: 'revoked' });
     const deleted = await createKey('ender', { name: 'deleted' });
     await verifyAccessKey(revoked.api_key);
     await verifyAccessKey(deleted.api_key);
     await revokeKey('ender', revoked.key.id);
     await deleteKey('ender', deleted.key.id);
+    const before = await guardOf(revoked.api_key);
     for (const apiKey of [revoked.api_key, deleted.api_key]) {
-      const { result, requests } = await recordRequests(() => verifyAccessKey(apiKey).catch((e) => e));
+      const { result, requests } = await verification(apiKey);
       expect(result).toMatchObject({ status: 401, code: 'AUTH_ERROR' });
-      expect(requests.map((r) => r.command)).toEqual(['GetItemCommand']);
+      oneGuardUpdate(requests, apiKey);
+      expect(requests[0]!.failed).toBe(true);
     }
+    expect(await guardOf(revoked.api_key)).toEqual(before);
   });
 
-  it('refuses an expired key from the guard alone', async () => {
+  it('refuses an expired key with 1 request', async () => {
     const { api_key } = await createKey('expiring', { name: 'e', expires_at: new Date(clock.now() + 60_000).toISOString() });
     await verifyAccessKey(api_key);
     clock.advance(60_000);
     try {
-      const { result, requests } = await recordRequests(() => verifyAccessKey(api_key).catch((e) => e));
-      expect(result).toMatchObject({ status: 401 });
-      expect(requests).toHaveLength(1);
+      const { result, requests } = await verification(api_key);
+      expect(result).toMatchObject({ status: 401, reason: 'expired_key' });
+      oneGuardUpdate(requests, api_key);
     } finally {
       clock.reset();
     }
   });
 
-  it('writes last_used_at once, on guard and record, when 20 verifications race', async () => {
+  it('refuses a key past its limit with 1 request once the minute\'s event is stored (the first refusal adds its one transaction)', async () => {
+    clock.set(Date.UTC(2026, 10, 23, 10, 0, 10));
+    try {
+      const { api_key } = await createKey('limited', { name: 'l', rate_limit_per_minute: 2 });
+      await verifyAccessKey(api_key);
+      await verifyAccessKey(api_key);
+      const first = await verification(api_key);
+      expect(first.result).toMatchObject({ status: 429 });
+      expect(first.requests.map((r) => r.command)).toEqual(['UpdateItemCommand', 'TransactWriteItemsCommand']);
+      const limited = await verification(api_key);
+      expect(limited.result).toMatchObject({ status: 429 });
+      oneGuardUpdate(limited.requests, api_key);
+    } finally {
+      clock.reset();
+    }
+  });
+
+  it('starts a minute slot left from a use a multiple of 31 minutes earlier afresh (its one extra request)', async () => {
+    clock.set(Date.UTC(2026, 10, 23, 10, 0, 10));
+    try {
+      const { api_key } = await createKey('cyclic', { name: 'c', rate_limit_per_minute: 1 });
+      await verifyAccessKey(api_key);
+      clock.advance(MINUTE_SLOTS * 60_000);
+      const again = await verification(api_key);
+      expect(again.result).toMatchObject({ user_id: 'cyclic' });
+      expect(again.requests.map((r) => r.command)).toEqual(['UpdateItemCommand', 'UpdateItemCommand']);
+      // The slot counts this minute now: the limit of 1 holds.
+      expect(await verification(api_key).then((v) => v.result)).toMatchObject({ status: 429 });
+    } finally {
+      clock.reset();
+    }
+  });
+
+  it('refuses a suspended owner\'s key with 1 request from the next request on, and uses it again once reinstated', async () => {
+    const { api_key } = await createKey('suspendee', { name: 's' });
+    await verifyAccessKey(api_key);
+    await markKeysSuspended('suspendee', true);
+    const suspended = await verification(api_key);
+    expect(suspended.result).toMatchObject({ status: 401, reason: 'account_suspended' });
+    oneGuardUpdate(suspended.requests, api_key);
+    await markKeysSuspended('suspendee', false);
+    const reinstated = await verification(api_key);
+    expect(reinstated.result).toMatchObject({ user_id: 'suspendee' });
+    oneGuardUpdate(reinstated.requests, api_key);
+  });
+
+  it('admits exactly N of N + 1 parallel verifications with limit N, each one request (the refusal\'s event aside)', async () => {
+    clock.set(Date.UTC(2026, 10, 23, 10, 0, 10));
+    try {
+      const { api_key } = await createKey('parallel', { name: 'p', rate_limit_per_minute: 8 });
+      const { result, requests } = await recordRequests(() => Promise.all(Array.from({ length: 9 }, () => verifyAccessKey(api_key).then(() => 200, (e: { status: number }) => e.status))), { includeFailed: true });
+      expect(result.filter((s) => s === 200)).toHaveLength(8);
+      expect(result.filter((s) => s === 429)).toHaveLength(1);
+      expect(requests.filter((r) => r.command === 'UpdateItemCommand')).toHaveLength(9);
+      expect(requests.filter((r) => r.command !== 'UpdateItemCommand').map((r) => r.command)).toEqual(['TransactWriteItemsCommand']);
+    } finally {
+      clock.reset();
+    }
+  });
+
+  it('records last_used_at on the guard once a minute when 20 verifications race, and admits them all with 20 requests', async () => {
     const { api_key, key } = await createKey('racer', { name: 'racer' });
     await verifyAccessKey(api_key);
     const before = (await listKeys('racer')).find((k) => k.id === key.id)!.last_used_at;
     clock.set(Date.now() + 61_000);
     try {
-      // The recorder keeps only requests that succeeded: a write refused by its condition throws.
-      const { requests } = await recordRequests(() => Promise.all(Array.from({ length: 20 }, () => verifyAccessKey(api_key))));
-      expect(requests.filter((r) => r.command === 'TransactWriteItemsCommand')).toHaveLength(1);
+      const { requests } = await recordRequests(() => Promise.all(Array.from({ length: 20 }, () => verifyAccessKey(api_key))), { includeFailed: true });
+      expect(requests.map((r) => r.command)).toEqual(Array(20).fill('UpdateItemCommand'));
       const after = (await listKeys('racer')).find((k) => k.id === key.id)!.last_used_at;
       expect(after).toBe(clock.nowIso());
       expect(Date.parse(after!)).toBeGreaterThan(Date.parse(before!));
       expect((await guardOf(api_key)).last_used_at).toBe(after);
+    } finally {
+      clock.reset();
+    }
+  });
+});
+
+describe('keys stored before key use moved onto the guard', () => {
+  it('keep verifying, and their usage sums the old minute counters and the guard\'s day counters', async () => {
+    clock.set(Date.UTC(2026, 10, 23, 10, 0, 10));
+    try {
+      const { api_key, key } = await createKey('legacy', { name: 'old' });
+      // As the previous version left them: a last_used_at on record and guard, two minute counters of
+      // today (one limited: usage counts min(n, lim)), none of the guard's use attributes.
+      await db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyRecordKeys.record('legacy', key.id), UpdateExpression: 'SET last_used_at = :t', ExpressionAttributeValues: { ':t': '2026-11-23T09:00:00.000Z' } }));
+      await db.send(new UpdateCommand({ TableName: tableNames.apiKeys, Key: keyRecordKeys.hashGuard(hashApiKey(api_key)), UpdateExpression: 'SET last_used_at = :t', ExpressionAttributeValues: { ':t': '2026-11-23T09:00:00.000Z' } }));
+      for (const [minute, n] of [['2026-11-23T09:00', 3], ['2026-11-23T09:01', 601]] as const) {
+        await db.send(new PutCommand({ TableName: tableNames.apiKeys, Item: { ...minuteCounterKeys.usageMinute(key.id, minute), n, lim: 600 } }));
+      }
+      expect((await listKeys('legacy'))[0]!.last_used_at).toBe('2026-11-23T09:00:00.000Z');
+      const { result, requests } = await recordRequests(() => verifyAccessKey(api_key));
+      expect(result).toEqual({ user_id: 'legacy', scopes: [], key_id: key.id });
+      expect(requests.map((r) => r.command)).toEqual(['UpdateItemCommand']);
+      await verifyAccessKey(api_key);
+      expect((await listKeys('legacy'))[0]!.last_used_at).toBe(clock.nowIso());
+      const usage = await keyUsage('legacy', key.id);
+      expect(usage.days.at(-1)).toEqual({ date: '2026-11-23', requests: 3 + 600 + 2 });
     } finally {
       clock.reset();
     }
@@ -179,11 +270,11 @@ describe('authorizer decision', () => {
       // The key's own id goes to the function too: a key reads its own usage only (docs/api-keys.md).
       context: { verdict: 'authenticated', user_id: 'auth-user', auth_type: 'api_key', scopes: ['export:read'], roles: [], key_id: key.id },
     });
-    expect(requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
+    expect(requests.map((r) => r.command)).toEqual(['UpdateItemCommand']);
     const again = await recordRequests(() => authorizeRequest(authorizerEvent(`Bearer ${api_key}`)));
     expect(again.result).toEqual(result);
-    expect(again.requests.map((r) => r.command)).toEqual(['GetItemCommand', 'UpdateItemCommand']);
-    expect(again.requests[0]!.input).toMatchObject({ Key: keyRecordKeys.hashGuard(hashApiKey(api_key)), ConsistentRead: true });
+    expect(again.requests.map((r) => r.command)).toEqual(['UpdateItemCommand']);
+    expect(again.requests[0]!.input).toMatchObject({ Key: keyRecordKeys.hashGuard(hashApiKey(api_key)) });
   });
 
   it('yields a JWT\'s subject and roles with one request (the ended-session and suspension check)', async () => {

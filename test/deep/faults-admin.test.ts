@@ -6,7 +6,7 @@ import { accountItem, accountRecord } from '../../lib/accounts/accounts.js';
 import { hashApiKey } from '../../lib/keys/key-material.js';
 import { createKey, revokeKey, verifyAccessKey } from '../../lib/keys/key-service.js';
 import { keyRecordKeys } from '../../lib/keys/key-records.js';
-import { minuteCounterKeys } from '../../lib/keys/minute-counters.js';
+import { epochDay, guardUseAttributes, MINUTE_SLOTS } from '../../lib/keys/key-use.js';
 import { expectUnavailable, retryAfterLostAnswer, snapshotDiff, storeSnapshot, sweepFaults, wipeStore, type FaultSweep, type PlannedFault } from '../support/fault-sweep.js';
 import { clearFaults, failAt, failWhere } from '../support/faults.js';
 import { getHubItem, newPhone, putTestAccounts, storedAuditEvents } from '../support/hub-fixtures.js';
@@ -318,8 +318,9 @@ describe('reading the audit trail and a key usage under DynamoDB faults', () => 
         expect(days.reduce((s, d) => s + d.requests, 0)).toBe(1);
       },
     };
-    // Session, the key record (the caller's), one Query of the key's minute counters.
-    expect((await sweepFaults(sweep)).requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'QueryCommand']);
+    // Session, the key record (the caller's), then its guard's day counters and one Query of the
+    // minute counters written before the guard counted, in parallel.
+    expect((await sweepFaults(sweep)).requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'GetItemCommand', 'QueryCommand']);
   });
 
   it("the account's data export: 503 and nothing written; the retry answers the first page", async () => {
@@ -334,16 +335,15 @@ describe('reading the audit trail and a key usage under DynamoDB faults', () => 
         const page = res.data as { account: { openid: string }; records: Record<string, unknown>[]; next_cursor: string | null };
         expect(page.account.openid).toBe(openid);
         expect(page.records).toEqual([
-          expect.objectContaining({ type: 'key', id: keys[0]!.id }),
-          expect.objectContaining({ type: 'key', id: keys[1]!.id }),
-          { type: 'key_usage', key_id: keys[0]!.id, days: [{ date: clock.nowIso().slice(0, 10), requests: 1 }] },
+          expect.objectContaining({ type: 'key', id: keys[0]!.id, last_used_at: expect.any(String) }),
+          expect.objectContaining({ type: 'key', id: keys[1]!.id, last_used_at: null }),
         ]);
         expect(page.next_cursor).toEqual(expect.any(String));
       },
     };
-    // Session, the account, the keys, then the first key again and its minute counters: the next
-    // key's usage (up to 4 requests) would not fit in the page's 6 (docs/protected-api.md, "Download my data").
-    expect((await sweepFaults(sweep)).requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand']);
+    // Session, the account, the keys and their guards' last_used_at: the first key's usage (up to 5
+    // requests) would not fit in the page's 6 (docs/protected-api.md, "Download my data").
+    expect((await sweepFaults(sweep)).requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'QueryCommand', 'BatchGetItemCommand']);
   });
 });
 
@@ -351,34 +351,36 @@ describe('the per-key rate limit under DynamoDB faults', () => {
   /** 10 s into a UTC minute: every case of a sweep counts in the same minute. */
   const MINUTE_START = Date.UTC(2026, 10, 23, 10, 0, 0);
   const minute = (ms: number) => new Date(ms).toISOString().slice(0, 16);
-  const counter = async (id: number) => parsed(await apiKeysItem(minuteCounterKeys.usageMinute(id, minute(clock.now()))));
-  const counterMayHaveCounted = {
-    why: 'a timed-out count of the rate limit may have been applied: the attempt counts, as a used key does',
-    attributes: (item: string, fault: PlannedFault) => (fault.kind === 'timeout' && item.startsWith('api_keys KEYUSE#') ? ['n', 'lim', 'ttl'] : []),
+  const slot = () => Math.floor(clock.now() / 60_000) % MINUTE_SLOTS;
+  /** The guard's count of the current minute (key-use.ts). */
+  const countOf = async (hash: string) => parsed(await apiKeysItem(keyRecordKeys.hashGuard(hash)))?.[guardUseAttributes.count(slot())];
+  const useMayHaveCounted = {
+    why: 'a timed-out use of the key may have been applied: the attempt counts, as a used key does',
+    attributes: (item: string, fault: PlannedFault) =>
+      fault.kind === 'timeout' && item.startsWith('api_keys KEYHASH#')
+        ? [guardUseAttributes.count(slot()), guardUseAttributes.firstUse(slot()), guardUseAttributes.window, guardUseAttributes.day(epochDay(clock.now())), 'last_used_at']
+        : [],
   };
-  const isLastUsedWrite = (fault: PlannedFault) => fault.request.command === 'TransactWriteItemsCommand' && JSON.stringify(fault.request.input).includes('last_used_at');
 
-  it('a key-authenticated call: 503 when the key or its minute counter cannot be written, never 401 or 500; the retry counts once', async () => {
+  it('a key-authenticated call: 503 when the guard cannot be written, never 401 or 500; the retry counts once', async () => {
     clock.set(MINUTE_START + 10_000);
     const sweep: FaultSweep<Owner> = {
       setup: () => ownerWithKeys(1),
       call: ({ keys }) => api.get('/api/v1/me', { token: keys[0]!.apiKey }),
       async once({ openid, keys: [key] }, res) {
         expect(res.data).toEqual({ user_id: openid, auth_type: 'api_key', scopes: [], roles: [], key_id: expect.any(Number), terms: expect.objectContaining({ accepted_version: null }) });
-        expect(await counter(key!.id)).toMatchObject({ n: 1, lim: 100 });
+        expect(await countOf(key!.hash)).toBe(1);
       },
-      tolerates: (fault) => (isLastUsedWrite(fault) ? 'a failed last_used_at update must not block the result (docs/api-keys.md, "GET /api/v1/api-keys/verify")' : undefined),
-      mayChange: counterMayHaveCounted,
-      // The authorizer's requests: the function's own read after it (the account's terms) fails a
+      mayChange: useMayHaveCounted,
+      // The authorizer's request: the function's own read after it (the account's terms) fails a
       // request the key has already been counted for, as any failing function does.
       within: (request) => request.input && JSON.stringify(request.input).includes(tableNames.apiKeys),
     };
     const report = await sweepFaults(sweep);
-    // The hash guard, the minute counter, last_used_at (a new key is due at once) on guard and record;
-    // then the function's read of the account's accepted terms (no fault planned there).
-    expect(report.requests).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand', 'GetItemCommand']);
-    // At last_used_at's transaction: throughput, timeout, tx-throttled, tx-conflict (the last request's throttling is the terms read's).
-    expect(report.tolerated).toHaveLength(4);
+    // The guard's one update (a new key's last_used_at included); then the function's read of the
+    // account's accepted terms (no fault planned there).
+    expect(report.requests).toEqual(['UpdateItemCommand', 'GetItemCommand']);
+    expect(report.tolerated).toEqual([]);
   });
 
   interface Limited extends Owner {
@@ -392,7 +394,7 @@ describe('the per-key rate limit under DynamoDB faults', () => {
     return { ...owner, keys: [{ id: key.id, apiKey: api_key, hash: hashApiKey(api_key) }], id: key.id };
   };
   const rateLimitedEvents = async (openid: string) => (await eventsOf(openid)).filter((e) => e.type === 'key.rate_limited');
-  const eventMarker = (c: Limited) => auditKeys.auditEventId(c.openid, `rl_${c.id}_${minute(clock.now())}`);
+  const markOf = async (c: Limited) => parsed(await apiKeysItem(keyRecordKeys.hashGuard(c.keys[0]!.hash)))?.[guardUseAttributes.limitAudited];
 
   const firstRefusal: FaultSweep<Limited> = {
     setup: atItsLimit,
@@ -402,30 +404,39 @@ describe('the per-key rate limit under DynamoDB faults', () => {
       expect(res.body).toEqual({ code: 'RATE_LIMITED', error: expect.stringContaining('1 requests per minute') });
       expect(res.headers.get('retry-after')).toBe('50');
       expect(await rateLimitedEvents(c.openid)).toEqual([expect.objectContaining({ actor: c.openid, details: { via: 'api_key', key_id: c.id } })]);
-      expect(await getHubItem(eventMarker(c))).toBeDefined();
-      // The admitted use and the first refusal (the second refusal counts once more, then nothing).
-      expect(await counter(c.id)).toMatchObject({ n: 2, lim: 1 });
+      expect(await markOf(c)).toBe(minute(clock.now()));
+      // The admitted use only: a refusal writes nothing to the count.
+      expect(await countOf(c.keys[0]!.hash)).toBe(1);
     },
     tolerates: (fault) =>
-      fault.request.command === 'TransactWriteItemsCommand' ? 'audit() with an id sends the event and its marker again on a transient failure: stored once (the marker)' : undefined,
-    mayChange: counterMayHaveCounted,
+      fault.request.command === 'TransactWriteItemsCommand' ? 'the event and the guard\'s mark are sent again on a transient failure: stored once (the mark\'s condition)' : undefined,
   };
 
-  it("a key's first refusal in a minute: 503 when its count fails; the event write is retried; the retry stores one event", async () => {
+  it("a key's first refusal in a minute: 503 when the guard fails; the event write is retried; the retry stores one event", async () => {
     clock.set(MINUTE_START + 10_000);
     const report = await sweepFaults(firstRefusal);
-    // The hash guard, the minute counter (which refuses), the event with its id marker.
-    expect(report.requests).toEqual(['GetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
-    // throughput, throttling (last request), timeout, tx-throttled, tx-conflict at the event's transaction.
-    expect(report.tolerated).toHaveLength(5);
+    // The guard's update (which refuses, answering the old item), the event with the guard's mark.
+    expect(report.requests).toEqual(['UpdateItemCommand', 'TransactWriteItemsCommand']);
+    expect(report.tolerated.length).toBeGreaterThan(0);
   });
 
-  it("a key's first refusal whose event write stays down: 503 with the count given back; the retry is the first refusal again and stores one event", async () => {
+  /** Refused twice more in the minute: 429s, one event still, nothing written. */
+  async function refusedWithOneEvent(c: Limited) {
+    for (let i = 0; i < 2; i++) {
+      const before = await storeSnapshot();
+      const again = await firstRefusal.call(c);
+      expect(again.status).toBe(429);
+      expect(await rateLimitedEvents(c.openid)).toHaveLength(1);
+      expect(snapshotDiff(before, await storeSnapshot())).toEqual([]);
+    }
+  }
+
+  it("a key's first refusal whose event write stays down: 503 with nothing written; the retry is the first refusal again and stores one event", async () => {
     clock.set(MINUTE_START + 10_000);
     await wipeStore();
     const c = await atItsLimit();
     const before = await storeSnapshot();
-    const down = failWhere('throughput', (command, input) => command === 'TransactWriteItemsCommand' && JSON.stringify(input).includes('AUDITID#'));
+    const down = failWhere('throughput', (command, input) => command === 'TransactWriteItemsCommand' && JSON.stringify(input).includes(guardUseAttributes.limitAudited));
     const res = await firstRefusal.call(c);
     clearFaults();
     expect(down.failures).toBe(3);
@@ -435,49 +446,16 @@ describe('the per-key rate limit under DynamoDB faults', () => {
     await refusedWithOneEvent(c);
   });
 
-  /** Refused twice more in the minute: 429s, one event still; the second refusal counts, the third writes nothing. */
-  async function refusedWithOneEvent(c: Limited) {
-    for (const n of [3, 3]) {
-      const again = await firstRefusal.call(c);
-      expect(again.status).toBe(429);
-      expect(await rateLimitedEvents(c.openid)).toHaveLength(1);
-      expect(await counter(c.id)).toMatchObject({ n, lim: 1 });
-    }
-  }
-
-  it("a key's first refusal whose count was applied but its answer lost: 503 with no event; the next refusal stores it, once", async () => {
+  it("a key's first refusal whose event write was applied but its answer lost: sent again, the guard's mark stores it once", async () => {
     clock.set(MINUTE_START + 10_000);
     await wipeStore();
     const c = await atItsLimit();
-    // The hash guard, then the minute counter: applied, its answer lost.
     const lost = failAt(2, 'timeout', { applied: true });
-    const res = await firstRefusal.call(c);
-    clearFaults();
-    expect(lost.fired).toBe('UpdateItemCommand');
-    expectUnavailable(res, 'counter applied, answer lost');
-    expect(await rateLimitedEvents(c.openid)).toEqual([]);
-    expect(await counter(c.id)).toMatchObject({ n: 2, lim: 1 });
-    // The client's retry is the second refusal: it finds no event for the minute and stores it.
-    const retried = await firstRefusal.call(c);
-    expect(retried.status).toBe(429);
-    expect(await rateLimitedEvents(c.openid)).toEqual([expect.objectContaining({ actor: c.openid, details: { via: 'api_key', key_id: c.id } })]);
-    expect(await getHubItem(eventMarker(c))).toBeDefined();
-    expect(await counter(c.id)).toMatchObject({ n: 3, lim: 1 });
-    const third = await firstRefusal.call(c);
-    expect(third.status).toBe(429);
-    expect(await rateLimitedEvents(c.openid)).toHaveLength(1);
-    expect(await counter(c.id)).toMatchObject({ n: 3, lim: 1 });
-  });
-
-  it("a key's first refusal whose event write was applied but its answer lost: audit() sends it again and the id marker stores it once", async () => {
-    clock.set(MINUTE_START + 10_000);
-    await wipeStore();
-    const c = await atItsLimit();
-    const lost = failAt(3, 'timeout', { applied: true });
     const res = await firstRefusal.call(c);
     clearFaults();
     expect(lost.fired).toBe('TransactWriteItemsCommand');
     await firstRefusal.once(c, res);
+    await refusedWithOneEvent(c);
   });
 });
 

@@ -89,8 +89,8 @@ function expectEnvelope(answer: Answer) {
 
 /**
  * A 4xx must change nothing. Exceptions by design: a wrong SMS code counts a try on the code item
- * (docs/hub-api.md, "create_phone_account": the 5th wrong try ends it), and a key that verified counts in its rate limit's minute
- * counter even when the request then fails (the key was used, as last_used_at records).
+ * (docs/hub-api.md, "create_phone_account": the 5th wrong try ends it), and a key that verified counts its use on its hash
+ * guard even when the request then fails (the key was used: changedItems leaves that out).
  */
 // Called right after each request, before the case's other checks: a case that fails another check
 // still leaves `snapshot` current, so the cases fast-check replays while shrinking compare with the

@@ -23,14 +23,17 @@ export async function storeSnapshot(): Promise<Map<string, string>> {
 }
 
 /**
- * The item ids that differ between two snapshots (added, removed or changed). A key's `last_used_at`
- * is left out: a key that authenticated is used, whatever the request then answers (it is written at
- * most once a minute: docs/api-keys.md, "GET /api/v1/api-keys/verify").
+ * The item ids that differ between two snapshots (added, removed or changed). A key's use is left
+ * out: `last_used_at`, and on its hash guard the use counters (the minute's slot, its window, the
+ * day's count: lib/keys/key-use.ts): a key that authenticated is used, whatever the request then
+ * answers (docs/api-keys.md, "Per-key rate limit").
  */
 export function changedItems(before: Map<string, string>, after: Map<string, string>): string[] {
   const ids = new Set([...before.keys(), ...after.keys()]);
-  const withoutUse = (json: string | undefined) => json?.replace(/"last_used_at":("[^"]*"|null),?/, '');
-  return [...ids].filter((id) => withoutUse(before.get(id)) !== withoutUse(after.get(id))).sort();
+  const useAttribute = (id: string, name: string) => name === 'last_used_at' || (id.includes('KEYHASH#') && /^(rn\d+|rt\d+|u\d+|win)$/.test(name));
+  const withoutUse = (id: string, json: string | undefined) =>
+    json === undefined ? undefined : JSON.stringify(Object.entries(JSON.parse(json) as Record<string, unknown>).filter(([name]) => !useAttribute(id, name)));
+  return [...ids].filter((id) => withoutUse(id, before.get(id)) !== withoutUse(id, after.get(id))).sort();
 }
 
 function stableJson(value: unknown): string {
