@@ -87,7 +87,7 @@ beforeAll(async () => {
   secrets.push({ what: 'rate-limited access key', value: limited.data.api_key });
   expect((await api.get('/api/v1/me', { token: limited.data.api_key })).status).toBe(200);
   // Its first refusal while the event cannot be stored: 503, no line; the client's retry stores it, one line.
-  failWhere('throughput', (command, input) => command === 'TransactWriteItemsCommand' && JSON.stringify(input).includes('AUDITID#'));
+  failWhere('throughput', (command, input) => command === 'TransactWriteItemsCommand' && JSON.stringify(input).includes('key.rate_limited'));
   expect((await step('rate-limited, event not stored', () => api.get('/api/v1/me', { token: limited.data.api_key }))).status).toBe(503);
   clearFaults();
   expect((await step('rate-limited key use', () => api.get('/api/v1/me', { token: limited.data.api_key }))).status).toBe(429);
