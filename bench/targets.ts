@@ -26,6 +26,8 @@ const AUTH_P99_RATIO = 1.5;
 export const BARE_GET_ITEM = 'bare consistent GetItem (reference)';
 /** The second reference: the key use's own conditional UpdateItem, sent bare (bench/sections/latency.ts). */
 export const BARE_KEY_UPDATE = "bare key-use UpdateItem (reference)";
+/** The third: a JWT check's own BatchGetItem of the session and the account, sent bare (bench/sections/latency.ts). */
+export const BARE_SESSION_READ = 'bare session BatchGetItem (reference)';
 const COLD_BUNDLE_BYTES = 1024 * 1024;
 
 const fmt = (n: number) => (Number.isFinite(n) ? String(n) : 'n/a');
@@ -179,6 +181,9 @@ export function evaluateTargets(results: Record<string, unknown>): TargetCheck[]
     // A key's one request is an UpdateItem: its ratio to that request, sent bare, is the authorizer's own cost.
     const update = latency?.rows.find((r) => r.operation === BARE_KEY_UPDATE && !r.error);
     const keyRow = authRows[1]!;
+    // A JWT's one request is a BatchGetItem of two items: the same, sent bare.
+    const session = latency?.rows.find((r) => r.operation === BARE_SESSION_READ && !r.error);
+    const jwtRow = authRows[0]!;
     const x = (v: number) => `${fmt(Math.round(v * 100) / 100)}x`;
     checks.push({
       target: ratioTarget,
@@ -186,6 +191,7 @@ export function evaluateTargets(results: Record<string, unknown>): TargetCheck[]
         `bare GetItem p50 ${fmt(bare.p50)} ms, p99 ${fmt(bare.p99)} ms`,
         ...ratios.map((r) => `${r.name}: p50 ${x(r.p50)}, p99 ${x(r.p99)}`),
         ...(update ? [`bare key-use UpdateItem p50 ${fmt(update.p50)} ms, p99 ${fmt(update.p99)} ms; access key to it: p50 ${x(keyRow.p50 / update.p50)}, p99 ${x(keyRow.p99 / update.p99)}`] : []),
+        ...(session ? [`bare session BatchGetItem p50 ${fmt(session.p50)} ms, p99 ${fmt(session.p99)} ms; JWT to it: p50 ${x(jwtRow.p50 / session.p50)}, p99 ${x(jwtRow.p99 / session.p99)}`] : []),
       ].join('; '),
       status: ratios.every((r) => r.p50 <= AUTH_P50_RATIO && r.p99 <= AUTH_P99_RATIO) ? 'met' : 'missed',
     });

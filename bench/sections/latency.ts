@@ -1,9 +1,11 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { accountKeys } from '../../lib/accounts/accounts.js';
+import { sessionKeys, sessionStatusRead } from '../../lib/accounts/sessions.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { keyRecordKeys } from '../../lib/keys/key-records.js';
 import { keyUseUpdate } from '../../lib/keys/key-use.js';
 import { printTable } from '../format.js';
-import { BARE_GET_ITEM, BARE_KEY_UPDATE } from '../targets.js';
+import { BARE_GET_ITEM, BARE_KEY_UPDATE, BARE_SESSION_READ } from '../targets.js';
 import { callScenario, UnexpectedStatus } from '../run-scenario.js';
 import { SCENARIOS } from '../scenarios.js';
 import { round, summarize } from '../stats.js';
@@ -51,6 +53,7 @@ export async function latencySection(options: { quick: boolean }): Promise<{ war
   }
   rows.push(await bareGetItem(warmup, iterations));
   rows.push(await bareKeyUpdate(warmup, iterations));
+  rows.push(await bareSessionRead(warmup, iterations));
   printTable(
     `Warm in-process latency, ms (${iterations} calls after ${warmup} warm-up calls, DynamoDB Local)`,
     ['operation', 'p50', 'p90', 'p99', 'max', 'n'],
@@ -97,4 +100,25 @@ async function bareKeyUpdate(warmup: number, iterations: number): Promise<Latenc
   }
   const s = summarize(samples);
   return { operation: BARE_KEY_UPDATE, group: 'reference', n: s.n, p50: round(s.p50), p90: round(s.p90), p99: round(s.p99), max: round(s.max) };
+}
+
+/**
+ * The request a JWT's authentication cannot avoid: the same client sending the session check's
+ * BatchGetItem (lib/accounts/sessions.ts sessionStatusRead) of an account that exists and a session
+ * that was not ended, timed like the scenarios: the JWT path's ratio to it is its own cost
+ * (docs/performance.md, "Latency").
+ */
+async function bareSessionRead(warmup: number, iterations: number): Promise<LatencyRow> {
+  const account = accountKeys.account('bench-reference');
+  await db.send(new PutCommand({ TableName: tableNames.hub, Item: { ...account, entity: 'bench_reference', roles: [] } }));
+  const input = sessionStatusRead([sessionKeys.ended('bench-reference-session'), account]);
+  const samples: number[] = [];
+  for (let i = 0; i < warmup + iterations; i++) {
+    const started = performance.now();
+    await db.send(new BatchGetCommand(input));
+    const elapsed = performance.now() - started;
+    if (i >= warmup) samples.push(elapsed);
+  }
+  const s = summarize(samples);
+  return { operation: BARE_SESSION_READ, group: 'reference', n: s.n, p50: round(s.p50), p90: round(s.p90), p99: round(s.p99), max: round(s.max) };
 }

@@ -1,4 +1,4 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableNames } from '../db/client.js';
 import { accountKeys } from './accounts.js';
 import type { TransactItem } from '../db/transact.js';
@@ -31,6 +31,19 @@ export interface SessionStatus {
 }
 
 /**
+ * The one request of a JWT's check: a strongly consistent BatchGetItem of `keys` (the session's end
+ * marker and the account), only what the check reads. The latency bench sends it bare as the JWT
+ * path's reference (bench/sections/latency.ts).
+ */
+export function sessionStatusRead(keys: Record<string, unknown>[]): BatchGetCommandInput {
+  return {
+    RequestItems: {
+      [tableNames.hub]: { Keys: keys, ConsistentRead: true, ProjectionExpression: 'pk, sk, suspended_at, deleted_at, #roles, roles_removed_at', ExpressionAttributeNames: { '#roles': 'roles' } },
+    },
+  };
+}
+
+/**
  * Whether the session `jti` of account `sub` was ended, whether the account is suspended
  * (`suspended_at` on its item, lib/admin/suspension.ts), and the account's stored roles with their
  * removal stamps: one strongly consistent BatchGetItem of both items, so suspension and role checks
@@ -44,13 +57,7 @@ export async function sessionStatus(jti: string, sub: string): Promise<SessionSt
   const found: Record<string, unknown>[] = [];
   for (let attempt = 0; keys.length > 0; attempt++) {
     if (attempt >= 5) throw Object.assign(new Error('session check: keys left unprocessed'), { name: 'ProvisionedThroughputExceededException' });
-    const out = await db.send(
-      new BatchGetCommand({
-        RequestItems: {
-          [tableNames.hub]: { Keys: keys, ConsistentRead: true, ProjectionExpression: 'pk, sk, suspended_at, deleted_at, #roles, roles_removed_at', ExpressionAttributeNames: { '#roles': 'roles' } },
-        },
-      }),
-    );
+    const out = await db.send(new BatchGetCommand(sessionStatusRead(keys)));
     found.push(...(out.Responses?.[tableNames.hub] ?? []));
     keys = (out.UnprocessedKeys?.[tableNames.hub]?.Keys ?? []) as Record<string, unknown>[];
   }
