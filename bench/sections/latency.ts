@@ -63,21 +63,33 @@ export async function latencySection(options: { quick: boolean }): Promise<{ war
 }
 
 /**
+ * One request sent bare `warmup + iterations` times with the functions' client, timed like the
+ * scenarios (`make` builds each request outside the timed span and returns its sending): a reference row.
+ */
+async function timeBare(operation: string, warmup: number, iterations: number, make: () => () => Promise<unknown>): Promise<LatencyRow> {
+  const samples: number[] = [];
+  for (let i = 0; i < warmup + iterations; i++) {
+    const send = make();
+    const started = performance.now();
+    await send();
+    const elapsed = performance.now() - started;
+    if (i >= warmup) samples.push(elapsed);
+  }
+  const s = summarize(samples);
+  return { operation, group: 'reference', n: s.n, p50: round(s.p50), p90: round(s.p90), p99: round(s.p99), max: round(s.max) };
+}
+
+/**
  * What an authorizer that makes one read cannot beat: the same client (lib/db/client.ts) making one
  * consistent GetItem of a small item, timed like the scenarios (docs/performance.md, "Latency").
  */
 async function bareGetItem(warmup: number, iterations: number): Promise<LatencyRow> {
   const Key = { pk: 'BENCH#reference', sk: 'ITEM' };
   await db.send(new PutCommand({ TableName: tableNames.hub, Item: { ...Key, entity: 'bench_reference', n: 1 } }));
-  const samples: number[] = [];
-  for (let i = 0; i < warmup + iterations; i++) {
-    const started = performance.now();
-    await db.send(new GetCommand({ TableName: tableNames.hub, Key, ConsistentRead: true }));
-    const elapsed = performance.now() - started;
-    if (i >= warmup) samples.push(elapsed);
-  }
-  const s = summarize(samples);
-  return { operation: BARE_GET_ITEM, group: 'reference', n: s.n, p50: round(s.p50), p90: round(s.p90), p99: round(s.p99), max: round(s.max) };
+  return timeBare(BARE_GET_ITEM, warmup, iterations, () => {
+    const command = new GetCommand({ TableName: tableNames.hub, Key, ConsistentRead: true });
+    return () => db.send(command);
+  });
 }
 
 /**
@@ -90,16 +102,10 @@ async function bareKeyUpdate(warmup: number, iterations: number): Promise<Latenc
   const hash = 'bench-reference'.padEnd(64, '0');
   const guard = { ...keyRecordKeys.hashGuard(hash), entity: 'api_key_hash', id: 0, user_id: 'bench-reference', scopes: [], expires_at: null, is_active: true, last_used_at: null, rate_limit_per_minute: 100_000 };
   await db.send(new PutCommand({ TableName: tableNames.apiKeys, Item: guard }));
-  const samples: number[] = [];
-  for (let i = 0; i < warmup + iterations; i++) {
-    const input = keyUseUpdate(hash, Date.now(), 100_000);
-    const started = performance.now();
-    await db.send(new UpdateCommand(input));
-    const elapsed = performance.now() - started;
-    if (i >= warmup) samples.push(elapsed);
-  }
-  const s = summarize(samples);
-  return { operation: BARE_KEY_UPDATE, group: 'reference', n: s.n, p50: round(s.p50), p90: round(s.p90), p99: round(s.p99), max: round(s.max) };
+  return timeBare(BARE_KEY_UPDATE, warmup, iterations, () => {
+    const command = new UpdateCommand(keyUseUpdate(hash, Date.now(), 100_000));
+    return () => db.send(command);
+  });
 }
 
 /**
@@ -112,13 +118,8 @@ async function bareSessionRead(warmup: number, iterations: number): Promise<Late
   const account = accountKeys.account('bench-reference');
   await db.send(new PutCommand({ TableName: tableNames.hub, Item: { ...account, entity: 'bench_reference', roles: [] } }));
   const input = sessionStatusRead([sessionKeys.ended('bench-reference-session'), account]);
-  const samples: number[] = [];
-  for (let i = 0; i < warmup + iterations; i++) {
-    const started = performance.now();
-    await db.send(new BatchGetCommand(input));
-    const elapsed = performance.now() - started;
-    if (i >= warmup) samples.push(elapsed);
-  }
-  const s = summarize(samples);
-  return { operation: BARE_SESSION_READ, group: 'reference', n: s.n, p50: round(s.p50), p90: round(s.p90), p99: round(s.p99), max: round(s.max) };
+  return timeBare(BARE_SESSION_READ, warmup, iterations, () => {
+    const command = new BatchGetCommand(input);
+    return () => db.send(command);
+  });
 }
