@@ -353,17 +353,6 @@ function addRecorder(client: typeof db): void {
   );
 }
 
-/**
- * Waits for the attribution of the requests made so far (each reads its items again after it
- * answered): a write that follows at once on the same items (the stream processor's trend key
- * moves after its transaction) must not be seen as part of the earlier request.
- */
-export async function recordedSoFar(): Promise<void> {
-  const waiting = pending;
-  pending = [];
-  await Promise.all(waiting);
-}
-
 /** Runs `fn` with every request's capacity attributed to keys in `ledger`. */
 export async function recordKeys<T>(ledger: KeyLedger, fn: () => Promise<T>): Promise<T> {
   await installKeyRecorder();
@@ -377,4 +366,15 @@ export async function recordKeys<T>(ledger: KeyLedger, fn: () => Promise<T>): Pr
     pending = [];
     await Promise.all(waiting);
   }
+}
+
+/**
+ * Waits for the attribution of the requests made so far (each reads its items again after it
+ * answered): a write that follows at once on the same items (the stream processor's trend key
+ * moves after its transaction) must not be seen as part of the earlier request.
+ */
+export async function recordedSoFar(): Promise<void> {
+  const waiting = pending;
+  pending = [];
+  await Promise.all(waiting);
 }

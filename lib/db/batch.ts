@@ -11,16 +11,9 @@ const LEFTOVER_BACKOFF: Backoff = { firstMs: 50, capMs: 1000, jitter: false };
 
 /**
  * BatchGetItem on the hub table for any number of keys (chunks of 100, unprocessed keys retried
- * with backoff). Duplicate keys are read once. Returns the items found, keyed by `pk|sk`; with
- * `attributes`, only those (and the keys); `client`: another client than the shared one.
+ * with backoff). Duplicate keys are read once. Returns the items found, keyed by `pk|sk`.
  */
-export async function batchGetHubItems<T = Record<string, unknown>>(
-  keys: Key[],
-  options: { client?: Pick<typeof db, 'send'>; attributes?: string[] } = {},
-): Promise<Map<string, T>> {
-  const client = options.client ?? db;
-  const names = options.attributes ? ['pk', 'sk', ...options.attributes] : undefined;
-  const projection = names ? { ProjectionExpression: names.map((_, i) => `#p${i}`).join(', '), ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#p${i}`, n])) } : {};
+export async function batchGetHubItems<T = Record<string, unknown>>(keys: Key[]): Promise<Map<string, T>> {
   const found = new Map<string, T>();
   const unique = [...new Map(keys.map((k) => [itemId(k), k])).values()];
   for (let i = 0; i < unique.length; i += 100) {
@@ -28,7 +21,7 @@ export async function batchGetHubItems<T = Record<string, unknown>>(
     for (let attempt = 0; pending && pending.length > 0; attempt++) {
       if (attempt > 0) await backoff(attempt, LEFTOVER_BACKOFF);
       if (attempt > 8) throw Object.assign(new Error('BatchGet kept returning unprocessed keys'), { name: 'ThrottlingException' });
-      const out = await client.send(new BatchGetCommand({ RequestItems: { [tableNames.hub]: { Keys: pending, ...projection } } }));
+      const out = await db.send(new BatchGetCommand({ RequestItems: { [tableNames.hub]: { Keys: pending } } }));
       for (const item of out.Responses?.[tableNames.hub] ?? []) found.set(itemId(item as Key), item as T);
       pending = out.UnprocessedKeys?.[tableNames.hub]?.Keys as Record<string, unknown>[] | undefined;
     }

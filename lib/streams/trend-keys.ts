@@ -1,7 +1,8 @@
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.js';
 import { tableNames } from '../db/client.js';
-import { batchGetHubItems, inParallel, itemId } from '../db/batch.js';
+import { backoff } from '../db/backoff.js';
+import { inParallel } from '../db/batch.js';
 import { videoKeys } from '../catalog/video-items.js';
 import { TREND_KEY_INTERVAL_MS } from '../catalog/trend.js';
 import { logger } from '../logger.js';
@@ -48,10 +49,10 @@ export async function dueTrendKeys(client: DynamoDBDocumentClient, changedVids: 
   const candidates = new Set([...changed, ...[...pending].filter(([, due]) => due <= now).map(([vid]) => vid)]);
   for (const vid of changed) if (!pending.has(vid)) remember(pending, vid, now);
   const unknown = [...candidates].filter((vid) => (known.get(vid) ?? -Infinity) + TREND_KEY_INTERVAL_MS <= now);
-  const stored = unknown.length > 0 ? await batchGetHubItems<{ trend_key_at?: number }>(unknown.map(videoKeys.video), { client, attributes: ['trend_key_at'] }) : new Map();
+  const stored = await keyTimes(client, unknown);
   const due: string[] = [];
   for (const vid of candidates) {
-    const item = stored.get(itemId(videoKeys.video(vid)));
+    const item = stored.get(vid);
     if (unknown.includes(vid) && !item) {
       pending.delete(vid); // gone (removed, or never there): nothing to rank
       continue;
@@ -62,6 +63,24 @@ export async function dueTrendKeys(client: DynamoDBDocumentClient, changedVids: 
     else remember(pending, vid, at + TREND_KEY_INTERVAL_MS);
   }
   return due;
+}
+
+/** `trend_key_at` of the videos that exist, by vid: BatchGets of up to 100, eventually consistent (a stale time costs at most a refused copy). */
+async function keyTimes(client: DynamoDBDocumentClient, vids: string[]): Promise<Map<string, { trend_key_at?: number }>> {
+  const found = new Map<string, { trend_key_at?: number }>();
+  for (let i = 0; i < vids.length; i += 100) {
+    let keys: Record<string, unknown>[] | undefined = vids.slice(i, i + 100).map(videoKeys.video);
+    for (let attempt = 0; keys && keys.length > 0; attempt++) {
+      if (attempt > 8) throw Object.assign(new Error('BatchGet kept returning unprocessed keys'), { name: 'ThrottlingException' });
+      if (attempt > 0) await backoff(attempt, { firstMs: 50, capMs: 1000 });
+      const out = await client.send(
+        new BatchGetCommand({ RequestItems: { [TABLE()]: { Keys: keys, ProjectionExpression: 'vid, trend_key_at' } } }),
+      );
+      for (const item of out.Responses?.[TABLE()] ?? []) found.set(String(item.vid), item);
+      keys = out.UnprocessedKeys?.[TABLE()]?.Keys as Record<string, unknown>[] | undefined;
+    }
+  }
+  return found;
 }
 
 /**
