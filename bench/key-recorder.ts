@@ -379,3 +379,14 @@ export async function recordKeys<T>(ledger: KeyLedger, fn: () => Promise<T>): Pr
     await Promise.all(waiting);
   }
 }
+
+/**
+ * Waits for the attribution of the requests made so far (each reads its items again after it
+ * answered): a write that follows at once on the same items (the stream processor's trend key
+ * moves after its transaction) must not be seen as part of the earlier request.
+ */
+export async function recordedSoFar(): Promise<void> {
+  const waiting = pending;
+  pending = [];
+  await Promise.all(waiting);
+}

@@ -201,8 +201,9 @@ export const FUNCTIONS = {
   streamCounters: {
     entry: 'functions/stream-counters.ts',
     description: "Derived counters from the hub table's stream: like and comment counts, trend, liked_count",
-    // Stream read actions come with the event source, on the table's stream only (stream-counters.ts).
-    tables: { hub: { actions: ['PutItem', 'UpdateItem'] } },
+    // Stream read actions come with the event source, on the table's stream only (stream-counters.ts);
+    // BatchGetItem: when the videos' trend keys were last moved (lib/streams/trend-keys.ts).
+    tables: { hub: { actions: ['BatchGetItem', 'PutItem', 'UpdateItem'] } },
     timeoutSeconds: 60,
   },
   // No route: the hub table's stream, filtered to deletion records still erasing (infra/constructs/erasure.ts).

@@ -1,7 +1,7 @@
 import { importCatalog } from '../catalog.js';
 import { jwtFor, mustSucceed, signUpMany } from '../fixtures.js';
 import { bearer, hubRequest, invoke, type BenchRequest } from '../invoke.js';
-import { newLedger, prepareKeyRecorder, recordKeys, type KeyLedger } from '../key-recorder.js';
+import { newLedger, prepareKeyRecorder, recordedSoFar, recordKeys, type KeyLedger } from '../key-recorder.js';
 import { printTable } from '../format.js';
 import { HEAD_READ, separateHeadReads } from '../key-recorder.js';
 import { HEAD_TTL_MS, dropSharedHeads, observeSharedHeads } from '../../lib/catalog/shared-heads.js';
@@ -10,7 +10,10 @@ import { round } from '../stats.js';
 import { seededRandom } from '../../lib/seeded-random.js';
 import { shardOf } from '../../lib/db/keys.js';
 import { COUNTER_BATCHING } from '../../lib/streams/batching.js';
-import { applyChangeRecords } from '../../lib/streams/counters.js';
+import { applyChangeRecords, streamDb } from '../../lib/streams/counters.js';
+import { dueTrendKeys, forgetTrendKeys, moveTrendKeys } from '../../lib/streams/trend-keys.js';
+import { TREND_KEY_INTERVAL_MS } from '../../lib/catalog/trend.js';
+import { clock } from '../../lib/clock.js';
 import { factOf, type ChangeRecord } from '../../lib/streams/facts.js';
 import { startStreamPoller } from '../../infra/local/stream-poller.js';
 
@@ -74,6 +77,12 @@ export interface StreamModel {
   batches: number;
   transactions: number;
   wcuPerSecond: number;
+  /** The trend key's moves (lib/streams/trend-keys.ts): at most one per video per interval. */
+  keyIntervalSeconds: number;
+  keyMovesSampled: number;
+  /** Moves a second at the mix: per video min(its likes a second, 1 / interval), summed. */
+  keyMovesPerSecond: number;
+  keyMovesWcuPerSecond: number;
 }
 
 const CATALOG = 1000;
@@ -192,8 +201,13 @@ export async function hotspotsSection(options: {
   }
   const factor = 1 / scale;
   const streamLedger = newLedger();
-  const streamProcessor = collector ? await settleInBatches(collector, streamLedger, ledgers, factor) : undefined;
+  const movesLedger = newLedger();
+  // Likes are uniform over the catalog: each video's likes a second.
+  const likesPerVideo = mix.find((m) => m.operation === 'like')!.rate / catalog.length;
+  const keyMovesPerSecond = catalog.length * Math.min(likesPerVideo, 1000 / TREND_KEY_INTERVAL_MS);
+  const streamProcessor = collector ? await settleInBatches(collector, { processor: streamLedger, moves: movesLedger }, ledgers, factor, keyMovesPerSecond) : undefined;
   if (streamProcessor) ledgers.set('stream processor', streamLedger);
+  if (streamProcessor) ledgers.set('trend key moves', movesLedger);
   const note = streamProcessor
     ? `the stream processor's writes (derived counters) included: the sample's records handed over as deployed, in batches of up to ${streamProcessor.batchSize} per shard and ${streamProcessor.windowSeconds} s window, over ${streamProcessor.sampledShards} shards (${streamProcessor.streamShardsAtMix} at the mix)`
     : 'no stream processor ran: derived counters not in the figures';
@@ -204,7 +218,12 @@ export async function hotspotsSection(options: {
   // scaling their keys with the whole mix would make each of them as busy as 1/200 of all traffic.
   const callerIds = callers.map((c) => c.openid);
   const ownerOf = (key: string) => callerIds.find((id) => key.includes(id));
-  const factorOf = new Map<string, number>([...mix.map((m): [string, number] => [m.operation, m.sampled > 0 ? m.rate / m.sampled : 0]), ['stream processor', factor]]);
+  const factorOf = new Map<string, number>([
+    ...mix.map((m): [string, number] => [m.operation, m.sampled > 0 ? m.rate / m.sampled : 0]),
+    ['stream processor', factor],
+    // A sampled move stands for the moves a second the throttle allows, not for 10 a second (settleInBatches).
+    ['trend key moves', streamProcessor && streamProcessor.keyMovesSampled > 0 ? keyMovesPerSecond / streamProcessor.keyMovesSampled : 0],
+  ]);
   const partitions = new Map<string, HotspotRow>();
   const items = new Map<string, HotspotRow>();
   for (const [name, ledger] of ledgers) {
@@ -248,8 +267,8 @@ export async function hotspotsSection(options: {
   table('Busiest items by writes', busiestItems);
   const withinLimits = worstPartitionWcu.wcuPerSecond <= PARTITION_LIMITS.wcu && worstPartitionRcu.rcuPerSecond <= PARTITION_LIMITS.rcu;
   if (streamProcessor) {
-    printTable('Stream processor as deployed (sampled records in modelled batches)', ['batch size', 'window s', 'parallelization', 'stream shards at the mix', 'sampled shards', 'records', 'batches', 'transactions', 'WCU/s'], [
-      [streamProcessor.batchSize, streamProcessor.windowSeconds, streamProcessor.parallelization, streamProcessor.streamShardsAtMix, streamProcessor.sampledShards, streamProcessor.factRecords, streamProcessor.batches, streamProcessor.transactions, streamProcessor.wcuPerSecond],
+    printTable('Stream processor as deployed (sampled records in modelled batches)', ['batch size', 'window s', 'parallelization', 'stream shards at the mix', 'sampled shards', 'records', 'batches', 'requests', 'WCU/s', 'key interval s', 'key moves sampled', 'key moves/s', 'moves WCU/s'], [
+      [streamProcessor.batchSize, streamProcessor.windowSeconds, streamProcessor.parallelization, streamProcessor.streamShardsAtMix, streamProcessor.sampledShards, streamProcessor.factRecords, streamProcessor.batches, streamProcessor.transactions, streamProcessor.wcuPerSecond, streamProcessor.keyIntervalSeconds, streamProcessor.keyMovesSampled, streamProcessor.keyMovesPerSecond, streamProcessor.keyMovesWcuPerSecond],
     ]);
   }
   console.log(`per-partition limits ${PARTITION_LIMITS.wcu} WCU/s, ${PARTITION_LIMITS.rcu} RCU/s: ${withinLimits ? 'within' : 'EXCEEDED'}; ${note}`);
@@ -307,9 +326,8 @@ async function collectStream(settings: Record<string, string>, settle: () => Pro
  * each then holds what one stream shard gathers in one window, and the batches' writes, times
  * factor, are the processor's load a second.
  */
-async function settleInBatches(collector: Collector, into: KeyLedger, calls: Map<string, KeyLedger>, factor: number): Promise<StreamModel> {
+async function settleInBatches(collector: Collector, into: { processor: KeyLedger; moves: KeyLedger }, calls: Map<string, KeyLedger>, factor: number, keyMovesPerSecond: number): Promise<StreamModel> {
   const records = (await collector.take()).filter((r) => factOf(r) !== undefined);
-  await collector.stop();
   let tableWcu = 0;
   for (const ledger of calls.values()) for (const p of ledger.partitions.values()) if (!p.partition.split(' ')[0]!.includes('/')) tableWcu += p.wcu;
   const streamShardsAtMix = Math.max(1, Math.ceil((tableWcu * factor) / PARTITION_LIMITS.wcu));
@@ -318,26 +336,50 @@ async function settleInBatches(collector: Collector, into: KeyLedger, calls: Map
   const pkOf = (r: ChangeRecord) => String(((r.dynamodb?.NewImage ?? r.dynamodb?.OldImage)?.pk as { S?: string } | undefined)?.S);
   for (const r of records) shards[shardOf(pkOf(r), sampledShards)]!.push(r);
   let batches = 0;
-  const before = into.requests;
-  await recordKeys(into, async () => {
-    for (const shard of shards) {
-      for (let i = 0; i < shard.length; i += COUNTER_BATCHING.batchSize) {
-        const outcome = await applyChangeRecords(shard.slice(i, i + COUNTER_BATCHING.batchSize));
-        if (outcome.failedFrom !== undefined) throw outcome.error;
-        batches++;
+  let keyMovesSampled = 0;
+  const before = into.processor.requests;
+  // The sample is one instant of the mix (a tenth of a second): time stands still while it settles, so
+  // a video moves its key at most once in it, and each move stands for the moves a second the
+  // throttle allows at the mix (keyMovesPerSecond over the moves sampled). The decision's read
+  // (dueTrendKeys) is per batch: it counts with the processor's batches.
+  const now = clock.now();
+  clock.set(now);
+  forgetTrendKeys();
+  try {
+    await recordKeys(into.processor, async () => {
+      for (const shard of shards) {
+        for (let i = 0; i < shard.length; i += COUNTER_BATCHING.batchSize) {
+          const outcome = await applyChangeRecords(shard.slice(i, i + COUNTER_BATCHING.batchSize), {
+            moveKeys: async (vids) => {
+              await recordedSoFar();
+              const due = await dueTrendKeys(streamDb, vids);
+              keyMovesSampled += (await recordKeys(into.moves, () => moveTrendKeys(streamDb, due))).moved;
+            },
+          });
+          if (outcome.failedFrom !== undefined) throw outcome.error;
+          batches++;
+        }
       }
-    }
-  });
-  let wcu = 0;
-  for (const p of into.partitions.values()) wcu += p.wcu;
+    });
+  } finally {
+    clock.reset();
+    // Only now the running processor goes on: it finds these records applied (their markers).
+    // Resumed before, it applied them alongside the model, on the model's ledger.
+    await collector.stop();
+  }
+  const sum = (ledger: KeyLedger) => [...ledger.partitions.values()].reduce((s, p) => s + p.wcu, 0);
   return {
     ...COUNTER_BATCHING,
     streamShardsAtMix,
     sampledShards,
     factRecords: records.length,
     batches,
-    transactions: into.requests - before,
-    wcuPerSecond: round(wcu * factor, 1),
+    transactions: into.processor.requests - before,
+    wcuPerSecond: round(sum(into.processor) * factor, 1),
+    keyIntervalSeconds: TREND_KEY_INTERVAL_MS / 1000,
+    keyMovesSampled,
+    keyMovesPerSecond: round(keyMovesPerSecond, 1),
+    keyMovesWcuPerSecond: keyMovesSampled > 0 ? round((sum(into.moves) * keyMovesPerSecond) / keyMovesSampled, 1) : 0,
   };
 }
 

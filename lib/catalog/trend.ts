@@ -17,6 +17,17 @@ const DAY_MS = 86_400_000;
 const T0_MS = Date.UTC(2026, 0, 1);
 const T0_EXPONENT = -400;
 
+/**
+ * How often a video's trend moves its index key at most (docs/data-model.md, "Trend keys"): the
+ * exact trend (`trend` on the video item, in no index) takes every like; the ranked copy `gsi3sk`
+ * (gsi3 `TRENDING#k` and `TAG#<tag>`) is copied from it at most once per interval, so it trails the
+ * exact trend by at most this (plus the stream's lag) while likes come in.
+ */
+export const TREND_KEY_INTERVAL_MS = 5_000;
+
+/** The exact trend of a video item: `trend`, or on items from before it existed, the key. */
+export const exactTrend = (video: { trend?: number; gsi3sk: number }): number => video.trend ?? video.gsi3sk;
+
 /** A fresh video counts as this many likes at its creation: new videos get a chance to be seen. */
 export const CREATION_WEIGHT = 3;
 

@@ -58,8 +58,15 @@ export interface VideoItem {
   comment_count: number;
   share_count: number;
   external_id?: string;
-  /** The trend score (lib/catalog/trend.ts), stored as the gsi3 sort key of the TRENDING ranking. */
+  /**
+   * The trend score's index key (lib/catalog/trend.ts), the gsi3 sort key of the TRENDING ranking and
+   * copied to the tag rankings: the exact trend as of its last move (TREND_KEY_INTERVAL_MS).
+   */
   gsi3sk: number;
+  /** The exact trend (every applied like), in no index; absent on items from before it: then `gsi3sk` (exactTrend). */
+  trend?: number;
+  /** When the stream processor last copied `trend` to `gsi3sk` (epoch ms; lib/streams/trend-keys.ts). */
+  trend_key_at?: number;
 }
 
 export interface VideoInput {

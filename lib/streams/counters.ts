@@ -6,6 +6,7 @@ import { commentKeys } from '../comments/comments.js';
 import { cancellationCode, MAX_TRANSACTION_ITEMS, transactWrite, type TransactItem } from '../db/transact.js';
 import { logger } from '../logger.js';
 import { factOf, type ChangeRecord, type Fact } from './facts.js';
+import { dueTrendKeys, moveTrendKeys } from './trend-keys.js';
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
 export const streamKeys = {
@@ -70,9 +71,8 @@ function deltasOf(fact: Fact): { key: Key; attribute: string; delta: number; mus
       const trend = sign * (like.trend_add ?? 0);
       return [
         { key: videoKeys.video(like.vid), attribute: 'like_count', delta: sign, mustExist: true },
-        { key: videoKeys.video(like.vid), attribute: 'gsi3sk', delta: trend, mustExist: true },
-        // Unconditional, as in publishing: a tag removed by a concurrent edit keeps at most an unindexed number.
-        ...like.tags.map((tag) => ({ key: videoKeys.videoTag(like.vid, tag), attribute: 'gsi3sk', delta: trend, mustExist: false })),
+        // The exact trend, in no index: its key (gsi3sk, and the tag rankings' copies) follows at most once per interval (trend-keys.ts).
+        { key: videoKeys.video(like.vid), attribute: 'trend', delta: trend, mustExist: true },
         { key: accountKeys.account(like.author_openid), attribute: 'liked_count', delta: sign, mustExist: true },
       ];
     }
@@ -110,10 +110,15 @@ function updateOf(target: Target): TransactItem {
   const values: Record<string, unknown> = {};
   const clauses: string[] = [];
   let n = 0;
+  const sets: string[] = [];
   for (const [attribute, delta] of target.add) {
     names[`#a${n}`] = attribute;
     values[`:v${n}`] = delta;
-    clauses.push(`#a${n} :v${n}`);
+    // The exact trend starts from the key on items written before it existed (no migration).
+    if (attribute === 'trend') {
+      sets.push(`#a${n} = if_not_exists(#a${n}, if_not_exists(gsi3sk, :zero)) + :v${n}`);
+      values[':zero'] = 0;
+    } else clauses.push(`#a${n} :v${n}`);
     n++;
   }
   // A deleted account's item (lib/deletion/deletion.ts) counts nothing more: its tombstone stays bare.
@@ -129,7 +134,7 @@ function updateOf(target: Target): TransactItem {
     Update: {
       TableName: TABLE(),
       Key: target.key,
-      UpdateExpression: `ADD ${clauses.join(', ')}`,
+      UpdateExpression: [sets.length > 0 ? `SET ${sets.join(', ')}` : '', clauses.length > 0 ? `ADD ${clauses.join(', ')}` : ''].filter(Boolean).join(' '),
       ...(conditions.length > 0 ? { ConditionExpression: conditions.join(' AND ') } : {}),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
@@ -239,21 +244,32 @@ export interface BatchOutcome {
  * order) on are reported failed and delivered again (by Lambda, or by the local poller); those of
  * them that a chunk before the failure applied find their markers then and add nothing.
  */
-export async function applyChangeRecords(records: ChangeRecord[]): Promise<BatchOutcome> {
+export async function applyChangeRecords(records: ChangeRecord[], options: { moveKeys?: (vids: string[]) => Promise<unknown> } = {}): Promise<BatchOutcome> {
   const facts: Applicable[] = [];
   for (const [index, record] of records.entries()) {
     const fact = factOf(record);
     if (fact && record.eventID) facts.push({ eventId: record.eventID, fact, index });
   }
   let applied = 0;
+  let outcome: BatchOutcome | undefined;
+  const trendChanged = new Set<string>();
   const chunks = chunksOf(facts);
   for (const [n, chunk] of chunks.entries()) {
     try {
-      applied += (await applyChunk(chunk)).length;
+      const done = await applyChunk(chunk);
+      applied += done.length;
+      for (const { fact } of done) if (fact.kind === 'like') trendChanged.add(fact.like.vid);
     } catch (error) {
       const first = Math.min(...chunks.slice(n).flat().map((f) => f.index));
-      return { applied, failedFrom: records[first]!.dynamodb?.SequenceNumber, error };
+      outcome = { applied, failedFrom: records[first]!.dynamodb?.SequenceNumber, error };
+      break;
     }
   }
-  return { applied };
+  // The trend keys of what was applied, and of this container's pending videos now due: never fails
+  // the batch (trend-keys.ts). Only on batches of facts, as the deployed mapping's filter invokes.
+  if (facts.length > 0) await (options.moveKeys ?? moveDueTrendKeys)([...trendChanged]).catch((error: unknown) => logger.error('trend keys not moved', { error: (error as Error).name }));
+  return outcome ?? { applied };
 }
+
+/** The processor's trend keys after a batch: those due among the videos it changed and its pending ones (trend-keys.ts). */
+export const moveDueTrendKeys = async (vids: string[]) => moveTrendKeys(streamDb, await dueTrendKeys(streamDb, vids));
