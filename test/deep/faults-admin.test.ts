@@ -63,8 +63,8 @@ const AUDIT_PUT_RETRIED = 'audit() sends the same event item again on a transien
 
 describe('administration of access keys under DynamoDB faults', () => {
   it.each([
-    // Session, the account's key records, the look's event.
-    ['an account with keys', 2, ['BatchGetItemCommand', 'QueryCommand', 'PutItemCommand']],
+    // Session, the account's key records, their guards' last use (lib/keys/key-records.ts withLastUse), the look's event.
+    ['an account with keys', 2, ['BatchGetItemCommand', 'QueryCommand', 'BatchGetItemCommand', 'PutItemCommand']],
     // With no key the account is read (404 when it does not exist either) before the event.
     ['an account without keys', 0, ['BatchGetItemCommand', 'QueryCommand', 'GetItemCommand', 'PutItemCommand']],
   ])('list the keys of %s: 503 with nothing stored; its event stored once', async (_label, keys, requests) => {
