@@ -17,8 +17,16 @@ export function batchGetHubItems<T = Record<string, unknown>>(keys: Key[]): Prom
   return batchGetItems<T>(tableNames.hub, keys);
 }
 
-/** batchGetHubItems on any table, with the read's options (ConsistentRead, ProjectionExpression: which must name pk and sk). */
-export async function batchGetItems<T = Record<string, unknown>>(table: string, keys: Key[], options: { ConsistentRead?: boolean; ProjectionExpression?: string } = {}): Promise<Map<string, T>> {
+/**
+ * batchGetHubItems on any table, with the read's options (ConsistentRead, ProjectionExpression: which
+ * must name pk and sk) and the client to send it with (default: the shared one; the stream processor
+ * has its own, lib/streams/counters.ts).
+ */
+export async function batchGetItems<T = Record<string, unknown>>(
+  table: string,
+  keys: Key[],
+  { client = db, ...options }: { ConsistentRead?: boolean; ProjectionExpression?: string; client?: Pick<typeof db, 'send'> } = {},
+): Promise<Map<string, T>> {
   const found = new Map<string, T>();
   const unique = [...new Map(keys.map((k) => [itemId(k), k])).values()];
   for (let i = 0; i < unique.length; i += 100) {
@@ -26,7 +34,7 @@ export async function batchGetItems<T = Record<string, unknown>>(table: string, 
     for (let attempt = 0; pending && pending.length > 0; attempt++) {
       if (attempt > 0) await backoff(attempt, LEFTOVER_BACKOFF);
       if (attempt > 8) throw Object.assign(new Error('BatchGet kept returning unprocessed keys'), { name: 'ThrottlingException' });
-      const out = await db.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ...options } } }));
+      const out = await client.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ...options } } }));
       for (const item of out.Responses?.[table] ?? []) found.set(itemId(item as Key), item as T);
       pending = out.UnprocessedKeys?.[table]?.Keys as Record<string, unknown>[] | undefined;
     }

@@ -197,32 +197,29 @@ function groupOf(fact: Fact): string {
  * straddle two, unless it is too big for one by itself.
  */
 function chunksOf(facts: Applicable[]): Applicable[][] {
-  const grouped = [...facts].sort((a, b) => {
-    const [ga, gb] = [groupOf(a.fact), groupOf(b.fact)];
-    return ga < gb ? -1 : ga > gb ? 1 : a.index - b.index;
-  });
+  const grouped = facts.map((f) => ({ f, group: groupOf(f.fact), keys: deltasOf(f.fact).map((d) => keyId(d.key)) }));
+  grouped.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : a.f.index - b.f.index));
   const chunks: Applicable[][] = [];
   let current: Applicable[] = [];
   let targets = new Set<string>();
   const fits = (count: number, keys: Set<string>) => count + keys.size <= MAX_TRANSACTION_ITEMS;
   for (let start = 0; start < grouped.length; ) {
     let end = start + 1;
-    while (end < grouped.length && groupOf(grouped[end]!.fact) === groupOf(grouped[start]!.fact)) end++;
+    while (end < grouped.length && grouped[end]!.group === grouped[start]!.group) end++;
     const group = grouped.slice(start, end);
-    const keys = new Set([...targets, ...group.flatMap((f) => deltasOf(f.fact).map((d) => keyId(d.key)))]);
-    if (current.length > 0 && !fits(current.length + group.length, keys)) {
+    if (current.length > 0 && !fits(current.length + group.length, new Set([...targets, ...group.flatMap((g) => g.keys)]))) {
       chunks.push(current);
       [current, targets] = [[], new Set()];
     }
-    for (const fact of group) {
-      const merged = new Set([...targets, ...deltasOf(fact.fact).map((d) => keyId(d.key))]);
+    for (const { f, keys } of group) {
+      const merged = new Set([...targets, ...keys]);
       if (current.length > 0 && !fits(current.length + 1, merged)) {
         chunks.push(current);
-        [current, targets] = [[], new Set(deltasOf(fact.fact).map((d) => keyId(d.key)))];
+        [current, targets] = [[], new Set(keys)];
       } else {
         targets = merged;
       }
-      current.push(fact);
+      current.push(f);
     }
     start = end;
   }

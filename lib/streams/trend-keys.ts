@@ -1,8 +1,7 @@
-import { BatchGetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.js';
-import { tableNames } from '../db/client.js';
-import { backoff } from '../db/backoff.js';
-import { inParallel } from '../db/batch.js';
+import { isConditionalCheckFailed, tableNames } from '../db/client.js';
+import { batchGetItems, inParallel } from '../db/batch.js';
 import { videoKeys } from '../catalog/video-items.js';
 import { TREND_KEY_INTERVAL_MS } from '../catalog/trend.js';
 import { logger } from '../logger.js';
@@ -48,12 +47,12 @@ export async function dueTrendKeys(client: DynamoDBDocumentClient, changedVids: 
   const changed = [...changedVids];
   const candidates = new Set([...changed, ...[...pending].filter(([, due]) => due <= now).map(([vid]) => vid)]);
   for (const vid of changed) if (!pending.has(vid)) remember(pending, vid, now);
-  const unknown = [...candidates].filter((vid) => (known.get(vid) ?? -Infinity) + TREND_KEY_INTERVAL_MS <= now);
-  const stored = await keyTimes(client, unknown);
+  const unknown = new Set([...candidates].filter((vid) => (known.get(vid) ?? -Infinity) + TREND_KEY_INTERVAL_MS <= now));
+  const stored = await keyTimes(client, [...unknown]);
   const due: string[] = [];
   for (const vid of candidates) {
     const item = stored.get(vid);
-    if (unknown.includes(vid) && !item) {
+    if (unknown.has(vid) && !item) {
       pending.delete(vid); // gone (removed, or never there): nothing to rank
       continue;
     }
@@ -67,20 +66,8 @@ export async function dueTrendKeys(client: DynamoDBDocumentClient, changedVids: 
 
 /** `trend_key_at` of the videos that exist, by vid: BatchGets of up to 100, eventually consistent (a stale time costs at most a refused copy). */
 async function keyTimes(client: DynamoDBDocumentClient, vids: string[]): Promise<Map<string, { trend_key_at?: number }>> {
-  const found = new Map<string, { trend_key_at?: number }>();
-  for (let i = 0; i < vids.length; i += 100) {
-    let keys: Record<string, unknown>[] | undefined = vids.slice(i, i + 100).map(videoKeys.video);
-    for (let attempt = 0; keys && keys.length > 0; attempt++) {
-      if (attempt > 8) throw Object.assign(new Error('BatchGet kept returning unprocessed keys'), { name: 'ThrottlingException' });
-      if (attempt > 0) await backoff(attempt, { firstMs: 50, capMs: 1000 });
-      const out = await client.send(
-        new BatchGetCommand({ RequestItems: { [TABLE()]: { Keys: keys, ProjectionExpression: 'vid, trend_key_at' } } }),
-      );
-      for (const item of out.Responses?.[TABLE()] ?? []) found.set(String(item.vid), item);
-      keys = out.UnprocessedKeys?.[TABLE()]?.Keys as Record<string, unknown>[] | undefined;
-    }
-  }
-  return found;
+  const items = await batchGetItems<{ vid: string; trend_key_at?: number }>(TABLE(), vids.map(videoKeys.video), { client, ProjectionExpression: 'pk, sk, vid, trend_key_at' });
+  return new Map([...items.values()].map((item) => [String(item.vid), item]));
 }
 
 /**
@@ -120,7 +107,7 @@ export async function moveTrendKeys(client: DynamoDBDocumentClient, vids: string
               }),
             )
             .catch((error: unknown) => {
-              if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+              if (!isConditionalCheckFailed(error)) throw error;
             }),
         ),
       );
@@ -128,7 +115,7 @@ export async function moveTrendKeys(client: DynamoDBDocumentClient, vids: string
       pending.delete(vid);
       moved++;
     } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') {
+      if (isConditionalCheckFailed(error)) {
         // Moved by another container within the interval (after its due time was read), or gone:
         // try again once due, at the latest an interval from now.
         remember(pending, vid, now + TREND_KEY_INTERVAL_MS);
