@@ -164,6 +164,34 @@ describe('reject: 400 naming the field, nothing stored', () => {
   });
 });
 
+describe('invisible fillers fold like separators, in every field the filter checks', () => {
+  const publishBody = (over: Record<string, unknown>) => ({ title: 'Clean title', description: 'Clean', video_url: 'https://cdn.example.com/v.mp4', cover_url: 'https://cdn.example.com/c.jpg', duration_s: 60, ...over });
+  /** Each field the filter checks: how to write `text` into it, and the name its 400 gives. */
+  const FIELDS: [string, (text: string) => Promise<{ status: number; body: unknown }>][] = [
+    ['content', (text) => comment(alice, text)],
+    ['nickname', (text) => hub(api, 'change_nickname', { ...as(bob), nickname: text })],
+    ['signature', (text) => hub(api, 'change_signature', { ...as(bob), signature: text })],
+    ['city', (text) => hub(api, 'change_city', { ...as(bob), city: text })],
+    ['title', (text) => api.post('/api/v1/videos', { token: editor.token, body: publishBody({ title: text }) })],
+    ['description', (text) => api.post('/api/v1/videos', { token: editor.token, body: publishBody({ description: text }) })],
+  ];
+  const TEXTS = [
+    ['HANGUL FILLER U+3164', '傻\u3164逼'],
+    ['HALFWIDTH HANGUL FILLER U+FFA0', '傻\uFFA0逼'],
+    ['U+3164 between spaced letters', 's\u3164h\u3164i\u3164t you'],
+    ['a variation selector and a tag character', 's\uFE0Fh\u{E0020}it'],
+  ];
+  it.each(FIELDS.flatMap(([field, write]) => TEXTS.map(([what, text]) => [field, what, text, write] as const)))('%s with %s: 400 naming it, nothing stored', async (field, _, text, write) => {
+    const before = { account: await getHubItem(accountKeys.account(bob.openid)), videos: await storedVideosOfAuthor(editor.openid), comments: (await comments(alice)).data.total };
+    const res = await write(text!);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 'VALIDATION_ERROR', error: `Invalid parameter "${field}": contains a term that is not allowed` });
+    await settleStreams();
+    expect({ account: await getHubItem(accountKeys.account(bob.openid)), videos: await storedVideosOfAuthor(editor.openid), comments: (await comments(alice)).data.total }).toEqual(before);
+    expect([...(await heldOf(alice.openid)), ...(await heldOf(bob.openid)), ...(await heldOf(editor.openid))]).toEqual([]);
+  });
+});
+
 describe('hold: visible to its author only until approved', () => {
   it('a held comment takes no number; its author sees it on page 1; approval posts it, discard removes it', async () => {
     const vid = (await putTestVideo(editor.openid)).vid;
