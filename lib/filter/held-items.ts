@@ -45,9 +45,9 @@ export interface HeldItem {
   /** cid (the id the comment is held under; it is given a number, and a new cid, on approval), vid, or the openid for profile fields. */
   target_id: string;
   author: string;
-  /** The fields a `hold` term matched (content; nickname, signature or city; title, description). */
+  /** The fields a `hold` term matched (content; nickname, signature or city; title, description, `tags.<n>`). */
   fields: string[];
-  /** The held text of each field it holds (a video: title and description). */
+  /** The held text of each field it holds (a video: title and description, and each held tag). */
   text: Record<string, string>;
   /** When it was held (ISO 8601). */
   at: string;
@@ -140,14 +140,15 @@ export async function holdProfileField(openid: string, field: ProfileField, valu
 }
 
 /**
- * Holds a publish (POST /api/v1/videos whose title or description a `hold` term matched): nothing of
- * it is in the catalog (no feed, search, list or share page can show it) until approved. `vid` is the
+ * Holds a publish (POST /api/v1/videos whose title, description or a tag a `hold` term matched):
+ * nothing of it is in the catalog (no feed, search, list or share page can show it) until approved.
+ * `held` names the matched fields with their text (a tag as `tags.<index as sent>`). `vid` is the
  * video it will create (drawn now) or update (found by `external_id`); holding the same vid again
  * replaces the earlier hold.
  */
-export async function holdVideo(video: VideoInput & { vid: string }, fields: string[]): Promise<HeldItem> {
-  const text = { title: video.title, description: video.description ?? '' };
-  const item = newHeld(heldKeys.video(video.author_openid, video.vid), { target_type: 'video', target_id: video.vid, author: video.author_openid, fields, text, video });
+export async function holdVideo(video: VideoInput & { vid: string }, held: Record<string, string>): Promise<HeldItem> {
+  const text = { title: video.title, description: video.description ?? '', ...held };
+  const item = newHeld(heldKeys.video(video.author_openid, video.vid), { target_type: 'video', target_id: video.vid, author: video.author_openid, fields: Object.keys(held), text, video });
   await db.send(new PutCommand({ TableName: TABLE(), Item: item }));
   return item;
 }

@@ -6,6 +6,7 @@
  * - separators removed: white space, punctuation (dots, dashes, underscores, slashes...), symbols
  *   (emoji, `|`, `~`, `+`...), format characters (zero-width U+200B-U+200D, U+2060, U+FEFF, the soft
  *   hyphen) and control characters;
+ * - invisible characters removed the same way, each a removed separator (INVISIBLE below);
  * - a term of Latin letters and digits only must start and end on a word boundary of the text (a
  *   removed separator, a change between Latin letters or digits and any other script, or either end),
  *   so a short English term does not match inside a longer word (Scunthorpe); any other term (Chinese,
@@ -24,10 +25,25 @@ export interface FilterMatch {
   action: FilterAction;
 }
 
+/**
+ * Characters that render as nothing or as blank space: Unicode's Default_Ignorable_Code_Point set
+ * (zero-width and bidirectional format characters, variation selectors, tag characters, the Hangul
+ * fillers U+115F, U+1160, U+3164, U+FFA0, code points reserved as ignorable) and U+16FE4 KHITAN
+ * SMALL SCRIPT FILLER, a blank mark outside it. Many of them are letters (the Hangul fillers),
+ * marks (variation selectors) or unassigned, so the categories below would keep them, or drop them
+ * as a mark without a word boundary. Other blank characters are symbols or spaces, separators
+ * already (U+2800 BRAILLE PATTERN BLANK, U+3000). docs/moderation.md, "Matching", lists the set; a
+ * unit test holds the two equal.
+ */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\u{16FE4}]/u;
 const SEPARATOR = /[\p{White_Space}\p{P}\p{S}\p{Cf}\p{Cc}\p{Z}]/u;
+const isSeparator = (ch: string) => SEPARATOR.test(ch) || INVISIBLE.test(ch);
 const MARK = /\p{M}/gu;
 const LATIN_WORD = /^[a-z0-9]+$/;
 const isLatin = (ch: string) => (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
+
+/** Whether the filter removes `ch` (one code point) as an invisible character, like a separator. */
+export const foldsAsInvisible = (ch: string): boolean => INVISIBLE.test(ch);
 
 /** One character's normalised form ('' for a separator or a lone mark). */
 function foldChar(ch: string): string {
@@ -44,19 +60,22 @@ export interface NormalisedText {
 /**
  * The normalised text and its word boundaries. NFKC first on the whole text (a compatibility
  * sequence may span characters), then each resulting character is folded; a character that folds
- * into several (e.g. `ﬁ` → `fi`) counts as one word part.
+ * into several (e.g. `ﬁ` → `fi`) counts as one word part. Separators and invisible characters are
+ * removed after NFKC, never before: an invisible character blocks a composition as a space does
+ * (conjoining Hangul jamo on either side of U+3164 stay apart), and U+FFA0 and U+3164, which NFKC
+ * maps to U+1160, are caught in either form.
  */
 export function normaliseText(raw: string): NormalisedText {
   const chars: string[] = [];
   const boundary: boolean[] = [];
   let separated = true;
   for (const ch of raw.normalize('NFKC')) {
-    if (SEPARATOR.test(ch)) {
+    if (isSeparator(ch)) {
       separated = true;
       continue;
     }
     for (const out of foldChar(ch)) {
-      if (SEPARATOR.test(out)) {
+      if (isSeparator(out)) {
         separated = true;
         continue;
       }

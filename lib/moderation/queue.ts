@@ -47,7 +47,7 @@ export interface HeldEntry {
   author: { openid: string; nickname: string };
   /** A held comment's video. */
   vid?: string;
-  /** The fields a `hold` term matched, and the held text of each (a video: title and description). */
+  /** The fields a `hold` term matched, and the held text of each (a video: title and description, and each held tag). */
   fields: string[];
   text: Record<string, string>;
   held_at: string;

@@ -87,7 +87,7 @@ export interface PublishDryRun {
  */
 export async function publishVideo(principal: Principal, body: unknown): Promise<{ video: VideoView; created: boolean; held?: true }> {
   const { account, input, held } = await checkedPublish(principal, body);
-  if (held.length > 0) return holdPublish(account, input, held);
+  if (Object.keys(held).length > 0) return holdPublish(account, input, held);
   const { video, created, replayed } = await putVideo({ author_openid: account.openid, ...input });
   // A new video or an update by external_id; a retry answered with the first publish's video is not another.
   if (!replayed) countMetric('Publishes');
@@ -109,9 +109,14 @@ async function checkedPublish(principal: Principal, body: unknown) {
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
   const input = publishVideoSchema.parse(body);
-  // The filter (docs/moderation.md, "Filter"): a `reject` term is 400 naming the field.
-  const { held } = await checkFields({ title: input.title, description: input.description });
-  return { account, input, held };
+  // The filter (docs/moderation.md, "Filter"): a `reject` term is 400 naming the field, a tag by its
+  // index as sent (`tags.2`), as the schema names it; each tag as it is stored and shown (trimmed).
+  // A repeated tag is checked once, under its first index.
+  const sentTags = ((body as { tags?: string[] }).tags ?? []).map((tag) => tag.trim());
+  const tagFields = sentTags.flatMap((tag, i) => (sentTags.indexOf(tag) === i ? [[`tags.${i}`, tag] as const] : []));
+  const fields: Record<string, string> = { title: input.title, description: input.description, ...Object.fromEntries(tagFields) };
+  const { held } = await checkFields(fields);
+  return { account, input, held: Object.fromEntries(held.map((name) => [name, fields[name]!])) };
 }
 
 /** The video an `external_id` of the author names, if any (the guard item putVideo writes, then its video). */
@@ -127,13 +132,13 @@ async function videoOfExternalId(author: string, externalId: string | undefined)
  * of it is in the catalog meanwhile (an update leaves the published video as it was). The answer
  * shows the video as it will be published, with `held: true`.
  */
-async function holdPublish(account: { openid: string; nickname: string }, input: z.output<typeof publishVideoSchema>, fields: string[]) {
+async function holdPublish(account: { openid: string; nickname: string }, input: z.output<typeof publishVideoSchema>, held: Record<string, string>) {
   const existing = await videoOfExternalId(account.openid, input.external_id);
   // A new video's vid follows from what is held (the external_id, else the content): a retried
   // publish holds the same vid again, and its approval can create only one video.
   const vid = existing?.vid ?? heldVid(`${account.openid}\n${input.external_id ?? JSON.stringify(input)}`);
-  const held = await holdVideo({ ...input, vid, author_openid: account.openid }, fields);
-  const preview = { ...input, vid, author_openid: account.openid, created_at: existing?.created_at ?? held.at, like_count: existing?.like_count ?? 0, comment_count: existing?.comment_count ?? 0, share_count: existing?.share_count ?? 0 };
+  const item = await holdVideo({ ...input, vid, author_openid: account.openid }, held);
+  const preview = { ...input, vid, author_openid: account.openid, created_at: existing?.created_at ?? item.at, like_count: existing?.like_count ?? 0, comment_count: existing?.comment_count ?? 0, share_count: existing?.share_count ?? 0 };
   return { video: toVideoView(preview, account.nickname, { liked: false, disliked: false }), created: !existing, held: true as const };
 }
 

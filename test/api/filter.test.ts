@@ -164,6 +164,72 @@ describe('reject: 400 naming the field, nothing stored', () => {
   });
 });
 
+describe('invisible fillers fold like separators, in every field the filter checks', () => {
+  const publishBody = (over: Record<string, unknown>) => ({ title: 'Clean title', description: 'Clean', video_url: 'https://cdn.example.com/v.mp4', cover_url: 'https://cdn.example.com/c.jpg', duration_s: 60, ...over });
+  /** Each field the filter checks: how to write `text` into it, and the name its 400 gives. */
+  const FIELDS: [string, (text: string) => Promise<{ status: number; body: unknown }>][] = [
+    ['content', (text) => comment(alice, text)],
+    ['nickname', (text) => hub(api, 'change_nickname', { ...as(bob), nickname: text })],
+    ['signature', (text) => hub(api, 'change_signature', { ...as(bob), signature: text })],
+    ['city', (text) => hub(api, 'change_city', { ...as(bob), city: text })],
+    ['title', (text) => api.post('/api/v1/videos', { token: editor.token, body: publishBody({ title: text }) })],
+    ['description', (text) => api.post('/api/v1/videos', { token: editor.token, body: publishBody({ description: text }) })],
+    ['tags.1', (text) => api.post('/api/v1/videos', { token: editor.token, body: publishBody({ tags: ['expo', text] }) })],
+  ];
+  const TEXTS = [
+    ['HANGUL FILLER U+3164', '傻\u3164逼'],
+    ['HALFWIDTH HANGUL FILLER U+FFA0', '傻\uFFA0逼'],
+    ['U+3164 between spaced letters', 's\u3164h\u3164i\u3164t you'],
+    ['a variation selector and a tag character', 's\uFE0Fh\u{E0020}it'],
+  ];
+  it.each(FIELDS.flatMap(([field, write]) => TEXTS.map(([what, text]) => [field, what, text, write] as const)))('%s with %s: 400 naming it, nothing stored', async (field, _, text, write) => {
+    const before = { account: await getHubItem(accountKeys.account(bob.openid)), videos: await storedVideosOfAuthor(editor.openid), comments: (await comments(alice)).data.total };
+    const res = await write(text!);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 'VALIDATION_ERROR', error: `Invalid parameter "${field}": contains a term that is not allowed` });
+    await settleStreams();
+    expect({ account: await getHubItem(accountKeys.account(bob.openid)), videos: await storedVideosOfAuthor(editor.openid), comments: (await comments(alice)).data.total }).toEqual(before);
+    expect([...(await heldOf(alice.openid)), ...(await heldOf(bob.openid)), ...(await heldOf(editor.openid))]).toEqual([]);
+  });
+});
+
+describe('video tags (POST /api/v1/videos)', () => {
+  const body = (tags: string[], over: Record<string, unknown> = {}) => ({ title: 'Hall 5 walk', video_url: 'https://cdn.example.com/t.mp4', cover_url: 'https://cdn.example.com/t.jpg', duration_s: 45, tags, ...over });
+
+  it.each([
+    ['a reject term', ['傻逼', 'fuck'], 'tags.0'],
+    ['a spelled-out term after clean tags', ['expo', 'hall-5', 'S.H.I.T'], 'tags.2'],
+    ['a term after a duplicate (named as sent)', ['expo', 'expo', ' ｓｈｉｔ '], 'tags.2'],
+  ])('%s: 400 naming the tag, nothing stored; the dry run says the same', async (_, tags, name) => {
+    const before = await storedVideosOfAuthor(editor.openid);
+    for (const path of ['/api/v1/videos', '/api/v1/videos?dry_run=true']) {
+      const res = await api.post(path, { token: editor.token, body: body(tags) });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ code: 'VALIDATION_ERROR', error: `Invalid parameter "${name}": contains a term that is not allowed` });
+    }
+    expect(await storedVideosOfAuthor(editor.openid)).toEqual(before);
+    expect(await heldOf(editor.openid)).toEqual([]);
+  });
+
+  it('title and description are named before the tags', async () => {
+    const res = await api.post('/api/v1/videos', { token: editor.token, body: body(['shit'], { description: '傻逼' }) });
+    expect(res.body).toEqual({ code: 'VALIDATION_ERROR', error: 'Invalid parameter "description": contains a term that is not allowed' });
+  });
+
+  it('a hold term in a tag holds the publish as in a title: in no list until approved, the moderator sees the tag', async () => {
+    const before = await storedVideosOfAuthor(editor.openid);
+    const res = await api.post<{ video: { vid: string; tags: string[] }; created: boolean; held?: true }>('/api/v1/videos', { token: editor.token, body: body(['expo', 'cheap spam'], { external_id: 'held-tag-1' }) });
+    expect(res.status).toBe(201);
+    expect(res.data).toMatchObject({ held: true, created: true, video: { tags: ['expo', 'cheap spam'] } });
+    expect(await storedVideosOfAuthor(editor.openid)).toEqual(before);
+    const [item] = await heldOf(editor.openid);
+    expect(item).toMatchObject({ target_type: 'video', target_id: res.data.video.vid, fields: ['tags.1'], text: { title: 'Hall 5 walk', 'tags.1': 'cheap spam' } });
+    await approveHeld(item!.held_id, moderator());
+    const published = (await storedVideosOfAuthor(editor.openid)).find((v) => v.vid === res.data.video.vid);
+    expect(published).toMatchObject({ tags: ['expo', 'cheap spam'] });
+  });
+});
+
 describe('hold: visible to its author only until approved', () => {
   it('a held comment takes no number; its author sees it on page 1; approval posts it, discard removes it', async () => {
     const vid = (await putTestVideo(editor.openid)).vid;

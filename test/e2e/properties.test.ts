@@ -336,14 +336,19 @@ const rejectedVariant = evasionOf(fc.constantFrom(...REJECTED)).map((v) => v.tex
 
 describe('the filter, generated evasions', () => {
   it('comment_set, change_* and a publish with a variant of a reject term: 400 naming the field, nothing stored', async () => {
-    const where = fc.constantFrom('content', 'nickname', 'signature', 'city', 'title');
+    const where = fc.constantFrom('content', 'nickname', 'signature', 'city', 'title', 'tags.1');
     await fc.assert(
       fc.asyncProperty(rejectedVariant, where, async (text, field) => {
         const answer =
-          field === 'title'
+          field === 'title' || field === 'tags.1'
             ? await send('POST', '/api/v1/videos', {
                 headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json' },
-                body: JSON.stringify({ title: text, video_url: 'https://cdn.example.com/f.mp4', cover_url: 'https://cdn.example.com/f.jpg', duration_s: 30 }),
+                body: JSON.stringify({
+                  ...(field === 'title' ? { title: text } : { title: 'A clean title', tags: ['expo', text] }),
+                  video_url: 'https://cdn.example.com/f.mp4',
+                  cover_url: 'https://cdn.example.com/f.jpg',
+                  duration_s: 30,
+                }),
               })
             : await send(
                 'GET',

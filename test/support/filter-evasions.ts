@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 
+/** Invisible characters (docs/moderation.md, "Matching"): letters (the Hangul fillers), marks (a variation selector, the combining grapheme joiner), a tag character, the Braille blank. */
+const INVISIBLE = ['\u3164', '\uFFA0', '\u115F', '\u1160', '\uFE0F', '\u034F', '\u{E0020}', '\u2800'];
 /** Separators an evader puts between the characters of a term (docs/moderation.md, "Filter"). */
-const SEPARATORS = [' ', '.', '-', '_', '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF', '\u00AD', '*', '|', '·', '、', '。'];
+const SEPARATORS = [' ', '.', '-', '_', '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF', '\u00AD', '*', '|', '·', '、', '。', ...INVISIBLE];
 const fullWidth = (ch: string) => (/[!-~]/.test(ch) ? String.fromCodePoint(ch.codePointAt(0)! + 0xfee0) : ch);
 
 /**

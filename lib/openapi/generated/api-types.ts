@@ -503,7 +503,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a video (stored role editor or admin)
-         * @description The same `external_id` from the same account updates that video instead of adding one (pipelines re-run). A title or description the filter holds (docs/moderation.md, "Filter") is answered `held: true`: the video is in no feed, list, search or share page until a moderator approves it. With `dry_run=true` the request is checked as a publish (role, scope, body) and nothing is written: 200 with the action it would take.
+         * @description The same `external_id` from the same account updates that video instead of adding one (pipelines re-run). The filter (docs/moderation.md, "Filter") checks the title, the description and each tag: a rejected term is 400 naming the field (a tag as `tags.<index>`); a held one is answered `held: true`, and the video is in no feed, list, search or share page until a moderator approves it. With `dry_run=true` the request is checked as a publish (role, scope, body) and nothing is written: 200 with the action it would take.
          */
         post: operations["publishVideo"];
         delete?: never;
