@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 // Callers at chosen addresses: the front door as deployed (test/support/viewers.ts).
 
@@ -8,6 +8,7 @@ import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { videoKeys } from '../../lib/catalog/video-items.js';
 import { shareItem, shareKeys, SHARE_LIFETIME_S } from '../../lib/share/shares.js';
+import { clearFaults, failWhere, type FaultKind } from '../support/faults.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 import { changedItems, storeSnapshot } from '../support/store-digest.js';
@@ -171,5 +172,46 @@ describe('the anonymous share limit', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     // Another /64 has its own allowance.
     expect((await share('2001:db8:60:2::1', { vid: video.vid, d: 'limit-61' })).status).toBe(200);
+  });
+});
+
+describe('the share page under DynamoDB faults', () => {
+  afterEach(() => clearFaults());
+  const counting = (command: string) => command === 'TransactWriteItemsCommand';
+
+  it.each<[string, FaultKind, boolean]>([
+    ['throttled', 'throughput', false],
+    ['cancelled', 'tx-throttled', false],
+    ['timed out before it applied', 'timeout', false],
+    ['timed out after it applied', 'timeout', true],
+  ])('a count %s: the page is served, the count is all or nothing, and the next view counts it at most once', async (_label, kind, applied) => {
+    noonOfFreshDay();
+    const [, bob] = await twoAccounts();
+    const video = await putTestVideo(bob.openid);
+    const shareid = (await share('198.51.100.70', { vid: video.vid, d: `fault-${kind}-${applied}` })).data.shareid;
+    const fault = failWhere(kind, counting, { times: 1, applied });
+    const page = await open('203.0.113.70', shareid);
+    expect(page.status).toBe(200);
+    expect(fault.failures).toBe(1);
+    const once = applied ? 1 : 0;
+    expect((await shareOf(shareid))?.open_count ?? 0).toBe(once);
+    expect((await counts(video.vid)).open_count ?? 0).toBe(once);
+    // The next view from that network: counted now if the first was not, else not again.
+    expect((await open('203.0.113.70', shareid)).status).toBe(200);
+    expect(await shareOf(shareid)).toMatchObject({ open_count: 1 });
+    expect(await counts(video.vid)).toMatchObject({ open_count: 1 });
+  });
+
+  it('a failed read of the share answers the HTML 503 with Retry-After and writes nothing', async () => {
+    const [, bob] = await twoAccounts();
+    const video = await putTestVideo(bob.openid);
+    const shareid = (await share('198.51.100.71', { vid: video.vid, d: 'read-fault' })).data.shareid;
+    const before = await storeSnapshot();
+    failWhere('throughput', (command) => command === 'BatchGetItemCommand', { times: 1 });
+    const page = await open('203.0.113.71', shareid);
+    expect(page.status).toBe(503);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    expect(changedItems(before, await storeSnapshot())).toEqual([]);
   });
 });
