@@ -54,7 +54,7 @@ export async function createShare({ vid, d, locale, country, account, sourceIp }
   if (today) return answer(today.shareid);
 
   const shareid = newShareId();
-  const write = (counted: boolean) => {
+  const write = (counts: boolean) => {
     const items: TransactItem[] = [
       {
         Put: {
@@ -64,19 +64,19 @@ export async function createShare({ vid, d, locale, country, account, sourceIp }
         },
       },
       { Put: { TableName: tableNames.hub, Item: dailyShareItem(sharer, vid, now, shareid), ConditionExpression: 'attribute_not_exists(pk)' } },
-      counted
+      counts
         ? { Update: { TableName: tableNames.hub, Key: videoKey, UpdateExpression: 'ADD share_count :one', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':one': 1 } } }
         : { ConditionCheck: { TableName: tableNames.hub, Key: videoKey, ConditionExpression: 'attribute_exists(pk)' } },
       rateLimitItem(hourly, now),
-      ...(counted && anonymousCount ? [rateLimitItem(anonymousCount, now)] : []),
+      ...(counts && anonymousCount ? [rateLimitItem(anonymousCount, now)] : []),
     ];
     return transactWrite(items);
   };
-  const counted = !anonymousCount || !found.has(itemId(windowKey(anonymousCount, now)));
+  const counts = !anonymousCount || !found.has(itemId(windowKey(anonymousCount, now)));
   try {
-    await write(counted).catch((error: unknown) => {
+    await write(counts).catch((error: unknown) => {
       // Another share of the network counted the video meanwhile: this one is not counted.
-      if (counted && anonymousCount && cancellationCode(error, 4) === 'ConditionalCheckFailed' && cancellationCode(error, 1) !== 'ConditionalCheckFailed') return write(false);
+      if (counts && anonymousCount && cancellationCode(error, 4) === 'ConditionalCheckFailed' && cancellationCode(error, 1) !== 'ConditionalCheckFailed') return write(false);
       throw error;
     });
   } catch (error) {

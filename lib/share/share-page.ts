@@ -95,8 +95,8 @@ export async function sharePage(request: PageRequest): Promise<PageResponse> {
   const vary = !share.locale;
 
   // The video and its author in one BatchGet, the open counted meanwhile (unless counted today).
-  const counted = read.has(itemId(windowKey(window, now)));
-  const [found] = await Promise.all([videoAndAuthor(share), counted ? undefined : countView(share, window, preview, now)]);
+  const countedToday = read.has(itemId(windowKey(window, now)));
+  const [found] = await Promise.all([videoAndAuthor(share), countedToday ? undefined : countView(share, window, preview, now)]);
   if (!found.video) return notFound(lang, vary);
   const v = found.video;
   const html = renderSharePage({
@@ -150,8 +150,9 @@ async function countView(share: ShareItem, window: RateLimit, preview: boolean, 
             TableName: tableNames.hub,
             Key: shareKey,
             UpdateExpression: 'SET #ttl = :ttl ADD open_count :one',
-            // An expired share is not revived by an open that raced with its expiry.
-            ConditionExpression: 'attribute_exists(pk) AND #ttl > :now',
+            // An expired share is not revived by an open that raced with its expiry; a share stored
+            // before expiry existed gets one.
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#ttl) OR #ttl > :now)',
             ExpressionAttributeNames: { '#ttl': 'ttl' },
             ExpressionAttributeValues: { ':one': 1, ':ttl': shareExpiry(nowMs), ':now': Math.floor(nowMs / 1000) },
           },

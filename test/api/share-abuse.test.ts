@@ -107,6 +107,17 @@ describe('share ids', () => {
     clock.advance(SHARE_LIFETIME_S * 1000 + 60_000);
     expect((await open('198.51.100.30', shareid)).status).toBe(404);
   });
+
+  it('a share stored before expiry existed (no ttl) is counted on its next view, which gives it an expiry', async () => {
+    const [, bob] = await twoAccounts();
+    const video = await putTestVideo(bob.openid);
+    const shareid = 'Old0format13';
+    const { ttl: _none, ...legacy } = shareItem({ shareid, vid: video.vid, author_openid: bob.openid, d: '', locale: 'en', country: '', created_at: clock.nowIso(), ttl: 0 });
+    await db.send(new PutCommand({ TableName: tableNames.hub, Item: legacy }));
+    expect((await open('198.51.100.31', shareid)).status).toBe(200);
+    expect(await shareOf(shareid)).toMatchObject({ open_count: 1, ttl: Math.ceil(clock.now() / 1000) + SHARE_LIFETIME_S });
+    expect(await counts(video.vid)).toMatchObject({ open_count: 1 });
+  });
 });
 
 describe('share_count', () => {
