@@ -6,9 +6,10 @@ import { sharePage } from '../lib/share/share-page.js';
 /** `GET /s/{shareid}`: the share page, HTML (not the JSON envelope: a browser opens it). */
 export const handler = pageHandler(
   'sharePage',
-  async ({ path, headers }) => {
+  async ({ path, headers, sourceIp }) => {
     const page = await sharePage({
       shareid: path.shareid,
+      sourceIp,
       acceptLanguage: headers['accept-language'],
       userAgent: headers['user-agent'],
       // The public URL sharetext handed out (behind CloudFront the Host is API Gateway's).

@@ -111,7 +111,7 @@ const configSchema = z
     /** Reports (`do=report`, a repeat included) an account may send per hour and per UTC day (docs/moderation.md, "Reports"). */
     RATE_REPORTS_PER_HOUR: positiveInt(20),
     RATE_REPORTS_PER_DAY: positiveInt(100),
-    /** sharetext: new shares per caller IP per UTC hour (a repeat of the day's share is not counted). */
+    /** sharetext: new shares per caller network (an IPv4 address, an IPv6 /64) per UTC hour (a repeat of the day's share is not counted). */
     RATE_SHARES_IP_HOURLY: positiveInt(60),
     MAX_KEYS_PER_USER: positiveInt(100),
     /** The current version of the terms of use; GET /api/v1/me says whether the account accepted it (docs/moderation.md, "Terms and contact"). */

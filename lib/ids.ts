@@ -3,8 +3,9 @@ import { seededRandom } from './seeded-random.js';
 
 /**
  * Identifiers, never secrets: access keys and SMS codes draw their own crypto randomness
- * (lib/keys/key-material.ts, lib/hub/gen-code.ts). That is what lets the feed's offline evaluation
- * make these repeatable (`useSeededIds`), ids and the feed's per-call seed alike.
+ * (lib/keys/key-material.ts, lib/hub/gen-code.ts), and share ids `unguessableBase62`. That is what
+ * lets the feed's offline evaluation make these repeatable (`useSeededIds`), ids and the feed's
+ * per-call seed alike.
  */
 let bytes: (n: number) => Uint8Array = randomBytes;
 
@@ -23,10 +24,10 @@ const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const UNBIASED_LIMIT = 256 - (256 % BASE62.length);
 
 /** `length` characters of [A-Za-z0-9], without modulo bias. */
-export function randomBase62(length: number): string {
+export function randomBase62(length: number, source: (n: number) => Uint8Array = bytes): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of bytes(length + 8)) {
+    for (const byte of source(length + 8)) {
       if (byte >= UNBIASED_LIMIT) continue;
       out += BASE62[byte % BASE62.length];
       if (out.length === length) break;
@@ -34,6 +35,12 @@ export function randomBase62(length: number): string {
   }
   return out;
 }
+
+/**
+ * `length` characters of [A-Za-z0-9] from crypto randomness always, seeded or not: for an id that
+ * must not be guessed (a share id, lib/share/shares.ts), 5.95 bits a character.
+ */
+export const unguessableBase62 = (length: number) => randomBase62(length, randomBytes);
 
 /** `length` decimal digits (leading zeros allowed), without modulo bias. */
 export function randomDigits(length: number): string {

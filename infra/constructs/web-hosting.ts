@@ -109,8 +109,9 @@ export class WebHosting extends Construct {
           cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
           originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
         },
-        // Share pages (docs/hub-api.md, "The share page"): not cached here, since every view counts an open
-        // (the page asks browsers to keep it a minute); Accept-Language and User-Agent reach the function.
+        // Share pages (docs/hub-api.md, "The share page"): not cached here, since a network's first view of
+        // the day counts an open (the page asks browsers to keep it a minute); Accept-Language, User-Agent
+        // and CloudFront-Viewer-Address (the viewer's network) reach the function.
         '/s/*': {
           origin: api,
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,

@@ -74,7 +74,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /s/{shareid}': defineRouteDoc({
     tag: 'Share pages',
     summary: 'The share page of a video (HTML, in the share\'s locale; an HTML 404 page when unknown)',
-    description: 'A browser opens it, so every answer is a page: HTML 200, HTML 404 (unknown or expired share, removed video), HTML 503 with Retry-After when the store is unavailable. Each view counts an open on the share.',
+    description: 'A browser opens it, so every answer is a page: HTML 200, HTML 404 (unknown or expired share, removed video), HTML 503 with Retry-After when the store is unavailable. A view counts an open on the share and its video once per network (an IPv4 address, an IPv6 /64) and UTC day; an unknown id counts nothing.',
     pathParams: z.object({ shareid: z.string() }),
     success: { status: 200, kind: 'html' },
     errors: [404],

@@ -88,6 +88,8 @@ export interface PageRequest {
   rawPath: string;
   path: Record<string, string>;
   headers: Record<string, string>;
+  /** The caller's IP, as for the JSON functions (the viewer's behind the checked front door). */
+  sourceIp: string;
 }
 
 export interface PageResult {
@@ -113,7 +115,8 @@ export function pageHandler(fn: RouteFunction, render: (request: PageRequest) =>
   if (declarationOf(fn).auth !== 'none') throw new Error(`${fn}: a page handler serves routes declared auth none`);
   return middy(async (event: ApiEvent): Promise<APIGatewayProxyStructuredResultV2> => {
     const requestId = event.requestContext.requestId;
-    const request: PageRequest = { requestId, rawPath: event.rawPath, path: (event.pathParameters ?? {}) as Record<string, string>, headers: lowerCaseHeaders(event.headers) };
+    const headers = lowerCaseHeaders(event.headers);
+    const request: PageRequest = { requestId, rawPath: event.rawPath, path: (event.pathParameters ?? {}) as Record<string, string>, headers, sourceIp: frontDoor.clientIp(headers, event.requestContext.http?.sourceIp ?? '0.0.0.0') };
     let result: PageResult;
     try {
       result = (await frontDoor.admits(request.headers)) ? await render(request) : plain(403, 'Forbidden');

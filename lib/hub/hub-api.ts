@@ -190,12 +190,12 @@ export const HUB_DOCS: Record<string, HubOperationDoc> = {
       {
         summary: 'Chinese share text, anonymous (openid is not stored)',
         query: { openid: OPENID, vid: 'v_8k2m4q', d: '', locale: 'zh-CN', country: 'CN' },
-        data: { text: 'Booth tour: hall 3 https://share.example.com/s/s_5t7u', url: 'https://share.example.com/s/s_5t7u', shareid: 's_5t7u' },
+        data: { text: 'Booth tour: hall 3 https://share.example.com/s/Qm7xT2kLp9VbN4rZc8Hd', url: 'https://share.example.com/s/Qm7xT2kLp9VbN4rZc8Hd', shareid: 'Qm7xT2kLp9VbN4rZc8Hd' },
       },
       {
         summary: "Signed in: the account's share",
         query: { ...signedIn, vid: 'v_8k2m4q', d: '', locale: 'en', country: 'CN' },
-        data: { text: 'Watch "Booth tour: hall 3" on expohub: https://share.example.com/s/K2rq8mZp4xTa', url: 'https://share.example.com/s/K2rq8mZp4xTa', shareid: 'K2rq8mZp4xTa' },
+        data: { text: 'Watch "Booth tour: hall 3" on expohub: https://share.example.com/s/K2rq8mZp4xTaW6nYe3Ju', url: 'https://share.example.com/s/K2rq8mZp4xTaW6nYe3Ju', shareid: 'K2rq8mZp4xTaW6nYe3Ju' },
       },
     ],
   },

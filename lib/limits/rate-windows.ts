@@ -73,7 +73,8 @@ export function secondsUntilWindowEnds(limit: RateLimit, nowMs: number): number 
   return (windowOf(limit, nowMs) + 1) * limit.windowSeconds - nowMs / 1000;
 }
 
-function windowKey(limit: RateLimit, nowMs: number) {
+/** The key of the window item of `limit` at `nowMs` (to read it ahead, e.g. with other items in one BatchGet). */
+export function windowKey(limit: RateLimit, nowMs: number) {
   return rateWindowKeys.rateWindow(limit.name, limit.subject, `${limit.windowSeconds}s#${windowOf(limit, nowMs)}`);
 }
 

@@ -1,31 +1,36 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
 import { clock } from '../clock.js';
 import { config } from '../config.js';
-import { db, tableNames } from '../db/client.js';
+import { tableNames } from '../db/client.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
+import { conditionFailed, transactWrite, type TransactItem } from '../db/transact.js';
 import { accountKeys } from '../accounts/accounts.js';
 import { videoKeys } from '../catalog/video-items.js';
-import { shareKeys } from './shares.js';
+import { networkOf, rateLimitItem, windowKey, type RateLimit } from '../limits/rate-windows.js';
 import { logger } from '../logger.js';
 import { pageLanguage, renderNotFoundPage, renderSharePage, SHARE_PAGE_CSP, type PageLanguage } from './share-html.js';
-import { shareExpired, shareExpiry, type StoredShare } from './shares.js';
+import { isShareIdShape, shareExpired, shareExpiry, shareKeys, type StoredShare } from './shares.js';
 
 /**
  * `GET /s/{shareid}` (docs/hub-api.md, "The share page"): the share page. One read for the share
- * and one for the video with its author (a BatchGet of both; the share names the author), and the
- * open counted meanwhile; an unknown or expired share, or a removed video, gets the 404 page in the
- * same style and language.
+ * (with, in the same BatchGet, whether this viewer's network was counted on it today) and one for
+ * the video with its author (a BatchGet of both; the share names the author), the open counted
+ * meanwhile; an unknown or expired share, or a removed video, gets the 404 page in the same style
+ * and language. A probe of an unknown id reads and writes nothing else.
  *
- * Opens: a view by a person adds 1 to the share's `open_count` and to the video's `open_count` (two
- * UpdateItems in parallel, best effort: the page is served even when counting fails), and moves the
- * share's expiry to 30 days from now (lib/share/shares.ts) in the same update. Link-preview fetchers
- * (chat apps and social networks, named by their user agent) are counted apart, in the share's
- * `preview_count`, and not on the video; they do not keep a share alive. No personal data is stored
- * with an open.
+ * Opens: the first view by a person from a network (an IPv4 address, an IPv6 /64) in a UTC day adds
+ * 1 to the share's `open_count` and to the video's `open_count` and moves the share's expiry to 30
+ * days from now (lib/share/shares.ts), in one transaction with that network's day window for the
+ * share (best effort: the page is served even when counting fails); later views from that network
+ * that day count nothing. Link-preview fetchers (chat apps and social networks, named by their user
+ * agent) are counted apart, in the share's `preview_count` only, by the same rule; they do not keep
+ * a share alive. The window's key holds a digest of the network, not the address.
  */
 
 export interface PageRequest {
   shareid: string | undefined;
+  /** The caller's address (lib/http/front-door.ts): its network counts an open once a day. */
+  sourceIp: string;
   acceptLanguage?: string;
   userAgent?: string;
   /** The page's public URL (og:url). */
@@ -37,9 +42,6 @@ export interface PageResponse {
   headers: Record<string, string>;
   body: string;
 }
-
-/** Share ids are what sharetext hands out: 12 letters and digits. */
-const SHARE_ID = /^[A-Za-z0-9]{12}$/;
 
 /** User agents of link-preview fetchers and crawlers (not people opening the link). */
 const PREVIEW_AGENT = /bot\b|crawler|spider|facebookexternalhit|facebookcatalog|Slackbot|Twitterbot|TelegramBot|WhatsApp|Discordbot|LinkedInBot|SkypeUriPreview|Pinterest|redditbot|Embedly|vkShare|Iframely|BingPreview|Google-InspectionTool|bytespider|Baiduspider|Sogou|YisouSpider/i;
@@ -67,8 +69,8 @@ function page(status: 200 | 404, body: string, lang: PageLanguage, varyLanguage:
       'content-security-policy': SHARE_PAGE_CSP,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'strict-origin-when-cross-origin',
-      // A page is counted once per viewer a minute: caches may keep it that long in the browser, not
-      // in a shared cache (each open must reach the function to be counted); the 404 page may be shared.
+      // A browser may keep the page a minute, a shared cache not (each network's first open of the
+      // day must reach the function to be counted); the 404 page may be shared.
       'cache-control': status === 200 ? 'private, max-age=60' : 'public, max-age=60',
       'content-language': lang === 'zh' ? 'zh-CN' : 'en',
       ...(varyLanguage ? { vary: 'Accept-Language' } : {}),
@@ -80,18 +82,21 @@ export async function sharePage(request: PageRequest): Promise<PageResponse> {
   const notFound = (lang: PageLanguage, vary: boolean) => page(404, renderNotFoundPage({ lang, storeUrl: config.APP_STORE_URL }), lang, vary);
   const fallbackLang = pageLanguage(undefined, request.acceptLanguage);
   const shareid = request.shareid ?? '';
-  if (!SHARE_ID.test(shareid)) return notFound(fallbackLang, true);
+  if (!isShareIdShape(shareid)) return notFound(fallbackLang, true);
 
-  const shareRead = await batchGetHubItems<ShareItem>([shareKeys.share(shareid)]);
-  const share = shareRead.get(itemId(shareKeys.share(shareid)));
   const now = clock.now();
+  const preview = isPreviewFetcher(request.userAgent);
+  const window = viewWindow(shareid, request.sourceIp, preview);
+  const shareKey = shareKeys.share(shareid);
+  const read = await batchGetHubItems<Record<string, unknown>>([shareKey, windowKey(window, now)]);
+  const share = read.get(itemId(shareKey)) as ShareItem | undefined;
   if (!share || shareExpired(share, now)) return notFound(fallbackLang, true);
   const lang = share.locale ? pageLanguage(share.locale, undefined) : fallbackLang;
   const vary = !share.locale;
 
-  // The video and its author in one BatchGet, the open counted meanwhile.
-  const preview = isPreviewFetcher(request.userAgent);
-  const [found] = await Promise.all([videoAndAuthor(share), countOpen(share, preview, now)]);
+  // The video and its author in one BatchGet, the open counted meanwhile (unless counted today).
+  const countedToday = read.has(itemId(windowKey(window, now)));
+  const [found] = await Promise.all([videoAndAuthor(share), countedToday ? undefined : countView(share, window, preview, now)]);
   if (!found.video) return notFound(lang, vary);
   const v = found.video;
   const html = renderSharePage({
@@ -125,22 +130,39 @@ async function videoAndAuthor(share: ShareItem): Promise<{ video?: VideoRecord; 
   return { video, author: typeof account?.nickname === 'string' ? account.nickname : undefined };
 }
 
-async function countOpen(share: ShareItem, preview: boolean, nowMs: number): Promise<void> {
-  const add = (key: { pk: string; sk: string }, attribute: string, extend = false) =>
-    db.send(
-      new UpdateCommand({
-        TableName: tableNames.hub,
-        Key: key,
-        UpdateExpression: `${extend ? 'SET #ttl = :ttl ' : ''}ADD #n :one`,
-        // An expired share is not revived by an open that raced with its expiry.
-        ConditionExpression: extend ? 'attribute_exists(pk) AND #ttl > :now' : 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#n': attribute, ...(extend ? { '#ttl': 'ttl' } : {}) },
-        ExpressionAttributeValues: { ':one': 1, ...(extend ? { ':ttl': shareExpiry(nowMs), ':now': Math.floor(nowMs / 1000) } : {}) },
-      }),
-    );
-  const writes = preview
-    ? [add(shareKeys.share(share.shareid), 'preview_count')]
-    : [add(shareKeys.share(share.shareid), 'open_count', true), add(videoKeys.video(share.vid), 'open_count')];
-  const outcomes = await Promise.allSettled(writes);
-  for (const o of outcomes) if (o.status === 'rejected') logger.warn('share open not counted', { errorName: (o.reason as Error)?.name });
+/**
+ * The day window of a viewer's network on a share: one counted view a UTC day. Its key holds a
+ * digest of the network (an unkeyed one, with the share id: it keeps the address out of the table's
+ * keys, and the item expires the next day).
+ */
+function viewWindow(shareid: string, sourceIp: string, preview: boolean): RateLimit {
+  const network = createHash('sha256').update(`${shareid}\n${networkOf(sourceIp)}`).digest('base64url').slice(0, 22);
+  return { name: preview ? 'share-preview' : 'share-open', subject: `${shareid}#${network}`, windowSeconds: 86_400, max: 1, message: 'counted today' };
+}
+
+async function countView(share: ShareItem, window: RateLimit, preview: boolean, nowMs: number): Promise<void> {
+  const shareKey = shareKeys.share(share.shareid);
+  const items: TransactItem[] = preview
+    ? [{ Update: { TableName: tableNames.hub, Key: shareKey, UpdateExpression: 'ADD preview_count :one', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':one': 1 } } }]
+    : [
+        {
+          Update: {
+            TableName: tableNames.hub,
+            Key: shareKey,
+            UpdateExpression: 'SET #ttl = :ttl ADD open_count :one',
+            // An expired share is not revived by an open that raced with its expiry; a share stored
+            // before expiry existed gets one.
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#ttl) OR #ttl > :now)',
+            ExpressionAttributeNames: { '#ttl': 'ttl' },
+            ExpressionAttributeValues: { ':one': 1, ':ttl': shareExpiry(nowMs), ':now': Math.floor(nowMs / 1000) },
+          },
+        },
+        { Update: { TableName: tableNames.hub, Key: videoKeys.video(share.vid), UpdateExpression: 'ADD open_count :one', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':one': 1 } } },
+      ];
+  try {
+    await transactWrite([rateLimitItem(window, nowMs), ...items]);
+  } catch (error) {
+    // Counted meanwhile by a view from the same network, or the share or its video just went.
+    if (!conditionFailed(error)) logger.warn('share open not counted', { errorName: (error as Error)?.name });
+  }
 }

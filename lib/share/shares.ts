@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto';
+import { accountKeys } from '../accounts/accounts.js';
 import { timeKey } from '../db/keys.js';
+import { unguessableBase62 } from '../ids.js';
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
 export const shareKeys = {
@@ -12,6 +13,14 @@ export const shareKeys = {
    */
   sharerIndex: (openid: string, createdAt: string, shareid: string) => ({ gsi2pk: `SHARER#${openid}`, gsi2sk: timeKey(createdAt, shareid) }),
   sharerPartition: (openid: string) => `SHARER#${openid}`,
+  /**
+   * The day's share of a sharer and video (`dailyShareItem`): an account's in its own partition (its
+   * erasure removes it with the partition), a device's or a network's in one of their own.
+   */
+  daily: (sharer: Sharer, vid: string, day: string) =>
+    sharer.kind === 'account'
+      ? { pk: accountKeys.account(sharer.openid).pk, sk: `SHARED#${vid}#${day}` }
+      : { pk: `SHARED#${sharer.kind === 'device' ? `d#${sharer.d}` : `n#${sharer.network}`}`, sk: `${vid}#${day}` },
 };
 
 /** The id of the share whose pk is `pk`. */
@@ -19,7 +28,8 @@ export const shareIdOf = (pk: string): string => pk.slice(shareKeys.share('').pk
 
 /**
  * A share (docs/data-model.md, the Share item): written by sharetext, read by the share page and by
- * get_next_list's `shareid`. One per (sharer, video, UTC day), so its id is derived from them.
+ * get_next_list's `shareid`. One per (sharer, video, UTC day), kept by the day's index item
+ * (`shareKeys.daily`) written in the same transaction; its id is random.
  */
 
 /**
@@ -29,10 +39,10 @@ export const shareIdOf = (pk: string): string => pk.slice(shareKeys.share('').pk
 export const SHARE_LIFETIME_S = 30 * 86_400;
 
 /**
- * Who a share is counted for: the signed-in account, else the device (`d`), else the caller's IP.
- * Only an account is stored as the sharer (`openid`); a device or an IP only makes the id.
+ * Whose share of the day it is: the signed-in account, else the device (`d`), else the caller's
+ * network (lib/limits/rate-windows.ts networkOf). Only an account is stored on the share (`openid`).
  */
-export type Sharer = { kind: 'account'; openid: string } | { kind: 'device'; d: string } | { kind: 'ip'; ip: string };
+export type Sharer = { kind: 'account'; openid: string } | { kind: 'device'; d: string } | { kind: 'network'; network: string };
 
 export interface StoredShare {
   shareid: string;
@@ -49,11 +59,26 @@ export interface StoredShare {
   ttl: number;
 }
 
-/** 12 letters and digits, the same for every share of one sharer, video and UTC day. */
-export function shareIdFor(sharer: Sharer, vid: string, nowMs: number): string {
-  const who = sharer.kind === 'account' ? `a:${sharer.openid}` : sharer.kind === 'device' ? `d:${sharer.d}` : `ip:${sharer.ip}`;
-  const day = new Date(nowMs).toISOString().slice(0, 10);
-  return createHash('sha256').update(`${who}\n${vid}\n${day}`).digest('base64url').replace(/[-_]/g, '').slice(0, 12);
+/**
+ * A new share id: 20 characters of [A-Za-z0-9] from crypto randomness, 119 bits: with a billion live
+ * shares, a guess finds one with a chance of 1 in 7 * 10^26.
+ */
+export const newShareId = () => unguessableBase62(20);
+
+/** What the share page looks up: a share id of today (20 characters) or of before (12, derived; they live until they expire). */
+export const isShareIdShape = (id: string) => /^(?:[A-Za-z0-9]{20}|[A-Za-z0-9]{12})$/.test(id);
+
+/** The UTC day of `nowMs`, `YYYY-MM-DD`. */
+export const utcDay = (nowMs: number) => new Date(nowMs).toISOString().slice(0, 10);
+
+/**
+ * The day's index item of a sharer and video: the id of its share. Put with `attribute_not_exists`
+ * in the share's transaction, so a repeat the same UTC day finds it and makes no second share. It
+ * expires a day after its day (DynamoDB TTL); its key names the day, so an old one never collides.
+ */
+export function dailyShareItem(sharer: Sharer, vid: string, nowMs: number, shareid: string) {
+  const dayStart = Math.floor(nowMs / 86_400_000) * 86_400_000;
+  return { ...shareKeys.daily(sharer, vid, utcDay(nowMs)), entity: 'share_day', shareid, ttl: (dayStart + 2 * 86_400_000) / 1000 };
 }
 
 /** The expiry of a share made or opened at `nowMs`. */

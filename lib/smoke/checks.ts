@@ -41,8 +41,8 @@ export interface SmokeOptions {
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-/** A share id of the valid shape (so the page reads the table) that no share is given in practice: 12 characters of 62. */
-export const ABSENT_SHARE_ID = '0smokecheck0';
+/** A share id of the valid shape (so the page reads the table) that no share is given in practice: 20 characters of 62. */
+export const ABSENT_SHARE_ID = '0smokecheck000000000';
 
 /** The anonymous feed page: newest first (no taste to compute, nothing recorded without `d`), one video. */
 const FEED_PATH = '/api/v1?do=get_next_list&openid=smoke-check&order=new&watch_count=1';

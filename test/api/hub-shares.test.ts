@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
-import { shareIdFor, SHARE_LIFETIME_S } from '../../lib/share/shares.js';
+import { SHARE_LIFETIME_S, utcDay } from '../../lib/share/shares.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack, type ApiResponse } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
@@ -10,8 +10,9 @@ import { videoKeys } from '../../lib/catalog/video-items.js';
 
 /**
  * sharetext's attribution, counting and limits (docs/hub-api.md, sharetext): a share is an
- * account's only when made with that account's credential; share_count counts one share per
- * (sharer, video, UTC day); new shares are limited per caller IP; a share carries its expiry.
+ * account's only when made with that account's credential; one share per (sharer, video, UTC day);
+ * share_count counts an account's, and anonymous ones once per network; new shares are limited per
+ * caller network; a share carries its expiry. (Callers at other addresses: share-abuse.test.ts.)
  */
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;
@@ -83,14 +84,14 @@ describe('sharetext attribution', () => {
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ code: 'AUTH_ERROR' });
     expect(await shareCount(video.vid)).toBe(0);
-    expect(await getHubItem(shareKeys.share(shareIdFor({ kind: 'account', openid: alice.openid }, video.vid, clock.now())))).toBeUndefined();
-    expect(await getHubItem(shareKeys.share(shareIdFor({ kind: 'device', d: 'phone-1' }, video.vid, clock.now())))).toBeUndefined();
+    expect(await getHubItem(shareKeys.daily({ kind: 'account', openid: alice.openid }, video.vid, utcDay(clock.now())))).toBeUndefined();
+    expect(await getHubItem(shareKeys.daily({ kind: 'device', d: 'phone-1' }, video.vid, utcDay(clock.now())))).toBeUndefined();
     expect(await ipWindow()).toEqual(before);
   });
 });
 
 describe('share_count', () => {
-  it('counts one share per sharer, video and UTC day across 50 repeats, sent at once', async () => {
+  it('makes one share per sharer, video and UTC day across 50 repeats, sent at once; counts an account’s, and the network’s first anonymous one', async () => {
     // Mid-day, so that the 50 repeats share one UTC day.
     clock.set(Date.UTC(2031, 4, 6, 12, 0, 0));
     const video = await putTestVideo(bob.openid);
@@ -104,29 +105,33 @@ describe('share_count', () => {
     };
     const mine = await repeats({ token });
     expect(await shareCount(video.vid)).toBe(1);
-    // Anonymous: per device, and per IP when there is no device id.
+    // Anonymous: per device, and per network when there is no device id; the video counts the
+    // network's first anonymous share of the day only.
     const device = await repeats({ openid: bob.openid });
+    expect(await shareCount(video.vid)).toBe(2);
     const address = await repeats({ d: '' });
     expect(new Set([mine, device, address]).size).toBe(3);
-    expect(await shareCount(video.vid)).toBe(3);
-    // Each counted once in the IP's window too.
+    expect(await shareCount(video.vid)).toBe(2);
+    // Each new share counted once in the network's window.
     expect(await ipWindow()).toMatchObject({ n: 3 });
 
     // The next UTC day, another share of each.
     clock.set(Date.UTC(2031, 4, 7, 0, 0, 30));
     const tomorrow = await repeats({ token });
     expect(tomorrow).not.toBe(mine);
-    expect(await shareCount(video.vid)).toBe(4);
+    expect(await shareCount(video.vid)).toBe(3);
   });
 });
 
-describe('the per-IP limit of sharetext', () => {
-  it('60 new shares per IP per hour: the 61st is 429 with Retry-After and records nothing; repeats are still answered', async () => {
+describe('the per-network limit of sharetext', () => {
+  it('60 new shares per network per hour: the 61st is 429 with Retry-After and records nothing; repeats are still answered', async () => {
     freshHour();
     const video = await putTestVideo(bob.openid);
     const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => share({ vid: video.vid, d: `device-${i}` }, undefined, burst)));
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
-    expect(await shareCount(video.vid)).toBe(60);
+    // 60 shares (a link each), counted once on the video: one network's anonymous shares of the day.
+    expect(new Set(answers.map((a) => a.data.shareid)).size).toBe(60);
+    expect(await shareCount(video.vid)).toBe(1);
 
     for (const params of [{ d: 'device-60' }, { token: alice.token }]) {
       const refused = await share({ vid: video.vid, ...params });
@@ -136,9 +141,9 @@ describe('the per-IP limit of sharetext', () => {
       expect(wait).toBeGreaterThanOrEqual(1);
       expect(wait).toBeLessThanOrEqual(3600);
     }
-    expect(await getHubItem(shareKeys.share(shareIdFor({ kind: 'device', d: 'device-60' }, video.vid, clock.now())))).toBeUndefined();
-    expect(await getHubItem(shareKeys.share(shareIdFor({ kind: 'account', openid: alice.openid }, video.vid, clock.now())))).toBeUndefined();
-    expect(await shareCount(video.vid)).toBe(60);
+    expect(await getHubItem(shareKeys.daily({ kind: 'device', d: 'device-60' }, video.vid, utcDay(clock.now())))).toBeUndefined();
+    expect(await getHubItem(shareKeys.daily({ kind: 'account', openid: alice.openid }, video.vid, utcDay(clock.now())))).toBeUndefined();
+    expect(await shareCount(video.vid)).toBe(1);
     expect(await ipWindow()).toMatchObject({ n: 60 });
 
     // A repeat of a share made this day writes nothing: answered past the limit.
@@ -146,10 +151,12 @@ describe('the per-IP limit of sharetext', () => {
     expect(repeat.status).toBe(200);
     expect(repeat.data.shareid).toBe(answers[7]!.data.shareid);
 
-    // The next hour: new shares again.
+    // The next hour: new shares again (the same UTC day: not counted again).
     freshHour();
     expect((await share({ vid: video.vid, d: 'device-60' })).status).toBe(200);
-    expect(await shareCount(video.vid)).toBe(61);
+    expect(await shareCount(video.vid)).toBe(1);
+    expect((await share({ vid: video.vid, token: alice.token })).status).toBe(200);
+    expect(await shareCount(video.vid)).toBe(2);
   });
 });
 

@@ -337,7 +337,7 @@ const shareSetup = async (): Promise<Sharing> => {
   const [author, sharer] = await users(2);
   return { sharer: sharer!, vid: (await videos(author!.openid, 1))[0]!.vid };
 };
-/** One share, counted once on the video and once in the caller IP's hourly window, with its expiry. */
+/** One share, counted once on the video and once in the caller network's hourly window, with its expiry. */
 async function sharedOnce({ vid }: Sharing, res: ApiResponse<unknown>, attributedTo?: string) {
   const { shareid } = res.data as { shareid: string };
   const stored = await getHubItem<Record<string, unknown>>(shareKeys.share(shareid));
@@ -524,13 +524,14 @@ describe('comment_set and sharetext under DynamoDB faults', () => {
   });
 
   it('sharetext: 503 with no share; the retry records one share, counted once', async () => {
-    // The video; one transaction: the share, its count on the video, the IP's window.
-    expect((await sweepFaults(shareSweep)).requests).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    // The video, the day's share of the device and the network's day count in one BatchGet; one
+    // transaction: the share, the day's index item, its count on the video, the network's windows.
+    expect((await sweepFaults(shareSweep)).requests).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
   });
 
   it('sharetext signed in: the same, the share attributed to the account', async () => {
     // The token's check (session and suspension), then as above.
-    expect((await sweepFaults(signedInShareSweep)).requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+    expect((await sweepFaults(signedInShareSweep)).requests).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand', 'TransactWriteItemsCommand']);
   });
 });
 

@@ -115,18 +115,20 @@ describe('GET /s/{shareid}', () => {
     expect(gone.html).toContain('This share was not found');
   });
 
-  it('counts each view as an open on the share and the video, link previews apart, within 2 reads', async () => {
+  it('counts a view as an open on the share and the video once per network and UTC day, link previews apart, within 2 reads and 1 write', async () => {
     const video = await putTestVideo(author.openid);
     const shareid = await shareOf(video.vid, 'en');
     const { result, requests } = await recordRequests(() => open(shareid, { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X)' }));
     expect(result.status).toBe(200);
-    const reads = requests.filter((r) => r.command === 'BatchGetItemCommand' || r.command === 'GetItemCommand');
-    expect(reads).toHaveLength(2);
-    await open(shareid);
+    // The share with this network's day window; the video with its author; the open's transaction.
+    expect(requests.map((r) => r.command).sort()).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand', 'TransactWriteItemsCommand']);
+    // Every request here comes from 127.0.0.1: the same network, counted once today.
+    const again = await recordRequests(() => open(shareid));
+    expect(again.requests.map((r) => r.command)).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand']);
     await open(shareid, { 'user-agent': 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)' });
     await open(shareid, { 'user-agent': 'TelegramBot (like TwitterBot)' });
-    expect(await getHubItem(shareKeys.share(shareid))).toMatchObject({ open_count: 2, preview_count: 2 });
-    expect(await getHubItem(videoKeys.video(video.vid))).toMatchObject({ open_count: 2, share_count: 1 });
+    expect(await getHubItem(shareKeys.share(shareid))).toMatchObject({ open_count: 1, preview_count: 1 });
+    expect(await getHubItem(videoKeys.video(video.vid))).toMatchObject({ open_count: 1, share_count: 1 });
   });
 });
 

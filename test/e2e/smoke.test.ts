@@ -43,7 +43,7 @@ describe('npm run smoke against the local server', () => {
       expect.stringMatching(/^ok {3}200 +\d+ ms {2}health +GET \/api\/v1\/health$/),
       expect.stringMatching(/^ok {3}200 .*openapi +GET \/api\/v1\/openapi\.json$/),
       expect.stringMatching(/^ok {3}200 .*feed +GET \/api\/v1\?do=get_next_list&openid=smoke-check&order=new&watch_count=1$/),
-      expect.stringMatching(/^ok {3}404 .*share_404 +GET \/s\/0smokecheck0$/),
+      expect.stringMatching(/^ok {3}404 .*share_404 +GET \/s\/0smokecheck000000000$/),
       expect.stringMatching(/^ok {3}200 .*page +GET \/$/),
     ]);
     expect(lines.at(-1)).toBe('5 checks passed');

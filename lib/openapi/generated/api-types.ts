@@ -601,7 +601,7 @@ export interface paths {
         };
         /**
          * The share page of a video (HTML, in the share's locale; an HTML 404 page when unknown)
-         * @description A browser opens it, so every answer is a page: HTML 200, HTML 404 (unknown or expired share, removed video), HTML 503 with Retry-After when the store is unavailable. Each view counts an open on the share.
+         * @description A browser opens it, so every answer is a page: HTML 200, HTML 404 (unknown or expired share, removed video), HTML 503 with Retry-After when the store is unavailable. A view counts an open on the share and its video once per network (an IPv4 address, an IPv6 /64) and UTC day; an unknown id counts nothing.
          */
         get: operations["sharePage"];
         put?: never;
