@@ -89,6 +89,10 @@ describe('an approval that cannot complete leaves the item decidable', () => {
     for (let n = 1; n <= 9; n++) expect((await comment(writer, vid, `plain ${n}`)).status).toBe(200);
     const limited = await held(entry!.held_id, 'approve');
     expect(limited.status).toBe(429);
+    // The approval is under way (it may yet publish the comment): remove asks for it to be repeated.
+    const remove = await held(entry!.held_id, 'remove');
+    expect([remove.status, remove.body.code]).toEqual([403, 'FORBIDDEN']);
+    expect(errorOf(remove)).toContain('approve it again');
     clock.advance(61_000);
     const approved = await held(entry!.held_id, 'approve');
     expect(approved.status).toBe(200);
