@@ -81,6 +81,19 @@ describe('an approval that cannot complete leaves the item decidable', () => {
     expect((await storedAuditEvents(writer.openid)).map((e) => e.type)).toEqual(['filter.held_discarded']);
   });
 
+  it("a held comment whose video's author blocked its author since: approve is 403 naming the block, the item pending", async () => {
+    const [owner, writer] = (await putTestAccounts(2)) as [TestAccount, TestAccount];
+    const vid = (await putTestVideo(owner.openid)).vid;
+    await comment(writer, vid, 'spam before the block');
+    const [entry] = await heldOf(writer.openid);
+    expect((await hub(api, 'block_user', { ...as(owner), block_user: writer.openid })).status).toBe(200);
+    const refused = await held(entry!.held_id, 'approve');
+    expect([refused.status, refused.body.code]).toEqual([403, 'FORBIDDEN']);
+    expect(errorOf(refused)).toContain('blocked');
+    expect((await comments(owner, vid)).data.total).toBe(0);
+    expect((await held(entry!.held_id, 'remove')).status).toBe(200);
+  });
+
   it("an approval refused for the author's full comment window (429) is approved once the window has passed", async () => {
     const [owner, writer] = (await putTestAccounts(2)) as [TestAccount, TestAccount];
     const vid = (await putTestVideo(owner.openid)).vid;
