@@ -4,6 +4,8 @@ import { timeKey, shardKey, allShards, SHARDS, shardOf } from '../db/keys.js';
 export const videoKeys = {
   /** The video and its counters. gsi1: VIDEOS#k / created_at#vid (order=new; k from the vid); gsi2: AUTHOR#openid / created_at#vid. */
   video: (vid: string) => ({ pk: `VIDEO#${vid}`, sk: 'VIDEO' }),
+  /** A video a moderator removed (lib/moderation/actions.ts): its fields as they were; its vid is never published again. */
+  removed: (vid: string) => ({ pk: `VIDEO#${vid}`, sk: 'REMOVED' }),
   videosIndex: (createdAt: string, vid: string) => ({ gsi1pk: shardKey('VIDEOS', vid, SHARDS.videos), gsi1sk: timeKey(createdAt, vid) }),
   authorIndex: (openid: string, createdAt: string, vid: string) => ({ gsi2pk: `AUTHOR#${openid}`, gsi2sk: timeKey(createdAt, vid) }),
   /** (author, external_id) -> vid: makes publishing idempotent per account. */

@@ -9,7 +9,7 @@ import { afterCommit } from '../db/failures.js';
 import { accountKeys } from '../accounts/accounts.js';
 import { videoKeys } from './video-items.js';
 import { cancellationCode, MAX_TRANSACTION_ITEMS, transactItemOf, transactWrite, type TransactItem } from '../db/transact.js';
-import { NotFoundError, UnavailableError } from '../errors.js';
+import { ForbiddenError, NotFoundError, UnavailableError } from '../errors.js';
 import { newVid } from '../ids.js';
 import { postingWrites } from './search-index.js';
 import { countTags, tagDeltas } from './tag-stats.js';
@@ -54,11 +54,11 @@ function publishGuardKey(input: VideoInput, fields: VideoFields) {
   return input.vid || input.external_id ? undefined : videoKeys.publishGuard(input.author_openid, contentDigest(fields));
 }
 
-/** The video a recent identical publish created, if its guard is still live. */
-async function guardedVideo(guardKey: { pk: string; sk: string }): Promise<VideoItem | undefined> {
+/** The vid a recent identical publish created, if its guard is still live, and its video (gone when a moderator removed it). */
+async function guardedVideo(guardKey: { pk: string; sk: string }): Promise<{ vid?: string; video?: VideoItem }> {
   const guard = (await db.send(new GetCommand({ TableName: TABLE(), Key: guardKey, ConsistentRead: true }))).Item as { vid?: string; expires_at?: number } | undefined;
-  if (!guard?.vid || (guard.expires_at ?? 0) <= clock.now()) return undefined;
-  return getVideo(guard.vid, true);
+  if (!guard?.vid || (guard.expires_at ?? 0) <= clock.now()) return {};
+  return { vid: guard.vid, video: await getVideo(guard.vid, true) };
 }
 
 /** Found by its retry guard: the video is committed; its search postings are written again (idempotent puts), in case the first publish failed before them. */
@@ -82,7 +82,40 @@ function postingsInTransaction(items: TransactItem[], postings: BatchWrite[]): B
   return postings.slice(room);
 }
 
-async function createVideo(input: VideoInput, fields: VideoFields, guardKey: { pk: string; sk: string } | undefined): Promise<VideoItem> {
+/** What the record of a video a moderator removed tells (lib/moderation/actions.ts): who, when, why. */
+export interface VideoRemoval {
+  vid: string;
+  removed_at: string;
+  removed_by: string;
+  note?: string;
+}
+
+/** The removal of `vid` by a moderator, if it was removed (a strongly consistent read of its record). */
+export async function removalOf(vid: string): Promise<VideoRemoval | undefined> {
+  const item = (await db.send(new GetCommand({ TableName: TABLE(), Key: videoKeys.removed(vid), ConsistentRead: true }))).Item as VideoRemoval | undefined;
+  return item ? { vid, removed_at: item.removed_at, removed_by: item.removed_by, ...(item.note ? { note: item.note } : {}) } : undefined;
+}
+
+/** A publish naming the vid of a video a moderator removed: that vid is never published again (docs/moderation.md, "Moderation"). */
+export class VideoRemovedError extends ForbiddenError {
+  constructor(readonly vid: string) {
+    super(`Video "${vid.slice(0, 64)}" was removed by a moderator and is not published again`);
+  }
+}
+
+/** What a publish finds: the video it updates, or the vid of a video gone (removed) that its external_id still names. */
+interface Found {
+  existing?: VideoItem;
+  staleExternal?: string;
+}
+
+/** The vids of videos gone (removed) that a publish's external_id link or retry guard still names: the new video replaces them there, as read. */
+interface Stale {
+  staleExternal?: string;
+  staleGuard?: string;
+}
+
+async function createVideo(input: VideoInput, fields: VideoFields, guardKey: { pk: string; sk: string } | undefined, { staleExternal, staleGuard }: Stale): Promise<VideoItem> {
   const nowIso = clock.nowIso();
   const video: VideoItem = {
     vid: input.vid ?? newVid(),
@@ -120,8 +153,15 @@ async function createVideo(input: VideoInput, fields: VideoFields, guardKey: { p
     ...video.tags.map((tag) => ({ Put: { TableName: TABLE(), Item: tagItem(video, tag) } })),
   ];
   if (video.external_id) {
-    items.push({ Put: { TableName: TABLE(), Item: externalIdItem(video, video.external_id), ConditionExpression: 'attribute_not_exists(pk)' } });
+    // An external_id that named a video since removed names the new one (its link replaced as read).
+    const link = staleExternal
+      ? { ConditionExpression: 'attribute_not_exists(pk) OR vid = :stale', ExpressionAttributeValues: { ':stale': staleExternal } }
+      : { ConditionExpression: 'attribute_not_exists(pk)' };
+    items.push({ Put: { TableName: TABLE(), Item: externalIdItem(video, video.external_id), ...link } });
   }
+  // A vid given by the caller (a held video's approval) is never one a moderator removed.
+  const removedIndex = input.vid ? items.length : -1;
+  if (input.vid) items.push({ ConditionCheck: { TableName: TABLE(), Key: videoKeys.removed(video.vid), ConditionExpression: 'attribute_not_exists(pk)' } });
   const now = clock.now();
   const guardIndex = guardKey ? items.length : -1;
   if (guardKey) {
@@ -130,8 +170,9 @@ async function createVideo(input: VideoInput, fields: VideoFields, guardKey: { p
       Put: {
         TableName: TABLE(),
         Item: { ...guardKey, entity: 'publish_guard', vid: video.vid, expires_at: expires, ttl: Math.ceil(expires / 1000) + 60 },
-        ConditionExpression: 'attribute_not_exists(pk) OR expires_at <= :now',
-        ExpressionAttributeValues: { ':now': now },
+        // A guard naming a removed video is no retry of this publish: it names the new video from now on.
+        ConditionExpression: `attribute_not_exists(pk) OR expires_at <= :now${staleGuard ? ' OR vid = :stale' : ''}`,
+        ExpressionAttributeValues: { ':now': now, ...(staleGuard ? { ':stale': staleGuard } : {}) },
       },
     });
   }
@@ -140,6 +181,7 @@ async function createVideo(input: VideoInput, fields: VideoFields, guardKey: { p
     await transactWrite(items);
   } catch (error) {
     if (cancellationCode(error, 1) === 'ConditionalCheckFailed') throw new NotFoundError(`The author account "${video.author_openid.slice(0, 64)}" does not exist`);
+    if (removedIndex >= 0 && cancellationCode(error, removedIndex) === 'ConditionalCheckFailed') throw new VideoRemovedError(video.vid);
     // The same content was published moments ago (a retry, or a parallel duplicate): that video.
     if (guardKey && cancellationCode(error, guardIndex) === 'ConditionalCheckFailed') throw new AlreadyPublished(guardKey);
     // The vid, the external id or the author's latest list changed under us: look again.
@@ -202,12 +244,23 @@ async function updateVideo(existing: VideoItem, input: VideoInput, fields: Video
   return fresh ?? video;
 }
 
-async function findExisting(input: VideoInput): Promise<VideoItem | undefined> {
-  if (input.vid) return getVideo(input.vid, true);
-  if (!input.external_id) return undefined;
+/**
+ * The video a publish updates: the one `vid` names, else the one the author's `external_id` names.
+ * An external_id whose video is gone (a moderator removed it) is returned as `staleExternal`: the
+ * publish creates a new video and the external_id names it from then on.
+ */
+async function findExisting(input: VideoInput): Promise<Found> {
+  if (input.vid) {
+    const existing = await getVideo(input.vid, true);
+    if (existing || !input.external_id) return { existing };
+  }
+  if (!input.external_id) return {};
   const link = await db.send(new GetCommand({ TableName: TABLE(), Key: videoKeys.externalId(input.author_openid, input.external_id), ConsistentRead: true }));
   const vid = (link.Item as { vid?: string } | undefined)?.vid;
-  return vid ? getVideo(vid, true) : undefined;
+  if (!vid) return {};
+  const linked = await getVideo(vid, true);
+  if (linked && input.vid === undefined) return { existing: linked };
+  return linked ? {} : { staleExternal: vid };
 }
 
 /**
@@ -219,7 +272,8 @@ async function findExisting(input: VideoInput): Promise<VideoItem | undefined> {
  * Without `vid` or `external_id`, the same author publishing the same content within
  * PUBLISH_RETRY_WINDOW_MS is a retry: it gets the video of the first publish back (created: true,
  * as the first answer said or would have said; `replayed: true`), with its search postings
- * completed, never a second video.
+ * completed, never a second video; unless a moderator removed that video, whose vid is never
+ * published again: the publish is a new video (so is one by an `external_id` whose video was removed).
  */
 export async function putVideo(input: VideoInput): Promise<{ video: VideoItem; created: boolean; replayed?: true }> {
   try {
@@ -233,18 +287,21 @@ export async function putVideo(input: VideoInput): Promise<{ video: VideoItem; c
 async function writeVideo(input: VideoInput): Promise<{ video: VideoItem; created: boolean; replayed?: true }> {
   const fields = cleanFields(input);
   const guardKey = publishGuardKey(input, fields);
+  let staleGuard: string | undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
-      const existing = await findExisting(input);
+      const { existing, staleExternal } = await findExisting(input);
       if (existing) return { video: await updateVideo(existing, input, fields), created: false };
-      return { video: await createVideo(input, fields, guardKey), created: true };
+      return { video: await createVideo(input, fields, guardKey, { staleExternal, staleGuard }), created: true };
     } catch (error) {
       if (error instanceof AlreadyPublished) {
-        const video = await guardedVideo(error.guardKey);
+        const { vid, video } = await guardedVideo(error.guardKey);
         if (video) {
           await indexVideo(video);
           return { video, created: true, replayed: true };
         }
+        // The guard names a video a moderator removed: this publish is a new video.
+        staleGuard = vid;
       } else if (!(error instanceof RetryPut)) throw error;
       // Another publish of the same video won the race: back off with jitter before re-reading it.
       await backoff(attempt + 1, { firstMs: 25 });

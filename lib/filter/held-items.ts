@@ -7,12 +7,13 @@ import { accountKeys } from '../accounts/accounts.js';
 import { clock } from '../clock.js';
 import { db, tableNames } from '../db/client.js';
 import { timeKey } from '../db/keys.js';
-import { ValidationError } from '../errors.js';
+import { ForbiddenError, UnavailableError, ValidationError } from '../errors.js';
 import { config } from '../config.js';
-import { cancellationCode, transactWrite } from '../db/transact.js';
+import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { rateLimitedError, rateLimitItem, type RateLimit } from '../limits/rate-windows.js';
 import { newCommentId, randomBase62 } from '../ids.js';
 import type { VideoInput } from '../catalog/video-items.js';
+import { removalOf, type VideoRemoval } from '../catalog/videos.js';
 
 export type HeldTargetType = 'comment' | 'video' | 'user';
 export type ProfileField = 'nickname' | 'signature' | 'city';
@@ -27,6 +28,8 @@ export const heldKeys = {
   /** A held profile field: one per field, the latest held value replaces an earlier one. */
   profileField: (openid: string, field: ProfileField) => ({ pk: `ACCOUNT#${openid}`, sk: `HELD#user#${field}` }),
   profilePrefix: 'HELD#user#',
+  /** A held comment its author withdrew (comment_delete): what a repeat of the withdrawal answers, kept WITHDRAWN_DAYS. */
+  withdrawnComment: (openid: string, cid: string) => ({ pk: `ACCOUNT#${openid}`, sk: `WITHDRAWN#${cid}` }),
   /** A held video: one per vid (a new video's vid is drawn when it is held). */
   video: (openid: string, vid: string) => ({ pk: `ACCOUNT#${openid}`, sk: `HELD#video#${vid}` }),
   /** gsi1: the queue of every held item, oldest first (one partition: held items are few). */
@@ -57,10 +60,12 @@ export interface HeldItem {
   vid?: string;
   /** A held video: the whole publish, applied on approval. */
   video?: VideoInput & { vid: string };
+  /** A held video: the earlier video of the same content or external_id that a moderator removed (its vid is not published again). */
+  removed?: VideoRemoval;
 }
 
 /** A held item as the queue and its author see it: the stored fields, named by its `held_id`. */
-export type HeldView = Pick<HeldItem, 'target_type' | 'target_id' | 'author' | 'fields' | 'text' | 'at' | 'vid'> & { held_id: string };
+export type HeldView = Pick<HeldItem, 'target_type' | 'target_id' | 'author' | 'fields' | 'text' | 'at' | 'vid' | 'removed'> & { held_id: string };
 
 const TABLE = () => tableNames.hub;
 
@@ -87,6 +92,7 @@ export function heldView(item: HeldItem): HeldView {
     text: item.text,
     at: item.at,
     ...(item.vid ? { vid: item.vid } : {}),
+    ...(item.removed ? { removed: item.removed } : {}),
   };
 }
 
@@ -110,24 +116,28 @@ const commentLimit = (openid: string): RateLimit => ({
 
 /**
  * Holds a comment (comment_set whose content a `hold` term matched): stored apart, without a number,
- * so no page and no comment_count moves; with a slot of the author's comment window, in one
- * transaction (429 when full). A repeat of the same text on the same video holds it once and is
- * answered even when the window is full, as a retried comment is.
+ * so no page and no comment_count moves; with a slot of the author's comment window and the checks
+ * the plain path makes in its reservation (`checks`: the video's author has not blocked the
+ * commenter), in one transaction (429 when full, 403 when blocked; nothing stored). A repeat of the
+ * same text on the same video holds it once and is answered even when the window is full, as a
+ * retried comment is.
  */
-export async function holdComment(input: { openid: string; vid: string; content: string }): Promise<HeldItem> {
+export async function holdComment(input: { openid: string; vid: string; content: string }, notBlocked: TransactItem): Promise<HeldItem> {
   const digest = createHash('sha256').update(input.content).digest('base64url').slice(0, 22);
   const key = heldKeys.comment(input.openid, input.vid, digest);
   const item = newHeld(key, { target_type: 'comment', target_id: newCommentId(), author: input.openid, fields: ['content'], text: { content: input.content }, vid: input.vid });
   const now = clock.now();
   const limit = commentLimit(input.openid);
   try {
-    await transactWrite([{ Put: { TableName: TABLE(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }, rateLimitItem(limit, now)]);
+    await transactWrite([{ Put: { TableName: TABLE(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }, rateLimitItem(limit, now), notBlocked]);
     return item;
   } catch (error) {
     if (cancellationCode(error, 0) === 'ConditionalCheckFailed') {
       const existing = (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item as HeldItem | undefined;
       if (existing) return existing;
     }
+    // Blocked by the video's author: the plain path's answer (docs/moderation.md, "Blocking").
+    if (cancellationCode(error, 2) === 'ConditionalCheckFailed') throw new ForbiddenError('You cannot comment on this video');
     throw rateLimitedError(error, [limit], 1, now) ?? error;
   }
 }
@@ -146,18 +156,71 @@ export async function holdProfileField(openid: string, field: ProfileField, valu
  * video it will create (drawn now) or update (found by `external_id`); holding the same vid again
  * replaces the earlier hold.
  */
-export async function holdVideo(video: VideoInput & { vid: string }, held: Record<string, string>): Promise<HeldItem> {
+export async function holdVideo(video: VideoInput & { vid: string }, held: Record<string, string>, removed?: VideoRemoval): Promise<HeldItem> {
   const text = { title: video.title, description: video.description ?? '', ...held };
-  const item = newHeld(heldKeys.video(video.author_openid, video.vid), { target_type: 'video', target_id: video.vid, author: video.author_openid, fields: Object.keys(held), text, video });
+  const item = newHeld(heldKeys.video(video.author_openid, video.vid), { target_type: 'video', target_id: video.vid, author: video.author_openid, fields: Object.keys(held), text, video, ...(removed ? { removed } : {}) });
   await db.send(new PutCommand({ TableName: TABLE(), Item: item }));
   return item;
 }
 
 /** The vid of a held new video, derived from `seed` (10 base62 characters, as newVid draws them). */
-export function heldVid(seed: string): string {
+function derivedVid(seed: string): string {
   const digest = createHash('sha256').update(seed).digest();
   const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
   return Array.from(digest.subarray(0, 10), (b) => alphabet[b % 62]).join('');
+}
+
+/** How many removed vids in a row a held new video's derivation steps over before it refuses the content (403). */
+const MAX_REMOVED_STEPS = 8;
+
+/**
+ * The vid of a held new video: derived from `seed`, so a retried publish holds the same one. A vid a
+ * moderator removed is never published again: the derivation steps to the next vid (derived from the
+ * seed and the removed vid, so a retry steps the same way), and `removed` tells the queue about the
+ * latest removal met (`linkedRemoval`: the video an external_id named, removed).
+ */
+export async function heldVid(seed: string, linkedRemoval?: VideoRemoval): Promise<{ vid: string; removed?: VideoRemoval }> {
+  let vid = derivedVid(seed);
+  let removed = linkedRemoval;
+  for (let step = 0; step <= MAX_REMOVED_STEPS; step++) {
+    const removal = await removalOf(vid);
+    if (!removal) return { vid, ...(removed ? { removed } : {}) };
+    removed = removal;
+    vid = derivedVid(`${seed}\n${vid}`);
+  }
+  throw new ForbiddenError('This content was removed by moderators too often to be published again');
+}
+
+/** How long a withdrawn held comment answers a repeat of its withdrawal (the marker's TTL). */
+const WITHDRAWN_DAYS = 30;
+
+/**
+ * The author withdraws a held comment (comment_delete with the cid comment_set answered it with):
+ * the held item leaves the queue and their page, and a marker answers a repeat, in one transaction.
+ * Not audited, as the author's deletion of a comment is not. Returns undefined when `cid` is no held
+ * comment of theirs on `vid`, withdrawn or not (comment_delete answers 404); 503 while a moderator's
+ * approval of it is under way (it is published or back to pending when that ends).
+ */
+export async function withdrawHeldComment(openid: string, vid: string, cid: string): Promise<{ cid: string; vid: string; created_at: string } | undefined> {
+  const item = (await heldOfAuthor(openid, heldKeys.commentsOfVideoPrefix(vid))).find((h) => h.target_id === cid);
+  const markerKey = heldKeys.withdrawnComment(openid, cid);
+  if (!item) {
+    const marker = (await db.send(new GetCommand({ TableName: TABLE(), Key: markerKey, ConsistentRead: true }))).Item as { vid?: string; created_at?: string } | undefined;
+    return marker?.vid === vid ? { cid, vid, created_at: marker.created_at ?? '' } : undefined;
+  }
+  if (item.state !== 'pending') throw new UnavailableError('A moderator is approving this comment right now; retry in a moment', 5);
+  const expiresAt = clock.now() + WITHDRAWN_DAYS * 86_400_000;
+  try {
+    await transactWrite([
+      { Delete: { TableName: TABLE(), Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'nonce = :n AND #state = :pending', ExpressionAttributeNames: { '#state': 'state' }, ExpressionAttributeValues: { ':n': item.nonce, ':pending': 'pending' } } },
+      { Put: { TableName: TABLE(), Item: { ...markerKey, entity: 'held_withdrawn', cid, vid, created_at: item.at, withdrawn_at: clock.nowIso(), ttl: Math.ceil(expiresAt / 1000) } } },
+    ]);
+  } catch (error) {
+    // Approved, discarded or withdrawn meanwhile: look again.
+    if (cancellationCode(error, 0) === 'ConditionalCheckFailed') return withdrawHeldComment(openid, vid, cid);
+    throw error;
+  }
+  return { cid, vid, created_at: item.at };
 }
 
 /** Drops a held value of a profile field (the author set the field to a value the filter let through). */

@@ -12,6 +12,7 @@ import { getCommented } from '../comments/comments.js';
 import { ownCommentCount } from '../catalog/own-counts.js';
 import { clock } from '../clock.js';
 import { NotFoundError } from '../errors.js';
+import { notBlockedByCheck } from '../social/blocks.js';
 
 const query = z.object({
   openid: identifier(),
@@ -43,7 +44,9 @@ export const commentSet = defineOperation({
     if (held.length === 0) return postComment(input);
     const [video, author, commented] = await Promise.all([getVideo(input.vid, true), requireAccount(input.openid, 'Your account'), getCommented(input.openid, input.vid)]);
     if (!video) throw new NotFoundError(`Video "${input.vid.slice(0, 64)}" does not exist`);
-    const item = await holdComment(input);
+    // The plain path's checks before anything is held: the video, the account, then in the hold's
+    // transaction the comment window and the block (lib/comments/post-comment.ts reserve).
+    const item = await holdComment(input, notBlockedByCheck(video.author_openid, input.openid));
     const comment = { cid: item.target_id, vid: input.vid, openid: input.openid, nickname: author.nickname, content: item.text.content!, created_at: item.at, held: true };
     return { comment, comment_count: ownCommentCount(video.comment_count, commented, clock.now()), held: true };
   },

@@ -151,7 +151,7 @@ export const HUB_DOCS: Record<string, HubOperationDoc> = {
     examples: [{ summary: 'Page 1', query: { ...signedIn, vid: 'v_8k2m4q', page: '1', d: '' }, data: { list: [exampleComment], page: 1, page_size: 20, total: 1, has_more: false } }],
   },
   comment_delete: {
-    summary: 'Delete your own comment: a tombstone in place, numbering and comment_count unchanged; again: the same answer',
+    summary: 'Delete your own comment: a tombstone in place, numbering and comment_count unchanged (a held comment, by the cid comment_set answered: withdrawn from the moderation queue); again: the same answer',
     data: z.object({ comment, deleted: z.literal(true) }),
     examples: [
       {

@@ -29,7 +29,7 @@ export const ACTION_TARGET_TYPES = [...TARGET_TYPES, 'held'] as const;
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
 export const moderationKeys = {
   /** A video a moderator removed: its fields as they were, out of every list (the video item is gone). */
-  removedVideo: (vid: string) => ({ pk: videoKeys.video(vid).pk, sk: 'REMOVED' }),
+  removedVideo: videoKeys.removed,
 };
 
 export const actionBodySchema = z.strictBody({
@@ -65,7 +65,7 @@ interface Plan {
   commit?: (closeCase: TransactItem) => Promise<boolean>;
 }
 
-type Planner = (ctx: { principal: Principal; target: Target; caseItem: StoredCase; nowIso: string }) => Promise<Plan>;
+type Planner = (ctx: { principal: Principal; target: Target; caseItem: StoredCase; nowIso: string; note?: string }) => Promise<Plan>;
 
 const eventOf = (action: AuditEvent['action'], principal: Principal, subject: string, target: Target): AuditEvent => ({
   action,
@@ -87,9 +87,10 @@ async function removeComment({ principal, target, caseItem, nowIso }: Parameters
  * A video: the video item and its tag rankings deleted (out of every walk of the feed, the author's
  * list, search, shares and likes lists, which all read the video item and drop a vid without one),
  * the author's latest list without it and their video_count one less; its fields kept under
- * `moderationKeys.removedVideo` for the record. Nothing to change when it is gone already.
+ * `moderationKeys.removedVideo` for the record, with who removed it, when and the decision's note
+ * (its vid is never published again: lib/catalog/videos.ts). Nothing to change when it is gone already.
  */
-async function removeVideo({ principal, target, caseItem, nowIso }: Parameters<Planner>[0]): Promise<Plan> {
+async function removeVideo({ principal, target, caseItem, nowIso, note }: Parameters<Planner>[0]): Promise<Plan> {
   const video = await getVideo(target.id, true);
   const event = eventOf('video.removed', principal, video?.author_openid ?? caseItem.owner, target);
   if (!video) return { state: 'actioned', outcome: 'content_removed', items: [], event };
@@ -100,7 +101,7 @@ async function removeVideo({ principal, target, caseItem, nowIso }: Parameters<P
   const { gsi1pk: _1, gsi1sk: _2, gsi2pk: _3, gsi2sk: _4, gsi3pk: _5, gsi3sk: _6, ...fields } = video as VideoItem & Record<string, unknown>;
   const items: TransactItem[] = [
     { Delete: { TableName, Key: videoKeys.video(video.vid), ConditionExpression: 'attribute_exists(pk)' } },
-    { Put: { TableName, Item: { ...fields, ...moderationKeys.removedVideo(video.vid), entity: 'removed_video', removed_at: nowIso, removed_by: principal.user_id } } },
+    { Put: { TableName, Item: { ...fields, ...moderationKeys.removedVideo(video.vid), entity: 'removed_video', removed_at: nowIso, removed_by: principal.user_id, ...(note ? { note } : {}) } } },
     ...video.tags.map((tag) => ({ Delete: { TableName, Key: videoKeys.videoTag(video.vid, tag) } })),
   ];
   if (latest?.videos?.some((v) => v.vid === video.vid)) {
@@ -224,6 +225,8 @@ export async function takeAction(principal: Principal, body: unknown): Promise<A
   for (let attempt = 0; attempt < 5; attempt++) {
     const caseItem = await getCase(target);
     if (!caseItem) throw new NotFoundError(`Nothing is reported for ${target.type} "${target.id.slice(0, 64)}"`);
+    // Nobody decides on their own account or content, whatever their role (docs/moderation.md, "Moderation").
+    if (caseItem.owner === principal.user_id) throw new ForbiddenError('This case is about you or your content: another moderator or an administrator decides on it');
     if (caseItem.open_count === 0) {
       const last = caseItem.decisions[String(caseItem.round - 1)];
       if (last?.action === action) return resultOf(target, last);
@@ -231,7 +234,7 @@ export async function takeAction(principal: Principal, body: unknown): Promise<A
     }
     const now = clock.now();
     const nowIso = new Date(now).toISOString();
-    const plan = await planner({ principal, target, caseItem, nowIso });
+    const plan = await planner({ principal, target, caseItem, nowIso, ...(note ? { note } : {}) });
     const decision: Decision = { action, state: plan.state, outcome: plan.outcome, decided_at: nowIso, reports: caseItem.open_count };
     const closeCase = closeCaseItem(caseItem, { ...decision, ...(note ? { note } : {}) });
     try {

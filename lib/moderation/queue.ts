@@ -7,6 +7,7 @@ import { gaugeSeconds } from '../observability/metrics.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
 import { ValidationError } from '../errors.js';
+import type { VideoRemoval } from '../catalog/videos.js';
 import { heldKeys, heldView, type HeldItem, type HeldTargetType } from '../filter/held-items.js';
 import { reasonCounts, reportKeys, type StoredCase } from '../report/reports.js';
 import type { Target } from '../report/targets.js';
@@ -35,6 +36,8 @@ export interface ReportsEntry {
   reasons: Record<string, number>;
   oldest_report_at: string;
   latest_report_at: string;
+  /** Present (true) when the case is about the caller or the caller's content: another moderator or an administrator decides it. */
+  own?: true;
 }
 
 /** Held content in the queue (docs/moderation.md, "Filter"): acted on as target `{type: 'held', id: held_id}`. */
@@ -51,6 +54,10 @@ export interface HeldEntry {
   fields: string[];
   text: Record<string, string>;
   held_at: string;
+  /** A held video: the earlier video of the same content or external_id that a moderator removed (who, when, the decision's note). */
+  removed?: VideoRemoval;
+  /** Present (true) when the caller is the author: another moderator or an administrator decides it. */
+  own?: true;
 }
 
 export type QueueEntry = ReportsEntry | HeldEntry;
@@ -109,9 +116,10 @@ const since = (row: IndexKey) => row.gsi1sk.slice(0, row.gsi1sk.indexOf('#'));
  * reports; the held queue HELD), `limit` rows from its own position; the page is the first `limit`
  * rows of the two merged, and the cursor keeps each source's last returned row. Then one BatchGet of
  * the cases and held items and one of their authors (gsi1 projects none of their attributes: its
- * projection is shared with other lists, docs/data-model.md "Index projections").
+ * projection is shared with other lists, docs/data-model.md "Index projections"). The entries about
+ * `caller` or their content are marked `own` (they decide other moderators' cases only).
  */
-export async function moderationQueue(query: Record<string, string | undefined>): Promise<{ items: QueueEntry[]; next_cursor: string | null }> {
+export async function moderationQueue(query: Record<string, string | undefined>, caller?: string): Promise<{ items: QueueEntry[]; next_cursor: string | null }> {
   const parsed = queueQuerySchema.parse(query);
   const limit = parsed.limit === undefined ? QUEUE_PAGE_DEFAULT : Number(parsed.limit);
   if (limit < 1 || limit > QUEUE_PAGE_MAX) throw new ValidationError(`Invalid parameter "limit": must be an integer from 1 to ${QUEUE_PAGE_MAX}`);
@@ -148,6 +156,8 @@ export async function moderationQueue(query: Record<string, string | undefined>)
         fields: view.fields,
         text: view.text,
         held_at: view.at,
+        ...(view.removed ? { removed: view.removed } : {}),
+        ...(view.author === caller ? { own: true as const } : {}),
       };
     }
     const c = s.item;
@@ -161,6 +171,7 @@ export async function moderationQueue(query: Record<string, string | undefined>)
       reasons: reasonCounts(c),
       oldest_report_at: c.oldest_open_at ?? '',
       latest_report_at: c.latest_report_at ?? '',
+      ...(c.owner === caller ? { own: true as const } : {}),
     };
   });
   // Each source continues after its last row on this page; one whose every row was taken, with nothing after, is done.

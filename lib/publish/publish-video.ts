@@ -7,17 +7,16 @@ import { videoKeys } from '../catalog/video-items.js';
 import { toVideoView, videoViews } from '../catalog/video-view.js';
 import { commentKeys } from '../comments/comments.js';
 import type { VideoView } from '../catalog/video-view-schema.js';
-import { getVideo, putVideo } from '../catalog/videos.js';
+import { getVideo, putVideo, removalOf } from '../catalog/videos.js';
 import { afterCommit } from '../db/failures.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { countMetric } from '../observability/metrics.js';
 import { checkedText, textIssues } from '../text.js';
 import { getAccount } from '../accounts/accounts.js';
+import { PUBLISHING_ROLES } from '../accounts/roles.js';
 import { heldVid, holdVideo } from '../filter/held-items.js';
 import { checkFields } from '../filter/terms.js';
 
-/** The roles that may publish, read from the account item now (docs/protected-api.md, "Who may do what"). */
-const PUBLISHER_ROLES = ['editor', 'admin'];
 
 const line = (max: number, min = 0) =>
   checkedText(
@@ -104,7 +103,7 @@ export async function publishVideo(principal: Principal, body: unknown): Promise
 /** The role (read now), then the body: what a publish and its dry run both check. */
 async function checkedPublish(principal: Principal, body: unknown) {
   const account = await getAccount(principal.user_id, true);
-  if (!account || !(account.roles ?? []).some((role) => PUBLISHER_ROLES.includes(role))) {
+  if (!account || !(account.roles ?? []).some((role) => (PUBLISHING_ROLES as readonly string[]).includes(role))) {
     throw new ForbiddenError('Publishing videos needs the editor or admin role');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
@@ -119,12 +118,12 @@ async function checkedPublish(principal: Principal, body: unknown) {
   return { account, input, held: Object.fromEntries(held.map((name) => [name, fields[name]!])) };
 }
 
-/** The video an `external_id` of the author names, if any (the guard item putVideo writes, then its video). */
+/** The video an `external_id` of the author names, if any (the guard item putVideo writes, then its video), and the vid it names (its video may be gone: removed). */
 async function videoOfExternalId(author: string, externalId: string | undefined) {
-  if (externalId === undefined) return undefined;
+  if (externalId === undefined) return {};
   const link = await db.send(new GetCommand({ TableName: tableNames.hub, Key: videoKeys.externalId(author, externalId), ConsistentRead: true }));
   const vid = (link.Item as { vid?: string } | undefined)?.vid;
-  return vid ? getVideo(vid, true) : undefined;
+  return vid ? { vid, video: await getVideo(vid, true) } : {};
 }
 
 /**
@@ -132,13 +131,16 @@ async function videoOfExternalId(author: string, externalId: string | undefined)
  * of it is in the catalog meanwhile (an update leaves the published video as it was). The answer
  * shows the video as it will be published, with `held: true`.
  */
-async function holdPublish(account: { openid: string; nickname: string }, input: z.output<typeof publishVideoSchema>, held: Record<string, string>) {
-  const existing = await videoOfExternalId(account.openid, input.external_id);
+async function holdPublish(account: { openid: string; nickname: string }, input: z.output<typeof publishVideoSchema>, heldFields: Record<string, string>) {
+  const linked = await videoOfExternalId(account.openid, input.external_id);
+  const existing = linked.video;
   // A new video's vid follows from what is held (the external_id, else the content): a retried
-  // publish holds the same vid again, and its approval can create only one video.
-  const vid = existing?.vid ?? heldVid(`${account.openid}\n${input.external_id ?? JSON.stringify(input)}`);
-  const item = await holdVideo({ ...input, vid, author_openid: account.openid }, held);
-  const preview = { ...input, vid, author_openid: account.openid, created_at: existing?.created_at ?? item.at, like_count: existing?.like_count ?? 0, comment_count: existing?.comment_count ?? 0, share_count: existing?.share_count ?? 0 };
+  // publish holds the same vid again, and its approval can create only one video. Never a vid a
+  // moderator removed (heldVid steps over it; the held item shows the removal).
+  const derived = existing ? undefined : await heldVid(`${account.openid}\n${input.external_id ?? JSON.stringify(input)}`, linked.vid ? await removalOf(linked.vid) : undefined);
+  const vid = existing?.vid ?? derived!.vid;
+  const held = await holdVideo({ ...input, vid, author_openid: account.openid }, heldFields, derived?.removed);
+  const preview = { ...input, vid, author_openid: account.openid, created_at: existing?.created_at ?? held.at, like_count: existing?.like_count ?? 0, comment_count: existing?.comment_count ?? 0, share_count: existing?.share_count ?? 0 };
   return { video: toVideoView(preview, account.nickname, { liked: false, disliked: false }), created: !existing, held: true as const };
 }
 
@@ -153,6 +155,6 @@ export async function dryRunPublish(principal: Principal, body: unknown): Promis
   const { account, input } = await checkedPublish(principal, body);
   if (input.external_id === undefined) return { dry_run: true, action: 'create', vid: null };
   // As putVideo decides: a guard whose video is gone is a new video.
-  const existing = await videoOfExternalId(account.openid, input.external_id);
+  const existing = (await videoOfExternalId(account.openid, input.external_id)).video;
   return existing ? { dry_run: true, action: 'update', vid: existing.vid } : { dry_run: true, action: 'create', vid: null };
 }

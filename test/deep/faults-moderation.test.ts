@@ -9,6 +9,8 @@ import { retryAfterLostAnswer, sweepFaults, type FaultSweep } from '../support/f
 import { clearFaults } from '../support/faults.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
+import { heldCommentsOf, heldKeys, holdComment } from '../../lib/filter/held-items.js';
+import { notBlockedByCheck } from '../../lib/social/blocks.js';
 
 /**
  * comment_delete, report and each moderation action under DynamoDB faults (test/support/fault-sweep.ts:
@@ -48,6 +50,30 @@ describe('comment_delete under faults', () => {
   };
   it('503 with the comment as it was; the retry makes one tombstone', async () => {
     expect((await sweepFaults(sweep)).requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'GetItemCommand', 'UpdateItemCommand']);
+  });
+  it('whose answer is lost: the retry answers the same', async () => {
+    await retryAfterLostAnswer(sweep);
+  });
+});
+
+describe("comment_delete of the author's held comment (its withdrawal) under faults", () => {
+  type Held = Case & { heldCid: string };
+  const sweep: FaultSweep<Held> = {
+    async setup() {
+      const c = await fixtures();
+      const item = await holdComment({ openid: c.author.openid, vid: c.vid, content: 'cheap spam' }, notBlockedByCheck(c.author.openid, c.author.openid));
+      return { ...c, heldCid: item.target_id };
+    },
+    call: ({ author, vid, heldCid }) => hub(api, 'comment_delete', { openid: author.openid, token: author.token, vid, cid: heldCid }),
+    async once({ author, vid, heldCid }, res) {
+      expect(res.data).toMatchObject({ comment: { cid: heldCid, vid, content: '' }, deleted: true });
+      expect(await heldCommentsOf(author.openid, vid)).toEqual([]);
+      expect(await getHubItem(heldKeys.withdrawnComment(author.openid, heldCid))).toMatchObject({ cid: heldCid, vid });
+    },
+  };
+  it('503 with the held comment as it was; the retry withdraws it once', async () => {
+    // The session, the lookup by cid (none), the author's held comments on the video, then the held item's removal with the marker in one transaction.
+    expect((await sweepFaults(sweep)).requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
   });
   it('whose answer is lost: the retry answers the same', async () => {
     await retryAfterLostAnswer(sweep);

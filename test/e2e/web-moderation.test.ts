@@ -70,6 +70,27 @@ describe('the moderation view', () => {
     }
   });
 
+  it("shows a moderator's own held nickname without buttons: another moderator decides it", async () => {
+    const [moderator, colleague] = (await putTestAccounts(2, ['moderator'])) as [TestAccount, TestAccount];
+    // The list the test above seeds, or seeded here when this test runs alone (a seed writes only into an empty store).
+    await seedFilterTerms([{ term: 'casino', action: 'hold' }]);
+    clock.advance(FILTER_CACHE_MS);
+    try {
+      expect((await hub(web.api(), 'change_nickname', { openid: moderator.openid, token: moderator.token, nickname: 'casino boss' })).data).toMatchObject({ held: true });
+      const own = await openSignedIn(moderator);
+      const row = own.locator('section.moderation tr[data-held]', { hasText: 'casino boss' });
+      await row.waitFor();
+      expect(await row.innerText()).toContain('Yours: another moderator decides');
+      expect(await row.getByRole('button').count()).toBe(0);
+      const theirs = await openSignedIn(colleague);
+      const colleagueRow = theirs.locator('section.moderation tr[data-held]', { hasText: 'casino boss' });
+      await colleagueRow.waitFor();
+      expect(await colleagueRow.getByRole('button', { name: 'Approve' }).count()).toBe(1);
+    } finally {
+      clock.reset();
+    }
+  });
+
   it('is not shown to an account without the role', async () => {
     const [plain] = (await putTestAccounts(1)) as [TestAccount];
     const page = await openSignedIn(plain);

@@ -86,7 +86,8 @@ export function moderationSection(): HTMLElement {
       return button;
     });
     const author = cell('Author', e.author.nickname || '(deleted)', ' ', h('code', {}, e.author.openid));
-    const decideCell = cell('Decide', h('div', { class: 'actions' }, ...buttons));
+    // The caller's own account or content: the server refuses their decision (403), a colleague decides.
+    const decideCell = cell('Decide', e.own ? h('span', { class: 'muted' }, 'Yours: another moderator decides') : h('div', { class: 'actions' }, ...buttons));
     if (e.kind === 'held') {
       return h(
         'tr',
@@ -94,7 +95,7 @@ export function moderationSection(): HTMLElement {
         cell('Reported', `${e.target.type} `, h('code', {}, e.target.id)),
         cell('Content', h('span', { class: 'preview' }, e.fields.map((f) => e.text[f] ?? '').join(' / '))),
         author,
-        cell('Reports', `held by the filter: ${e.fields.join(', ')}`),
+        cell('Reports', `held by the filter: ${e.fields.join(', ')}`, ...(e.removed ? [h('br', {}), `removed before as ${e.removed.vid} by ${e.removed.removed_by}, ${e.removed.removed_at}${e.removed.note ? `: ${e.removed.note}` : ''}`] : [])),
         cell('Waiting since', timeCell(e.held_at)),
         decideCell,
       );

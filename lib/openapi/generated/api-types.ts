@@ -561,7 +561,7 @@ export interface paths {
         };
         /**
          * The moderation queue: one entry per reported target with open reports and one per held item, oldest first across both
-         * @description Needs a login token whose request-context roles hold moderator or admin; an access key is 403. Oldest first across both kinds: a case by its oldest open report, a held item by when it was held. A case (`kind: "reports"`): the target, a preview of the content as last reported (a comment's text, a video's title, a user's nickname), its author, the open report count and the counts by reason (spam, abusive, sexual, violent, illegal, privacy, other), the oldest and latest open report times. Held content (`kind: "held"`, docs/moderation.md "Filter"): its `held_id` (the action's target id, with type `held`), what it holds (a comment by the cid it is held under, a video, a user's profile field), its author, a comment's vid, the fields a hold term matched with their held text, and `held_at`. `limit` 1-100 (default 20); `next_cursor` continues the list and is null on the last page.
+         * @description Needs a login token whose request-context roles hold moderator or admin; an access key is 403. Oldest first across both kinds: a case by its oldest open report, a held item by when it was held. A case (`kind: "reports"`): the target, a preview of the content as last reported (a comment's text, a video's title, a user's nickname), its author, the open report count and the counts by reason (spam, abusive, sexual, violent, illegal, privacy, other), the oldest and latest open report times. Held content (`kind: "held"`, docs/moderation.md "Filter"): its `held_id` (the action's target id, with type `held`), what it holds (a comment by the cid it is held under, a video, a user's profile field), its author, a comment's vid, the fields a hold term matched with their held text, `held_at`, and for a video whose content or external_id a moderator removed before, `removed` (that vid, who removed it, when, the decision's note). An entry about the caller or the caller's content has `own: true`: another moderator or an administrator decides it. `limit` 1-100 (default 20); `next_cursor` continues the list and is null on the last page.
          */
         get: operations["moderationQueue"];
         put?: never;
@@ -583,7 +583,7 @@ export interface paths {
         put?: never;
         /**
          * A decision on a target's open reports (remove the content, dismiss the reports, suspend the author) or on held content (approve, remove)
-         * @description Needs a login token whose request-context roles hold moderator or admin; an access key is 403. One transaction: the content change (a comment becomes a tombstone; a video leaves the catalog, feeds, search and shares; the author's account is suspended), its audit event, and every open report of the target gets the outcome its reporter sees in my_reports. A repeat of the last decision answers it again and changes nothing; with no open report (or a target never reported) 404. `remove` on a user is 400 (suspend the account); Held content is named `target: {type: "held", id: <held_id from the queue>}`: `approve` publishes it as it would have been without the filter (a comment then takes its number and a new cid, given in `content`), `remove` discards it; each stores its audit event; `reports` is 0 and a case of the same content is not touched; once the item is gone (approved or discarded) 404; `dismiss` or `suspend` on held content, or `approve` on a reported target, is 400; a moderator's `suspend` of an administrator or a moderator is 403 (an administrator's is not).
+         * @description Needs a login token whose request-context roles hold moderator or admin; an access key is 403. One transaction: the content change (a comment becomes a tombstone; a video leaves the catalog, feeds, search and shares; the author's account is suspended), its audit event, and every open report of the target gets the outcome its reporter sees in my_reports. A repeat of the last decision answers it again and changes nothing; with no open report (or a target never reported) 404. `remove` on a user is 400 (suspend the account); Held content is named `target: {type: "held", id: <held_id from the queue>}`: `approve` publishes it as it would have been without the filter (a comment then takes its number and a new cid, given in `content`), `remove` discards it; each stores its audit event; `reports` is 0 and a case of the same content is not touched; once the item is gone (approved, discarded or withdrawn by its author) 404; an approval re-checks the author (deleted: 404; suspended, or a video's author without the editor or admin role: 403) and refuses a video a moderator removed (403), and one that cannot complete for such a reason leaves the item pending (a 429 or 503: approve again); `remove` while an approval is under way is 403; nobody decides on their own account or content (403: another moderator or an administrator does); `dismiss` or `suspend` on held content, or `approve` on a reported target, is 400; a moderator's `suspend` of an administrator or a moderator is 403 (an administrator's is not).
          */
         post: operations["moderationAction"];
         delete?: never;
@@ -2900,6 +2900,8 @@ export interface operations {
                                 };
                                 oldest_report_at: string;
                                 latest_report_at: string;
+                                /** @constant */
+                                own?: true;
                             } | {
                                 /** @constant */
                                 kind: "held";
@@ -2919,6 +2921,14 @@ export interface operations {
                                     [key: string]: string;
                                 };
                                 held_at: string;
+                                removed?: {
+                                    vid: string;
+                                    removed_at: string;
+                                    removed_by: string;
+                                    note?: string;
+                                };
+                                /** @constant */
+                                own?: true;
                             })[];
                             next_cursor: string | null;
                         };
