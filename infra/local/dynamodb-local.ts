@@ -106,7 +106,8 @@ function packageSpawn(owner: string): PackageSpawn {
  */
 async function clearDataDir(dbPath: string): Promise<void> {
   const processes = listProcesses();
-  const onDir = processes.filter((p) => p.args.some((a) => a.endsWith('DynamoDBLocal.jar')) && p.args[p.args.indexOf('-dbPath') + 1] === dbPath);
+  // The JVM only: its watchdog, a fork of the launcher's shell, has the same command line.
+  const onDir = processes.filter((p) => p.comm === 'java' && p.args.some((a) => a.endsWith('DynamoDBLocal.jar')) && p.args[p.args.indexOf('-dbPath') + 1] === dbPath);
   for (const jvm of onDir) {
     const owner = processes.find((p) => p.pid === jvm.ppid);
     if (owner && owner.pid !== 1 && owner.comm === 'node') {

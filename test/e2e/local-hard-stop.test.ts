@@ -107,5 +107,6 @@ describe('startDynamoDbLocal (infra/local/dynamodb-local.ts): its owner and its 
     const second = startDynamoDbLocal({ dataDir: dbPath });
     await expect(second).rejects.toThrow(`${dbPath} is in use by DynamoDB Local (pid ${first.pid}) of a process still running (pid ${process.pid}`);
     expect(await answers(first.endpoint), 'the first one is untouched').toBe(true);
+    expect(leftOf(first.pid!), 'its watchdog too').toEqual([`${first.pid} java`, expect.stringMatching(/^\d+ sh$/)]);
   }, 120_000);
 });
