@@ -1,27 +1,52 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /**
  * What /proc says about the local runtime's processes (Linux only): the bench's capacity section
- * and the stop test find DynamoDB Local's JVM under the server and read its memory with these.
+ * and the stop tests find DynamoDB Local's JVM under the server and read its memory with these, and a
+ * start finds a DynamoDB Local left running on its data directory (dynamodb-local.ts).
  */
 const statFields = (pid: number | string): string[] => {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // After "pid (comm) ": state, ppid, ... (comm may hold spaces and parentheses).
+  // After "pid (comm) ": state, ppid, pgrp, ... (comm may hold spaces and parentheses).
   return [stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ...stat.slice(stat.lastIndexOf(')') + 2).split(' ')];
 };
 
-/** The first child of `pid` whose command is `comm` (e.g. the `java` of DynamoDB Local). */
-export function childProcessOf(pid: number, comm: string): number | undefined {
+export interface ProcessEntry {
+  pid: number;
+  ppid: number;
+  /** Its process group. */
+  pgid: number;
+  comm: string;
+  /** Its command line, argument by argument. */
+  args: string[];
+}
+
+/** Every live process (zombies left out); none where there is no /proc. */
+export function listProcesses(): ProcessEntry[] {
+  if (!existsSync('/proc/self/stat')) return [];
+  const out: ProcessEntry[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const [name, , ppid] = statFields(entry);
-      if (name === comm && Number(ppid) === pid) return Number(entry);
+      const [comm, state, ppid, pgid] = statFields(entry);
+      if (state === 'Z') continue;
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').slice(0, -1);
+      out.push({ pid: Number(entry), ppid: Number(ppid), pgid: Number(pgid), comm: comm!, args });
     } catch {
       // gone meanwhile
     }
   }
-  return undefined;
+  return out;
+}
+
+/** The first child of `pid` whose command is `comm` (e.g. the `java` of DynamoDB Local). */
+export function childProcessOf(pid: number, comm: string): number | undefined {
+  return listProcesses().find((p) => p.comm === comm && p.ppid === pid)?.pid;
+}
+
+/** The live processes of a process group (DynamoDB Local's: the JVM and its watchdog). */
+export function processGroup(pgid: number): ProcessEntry[] {
+  return listProcesses().filter((p) => p.pgid === pgid);
 }
 
 /** Whether a process exists and is not a zombie. */

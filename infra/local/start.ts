@@ -13,8 +13,8 @@ let stack: LocalStack | undefined = undefined;
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping || !stack) {
-    // A second Ctrl+C, or a signal while starting: exit now. The 'exit' guard of
-    // infra/local/dynamodb-local.ts kills DynamoDB Local with us.
+    // A second Ctrl+C, or a signal while starting: exit now. DynamoDB Local's watchdog
+    // (infra/local/dynamodb-local.ts) ends it with us.
     console.log(`\n${signal} received${stack ? ' again' : ' while starting'}: exiting now`);
     process.exit(130);
   }

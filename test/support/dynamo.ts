@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, startDynamoDbLocal, type DynamoDbLocal } from '../../infra/local/dynamodb-local.js';
+import { freePort, killDynamoDbLocal, startDynamoDbLocal, type DynamoDbLocal } from '../../infra/local/dynamodb-local.js';
 
 /**
  * The DynamoDB Local of a test file. Each file has its own tables (a random prefix, setup-env.ts);
@@ -16,8 +16,11 @@ import { freePort, startDynamoDbLocal, type DynamoDbLocal } from '../../infra/lo
  *
  * The worker's instance is recorded in the run's pool folder (EXPOHUB_TEST_DYNAMO_POOL, made by
  * global-setup.ts, which stops every instance at the end of the run), one file per worker slot
- * (VITEST_POOL_ID: one file at a time per slot). Without a pool (a file run by something else than
- * vitest's projects) the file starts its own instance and stops it when it ends.
+ * (VITEST_POOL_ID: one file at a time per slot). It outlives the worker process that started it and
+ * ends with the run's main process (EXPOHUB_TEST_RUNNER_PID), also when that one is killed and the
+ * teardown never runs (infra/local/dynamodb-local.ts, `ownerPid`). Without a pool (a file run by
+ * something else than vitest's projects) the file starts its own instance, which ends with the file's
+ * process at the latest.
  */
 const WRITES_PER_INSTANCE = 5_000;
 /**
@@ -35,6 +38,8 @@ interface PoolEntry {
 }
 
 const pool = process.env.EXPOHUB_TEST_DYNAMO_POOL;
+/** The test run's main process (global-setup.ts): a worker's instance ends with it, however it ends. */
+const runnerPid = Number(process.env.EXPOHUB_TEST_RUNNER_PID) || undefined;
 const entryFile = pool ? join(pool, `worker-${process.env.VITEST_POOL_ID ?? '0'}.json`) : undefined;
 
 const alive = (pid: number | undefined) => {
@@ -62,7 +67,7 @@ export async function reserveDynamoEndpoint(): Promise<string> {
     if (entryFile && entry && alive(entry.pid) && entry.writes < WRITES_PER_INSTANCE) {
       pooled = entry;
     } else if (entryFile) {
-      if (entry?.pid && alive(entry.pid)) process.kill(entry.pid, 'SIGKILL');
+      if (entry?.pid && alive(entry.pid)) killDynamoDbLocal(entry.pid);
       pooled = { port: await freePort(), writes: 0 };
       writeEntry(pooled);
     }
@@ -78,7 +83,7 @@ export async function ensureDynamoDbLocal(): Promise<string> {
     const entry = pooled;
     started ??= alive(entry.pid)
       ? Promise.resolve()
-      : startDynamoDbLocal({ port, jvmOptions: JVM_OPTIONS, detached: true }).then((instance) => {
+      : startDynamoDbLocal({ port, jvmOptions: JVM_OPTIONS, ownerPid: runnerPid }).then((instance) => {
           entry.pid = instance.pid;
           writeEntry(entry);
         });
