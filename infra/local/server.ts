@@ -353,6 +353,13 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   let closing = false;
   /** Requests being answered: close() lets them finish (and closes their connections after them). */
   const inFlight = new Set<ServerResponse>();
+  /**
+   * Handlers still running, answered or not: close() returns only once each has returned, so the
+   * store is never stopped under one half-way (a comment's number taken and its comment not yet
+   * written). A response counts in `inFlight` until its connection closes, which a client that gives
+   * up or the grace's end does before the handler has finished.
+   */
+  let running = 0;
   /** Open connections: requests being answered on each, and answered so far. */
   const connections = new Map<Socket, { active: number; served: number }>();
   const server = createServer(async (req, res) => {
@@ -381,6 +388,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         requestId,
       );
     }
+    running++;
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const method = (req.method ?? 'GET').toUpperCase();
@@ -419,6 +427,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
           requestId,
         );
       } else res.end();
+    } finally {
+      running--;
     }
   });
   // A request Node cannot parse (e.g. a URL or headers past its 16 KB limit) gets the envelope and a
@@ -476,6 +486,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       }
       server.closeAllConnections();
       await closed;
+      // The grace bounds how long answers wait, not the handlers: each runs to its end against the
+      // store (a hung one is bounded by the caller's own deadline: npm start's STOP_DEADLINE_MS).
+      while (running > 0) await pause();
     },
   };
 }

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLocalServer } from '../../infra/local/server.js';
+import { startLocalServer, type DevRoute } from '../../infra/local/server.js';
 
 /**
  * A client in a process of its own: connects, sends one request, writes the marker file once the
@@ -56,5 +56,33 @@ describe('the local server (infra/local/server.ts): close()', () => {
     await exited;
     await closing;
     expect(JSON.parse(output)).toEqual({ status: 503, code: 'UNAVAILABLE' });
+  });
+
+  it('returns only once every handler has returned, one whose connection it cut included (the store stops after close())', async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const inHandler = new Promise<void>((resolve) => (entered = resolve));
+    const slow: DevRoute = {
+      method: 'GET',
+      path: '/_dev/slow',
+      async handle() {
+        entered();
+        await released;
+        order.push('handler returned');
+        return { status: 200, body: { code: 0, data: {} } };
+      },
+    };
+    const local = await startLocalServer({ port: 0, devRoutes: [slow] });
+    const request = fetch(`${local.url}/_dev/slow`).catch(() => undefined);
+    await inHandler;
+    // The listener's 'close' comes when close() has ended every connection, this one's included (its
+    // grace is 0); its own wait resumes in the microtasks right after, so the handler is released
+    // only after close() could have returned without waiting for it.
+    local.server.once('close', () => setImmediate(release));
+    await local.close({ graceMs: 0 }).then(() => order.push('close() returned'));
+    await request;
+    expect(order).toEqual(['handler returned', 'close() returned']);
   });
 });
