@@ -40,5 +40,18 @@ export function checkedText<T extends z.ZodMiniType<string>>(schema: T, multilin
   return documentAs(schema.check(z.superRefine(textIssues(multiline))), { pattern: textPattern(multiline) }, 'fill');
 }
 
+/**
+ * Text that shows nothing: only white space, format and control characters, combining marks,
+ * Unicode's Default_Ignorable_Code_Point set (the Hangul fillers U+3164 and U+FFA0 among them: letters
+ * that render as blank space), U+2800 BRAILLE PATTERN BLANK and U+16FE4 KHITAN SMALL SCRIPT FILLER.
+ * A field that must not be empty (a nickname, a comment, a video's title or tag) must not be blank
+ * either: a blank nickname passes for no name, or for someone else's beside it (docs/moderation.md,
+ * "Matching").
+ */
+// eslint-disable-next-line no-misleading-character-class -- a class of properties and single code points: nothing in it combines
+const BLANK = /^[\p{White_Space}\p{Cf}\p{Cc}\p{Z}\p{M}\p{Default_Ignorable_Code_Point}\u2800\u{16FE4}]*$/u;
+export const isBlank = (s: string) => BLANK.test(s);
+export const NOT_BLANK = 'must contain a visible character';
+
 /** Length in characters as a person counts them (code points: one CJK character or emoji is one). */
 export const charLength = (s: string) => [...s].length;

@@ -1,7 +1,7 @@
 import { documentAs } from '../api-doc.js';
 import * as z from '../zod.js';
 import { MAX_COMMENT_CHARS, postComment } from '../comments/post-comment.js';
-import { charLength, textIssues, textPattern } from '../text.js';
+import { charLength, isBlank, NOT_BLANK, textIssues, textPattern } from '../text.js';
 import { identifier } from './params.js';
 import { defineOperation } from './operation.js';
 import { holdComment } from '../filter/held-items.js';
@@ -24,6 +24,7 @@ const query = z.object({
     )
     .check(
       z.refine((v) => v.length > 0, 'must not be empty'),
+      z.refine((v) => v.length === 0 || !isBlank(v), NOT_BLANK),
       z.refine((v) => charLength(v) <= MAX_COMMENT_CHARS, `must be at most ${MAX_COMMENT_CHARS} characters`),
       z.superRefine(textIssues(true)),
     ), { type: 'string', minLength: 1, maxLength: MAX_COMMENT_CHARS, pattern: textPattern(true) }),

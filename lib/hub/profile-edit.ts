@@ -4,7 +4,7 @@ import { ownProfile, requireAccount, setProfileField } from '../accounts/account
 import { clearHeldProfileField, heldProfileOf, holdProfileField } from '../filter/held-items.js';
 import { checkFields } from '../filter/terms.js';
 import { defineOperation } from './operation.js';
-import { charLength, textIssues, textPattern } from '../text.js';
+import { charLength, isBlank, NOT_BLANK, textIssues, textPattern } from '../text.js';
 import { identifier } from './params.js';
 
 /** Trimmed text of `min`-`max` characters without control characters (newlines included). */
@@ -14,6 +14,7 @@ function profileText(min: number, max: number) {
     .check(
       z.trim(),
       z.refine((v) => charLength(v) >= min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`),
+      z.refine((v) => min === 0 || !isBlank(v), NOT_BLANK),
       z.refine((v) => charLength(v) <= max, `must be at most ${max} characters`),
       z.superRefine(textIssues()),
     );

@@ -11,18 +11,24 @@ import { getVideo, putVideo, removalOf } from '../catalog/videos.js';
 import { afterCommit } from '../db/failures.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { countMetric } from '../observability/metrics.js';
-import { checkedText, textIssues } from '../text.js';
+import { checkedText, isBlank, NOT_BLANK, textIssues } from '../text.js';
 import { getAccount } from '../accounts/accounts.js';
 import { PUBLISHING_ROLES } from '../accounts/roles.js';
 import { heldVid, holdVideo } from '../filter/held-items.js';
 import { checkFields } from '../filter/terms.js';
 
 
-const line = (max: number, min = 0) =>
+const line = (max: number, min = 0, shown = false) =>
   checkedText(
     z
       .string({ error: 'must be a string' })
-      .check(z.trim(), z.minLength(min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`), z.maxLength(max, `must be at most ${max} characters`)),
+      .check(
+        z.trim(),
+        z.minLength(min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`),
+        z.maxLength(max, `must be at most ${max} characters`),
+        // A line people see (a title, a tag): not blank either.
+        z.refine((v) => !shown || v.length === 0 || !isBlank(v), NOT_BLANK),
+      ),
   );
 
 // The text check first: the URL parser would silently percent-encode a NUL or a lone surrogate.
@@ -42,7 +48,7 @@ const httpsUrl = documentAs(
 );
 
 export const publishVideoSchema = z.strictBody({
-  title: line(120, 1),
+  title: line(120, 1, true),
   description: z.pipe(
     z.optional(z.string({ error: 'must be a string' }).check(z.trim(), z.maxLength(2000, 'must be at most 2000 characters'), z.superRefine(textIssues(true)))),
     z.transform((s: string | undefined) => s ?? ''),
@@ -53,7 +59,7 @@ export const publishVideoSchema = z.strictBody({
     .number({ error: 'must be a number of seconds' })
     .check(z.int('must be a whole number of seconds'), z.minimum(1, 'must be at least 1'), z.maximum(36000, 'must be at most 36000')),
   tags: z.pipe(
-    z.optional(z.array(line(30, 1), { error: 'must be an array of strings' }).check(z.maxLength(10, 'must hold at most 10 tags'))),
+    z.optional(z.array(line(30, 1, true), { error: 'must be an array of strings' }).check(z.maxLength(10, 'must hold at most 10 tags'))),
     z.transform((tags: string[] | undefined) => [...new Set(tags ?? [])]),
   ),
   external_id: z.optional(line(128, 1)),

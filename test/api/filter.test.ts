@@ -193,6 +193,35 @@ describe('invisible fillers fold like separators, in every field the filter chec
   });
 });
 
+describe('a field that must not be empty must not be blank either (only invisible characters)', () => {
+  const publishBody = (over: Record<string, unknown>) => ({ title: 'Clean title', video_url: 'https://cdn.example.com/v.mp4', cover_url: 'https://cdn.example.com/c.jpg', duration_s: 60, ...over });
+  const FIELDS: [string, (text: string) => Promise<{ status: number; body: unknown }>][] = [
+    ['content', (text) => comment(alice, text)],
+    ['nickname', (text) => hub(api, 'change_nickname', { ...as(bob), nickname: text })],
+    ['title', (text) => api.post('/api/v1/videos', { token: editor.token, body: publishBody({ title: text }) })],
+    ['tags.1', (text) => api.post('/api/v1/videos', { token: editor.token, body: publishBody({ tags: ['expo', text] }) })],
+  ];
+  const BLANKS = [
+    ['HANGUL FILLER U+3164', '\u3164'],
+    ['HALFWIDTH HANGUL FILLERs and a zero-width space', '\uFFA0\u200B\uFFA0'],
+    ['BRAILLE PATTERN BLANK and KHITAN SMALL SCRIPT FILLER', '\u2800\u{16FE4}'],
+  ];
+  it.each(FIELDS.flatMap(([field, write]) => BLANKS.map(([what, text]) => [field, what, text, write] as const)))('%s of %s: 400 naming it, nothing stored', async (field, _, text, write) => {
+    const before = { account: await getHubItem(accountKeys.account(bob.openid)), videos: await storedVideosOfAuthor(editor.openid), comments: (await comments(alice)).data.total };
+    const res = await write(text!);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 'VALIDATION_ERROR', error: `Invalid parameter "${field}": must contain a visible character` });
+    await settleStreams();
+    expect({ account: await getHubItem(accountKeys.account(bob.openid)), videos: await storedVideosOfAuthor(editor.openid), comments: (await comments(alice)).data.total }).toEqual(before);
+  });
+
+  it('a visible character among them is enough (a Hangul syllable after a filler)', async () => {
+    const res = await hub<{ profile: { nickname: string } }>(api, 'change_nickname', { ...as(bob), nickname: '\u3164한' });
+    expect(res.status).toBe(200);
+    expect(res.data.profile.nickname).toBe('\u3164한');
+  });
+});
+
 describe('video tags (POST /api/v1/videos)', () => {
   const body = (tags: string[], over: Record<string, unknown> = {}) => ({ title: 'Hall 5 walk', video_url: 'https://cdn.example.com/t.mp4', cover_url: 'https://cdn.example.com/t.jpg', duration_s: 45, tags, ...over });
 
