@@ -38,9 +38,9 @@ export const commentSet = defineOperation({
   auth: 'required',
   scope: 'hub:write',
   query,
-  async run(input) {
+  async run(input, { person }) {
     const { held } = await checkFields({ content: input.content });
-    if (held.length === 0) return postComment(input);
+    if (held.length === 0) return postComment({ ...input, person });
     const [video, author, commented] = await Promise.all([getVideo(input.vid, true), requireAccount(input.openid, 'Your account'), getCommented(input.openid, input.vid)]);
     if (!video) throw new NotFoundError(`Video "${input.vid.slice(0, 64)}" does not exist`);
     const item = await holdComment(input);
