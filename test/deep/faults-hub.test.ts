@@ -16,6 +16,7 @@ import type { RecordedRequest } from '../support/db-requests.js';
 import { getHubItem, hub, latestCode, newNonce, newPhone, putTestAccounts } from '../support/hub-fixtures.js';
 import { useTestStack, type ApiResponse } from '../support/stack.js';
 import { followKeys } from '../../lib/social/follows.js';
+import { blockKeys } from '../../lib/social/blocks.js';
 import { smsKeys } from '../../lib/sms/codes.js';
 import { shareKeys } from '../../lib/share/shares.js';
 import { reactionKeys } from '../../lib/catalog/reaction-items.js';
@@ -210,6 +211,37 @@ describe('create_phone_account under DynamoDB faults', () => {
     const report = await sweepFaults(sweep);
     // As for a new account, and the account's item; the person's blocks read before the transaction.
     expect(report.requests).toEqual(['GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
+  });
+
+  it("a blocked person's account created again: 503 with the code unspent and the block not moved; the retry creates one account, blocked from its first request", async () => {
+    const sweep: FaultSweep<SignUp & { blocker: User; old: string }> = {
+      async setup() {
+        const [inviter, previous, blocker] = await users(3);
+        const phone = newPhone();
+        const first = await requestCode(phone);
+        const old = (await hub<{ openid: string; token: string }>(api, 'create_phone_account', { openid: phone, token: first.nonce, code: first.code, openid0: '', token0: '' })).data;
+        expect((await hub(api, 'block_user', { openid: blocker!.openid, token: blocker!.token, block_user: old.openid })).status).toBe(200);
+        expect((await hub(api, 'delete_account', { openid: old.openid, token: old.token, confirm: 'delete' })).status).toBe(200);
+        clock.advance(61_000);
+        return { phone, ...(await twoCodes(phone)), inviter: inviter!, previous: previous!, blocker: blocker!, old: old.openid };
+      },
+      call: signIn,
+      async once(s, res) {
+        expect(res.data).toMatchObject({ new_account: true });
+        await signedInOnce(s, res, true);
+        const openid = (res.data as { openid: string }).openid;
+        const list = await getHubItem<{ blocked: Record<string, string>; persons: Record<string, string> }>(blockKeys.blockList(s.blocker.openid));
+        expect(Object.keys(list!.blocked)).toEqual([openid]);
+        expect(list!.persons).toEqual({ [openid]: personIdOf(s.phone) });
+        expect(await getHubItem(blockKeys.blockedBy(openid, s.blocker.openid))).toMatchObject({ blocker: s.blocker.openid, blocked: openid });
+        expect(await getHubItem(blockKeys.personBlockedBy(personIdOf(s.phone), s.blocker.openid))).toMatchObject({ blocked: openid });
+        const token = (res.data as { token: string }).token;
+        expect((await hub(api, 'follow_user', { openid, token, follow_user: s.blocker.openid })).status).toBe(403);
+      },
+    };
+    const report = await sweepFaults(sweep);
+    // The code, the inviter, the phone's account (none), the person's blocks; one transaction moves the block with the sign-up.
+    expect(report.requests).toEqual(['GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
   });
 });
 
