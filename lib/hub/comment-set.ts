@@ -7,7 +7,7 @@ import { defineOperation } from './operation.js';
 import { holdComment } from '../filter/held-items.js';
 import { checkFields } from '../filter/terms.js';
 import { getVideo } from '../catalog/videos.js';
-import { requireAccount } from '../accounts/accounts.js';
+import { personOf, requireAccount } from '../accounts/accounts.js';
 import { getCommented } from '../comments/comments.js';
 import { ownCommentCount } from '../catalog/own-counts.js';
 import { clock } from '../clock.js';
@@ -43,7 +43,8 @@ export const commentSet = defineOperation({
     if (held.length === 0) return postComment({ ...input, person });
     const [video, author, commented] = await Promise.all([getVideo(input.vid, true), requireAccount(input.openid, 'Your account'), getCommented(input.openid, input.vid)]);
     if (!video) throw new NotFoundError(`Video "${input.vid.slice(0, 64)}" does not exist`);
-    const item = await holdComment(input);
+    // The person's comment window, as postComment's (docs/accounts.md, "The person id").
+    const item = await holdComment({ ...input, person: person ?? personOf(author) });
     const comment = { cid: item.target_id, vid: input.vid, openid: input.openid, nickname: author.nickname, content: item.text.content!, created_at: item.at, held: true };
     return { comment, comment_count: ownCommentCount(video.comment_count, commented, clock.now()), held: true };
   },

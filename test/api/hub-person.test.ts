@@ -1,10 +1,11 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { accountKeys, personIdOf, signInByPhone } from '../../lib/accounts/accounts.js';
 import { blockKeys } from '../../lib/social/blocks.js';
 import { rateWindowKeys } from '../../lib/limits/rate-windows.js';
+import { seedFilterTerms } from '../../lib/filter/terms.js';
 import { getHubItem, hub, newPhone, putTestVideo, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { settleStreams, useTestStack } from '../support/stack.js';
 
@@ -17,6 +18,10 @@ const REPORTS_PER_HOUR = 20;
 const COMMENTS_PER_MINUTE = 10;
 // A resend wait of 1 s: the same phone signs in again within the windows under test.
 const api = useTestStack({ http: false, env: { RATE_SMS_PHONE_INTERVAL_S: '1', RATE_REPORTS_PER_HOUR: String(REPORTS_PER_HOUR), RATE_COMMENTS_PER_MINUTE: String(COMMENTS_PER_MINUTE) } });
+
+const HOLD_TERM = 'heldword';
+// Stored before any comment reads the term list (its first read caches it).
+beforeAll(async () => expect(await seedFilterTerms([{ term: HOLD_TERM, action: 'hold' }])).toBe(true));
 
 const as = (u: SignedUp) => ({ openid: u.openid, token: u.token });
 const HOUR = 3_600_000;
@@ -82,6 +87,8 @@ describe('limits that protect others follow the person (finding 1)', () => {
     const key = await api.post<{ api_key: string }>('/api/v1/api-keys', { token: recreated.token, body: { name: 'script' } });
     expect(key.status).toBe(201);
     expect((await comment(recreated, 'from a script', { authorization: `Bearer ${key.data.api_key}` })).status).toBe(429);
+    // A comment the filter holds counts in the same window (docs/hub-api.md, "comment_set").
+    expect((await comment(recreated, `a ${HOLD_TERM} comment`)).status).toBe(429);
     // The next minute: both ways work again, counted in the one window of the person.
     clock.advance(60_000);
     expect((await comment(recreated, 'a minute later')).status).toBe(200);
