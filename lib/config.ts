@@ -108,7 +108,7 @@ const configSchema = z
     /** SMS sends per UTC day to numbers that have an account: a budget of their own, which new numbers cannot spend. */
     SMS_DAILY_CAP_RETURNING: positiveInt(1000),
     RATE_COMMENTS_PER_MINUTE: positiveInt(10),
-    /** Reports (`do=report`, a repeat included) an account may send per hour and per UTC day (docs/moderation.md, "Reports"). */
+    /** Reports (`do=report`, a repeat included) a person may send per hour and per UTC day, across the re-creation of its account (docs/moderation.md, "Reports"). */
     RATE_REPORTS_PER_HOUR: positiveInt(20),
     RATE_REPORTS_PER_DAY: positiveInt(100),
     /** sharetext: new shares per caller network (an IPv4 address, an IPv6 /64) per UTC hour (a repeat of the day's share is not counted). */

@@ -1,5 +1,6 @@
 // Long by nature: the account entity whole: its keys, item and views, and every write to it (sign-in
 // by phone, roles with their removal stamps and audit events, profile fields).
+import { createHash } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ROLES, type Role } from './roles.js';
 import { clock } from '../clock.js';
@@ -25,6 +26,20 @@ export const accountKeys = {
   /** The sort-key prefix of the invitations an account made, in its partition. */
   invitePrefix: 'INVITED#',
 };
+
+/**
+ * The person behind an account, across its re-creation (docs/accounts.md, "The person id"): a
+ * domain-separated SHA-256 of the E.164 phone, 132 bits in base64url. What protects other people
+ * against a person (the report and comment windows, blocks) is keyed by it, so deleting the account
+ * and signing in again with the same phone escapes none of it. Not a keyed hash: the project has no
+ * server secret that never rotates (the signing secrets do), and a rotation would let every window
+ * and block go. It is pseudonymous, not anonymous (the phone numbers can be enumerated): kept only
+ * with the window or block it serves.
+ */
+export const personIdOf = (e164: string): string => `p_${createHash('sha256').update(`expohub/person/v1\n${e164}`).digest('base64url').slice(0, 22)}`;
+
+/** The person id of a live account (from its phone); undefined for a deleted one, whose phone is gone. */
+export const personOf = (account: Pick<Account, 'phone'> | undefined): string | undefined => (account?.phone ? personIdOf(account.phone) : undefined);
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
 export const accountPartitions = {
@@ -275,6 +290,9 @@ export async function accountIdOfPhone(phone: string): Promise<string | undefine
   return (link.Item as { openid?: string } | undefined)?.openid;
 }
 
+/** Whether one of the items `from..to` (exclusive) of a cancelled transaction failed its condition. */
+const failedWithin = (error: unknown, from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i).some((i) => cancellationCode(error, i) === 'ConditionalCheckFailed');
+
 /** Thrown by signInByPhone when the guard item's condition failed (e.g. the SMS code was spent). */
 export class SignInGuardFailed extends Error {
   constructor() {
@@ -286,9 +304,13 @@ export class SignInGuardFailed extends Error {
 export interface SignInOptions {
   /** A transaction item that must succeed with the sign-in (spending the SMS code). */
   guard: TransactItem;
-  /** More items written in the same transaction (ending the device's previous session and its audit event), given the account's openid. */
-  also?: (openid: string) => TransactItem[];
-  /** An existing account's openid to record as the inviter of a NEW account. */
+  /**
+   * More items written in the same transaction (ending the device's previous session and its audit
+   * event, moving the person's blocks to the account), given the account's openid; built again for
+   * each try, and a failed condition among them makes the sign-in try again.
+   */
+  also?: (openid: string) => TransactItem[] | Promise<TransactItem[]>;
+  /** A live account's openid to record as the inviter of a NEW account (ignored when it is deleted by then). */
   inviter?: string;
   /** The terms version the client showed (create_phone_account's terms_version): recorded, with its audit event, unless already the account's. */
   terms?: string;
@@ -353,6 +375,7 @@ function newAccount(phone: string, nowIso: string): Account {
  * its phone is in ADMIN_PHONES and it lacks the role.
  */
 export async function signInByPhone(phone: string, options: SignInOptions): Promise<{ account: Account; created: boolean }> {
+  let inviterGone = false;
   for (let attempt = 0; attempt < 3; attempt++) {
     const existingId = await accountIdOfPhone(phone);
     if (existingId) {
@@ -366,11 +389,14 @@ export async function signInByPhone(phone: string, options: SignInOptions): Prom
       const acceptedAt = clock.nowIso();
       const terms = accepted ? [acceptTermsItem(account.openid, accepted.terms_version!, acceptedAt), auditItem(accepted)] : [];
       // The promotion's event sits before its condition item, which stays last.
-      const items = [options.guard, ...(options.also?.(account.openid) ?? []), ...terms, ...(promote ? [auditItem(promotion), addAdminRoleItem(account.openid)] : [])];
+      const also = (await options.also?.(account.openid)) ?? [];
+      const items = [options.guard, ...also, ...terms, ...(promote ? [auditItem(promotion), addAdminRoleItem(account.openid)] : [])];
       try {
         await transactWrite(items);
       } catch (error) {
         if (cancellationCode(error, 0) === 'ConditionalCheckFailed') throw new SignInGuardFailed();
+        // An `also` item's condition failed (what it was built from changed): build them again.
+        if (failedWithin(error, 1, 1 + also.length)) continue;
         // The account gained the admin role meanwhile: sign in again without adding it.
         if (promote && cancellationCode(error, items.length - 1) === 'ConditionalCheckFailed') continue;
         throw error;
@@ -384,7 +410,8 @@ export async function signInByPhone(phone: string, options: SignInOptions): Prom
 
     const nowIso = clock.nowIso();
     const account = newAccount(phone, nowIso);
-    const inviter = options.inviter && options.inviter !== account.openid ? options.inviter : undefined;
+    // An inviter deleted since the read (its erasure may have emptied its partition): the condition below drops it.
+    const inviter = options.inviter && options.inviter !== account.openid && !inviterGone ? options.inviter : undefined;
     if (inviter) account.invited_by = inviter;
     const accepted = options.terms === undefined ? undefined : termsAcceptedEvent(account.openid, options.terms, 'sign-in');
     if (accepted) Object.assign(account, { terms_version: options.terms, terms_accepted_at: nowIso });
@@ -406,6 +433,9 @@ export async function signInByPhone(phone: string, options: SignInOptions): Prom
       },
     ];
     if (inviter) {
+      // The inviter must be a live account when the invitation lands in its partition: a deleted
+      // inviter is ignored, as an unknown one is (docs/hub-api.md, "create_phone_account").
+      items.push({ ConditionCheck: { TableName: TABLE(), Key: accountKeys.account(inviter), ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)' } });
       items.push({
         Put: {
           TableName: TABLE(),
@@ -414,7 +444,9 @@ export async function signInByPhone(phone: string, options: SignInOptions): Prom
         },
       });
     }
-    items.push(...(options.also?.(account.openid) ?? []), ...(accepted ? [auditItem(accepted)] : []));
+    const alsoFrom = items.length;
+    const also = (await options.also?.(account.openid)) ?? [];
+    items.push(...also, ...(accepted ? [auditItem(accepted)] : []));
     try {
       await transactWrite(items);
       if (accepted) writeAuditLine(accepted);
@@ -423,6 +455,12 @@ export async function signInByPhone(phone: string, options: SignInOptions): Prom
       if (cancellationCode(error, 0) === 'ConditionalCheckFailed') throw new SignInGuardFailed();
       // Another request created this phone's account first: sign in to that one.
       if (cancellationCode(error, 1) === 'ConditionalCheckFailed') continue;
+      // The inviter was deleted meanwhile: the account is created without the invitation.
+      if (inviter && cancellationCode(error, 3) === 'ConditionalCheckFailed') {
+        inviterGone = true;
+        continue;
+      }
+      if (failedWithin(error, alsoFrom, alsoFrom + also.length)) continue;
       throw error;
     }
   }

@@ -1,6 +1,6 @@
 import { BatchGetCommand, type BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableNames } from '../db/client.js';
-import { accountKeys } from './accounts.js';
+import { accountKeys, personOf } from './accounts.js';
 import type { TransactItem } from '../db/transact.js';
 
 /**
@@ -28,17 +28,19 @@ export interface SessionStatus {
   roles: string[];
   /** When each removed role was last removed (epoch ms), lib/accounts/accounts.ts `roles_removed_at`. */
   rolesRemovedAt: Record<string, number>;
+  /** The account's person id (lib/accounts/accounts.ts personIdOf), from its phone: what the per-person limits are keyed by. */
+  person?: string;
 }
 
 /**
  * The one request of a JWT's check: a strongly consistent BatchGetItem of `keys` (the session's end
- * marker and the account), only what the check reads. The latency bench sends it bare as the JWT
+ * marker and the account), only what the check reads (the phone for the person id: it goes no further). The latency bench sends it bare as the JWT
  * path's reference (bench/sections/latency.ts).
  */
 export function sessionStatusRead(keys: Record<string, unknown>[]): BatchGetCommandInput {
   return {
     RequestItems: {
-      [tableNames.hub]: { Keys: keys, ConsistentRead: true, ProjectionExpression: 'pk, sk, suspended_at, deleted_at, #roles, roles_removed_at', ExpressionAttributeNames: { '#roles': 'roles' } },
+      [tableNames.hub]: { Keys: keys, ConsistentRead: true, ProjectionExpression: 'pk, sk, suspended_at, deleted_at, #roles, roles_removed_at, phone', ExpressionAttributeNames: { '#roles': 'roles' } },
     },
   };
 }
@@ -66,7 +68,8 @@ export async function sessionStatus(jti: string, sub: string): Promise<SessionSt
   const roles = Array.isArray(stored?.roles) ? stored.roles.filter((r): r is string => typeof r === 'string') : [];
   const removed = (stored?.roles_removed_at ?? {}) as Record<string, unknown>;
   const rolesRemovedAt = Object.fromEntries(Object.entries(removed).filter((e): e is [string, number] => typeof e[1] === 'number'));
-  return { ended: at(session) !== undefined, suspended: typeof stored?.suspended_at === 'string', deleted: typeof stored?.deleted_at === 'string', roles, rolesRemovedAt };
+  const person = personOf({ phone: typeof stored?.phone === 'string' ? stored.phone : '' });
+  return { ended: at(session) !== undefined, suspended: typeof stored?.suspended_at === 'string', deleted: typeof stored?.deleted_at === 'string', roles, rolesRemovedAt, person };
 }
 
 /**

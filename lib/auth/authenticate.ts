@@ -15,10 +15,17 @@ export function bearerCredential(headers: Record<string, string | undefined>): s
 }
 
 /**
+ * A principal with, for a login token, the account's person id (lib/accounts/accounts.ts
+ * personIdOf), read by the token's check at no extra request: the hub's per-person limits use it.
+ * It stays in the function (the authorizer's verdict leaves it out).
+ */
+export type Authenticated = Principal & { person?: string };
+
+/**
  * Counts one credential check (Authentications) by its outcome: ok, the cause of a 401,
  * `rate_limited` for a key past its limit (429), or `unavailable` when a dependency failed. A bug (any other error) is not an outcome: not counted.
  */
-async function counted(check: () => Promise<Principal>): Promise<Principal> {
+async function counted(check: () => Promise<Authenticated>): Promise<Authenticated> {
   try {
     const principal = await check();
     countMetric('Authentications', 'ok');
@@ -37,18 +44,18 @@ async function counted(check: () => Promise<Principal>): Promise<Principal> {
  * authorizer and by the hub's in-function authentication alike; each call is one check
  * (Authentications).
  */
-export function authenticateCredential(credential: string | undefined): Promise<Principal> {
+export function authenticateCredential(credential: string | undefined): Promise<Authenticated> {
   return counted(() => checkCredential(credential));
 }
 
-async function checkCredential(credential: string | undefined): Promise<Principal> {
+async function checkCredential(credential: string | undefined): Promise<Authenticated> {
   if (!credential) throw new AuthError('Missing credentials: send Authorization: Bearer <token or access key>', 'missing');
   if (looksLikeAccessKey(credential)) {
     const { user_id, scopes, key_id } = await verifyAccessKey(credential);
     return { user_id, auth_type: 'api_key', scopes, roles: [], key_id };
   }
   const claims = await verifyToken(credential);
-  return { user_id: claims.sub, auth_type: 'jwt', scopes: [], roles: claims.roles };
+  return { user_id: claims.sub, auth_type: 'jwt', scopes: [], roles: claims.roles, ...(claims.person ? { person: claims.person } : {}) };
 }
 
 /**
@@ -56,7 +63,7 @@ async function checkCredential(credential: string | undefined): Promise<Principa
  * operation"). A long-lived access key there would end up in URLs, browser histories and access
  * logs, so it is refused (401) before any lookup.
  */
-export function authenticateUrlToken(token: string): Promise<Principal> {
+export function authenticateUrlToken(token: string): Promise<Authenticated> {
   return counted(async () => {
     if (looksLikeAccessKey(token)) {
       throw new AuthError('Access keys are accepted in the Authorization header only, never in the URL: send Authorization: Bearer <key>', 'invalid_token');

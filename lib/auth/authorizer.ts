@@ -18,7 +18,8 @@ export type AuthorizerResult = APIGatewaySimpleAuthorizerWithContextResult<Verdi
  */
 export async function authorizeRequest(event: APIGatewayRequestAuthorizerEventV2): Promise<AuthorizerResult> {
   try {
-    const principal = await authenticateCredential(bearerCredential(event.headers ?? {}));
+    // The person id stays in the function that read it: not in API Gateway's context.
+    const { person: _person, ...principal } = await authenticateCredential(bearerCredential(event.headers ?? {}));
     return { isAuthorized: true, context: encodeVerdict({ kind: 'authenticated', principal }) };
   } catch (error) {
     const appError = toAppError(error);

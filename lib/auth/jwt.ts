@@ -90,13 +90,13 @@ export async function decodeVerifiedToken(token: string): Promise<TokenClaims> {
  * A token is valid when it verifies, its session has not been ended and its account is neither
  * deleted nor suspended (one consistent BatchGetItem of both, lib/accounts/sessions.ts). Its `roles` are the ones
  * the request may use: the token's, less those the account no longer holds or lost after the token
- * was issued (`effectiveRoles`).
+ * was issued (`effectiveRoles`). `person`: the account's person id, read by the same request.
  */
-export async function verifyToken(token: string): Promise<TokenClaims> {
+export async function verifyToken(token: string): Promise<TokenClaims & { person?: string }> {
   const claims = await decodeVerifiedToken(token);
   const status = await sessionStatus(claims.jti, claims.sub);
   if (status.ended) throw new AuthError('This session has ended; please sign in again', 'session_ended');
   if (status.deleted) throw new AuthError('This account has been deleted', 'account_deleted');
   if (status.suspended) throw new AuthError('This account is suspended; contact an administrator', 'account_suspended');
-  return { ...claims, roles: effectiveRoles(claims.roles, claims.iat, status) };
+  return { ...claims, roles: effectiveRoles(claims.roles, claims.iat, status), ...(status.person ? { person: status.person } : {}) };
 }

@@ -16,7 +16,7 @@ import { ForbiddenError, NotFoundError, RateLimitedError, UnavailableError } fro
 import { notBlockedByCheck } from '../social/blocks.js';
 import { newCommentId } from '../ids.js';
 import { logger } from '../logger.js';
-import { getAccount } from '../accounts/accounts.js';
+import { getAccount, personOf } from '../accounts/accounts.js';
 import { commentItem, commentLookupItem, commentViews, toCommentView, type CommentView, type StoredComment } from '../comments/comments.js';
 import { ownCommentCount } from '../catalog/own-counts.js';
 import { rateLimitedError, rateLimitItem, rateWindowFull, refundRateLimits, secondsUntilWindowEnds, type RateLimit } from '../limits/rate-windows.js';
@@ -383,7 +383,8 @@ async function commentWithin(
 
 /**
  * comment_set (docs/hub-api.md, comment_set), `content` already checked. In order:
- * 1. reads: the retry guard, the video, the author, the account's minute window (a read ahead);
+ * 1. reads: the retry guard, the video, the author, the person's minute window (a read ahead; after
+ *    the author's account when the caller's person id did not come with its token);
  * 2. the reservation: one transaction taking the window slot and the retry guard, checking that the
  *    author has not blocked the commenter (the reverse index item, in the commenter's partition:
  *    lib/social/blocks.ts, notBlockedByCheck). A request refused here (limit, a block, a parallel retry holding the
@@ -395,20 +396,30 @@ async function commentWithin(
  * number back, or leaves a gap when it cannot (docs/data-model.md, "Comment numbers"). The video's
  * comment_count follows from the stream.
  */
-export async function postComment({ openid, vid, content }: { openid: string; vid: string; content: string }): Promise<Answer> {
+export async function postComment({ openid, vid, content, person }: { openid: string; vid: string; content: string; person?: string }): Promise<Answer> {
   const digest = createHash('sha256').update(`${vid}\n${content}`).digest('hex');
   const guardKey = commentKeys.commentDedup(openid, digest);
-  const limit: RateLimit = {
+  // The minute window of the person (docs/accounts.md, "The person id"): a new account of the same phone inherits it.
+  const limitOf = (subject: string): RateLimit => ({
     name: 'comments-minute',
-    subject: openid,
+    subject,
     windowSeconds: 60,
     max: config.RATE_COMMENTS_PER_MINUTE,
     message: `At most ${config.RATE_COMMENTS_PER_MINUTE} comments per minute; wait a moment`,
-  };
+  });
 
   for (let round = 0; round < 8; round++) {
     const now = clock.now();
-    const [guard, video, author, full] = await Promise.all([get<Guard>(guardKey), getVideo(vid, true), getAccount(openid, true), rateWindowFull(limit, now)]);
+    // A login token's check brought the person id: the window is read with the rest. An access
+    // key's caller: after the account, which names the person.
+    const [guard, video, author, early] = await Promise.all([
+      get<Guard>(guardKey),
+      getVideo(vid, true),
+      getAccount(openid, true),
+      person === undefined ? undefined : rateWindowFull(limitOf(person), now),
+    ]);
+    const limit = limitOf(person ?? personOf(author) ?? openid);
+    const full = early ?? (author ? await rateWindowFull(limit, now) : false);
     let replaces: Guard | undefined;
     if (guard && guard.expires_at > now) {
       if (guard.seq !== undefined) {

@@ -103,12 +103,12 @@ function newHeld(key: { pk: string; sk: string }, fields: Omit<HeldItem, 'pk' | 
 }
 
 /**
- * The comment rate limit a held comment counts against: the same window as comment_set's
- * (lib/comments/post-comment.ts; docs/hub-api.md, "comment_set"), so holding is no way around it.
+ * The comment rate limit a held comment counts against: the same window as comment_set's, the
+ * person's (lib/comments/post-comment.ts; docs/hub-api.md, "comment_set"), so holding is no way around it.
  */
-const commentLimit = (openid: string): RateLimit => ({
+const commentLimit = (person: string): RateLimit => ({
   name: 'comments-minute',
-  subject: openid,
+  subject: person,
   windowSeconds: 60,
   max: config.RATE_COMMENTS_PER_MINUTE,
   message: `At most ${config.RATE_COMMENTS_PER_MINUTE} comments per minute; wait a moment`,
@@ -122,12 +122,12 @@ const commentLimit = (openid: string): RateLimit => ({
  * same text on the same video holds it once and is answered even when the window is full, as a
  * retried comment is.
  */
-export async function holdComment(input: { openid: string; vid: string; content: string }, notBlocked: TransactItem): Promise<HeldItem> {
+export async function holdComment(input: { openid: string; vid: string; content: string; person?: string }, notBlocked: TransactItem): Promise<HeldItem> {
   const digest = createHash('sha256').update(input.content).digest('base64url').slice(0, 22);
   const key = heldKeys.comment(input.openid, input.vid, digest);
   const item = newHeld(key, { target_type: 'comment', target_id: newCommentId(), author: input.openid, fields: ['content'], text: { content: input.content }, vid: input.vid });
   const now = clock.now();
-  const limit = commentLimit(input.openid);
+  const limit = commentLimit(input.person ?? input.openid);
   try {
     await transactWrite([{ Put: { TableName: TABLE(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }, rateLimitItem(limit, now), notBlocked]);
     return item;

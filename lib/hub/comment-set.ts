@@ -7,7 +7,7 @@ import { defineOperation } from './operation.js';
 import { holdComment } from '../filter/held-items.js';
 import { checkFields } from '../filter/terms.js';
 import { getVideo } from '../catalog/videos.js';
-import { requireAccount } from '../accounts/accounts.js';
+import { personOf, requireAccount } from '../accounts/accounts.js';
 import { getCommented } from '../comments/comments.js';
 import { ownCommentCount } from '../catalog/own-counts.js';
 import { clock } from '../clock.js';
@@ -40,14 +40,15 @@ export const commentSet = defineOperation({
   auth: 'required',
   scope: 'hub:write',
   query,
-  async run(input) {
+  async run(input, { person }) {
     const { held } = await checkFields({ content: input.content });
-    if (held.length === 0) return postComment(input);
+    if (held.length === 0) return postComment({ ...input, person });
     const [video, author, commented] = await Promise.all([getVideo(input.vid, true), requireAccount(input.openid, 'Your account'), getCommented(input.openid, input.vid)]);
     if (!video) throw new NotFoundError(`Video "${input.vid.slice(0, 64)}" does not exist`);
     // The plain path's checks before anything is held: the video, the account, then in the hold's
-    // transaction the comment window and the block (lib/comments/post-comment.ts reserve).
-    const item = await holdComment(input, notBlockedByCheck(video.author_openid, input.openid));
+    // transaction the person's comment window (docs/accounts.md, "The person id") and the block
+    // (lib/comments/post-comment.ts reserve).
+    const item = await holdComment({ ...input, person: person ?? personOf(author) }, notBlockedByCheck(video.author_openid, input.openid));
     const comment = { cid: item.target_id, vid: input.vid, openid: input.openid, nickname: author.nickname, content: item.text.content!, created_at: item.at, held: true };
     return { comment, comment_count: ownCommentCount(video.comment_count, commented, clock.now()), held: true };
   },

@@ -25,11 +25,12 @@ export async function dispatchHub(request: HttpRequest): Promise<HttpResult> {
   const input = operation.query.parse(request.query) as Record<string, unknown>;
 
   let principal;
+  let person;
   if (operation.auth !== 'none') {
     const urlToken = (request.query.token ?? '').trim();
     const header = bearerCredential(request.headers);
-    if (urlToken) principal = await authenticateUrlToken(urlToken);
-    else if (header) principal = await authenticateCredential(header);
+    if (urlToken) ({ person, ...principal } = await authenticateUrlToken(urlToken));
+    else if (header) ({ person, ...principal } = await authenticateCredential(header));
     else if (operation.auth === 'required') {
       countMetric('Authentications', 'missing');
       throw new AuthError('Missing token: send token=<JWT> or Authorization: Bearer <JWT or access key>', 'missing');
@@ -43,6 +44,6 @@ export async function dispatchHub(request: HttpRequest): Promise<HttpResult> {
     if (principal) enforceScope(principal, operation.scope);
   }
 
-  const data = await operation.run(input, { principal, requestId: request.requestId, sourceIp: request.sourceIp });
+  const data = await operation.run(input, { principal, person, requestId: request.requestId, sourceIp: request.sourceIp });
   return { data };
 }

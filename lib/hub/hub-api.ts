@@ -32,7 +32,12 @@ const follow = z.object({ follow_user: z.string(), following: z.boolean(), follo
 const publicUser = z.object({ openid: z.string(), nickname: z.string(), signature: z.string(), city: z.string(), followed_by_me: z.boolean(), follows_me: z.boolean() });
 const relationPage = z.object({ list: z.array(publicUser), total: z.number(), next_offset: z.number() });
 const blockResult = z.object({ block_user: z.string(), blocked: z.boolean() });
-const blockedPage = z.object({ list: z.array(z.object({ openid: z.string(), nickname: z.string(), blocked_at: z.string() })), total: z.number(), next_offset: z.number() });
+/** `state`: docs/moderation.md, "Blocking" (a deleted account stays listed; `lapsed`: the block cannot follow the person). */
+const blockedPage = z.object({
+  list: z.array(z.object({ openid: z.string(), nickname: z.string(), blocked_at: z.string(), state: z.enum(['active', 'deleted', 'lapsed']) })),
+  total: z.number(),
+  next_offset: z.number(),
+});
 const profileFields = {
   openid: z.string(),
   nickname: z.string(),
@@ -215,7 +220,7 @@ export const HUB_DOCS: Record<string, HubOperationDoc> = {
     examples: [{ summary: 'Block', query: { ...signedIn, block_user: 'u_0a1b2c3d4e' }, data: { block_user: 'u_0a1b2c3d4e', blocked: true } }],
   },
   unblock_user: {
-    summary: 'Unblock a user (idempotent; ended follows stay ended)',
+    summary: 'Unblock a user (idempotent; ended follows stay ended; a deleted account in the list too)',
     data: blockResult,
     examples: [{ summary: 'Unblock', query: { ...signedIn, block_user: 'u_0a1b2c3d4e' }, data: { block_user: 'u_0a1b2c3d4e', blocked: false } }],
   },
@@ -226,7 +231,14 @@ export const HUB_DOCS: Record<string, HubOperationDoc> = {
       {
         summary: 'First page',
         query: { ...signedIn, offset: '0' },
-        data: { list: [{ openid: 'u_0a1b2c3d4e', nickname: 'Booth hunter', blocked_at: '2026-01-05T09:00:00.000Z' }], total: 1, next_offset: -1 },
+        data: {
+          list: [
+            { openid: 'u_0a1b2c3d4e', nickname: 'Booth hunter', blocked_at: '2026-01-05T09:00:00.000Z', state: 'active' },
+            { openid: 'u_9f8e7d6c5b', nickname: '', blocked_at: '2026-01-04T18:00:00.000Z', state: 'deleted' },
+          ],
+          total: 2,
+          next_offset: -1,
+        },
       },
     ],
   },

@@ -5,6 +5,11 @@ import type { Scope } from '../auth/scope-gate.js';
 export interface HubContext {
   /** Set when the operation's auth is 'required', or 'optional' and a credential was sent. */
   principal: Principal | undefined;
+  /**
+   * The caller's person id when a login token authenticated it (read with the token's check); for
+   * an access key, undefined: the use case reads the account when it needs it.
+   */
+  person?: string;
   requestId: string;
   sourceIp: string;
 }

@@ -29,5 +29,5 @@ export const report = defineOperation({
   auth: 'required',
   scope: 'hub:write',
   query,
-  run: ({ openid, target, id, reason, text }) => fileReport({ reporter: openid, target: { type: target, id }, reason, text }),
+  run: ({ openid, target, id, reason, text }, { person }) => fileReport({ reporter: openid, person, target: { type: target, id }, reason, text }),
 });

@@ -12,6 +12,7 @@ import { randomBase62 } from '../ids.js';
 import { rateLimitedError, rateLimitItem, type RateLimit } from '../limits/rate-windows.js';
 import { openCursor, signCursor } from '../secrets/signed-cursor.js';
 import { liveTarget, type Target, type TargetType } from './targets.js';
+import { getAccount, personOf } from '../accounts/accounts.js';
 
 export const REASONS = ['spam', 'abusive', 'sexual', 'violent', 'illegal', 'privacy', 'other'] as const;
 export type Reason = (typeof REASONS)[number];
@@ -108,9 +109,10 @@ export function reportView(report: StoredReport, caseItem: StoredCase | undefine
   };
 }
 
-const limits = (reporter: string): RateLimit[] => [
-  { name: 'reports-hour', subject: reporter, windowSeconds: 3600, max: config.RATE_REPORTS_PER_HOUR, message: `At most ${config.RATE_REPORTS_PER_HOUR} reports per hour; thank you, and try again later` },
-  { name: 'reports-day', subject: reporter, windowSeconds: 86_400, max: config.RATE_REPORTS_PER_DAY, message: `At most ${config.RATE_REPORTS_PER_DAY} reports per day; thank you, and try again tomorrow` },
+/** The report windows of a person (docs/accounts.md, "The person id"): a new account of the same phone inherits them. */
+const limits = (person: string): RateLimit[] => [
+  { name: 'reports-hour', subject: person, windowSeconds: 3600, max: config.RATE_REPORTS_PER_HOUR, message: `At most ${config.RATE_REPORTS_PER_HOUR} reports per hour; thank you, and try again later` },
+  { name: 'reports-day', subject: person, windowSeconds: 86_400, max: config.RATE_REPORTS_PER_DAY, message: `At most ${config.RATE_REPORTS_PER_DAY} reports per day; thank you, and try again tomorrow` },
 ];
 
 export const RECEIVED_MESSAGE = 'Thank you: your report was received. Moderators review reports within 24 hours; the outcome appears in your reports.';
@@ -118,15 +120,17 @@ export const RECEIVED_MESSAGE = 'Thank you: your report was received. Moderators
 /**
  * do=report (docs/moderation.md, "Reports"): the reporter's one open report of the target, created
  * or, when it exists, given the new reason and text; in ONE transaction with the two rate windows
- * (hour, day) and the case's counts (the open count when new, the reason counts when the reason
+ * (hour, day) of the reporter's person and the case's counts (the open count when new, the reason counts when the reason
  * changes), conditional on the case's round as read, so a moderator's decision in between makes it
  * start again on the new round. Never on oneself or one's own content (400), an unknown target 404.
  */
-export async function fileReport(input: { reporter: string; target: Target; reason: Reason; text: string }): Promise<{ report: ReportView; message: string }> {
+export async function fileReport(input: { reporter: string; person?: string; target: Target; reason: Reason; text: string }): Promise<{ report: ReportView; message: string }> {
   const { reporter, target, reason, text } = input;
   const live = await liveTarget(target);
   if (live.owner === reporter) throw new ValidationError('Invalid parameter "id": you cannot report yourself or your own content');
-  const rateLimits = limits(reporter);
+  // The person id comes with a login token's check; an access key's caller costs one read of the account.
+  const person = input.person ?? personOf(await getAccount(reporter)) ?? reporter;
+  const rateLimits = limits(person);
   for (let attempt = 0; attempt < 5; attempt++) {
     const now = clock.now();
     const nowIso = new Date(now).toISOString();

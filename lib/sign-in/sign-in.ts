@@ -6,7 +6,11 @@ import { config } from '../config.js';
 import type { TransactItem } from '../db/transact.js';
 import { AuthError, RateLimitedError } from '../errors.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
-import { getAccount, SignInGuardFailed, signInByPhone } from '../accounts/accounts.js';
+import { getAccount, isDeleted, personIdOf, SignInGuardFailed, signInByPhone } from '../accounts/accounts.js';
+import { liveBlocks, moveBlockItems, moveBlocks, pendingBlocks, type PendingBlock } from '../social/blocks.js';
+
+/** The person's blocks moved within the sign-in's transaction (3 items each, beside at most 8 of the sign-in itself: 100 in all). */
+const BLOCKS_IN_SIGN_IN = 30;
 import { codeMatches, consumeCodeItem, getCode, MAX_CODE_ATTEMPTS, recordWrongTry, type StoredCode } from '../sms/codes.js';
 
 const WRONG_OR_EXPIRED = 'The code is wrong, used or expired; check it or request a new one';
@@ -56,16 +60,29 @@ export async function signInWithCode({ phone, nonce, code, openid0, token0, invi
     throw new AuthError(left > 0 ? `Wrong code; ${left} ${left === 1 ? 'try' : 'tries'} left` : 'Wrong code; this code no longer works, request a new one');
   }
 
-  const inviter = invite_uid && (await getAccount(invite_uid)) ? invite_uid : undefined;
+  // An unknown or deleted inviter is ignored (the transaction checks it again: signInByPhone).
+  const inviterAccount = invite_uid ? await getAccount(invite_uid) : undefined;
+  const inviter = inviterAccount && !isDeleted(inviterAccount) ? invite_uid : undefined;
   // One transaction spends the code, creates or signs in to the account and ends the previous
   // session: a failure anywhere leaves the code unspent for the retry. Only signing follows.
   const ended = await previousSession(openid0, token0);
   let endedEvent: AuditEvent | undefined;
-  // Ending the previous session and its audit event (on the ended session's account) join the sign-in's transaction.
-  const also = (openid: string): TransactItem[] => {
-    if (!ended) return [];
+  const person = personIdOf(phone);
+  let overflow: PendingBlock[] = [];
+  // Ending the previous session and its audit event (on the ended session's account) join the
+  // sign-in's transaction, and so do the blocks of this person that still name an earlier, deleted
+  // account of the phone (docs/moderation.md, "Blocking"): the account is blocked before any token
+  // of it exists.
+  let tries = 0;
+  const also = async (openid: string): Promise<TransactItem[]> => {
+    const found = await pendingBlocks(person, openid);
+    // A try failed on a moved block's condition: only the blocks whose lists still hold the entry (stale person items removed).
+    const pending = tries++ > 0 && found.length > 0 ? await liveBlocks(person, found) : found;
+    overflow = pending.slice(BLOCKS_IN_SIGN_IN);
+    const moved = pending.slice(0, BLOCKS_IN_SIGN_IN).flatMap((b) => moveBlockItems(person, openid, b));
+    if (!ended) return moved;
     endedEvent = { action: 'session.ended', actor: openid, subject: ended.sub, session_id: ended.jti, via: 'sms_code' };
-    return [endSessionItem(ended.jti, ended.exp), auditItem(endedEvent)];
+    return [endSessionItem(ended.jti, ended.exp), auditItem(endedEvent), ...moved];
   };
   let signedIn;
   try {
@@ -76,6 +93,9 @@ export async function signInWithCode({ phone, nonce, code, openid0, token0, invi
   }
   // Stored: the previous session is over (ended again, and written again, if it already was).
   if (endedEvent) writeAuditLine(endedEvent);
+  // More blocks than one transaction holds: the rest moved now, still before any token; a failure
+  // here (503, the code spent) leaves them for the next sign-in, which moves them first.
+  if (overflow.length > 0) await moveBlocks(person, signedIn.account.openid, overflow);
 
   const issued = await issueToken(signedIn.account.openid, signedIn.account.roles ?? []);
   return { openid: signedIn.account.openid, token: issued.token, new_account: signedIn.created, expires_at: issued.expires_at, terms: termsStatus(signedIn.account) };

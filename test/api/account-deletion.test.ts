@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { tableNames } from '../../lib/db/client.js';
 import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
+import { personIdOf } from '../../lib/accounts/accounts.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { apiClient, settleStreams, startTestStack } from '../support/stack.js';
 import { allItems, changedItems, counterMismatches, storeSnapshot } from '../support/store-digest.js';
@@ -191,6 +192,8 @@ describe('the erasure', () => {
     for (const other of [a, b]) await ok(hub(api, 'follow_user', { ...as(victim), follow_user: other.openid }));
     for (const other of [b, c]) await ok(hub(api, 'follow_user', { ...as(other), follow_user: victim.openid }));
     for (const other of [a, b, c]) await ok(hub(api, 'like', { ...as(other), vid: own }));
+    // c blocks the victim (ending c's follow of it): the block outlives the account, against the person.
+    await ok(hub(api, 'block_user', { ...as(c), block_user: victim.openid }));
     await ok(hub(api, 'comment_set', { ...as(a), vid: vids[0], content: 'after the victim' }));
     await ok(hub(api, 'get_next_list', { ...as(victim), order: 'new', watch_count: 5, view_list: vids.join(','), fav_index: '' }));
     await ok(hub(api, 'sharetext', { ...as(victim), vid: vids[0], d: 'phone-1', locale: 'en', country: 'CN' }));
@@ -226,10 +229,11 @@ describe('the erasure', () => {
     const feed = await hub<{ list: Video[] }>(api, 'get_next_list', { ...as(b), order: 'new', watch_count: 20, fav_index: '' });
     expect(feed.data.list.find((v) => v.vid === own)?.author).toEqual({ openid: victim.openid, nickname: '' });
 
-    // Nothing of the account is left but what docs/accounts.md lists as kept.
+    // Nothing of the account is left but what docs/accounts.md lists as kept (its person id included).
+    const person = personIdOf(victim.phone);
     const leftovers = (await allItems()).filter(({ item }) => {
       const text = JSON.stringify(item);
-      return [victim.openid, victim.phone, 'Victim Name', 'great robots', 'and more robots', 'drones!', 'welcome'].some((s) => text.includes(s));
+      return [victim.openid, victim.phone, person, 'Victim Name', 'great robots', 'and more robots', 'drones!', 'welcome'].some((s) => text.includes(s));
     });
     const retained = (item: Record<string, unknown>) =>
       (item.pk === `DELETION#${deleted.data.deletion.id}`) ||
@@ -241,8 +245,12 @@ describe('the erasure', () => {
       (item.entity === 'like' && item.author_openid === victim.openid && item.openid !== victim.openid) ||
       (item.entity === 'feed_state' && item.pk !== `ACCOUNT#${victim.openid}`) ||
       item.entity === 'neighbours' ||
-      // Rate windows expire within minutes (the comment limit) or a day (SMS).
-      String(item.pk).startsWith(`RATE#comments-minute#${victim.openid}`) ||
+      // Others' blocks of it hold against the person (docs/moderation.md, "Blocking"): c's list keeps the
+      // entry, and the block's person item (kept as long as the block).
+      (item.entity === 'blocks' && item.pk === `ACCOUNT#${c.openid}`) ||
+      (item.entity === 'person_block' && item.pk === `PERSON#${person}` && item.blocker === c.openid) ||
+      // Rate windows expire within minutes (the person's comment limit) or a day (SMS).
+      String(item.pk).startsWith(`RATE#comments-minute#${person}`) ||
       String(item.pk).startsWith(`PHONE#${victim.phone}`) ||
       String(item.pk).startsWith(`RATE#sms-`);
     const unexpected = leftovers.filter(({ item }) => !retained(item)).map(({ table, item }) => `${table} ${String(item.pk)} ${String(item.sk)} ${String(item.entity)}`);

@@ -6,7 +6,7 @@ import { DEMO_AUTHORS, demoVideos, seedDemoCatalog } from '../../infra/local/dem
 import type { VideoView } from '../../lib/catalog/video-view-schema.js';
 import type { CommentView } from '../../lib/comments/comments.js';
 import type { PublicUser } from '../../lib/accounts/accounts.js';
-import { accountKeys } from '../../lib/accounts/accounts.js';
+import { accountKeys, personIdOf } from '../../lib/accounts/accounts.js';
 import { videoKeys } from '../../lib/catalog/video-items.js';
 import { followKeys } from '../../lib/social/follows.js';
 import { blockKeys, MAX_BLOCKS } from '../../lib/social/blocks.js';
@@ -33,7 +33,7 @@ interface BlockAnswer {
   blocked: boolean;
 }
 interface BlockedPage {
-  list: { openid: string; nickname: string; blocked_at: string }[];
+  list: { openid: string; nickname: string; blocked_at: string; state: string }[];
   total: number;
   next_offset: number;
 }
@@ -120,7 +120,7 @@ describe('block_user / unblock_user', () => {
     clock.advance(60_000);
     expect((await block(a, b.openid)).data).toEqual({ block_user: b.openid, blocked: true });
     const list = await blockedList(a);
-    expect(list.data).toEqual({ list: [{ openid: b.openid, nickname: b.nickname, blocked_at: at }], total: 1, next_offset: -1 });
+    expect(list.data).toEqual({ list: [{ openid: b.openid, nickname: b.nickname, blocked_at: at, state: 'active' }], total: 1, next_offset: -1 });
 
     expect((await unblock(a, b.openid)).body).toEqual({ code: 0, data: { block_user: b.openid, blocked: false } });
     expect((await unblock(a, b.openid)).data).toEqual({ block_user: b.openid, blocked: false });
@@ -441,18 +441,27 @@ describe('account deletion and the data export', () => {
     expect(await records(b)).toEqual([]);
   });
 
-  it('erases blocks both ways: its own list with the reverse items, and its entries in the lists of those who blocked it', async () => {
+  it("erases its own blocks (the list, the reverse and person items); its entries in the lists of those who blocked it stay, shown as deleted (the block follows the person)", async () => {
     const [x, y, z] = [people(), people(), people()];
+    const personOfAccount = async (u: User) => personIdOf((await getHubItem<{ phone: string }>(accountKeys.account(u.openid)))!.phone);
+    const [px, py] = [await personOfAccount(x), await personOfAccount(y)];
     expect((await block(x, y.openid)).status).toBe(200);
     expect((await block(z, x.openid)).status).toBe(200);
+    clock.advance(1000);
     expect((await block(z, y.openid)).status).toBe(200);
+    expect(await exists(blockKeys.personBlockedBy(py, x.openid))).toBe(true);
     expect((await hub(api, 'delete_account', { ...as(x), confirm: 'delete' })).status).toBe(200);
     await settleStreams();
     expect(await exists(blockKeys.blockList(x.openid))).toBe(false);
     expect(await exists(blockKeys.blockedBy(y.openid, x.openid))).toBe(false);
+    expect(await exists(blockKeys.personBlockedBy(py, x.openid))).toBe(false);
     expect(await exists(blockKeys.blockedBy(x.openid, z.openid))).toBe(false);
-    expect((await blockedList(z)).data.list.map((e) => e.openid)).toEqual([y.openid]);
-    expect((await blockedList(z)).data.total).toBe(1);
+    expect((await blockedList(z)).data.list.map((e) => [e.openid, e.nickname, e.state])).toEqual([
+      [y.openid, y.nickname, 'active'],
+      [x.openid, '', 'deleted'],
+    ]);
+    expect((await blockedList(z)).data.total).toBe(2);
     expect(await exists(blockKeys.blockedBy(y.openid, z.openid))).toBe(true);
+    expect(await getHubItem(blockKeys.personBlockedBy(px, z.openid))).toMatchObject({ blocker: z.openid, blocked: x.openid });
   });
 });

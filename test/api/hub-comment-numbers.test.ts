@@ -13,7 +13,7 @@ import { apiClient, settleStreams, startTestStack, type ApiResponse } from '../s
 import { rateWindowKeys } from '../../lib/limits/rate-windows.js';
 import { commentKeys } from '../../lib/comments/comments.js';
 import { videoKeys } from '../../lib/catalog/video-items.js';
-import { accountKeys } from '../../lib/accounts/accounts.js';
+import { accountKeys, personIdOf } from '../../lib/accounts/accounts.js';
 
 /**
  * Comment numbering under refused comments (docs/data-model.md, "Comment numbers"): a comment_set
@@ -130,8 +130,10 @@ describe(`${REFUSALS} refused comments on one video`, () => {
       for (const who of accounts) {
         const mine = [...newThisRound.values()].filter((c) => c.who === who).length;
         expect(mine).toBeLessThanOrEqual(LIMIT);
-        // The window counts the accepted comments alone: a refused request gave back what it took.
-        expect((await rawItem<{ n: number }>(rateWindowKeys.rateWindow('comments-minute', who.openid, window)))?.n ?? 0).toBe(mine);
+        // The window (the person's: docs/accounts.md, "The person id") counts the accepted comments
+        // alone: a refused request gave back what it took.
+        const person = personIdOf((await rawItem<{ phone: string }>(accountKeys.account(who.openid)))!.phone);
+        expect((await rawItem<{ n: number }>(rateWindowKeys.rateWindow('comments-minute', person, window)))?.n ?? 0).toBe(mine);
       }
       // Retries of the comments just written: each answered with its comment, none new.
       const retries = await Promise.all([...newThisRound].flatMap(([cid, c]) => Array.from({ length: 3 }, async () => ({ cid, res: await postAnswered(c.who, video.vid, c.content) }))));

@@ -16,6 +16,7 @@ import type { RecordedRequest } from '../support/db-requests.js';
 import { getHubItem, hub, latestCode, newNonce, newPhone, putTestAccounts } from '../support/hub-fixtures.js';
 import { useTestStack, type ApiResponse } from '../support/stack.js';
 import { followKeys } from '../../lib/social/follows.js';
+import { blockKeys } from '../../lib/social/blocks.js';
 import { smsKeys } from '../../lib/sms/codes.js';
 import { shareKeys } from '../../lib/share/shares.js';
 import { reactionKeys } from '../../lib/catalog/reaction-items.js';
@@ -23,7 +24,7 @@ import { feedKeys } from '../../lib/recommend/feed-state.js';
 import { rateWindowKeys } from '../../lib/limits/rate-windows.js';
 import { commentKeys } from '../../lib/comments/comments.js';
 import { videoKeys } from '../../lib/catalog/video-items.js';
-import { accountKeys } from '../../lib/accounts/accounts.js';
+import { accountKeys, personIdOf } from '../../lib/accounts/accounts.js';
 
 /**
  * Every hub operation that writes, with each of its DynamoDB requests failing in turn (see
@@ -185,9 +186,10 @@ describe('create_phone_account under DynamoDB faults', () => {
       },
     };
     const report = await sweepFaults(sweep);
-    // The code of the nonce, the inviter, the phone's account; then one transaction spends that code,
-    // creates the account and its phone item, records the invitation and ends the previous session.
-    expect(report.requests).toEqual(['GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+    // The code of the nonce, the inviter, the phone's account, the person's blocks (docs/moderation.md,
+    // "Blocking"); then one transaction spends that code, creates the account and its phone item,
+    // records the invitation (checking the inviter live), ends the previous session and moves the blocks.
+    expect(report.requests).toEqual(['GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
   });
 
   it('an existing account: 503 with the code unspent; the retry signs in to the same account', async () => {
@@ -207,7 +209,39 @@ describe('create_phone_account under DynamoDB faults', () => {
       },
     };
     const report = await sweepFaults(sweep);
-    expect(report.requests).toEqual(['GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+    // As for a new account, and the account's item; the person's blocks read before the transaction.
+    expect(report.requests).toEqual(['GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
+  });
+
+  it("a blocked person's account created again: 503 with the code unspent and the block not moved; the retry creates one account, blocked from its first request", async () => {
+    const sweep: FaultSweep<SignUp & { blocker: User; old: string }> = {
+      async setup() {
+        const [inviter, previous, blocker] = await users(3);
+        const phone = newPhone();
+        const first = await requestCode(phone);
+        const old = (await hub<{ openid: string; token: string }>(api, 'create_phone_account', { openid: phone, token: first.nonce, code: first.code, openid0: '', token0: '' })).data;
+        expect((await hub(api, 'block_user', { openid: blocker!.openid, token: blocker!.token, block_user: old.openid })).status).toBe(200);
+        expect((await hub(api, 'delete_account', { openid: old.openid, token: old.token, confirm: 'delete' })).status).toBe(200);
+        clock.advance(61_000);
+        return { phone, ...(await twoCodes(phone)), inviter: inviter!, previous: previous!, blocker: blocker!, old: old.openid };
+      },
+      call: signIn,
+      async once(s, res) {
+        expect(res.data).toMatchObject({ new_account: true });
+        await signedInOnce(s, res, true);
+        const openid = (res.data as { openid: string }).openid;
+        const list = await getHubItem<{ blocked: Record<string, string>; persons: Record<string, string> }>(blockKeys.blockList(s.blocker.openid));
+        expect(Object.keys(list!.blocked)).toEqual([openid]);
+        expect(list!.persons).toEqual({ [openid]: personIdOf(s.phone) });
+        expect(await getHubItem(blockKeys.blockedBy(openid, s.blocker.openid))).toMatchObject({ blocker: s.blocker.openid, blocked: openid });
+        expect(await getHubItem(blockKeys.personBlockedBy(personIdOf(s.phone), s.blocker.openid))).toMatchObject({ blocked: openid });
+        const token = (res.data as { token: string }).token;
+        expect((await hub(api, 'follow_user', { openid, token, follow_user: s.blocker.openid })).status).toBe(403);
+      },
+    };
+    const report = await sweepFaults(sweep);
+    // The code, the inviter, the phone's account (none), the person's blocks; one transaction moves the block with the sign-up.
+    expect(report.requests).toEqual(['GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
   });
 });
 
@@ -300,8 +334,11 @@ const commentSetup = async (): Promise<Commenting> => {
   return { writer: writer!, vid: (await videos(author!.openid, 1))[0]!.vid };
 };
 const postComment = ({ writer, vid }: Commenting) => hub(api, 'comment_set', { openid: writer.openid, token: writer.token, vid, content: 'Great booth' });
-/** The writer's window of the per-minute limit, as of now. */
-const commentWindow = (writer: User) => getHubItem<{ n: number }>(rateWindowKeys.rateWindow('comments-minute', writer.openid, `60s#${Math.floor(clock.now() / 60_000)}`));
+/** The writer's window of the per-minute limit, as of now: its person's (docs/accounts.md, "The person id"). */
+const commentWindow = async (writer: User) => {
+  const person = personIdOf((await account(writer.openid))!.phone as string);
+  return getHubItem<{ n: number }>(rateWindowKeys.rateWindow('comments-minute', person, `60s#${Math.floor(clock.now() / 60_000)}`));
+};
 
 /** One comment, numbered 1 with no gap, counted once in the writer's window, its guard naming it. */
 async function commentedOnce({ writer, vid }: Commenting, res: ApiResponse<unknown>, numbers = { n: 1, gaps: undefined as number[] | undefined }) {

@@ -1218,6 +1218,8 @@ export interface components {
                 openid: string;
                 nickname: string;
                 blocked_at: string;
+                /** @enum {string} */
+                state: "active" | "deleted" | "lapsed";
             }[];
             total: number;
             next_offset: number;
