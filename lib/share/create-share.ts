@@ -6,6 +6,7 @@ import { videoKeys } from '../catalog/video-items.js';
 import { cancellationCode, transactWrite } from '../db/transact.js';
 import { shareExpiry, shareIdFor, shareItem, type Sharer } from './shares.js';
 import { NotFoundError } from '../errors.js';
+import { contentMarkItem, liveAccountCheck } from '../accounts/accounts.js';
 import { rateLimitedError, rateLimitItem, type RateLimit } from '../limits/rate-windows.js';
 
 function shareText(title: string, url: string, locale: string): string {
@@ -17,7 +18,8 @@ function shareText(title: string, url: string, locale: string): string {
  * JWT or access key of `openid`) the share is the account's; without, it is anonymous, counted for
  * the device `d` or else the caller's IP, and `openid` is not stored. One share per (sharer, video,
  * UTC day): the share, its count on the video and the caller IP's hourly window in one transaction;
- * a repeat finds its share and counts nothing, nor uses the window. A share expires 30 days after it
+ * a repeat finds its share and counts nothing, nor uses the window; an account's share adds its mark
+ * and the check that the account is not deleted. A share expires 30 days after it
  * was made or last opened (lib/share/shares.ts).
  */
 export async function createShare({ vid, d, locale, country, account, sourceIp }: { vid: string; d: string; locale: string; country: string; account: string | undefined; sourceIp: string }) {
@@ -64,8 +66,11 @@ export async function createShare({ vid, d, locale, country, account, sourceIp }
         },
       },
       rateLimitItem(limit, now),
+      // An account's share: its mark, and the check that the account is not deleted (docs/accounts.md, "Erasure").
+      ...(account ? [contentMarkItem(account, 'share', shareid, { shareid }, now), liveAccountCheck(account)] : []),
     ]);
   } catch (error) {
+    if (account && cancellationCode(error, 4) === 'ConditionalCheckFailed') throw new NotFoundError('Your account does not exist');
     // Today's share of this sharer already exists (a repeat, a retry): answer it, counting nothing.
     if (cancellationCode(error, 0) === 'ConditionalCheckFailed') return { text: shareText(video.title, url, locale), url, shareid };
     if (cancellationCode(error, 1) === 'ConditionalCheckFailed') throw new NotFoundError(`Video "${vid.slice(0, 64)}" does not exist`);

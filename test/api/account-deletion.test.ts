@@ -5,8 +5,17 @@ import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { apiClient, settleStreams, startTestStack } from '../support/stack.js';
 import { allItems, changedItems, counterMismatches, storeSnapshot } from '../support/store-digest.js';
-import { clearFaults, failWhere } from '../support/faults.js';
-import { sweepErasures } from '../../lib/deletion/erasure.js';
+import { clearFaults, clearIndexLag, failWhere, lagIndex } from '../support/faults.js';
+import { eraseSome, sweepErasures } from '../../lib/deletion/erasure.js';
+import { getDeletion } from '../../lib/deletion/deletion.js';
+import { NotFoundError } from '../../lib/errors.js';
+import { postComment } from '../../lib/comments/post-comment.js';
+import { dislikeVideo, likeVideo } from '../../lib/recommend/reactions.js';
+import { fileReport, hasReports } from '../../lib/report/reports.js';
+import { createShare } from '../../lib/share/create-share.js';
+import { follow } from '../../lib/social/follows.js';
+import { block } from '../../lib/social/blocks.js';
+import { setProfileField } from '../../lib/accounts/accounts.js';
 
 /**
  * Delete my account (docs/accounts.md): the entry points, what takes effect at once, and the
@@ -227,33 +236,90 @@ describe('the erasure', () => {
     expect(feed.data.list.find((v) => v.vid === own)?.author).toEqual({ openid: victim.openid, nickname: '' });
 
     // Nothing of the account is left but what docs/accounts.md lists as kept.
-    const leftovers = (await allItems()).filter(({ item }) => {
-      const text = JSON.stringify(item);
-      return [victim.openid, victim.phone, 'Victim Name', 'great robots', 'and more robots', 'drones!', 'welcome'].some((s) => text.includes(s));
-    });
-    const retained = (item: Record<string, unknown>) =>
-      (item.pk === `DELETION#${deleted.data.deletion.id}`) ||
-      (item.pk === `ACCOUNT#${victim.openid}` && item.sk === 'PROFILE' && item.entity === 'deleted_account') ||
-      (item.pk === `ACCOUNT#${victim.openid}` && item.entity === 'audit_event' && ['account.deletion_requested', 'account.deleted'].includes(String(item.type))) ||
-      // Kept by design: the video it published (and what others did on it: their likes name its author), shares, SMS windows of the phone.
-      (item.pk === `VIDEO#${own}`) ||
-      // Others' records of that video name its author: their likes, their feed state, the model's neighbour lists.
-      (item.entity === 'like' && item.author_openid === victim.openid && item.openid !== victim.openid) ||
-      (item.entity === 'feed_state' && item.pk !== `ACCOUNT#${victim.openid}`) ||
-      item.entity === 'neighbours' ||
-      // Rate windows expire within minutes (the comment limit) or a day (SMS).
-      String(item.pk).startsWith(`RATE#comments-minute#${victim.openid}`) ||
-      String(item.pk).startsWith(`PHONE#${victim.phone}`) ||
-      String(item.pk).startsWith(`RATE#sms-`);
-    const unexpected = leftovers.filter(({ item }) => !retained(item)).map(({ table, item }) => `${table} ${String(item.pk)} ${String(item.sk)} ${String(item.entity)}`);
-    expect(unexpected).toEqual([]);
-    const tombstone = leftovers.find(({ item }) => item.entity === 'deleted_account')!.item;
-    expect(Object.keys(tombstone).sort()).toEqual(['deleted_at', 'deletion_id', 'entity', 'openid', 'pk', 'sk', 'ttl']);
-    expect((await allItems()).filter(({ table, item }) => table === tableNames.apiKeys && item.user_id === victim.openid)).toEqual([]);
+    await expectOnlyRetained(victim, deleted.data.deletion.id, ['Victim Name', 'great robots', 'and more robots', 'drones!', 'welcome'], own);
+    expect(await counterMismatches()).toEqual([]);
+  });
 
+  it('refuses every write of the deleted account between the erasure steps, and erases what it wrote just before that the lagging indexes do not show', async () => {
+    const editor = await signUp(api);
+    await makeEditor(editor);
+    const vids = [await publish(editor, 'Race one'), await publish(editor, 'Race two'), await publish(editor, 'Race three')] as const;
+    const other = await signUp(api);
+    const victim = await signUp(api);
+    // Written a moment before the deletion: the comments-by-author, reporter and sharer indexes have
+    // not caught up with any of it (as an index in AWS may lag; DynamoDB Local's never do).
+    const lag = lagIndex((input) => JSON.stringify(input.ExpressionAttributeValues ?? {}).includes(victim.openid));
+    await ok(hub(api, 'comment_set', { ...as(victim), vid: vids[0], content: 'racing words' }));
+    await ok(hub(api, 'report', { ...as(victim), target: 'user', id: other.openid, reason: 'spam', text: 'racing report' }));
+    await ok(hub(api, 'sharetext', { ...as(victim), vid: vids[0], d: 'phone-9', locale: 'en', country: 'CN' }));
+    await ok(hub(api, 'like', { ...as(victim), vid: vids[0] }));
+    // The lag holds: the reporter index shows nothing of the report yet.
+    expect(await hasReports(victim.openid)).toBe(false);
+    expect(lag.hidden).toBe(1);
+    const deleted = await api.delete<{ deletion: Deletion }>('/api/v1/me?confirm=delete', { token: victim.token });
+    expect(deleted.status).toBe(202);
+    const id = deleted.data.deletion.id;
+
+    // Requests authenticated just before the deletion, landing between the erasure's steps and after
+    // its end: each is refused by its own transaction's check of the account.
+    const late = (n: number): (() => Promise<unknown>)[] => [
+      () => postComment({ openid: victim.openid, vid: vids[1], content: `late words ${n}` }),
+      () => likeVideo(victim.openid, vids[1]),
+      () => dislikeVideo(victim.openid, vids[2]),
+      () => fileReport({ reporter: victim.openid, target: { type: 'video', id: vids[1] }, reason: 'spam', text: `late report ${n}` }),
+      () => createShare({ vid: vids[1], d: 'phone-9', locale: 'en', country: 'CN', account: victim.openid, sourceIp: '203.0.113.9' }),
+      () => follow(victim.openid, other.openid),
+      () => block(victim.openid, other.openid),
+      () => setProfileField(victim.openid, 'nickname', `Late name ${n}`),
+    ];
+    const stepsSeen = new Set<string>();
+    let state = 'erasing';
+    for (let run = 0; state === 'erasing' && run < 40; run++) {
+      for (const write of late(run)) await expect(write()).rejects.toBeInstanceOf(NotFoundError);
+      stepsSeen.add((await getDeletion(id))!.step);
+      state = await eraseSome(id, 1);
+    }
+    expect(state).toBe('erased');
+    expect([...stepsSeen]).toEqual(['partition', 'comments', 'reports', 'videos', 'shares', 'keys', 'finish']);
+    for (const write of late(99)) await expect(write()).rejects.toBeInstanceOf(NotFoundError);
+    clearIndexLag();
+
+    await expectOnlyRetained(victim, id, ['racing words', 'racing report', 'late words', 'late report', 'Late name']);
+    await settleStreams();
     expect(await counterMismatches()).toEqual([]);
   });
 });
+
+/**
+ * A scan of both tables for the account's openid, phone and `texts` finds only what docs/accounts.md
+ * lists as kept (`own`: a video it published), its account item a bare tombstone, no key.
+ */
+async function expectOnlyRetained(victim: SignedUp, deletionId: string, texts: string[], own?: string): Promise<void> {
+  const leftovers = (await allItems()).filter(({ item }) => {
+    const text = JSON.stringify(item);
+    return [victim.openid, victim.phone, ...texts].some((s) => text.includes(s));
+  });
+  const retained = (item: Record<string, unknown>) =>
+    (item.pk === `DELETION#${deletionId}`) ||
+    (item.pk === `ACCOUNT#${victim.openid}` && item.sk === 'PROFILE' && item.entity === 'deleted_account') ||
+    (item.pk === `ACCOUNT#${victim.openid}` && item.entity === 'audit_event' && ['account.deletion_requested', 'account.deleted'].includes(String(item.type))) ||
+    // Kept by design: the video it published (and what others did on it: their likes name its author), shares, SMS windows of the phone.
+    (own !== undefined && item.pk === `VIDEO#${own}`) ||
+    // Others' records of that video name its author: their likes, their feed state, the model's neighbour lists.
+    (item.entity === 'like' && item.author_openid === victim.openid && item.openid !== victim.openid) ||
+    (item.entity === 'feed_state' && item.pk !== `ACCOUNT#${victim.openid}`) ||
+    item.entity === 'neighbours' ||
+    // Rate windows expire within minutes (the comment limit) or a day (reports, SMS).
+    String(item.pk).startsWith(`RATE#comments-minute#${victim.openid}`) ||
+    /^RATE#reports-(hour|day)#/.test(String(item.pk)) ||
+    String(item.pk).startsWith(`PHONE#${victim.phone}`) ||
+    String(item.pk).startsWith(`RATE#sms-`);
+  const unexpected = leftovers.filter(({ item }) => !retained(item)).map(({ table, item }) => `${table} ${String(item.pk)} ${String(item.sk)} ${String(item.entity)}`);
+  expect(unexpected).toEqual([]);
+  const tombstone = leftovers.find(({ item }) => item.entity === 'deleted_account')!.item;
+  expect(Object.keys(tombstone).sort()).toEqual(['deleted_at', 'deletion_id', 'entity', 'openid', 'pk', 'sk', 'ttl']);
+  expect((await allItems()).filter(({ table, item }) => table === tableNames.apiKeys && item.user_id === victim.openid)).toEqual([]);
+}
 
 describe('the sweeper', () => {
   it('resumes an erasure the stream gave up on, and counts those overdue', async () => {
