@@ -63,9 +63,12 @@ export const LIVE_ACCOUNT = 'attribute_exists(pk) AND attribute_not_exists(delet
  * the transaction either commits before the deletion's or is refused here. For a transaction that
  * updates the account item anyway, LIVE_ACCOUNT goes on that update instead.
  */
-export function liveAccountCheck(openid: string): TransactItem {
-  return { ConditionCheck: { TableName: TABLE(), Key: accountKeys.account(openid), ConditionExpression: LIVE_ACCOUNT } };
+export function liveAccountCheck(openid: string, condition = LIVE_ACCOUNT): TransactItem {
+  return { ConditionCheck: { TableName: TABLE(), Key: accountKeys.account(openid), ConditionExpression: condition } };
 }
+
+/** The condition of a write that does not need the account item, only that it is not a deleted account's (sign-out). */
+export const NOT_DELETED = 'attribute_not_exists(deleted_at)';
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
 export const accountPartitions = {

@@ -16,6 +16,7 @@ import { createShare } from '../../lib/share/create-share.js';
 import { follow } from '../../lib/social/follows.js';
 import { block } from '../../lib/social/blocks.js';
 import { setProfileField } from '../../lib/accounts/accounts.js';
+import { signOut } from '../../lib/sign-in/sign-out.js';
 
 /**
  * Delete my account (docs/accounts.md): the entry points, what takes effect at once, and the
@@ -246,6 +247,9 @@ describe('the erasure', () => {
     const vids = [await publish(editor, 'Race one'), await publish(editor, 'Race two'), await publish(editor, 'Race three')] as const;
     const other = await signUp(api);
     const victim = await signUp(api);
+    clock.advance(61_000); // past the phone's resend wait
+    const secondSession = await signUp(api, victim.phone);
+    expect(secondSession.openid).toBe(victim.openid);
     // Written a moment before the deletion: the comments-by-author, reporter and sharer indexes have
     // not caught up with any of it (as an index in AWS may lag; DynamoDB Local's never do).
     const lag = lagIndex((input) => JSON.stringify(input.ExpressionAttributeValues ?? {}).includes(victim.openid));
@@ -272,16 +276,21 @@ describe('the erasure', () => {
       () => block(victim.openid, other.openid),
       () => setProfileField(victim.openid, 'nickname', `Late name ${n}`),
     ];
+    // A sign-out of the deleted account's token answers done (every token of it is refused) and writes nothing.
+    const signOutLate = async (token: string) => expect(await signOut({ user_id: victim.openid, auth_type: 'jwt', scopes: [], roles: [] }, { authorization: `Bearer ${token}` })).toEqual({ ended: true });
     const stepsSeen = new Set<string>();
     let state = 'erasing';
     for (let run = 0; state === 'erasing' && run < 40; run++) {
       for (const write of late(run)) await expect(write()).rejects.toBeInstanceOf(NotFoundError);
+      await signOutLate(victim.token);
       stepsSeen.add((await getDeletion(id))!.step);
       state = await eraseSome(id, 1);
     }
     expect(state).toBe('erased');
     expect([...stepsSeen]).toEqual(['partition', 'comments', 'reports', 'videos', 'shares', 'keys', 'finish']);
     for (const write of late(99)) await expect(write()).rejects.toBeInstanceOf(NotFoundError);
+    // A session first ended after the end: nothing of it lands in the erased partition.
+    await signOutLate(secondSession.token);
     clearIndexLag();
 
     await expectOnlyRetained(victim, id, ['racing words', 'racing report', 'late words', 'late report', 'Late name']);
