@@ -25,6 +25,13 @@ export const accountKeys = {
   invite: (inviter: string, invitee: string) => ({ pk: `ACCOUNT#${inviter}`, sk: `INVITED#${invitee}` }),
   /** The sort-key prefix of the invitations an account made, in its partition. */
   invitePrefix: 'INVITED#',
+  /**
+   * A mark of content the account wrote outside its partition (a comment, a report, a share), put in
+   * the same transaction as the content: the erasure finds it with a consistent read of the
+   * partition where an eventually consistent index may not show the content yet (contentMarkItem).
+   */
+  contentMark: (openid: string, kind: ContentKind, ref: string) => ({ pk: `ACCOUNT#${openid}`, sk: `MARK#${kind}#${ref}` }),
+  contentMarkPrefix: 'MARK#',
 };
 
 /**
@@ -40,6 +47,43 @@ export const personIdOf = (e164: string): string => `p_${createHash('sha256').up
 
 /** The person id of a live account (from its phone); undefined for a deleted one, whose phone is gone. */
 export const personOf = (account: Pick<Account, 'phone'> | undefined): string | undefined => (account?.phone ? personIdOf(account.phone) : undefined);
+
+/** The kinds of content an account writes outside its partition, each found by an index when erased. */
+export type ContentKind = 'comment' | 'report' | 'share';
+
+/**
+ * How long a content mark lives: it only has to outlive the lag of the index the erasure reads
+ * (normally under a second); content older than this is in the index.
+ */
+const CONTENT_MARK_TTL_S = 86_400;
+
+/**
+ * The mark of content `ref` of `kind` (what the erasure needs to reach it is in `fields`) as a
+ * transaction item of the transaction that writes the content (docs/accounts.md, "Erasure").
+ */
+export function contentMarkItem(openid: string, kind: ContentKind, ref: string, fields: Record<string, unknown>, nowMs: number): TransactItem {
+  return {
+    Put: {
+      TableName: TABLE(),
+      Item: { ...accountKeys.contentMark(openid, kind, ref), entity: 'content_mark', kind, ...fields, ttl: Math.ceil(nowMs / 1000) + CONTENT_MARK_TTL_S },
+    },
+  };
+}
+
+/** The condition every write a person makes puts on their account item: it exists and is not deleted. */
+export const LIVE_ACCOUNT = 'attribute_exists(pk) AND attribute_not_exists(deleted_at)';
+
+/**
+ * The account check of a transaction that writes on `openid`'s behalf (docs/accounts.md, "Erasure"):
+ * the transaction either commits before the deletion's or is refused here. For a transaction that
+ * updates the account item anyway, LIVE_ACCOUNT goes on that update instead.
+ */
+export function liveAccountCheck(openid: string, condition = LIVE_ACCOUNT): TransactItem {
+  return { ConditionCheck: { TableName: TABLE(), Key: accountKeys.account(openid), ConditionExpression: condition } };
+}
+
+/** The condition of a write that does not need the account item, only that it is not a deleted account's (sign-out). */
+export const NOT_DELETED = 'attribute_not_exists(deleted_at)';
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
 export const accountPartitions = {
@@ -203,7 +247,7 @@ async function updateAccount(
           TableName: TABLE(),
           Key: accountKeys.account(openid),
           UpdateExpression: expression,
-          ConditionExpression: 'attribute_exists(pk)',
+          ConditionExpression: LIVE_ACCOUNT,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: { ':now': clock.nowIso(), ...values },
           ReturnValues: 'ALL_NEW',

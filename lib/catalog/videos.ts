@@ -6,7 +6,7 @@ import { backoff } from '../db/backoff.js';
 import { batchGetHubItems, batchWriteHubItems, itemId, type BatchWrite } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
 import { afterCommit } from '../db/failures.js';
-import { accountKeys } from '../accounts/accounts.js';
+import { accountKeys, LIVE_ACCOUNT } from '../accounts/accounts.js';
 import { videoKeys } from './video-items.js';
 import { cancellationCode, MAX_TRANSACTION_ITEMS, transactItemOf, transactWrite, type TransactItem } from '../db/transact.js';
 import { ForbiddenError, NotFoundError, UnavailableError } from '../errors.js';
@@ -138,7 +138,8 @@ async function createVideo(input: VideoInput, fields: VideoFields, guardKey: { p
         TableName: TABLE(),
         Key: accountKeys.account(video.author_openid),
         UpdateExpression: 'ADD video_count :one',
-        ConditionExpression: 'attribute_exists(pk)',
+        // Not a deleted account (docs/accounts.md, "Erasure").
+        ConditionExpression: LIVE_ACCOUNT,
         ExpressionAttributeValues: { ':one': 1 },
       },
     },

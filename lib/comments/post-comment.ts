@@ -16,7 +16,7 @@ import { ForbiddenError, NotFoundError, RateLimitedError, UnavailableError } fro
 import { notBlockedByCheck } from '../social/blocks.js';
 import { newCommentId } from '../ids.js';
 import { logger } from '../logger.js';
-import { getAccount, personOf } from '../accounts/accounts.js';
+import { contentMarkItem, getAccount, liveAccountCheck, personOf } from '../accounts/accounts.js';
 import { commentItem, commentLookupItem, commentViews, toCommentView, type CommentView, type StoredComment } from '../comments/comments.js';
 import { ownCommentCount } from '../catalog/own-counts.js';
 import { rateLimitedError, rateLimitItem, rateWindowFull, refundRateLimits, secondsUntilWindowEnds, type RateLimit } from '../limits/rate-windows.js';
@@ -184,6 +184,8 @@ async function releaseNumber(vid: string, taken: Taken, cid: string, maybeWritte
 }
 
 interface Reservation {
+  /** The commenter. */
+  openid: string;
   guardKey: { pk: string; sk: string };
   cid: string;
   limit: RateLimit;
@@ -251,6 +253,9 @@ async function writeComment(comment: StoredComment, count: number, r: Reservatio
     },
     // The comment by its cid (comments.ts commentKeys.commentById): comment_delete and moderation.
     { Put: { TableName: TABLE(), Item: commentLookupItem(comment) } },
+    // The author's mark of it, which the erasure reads where the author index may lag (docs/accounts.md,
+    // "Erasure"). No account check here: the guard's condition is one, as the erasure deletes the guard.
+    contentMarkItem(comment.openid, 'comment', `${comment.vid}#${comment.seq}`, { vid: comment.vid, seq: comment.seq }, r.now),
   ];
   let maybeWritten = false;
   for (let attempt = 1; ; attempt++) {
@@ -325,9 +330,12 @@ async function reserve(r: Reservation, vid: string, replaces: Guard | undefined,
       },
       rateLimitItem(r.limit, r.now),
       notBlocked,
+      // Refused once the account is deleted (docs/accounts.md, "Erasure").
+      liveAccountCheck(r.openid),
     ]);
     return true;
   } catch (error) {
+    if (cancellationCode(error, 3) === 'ConditionalCheckFailed') throw new NotFoundError('Your account does not exist');
     if (cancellationCode(error, 0) === 'ConditionalCheckFailed') return false;
     // Blocked by the video's author (docs/moderation.md, "Blocking"): the message does not say why.
     if (cancellationCode(error, 2) === 'ConditionalCheckFailed') throw new ForbiddenError('You cannot comment on this video');
@@ -390,8 +398,13 @@ async function commentWithin(
  *    lib/social/blocks.ts, notBlockedByCheck). A request refused here (limit, a block, a parallel retry holding the
  *    guard) has taken no number and written nothing;
  * 3. the number: an atomic update of the video's comment sequence (takeNumber);
- * 4. the comment, its guard's number and the "commented" item in one transaction (writeComment), no
- *    item of the video itself, so 50 people commenting at once do not conflict.
+ * 4. the comment, its guard's number, the "commented" item and the author's mark of the comment in
+ *    one transaction (writeComment), no item of the video itself, so 50 people commenting at once do
+ *    not conflict.
+ * The reservation checks that the account is not deleted (accounts.ts liveAccountCheck): one made
+ * after the deletion is refused (404). The comment's transaction is conditional on the guard, which
+ * is in the account's partition: a comment reserved before the deletion commits, with its mark,
+ * before the erasure deletes the guard, or not at all (docs/accounts.md, "Erasure").
  * A failure after 2 undoes the reservation (the slot given back, the guard removed) and gives the
  * number back, or leaves a gap when it cannot (docs/data-model.md, "Comment numbers"). The video's
  * comment_count follows from the stream.
@@ -438,7 +451,7 @@ export async function postComment({ openid, vid, content, person }: { openid: st
     if (!author) throw new NotFoundError('Your account does not exist');
     if (full) throw new RateLimitedError(limit.message, secondsUntilWindowEnds(limit, now));
 
-    const r: Reservation = { guardKey, cid: newCommentId(), limit, now };
+    const r: Reservation = { openid, guardKey, cid: newCommentId(), limit, now };
     if (!(await reserve(r, vid, replaces, notBlockedByCheck(video.author_openid, openid)))) continue;
     const answer = await commentWithin(r, { openid, vid, content, nickname: author.nickname });
     if (answer) return answer;

@@ -20,7 +20,7 @@ import { countMetric } from '../observability/metrics.js';
 import type { ChangeRecord } from '../streams/facts.js';
 import { accountKeys } from '../accounts/accounts.js';
 import { deletionIdOf, deletionKeys, getDeletion, type StoredDeletion } from './deletion.js';
-import { eraseReportsOf, hasReports } from '../report/reports.js';
+import { eraseReport, eraseReportsOf, hasReports } from '../report/reports.js';
 
 /**
  * The background erasure of a deleted account (docs/accounts.md, "Erasure"). The deletion record
@@ -39,8 +39,11 @@ import { eraseReportsOf, hasReports } from '../report/reports.js';
  *   both ways (its block list with each reverse item, and its entry in the lists of those who
  *   blocked it: lib/social/blocks.ts eraseBlockItem), likes
  *   deleted (the stream takes them back from the videos, trends, tag rankings and authors), the
- *   rest deleted (dislikes, feed state and call records, view history, commented marks, retry
- *   guards, invitations made, the author's latest videos, external ids, audit events);
+ *   marks of its comments, reports and shares of the last day (accounts.ts contentMarkItem): what
+ *   each points to erased as its own step below erases it, then the mark, so what an index does not
+ *   show yet is erased all the same; the rest deleted (dislikes, feed state and call records, view
+ *   history, commented marks, retry guards, invitations made, the author's latest videos, external
+ *   ids, audit events);
  * - `comments`: each comment becomes a tombstone (no text, no author, out of both comment indexes):
  *   its number and its video's `comment_count` stay, so nobody's pages move;
  * - `reports`: the reports it filed erased, an open one leaving its case's counts in the same
@@ -48,7 +51,8 @@ import { eraseReportsOf, hasReports } from '../report/reports.js';
  * - `videos`: videos it published stay in the catalog; their denormalized author name goes;
  * - `shares`: the shares it made keep working for whoever received the link, without their sharer;
  * - `keys`: every key record, hash guard and the quota (the minute counters expire, 32 days);
- * - `finish`: checks that nothing but the retained items is left (else goes back to that step),
+ * - `finish`: checks that nothing but the retained items is left (else goes back to that step): the
+ *   partition read strongly consistently, then the indexes (which hold anything older than a mark),
  *   removes the invitation record of the account, and in one transaction turns the account item
  *   into a tombstone (kept while a token issued before the deletion can live), ends the record and
  *   stores the `account.deleted` event.
@@ -102,11 +106,13 @@ async function erasePartitionPage(d: StoredDeletion, position: Record<string, un
   const deletes: BatchWrite[] = [];
   const relations: [string, string][] = [];
   const blocks: Item[] = [];
+  const marks: Item[] = [];
   for (const item of items) {
     if (isRetained(item)) continue;
     const relation = relationOfItem(d.openid, item.sk);
     if (relation) relations.push(relation);
     else if (isBlockItem(d.openid, item.sk)) blocks.push(item);
+    else if (item.sk.startsWith(accountKeys.contentMarkPrefix)) marks.push(item);
     else {
       deletes.push({ delete: { pk: item.pk, sk: item.sk } });
       tally(erased, typeof item.entity === 'string' ? item.entity : 'other');
@@ -121,8 +127,63 @@ async function erasePartitionPage(d: StoredDeletion, position: Record<string, un
       await eraseBlockItem(d.openid, item);
       tally(erased, 'blocks');
     }),
+    inParallel(marks, 10, async (mark) => {
+      const kind = await eraseMarkedContent(d, mark);
+      if (kind) tally(erased, kind);
+    }),
   ]);
+  // A mark goes once what it points to is erased: a run failing before this finds it again.
+  await batchWriteHubItems(marks.map((mark) => ({ delete: { pk: mark.pk, sk: mark.sk } })));
   return { erased, position: next };
+}
+
+/**
+ * The content a mark of the account points to (a comment, a report, a share written in the same
+ * transaction as its mark: accounts.ts contentMarkItem), erased as its own step erases it: the
+ * consistent read of the partition finds it where the step's index may not show it yet. Returns the
+ * kind counted, undefined when it was erased already.
+ */
+async function eraseMarkedContent(d: StoredDeletion, mark: Item): Promise<string | undefined> {
+  switch (mark.kind) {
+    case 'comment':
+      return (await tombstoneComment(d, { vid: String(mark.vid), seq: Number(mark.seq) })) ? 'comments' : undefined;
+    case 'report':
+      return (await eraseReport({ pk: String(mark.report_pk), sk: String(mark.report_sk) })) ? 'reports' : undefined;
+    case 'share':
+      return (await unlinkShare(d, String(mark.shareid))) ? 'shares_unlinked' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** A comment of the account turned into a tombstone; false when it is one already (an index a moment behind, a page done twice). */
+async function tombstoneComment(d: StoredDeletion, place: { vid: string; seq: number }): Promise<boolean> {
+  try {
+    await db.send(new UpdateCommand(tombstoneUpdate(place, d.openid, 'account_deleted', clock.nowIso())));
+    return true;
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+    return false;
+  }
+}
+
+/** A share of the account without its sharer, out of the sharer index; false when it is already (or gone). */
+async function unlinkShare(d: StoredDeletion, shareid: string): Promise<boolean> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: shareKeys.share(shareid),
+        UpdateExpression: 'REMOVE openid, gsi2pk, gsi2sk',
+        ConditionExpression: 'openid = :me',
+        ExpressionAttributeValues: { ':me': d.openid },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+    return false;
+  }
 }
 
 /** The first `limit` comments still in the author's index (a tombstone has left it). */
@@ -144,13 +205,7 @@ async function eraseCommentsPage(d: StoredDeletion): Promise<PageOutcome> {
   const comments = await commentsOf(d.openid, PAGE);
   const erased: Record<string, number> = {};
   await inParallel(comments, 10, async ({ vid, seq }) => {
-    try {
-      await db.send(new UpdateCommand(tombstoneUpdate({ vid, seq }, d.openid, 'account_deleted', clock.nowIso())));
-      tally(erased, 'comments');
-    } catch (error) {
-      // Already a tombstone (an index a moment behind, a page done twice).
-      if (!isConditionalCheckFailed(error)) throw error;
-    }
+    if (await tombstoneComment(d, { vid, seq })) tally(erased, 'comments');
   });
   return { erased, position: comments.length === 0 ? undefined : {} };
 }
@@ -199,20 +254,7 @@ async function eraseSharesPage(d: StoredDeletion): Promise<PageOutcome> {
   const shares = await sharesOf(d.openid, PAGE);
   const erased: Record<string, number> = {};
   await inParallel(shares, 10, async ({ shareid }) => {
-    try {
-      await db.send(
-        new UpdateCommand({
-          TableName: TABLE(),
-          Key: shareKeys.share(shareid),
-          UpdateExpression: 'REMOVE openid, gsi2pk, gsi2sk',
-          ConditionExpression: 'openid = :me',
-          ExpressionAttributeValues: { ':me': d.openid },
-        }),
-      );
-      tally(erased, 'shares_unlinked');
-    } catch (error) {
-      if (!isConditionalCheckFailed(error)) throw error;
-    }
+    if (await unlinkShare(d, shareid)) tally(erased, 'shares_unlinked');
   });
   return { erased, position: shares.length === 0 ? undefined : {} };
 }
@@ -228,7 +270,12 @@ async function eraseKeysPage(d: StoredDeletion): Promise<PageOutcome> {
   return { erased };
 }
 
-/** The check before the end: the first step that still has something to erase, if any. */
+/**
+ * The check before the end: the first step that still has something to erase, if any. Every write
+ * on the account's behalf checks the account in its own transaction (docs/accounts.md, "Erasure"),
+ * so all of them committed before the deletion did, and a consistent read of the partition sees
+ * each, or its mark; the indexes then only have to show what is older than a mark.
+ */
 async function leftovers(d: StoredDeletion): Promise<Step | undefined> {
   for (let start: Record<string, unknown> | undefined, first = true; first || start; first = false) {
     const { items, next } = await queryPartition(d.openid, start);

@@ -213,13 +213,14 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * stores it.
  */
 async function refuseOverLimit(keyHash: string, use: Extract<KeyUse, { outcome: 'limited' }>, now: number): Promise<never> {
-  const { binding, limit } = use;
+  const { binding, limit, at } = use;
   if (!use.audited) {
     const event: AuditEvent = { action: 'key.rate_limited', actor: binding.user_id, subject: binding.user_id, key_id: String(binding.id), via: 'api_key' };
-    if (await storeLimitEvent(keyHash, now, auditItem(event, now))) writeAuditLine(event);
+    if (await storeLimitEvent(keyHash, at, auditItem(event, now))) writeAuditLine(event);
   }
   countMetric('KeysRateLimited');
-  throw new RateLimitedError(`This access key is limited to ${limit} requests per minute; retry after the minute ends`, (now - (now % MINUTE_MS) + MINUTE_MS - now) / 1000);
+  // Until the end of the minute the use counted in (a request stamped late counts in the next one).
+  throw new RateLimitedError(`This access key is limited to ${limit} requests per minute; retry after the minute ends`, (at - (at % MINUTE_MS) + MINUTE_MS - now) / 1000);
 }
 
 /**

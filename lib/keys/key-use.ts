@@ -60,8 +60,11 @@ export type KeyUse =
   | { outcome: 'admitted'; binding: KeyBinding }
   | { outcome: 'unknown' }
   | { outcome: 'revoked' | 'expired' | 'suspended'; binding: KeyBinding }
-  /** Past the key's limit this minute; `audited`: the minute's key.rate_limited event is stored. */
-  | { outcome: 'limited'; binding: KeyBinding; limit: number; audited: boolean };
+  /**
+   * Past the key's limit this minute; `audited`: the minute's key.rate_limited event is stored; `at`:
+   * the time the use was counted at (the request's own, or the start of the later minute it counted in).
+   */
+  | { outcome: 'limited'; binding: KeyBinding; limit: number; audited: boolean; at: number };
 
 type Guard = KeyBinding & Record<string, unknown>;
 
@@ -98,42 +101,57 @@ function fromOld(item: Record<string, AttributeValue> | undefined): Guard | unde
   return item ? (unmarshall(item) as Guard) : undefined;
 }
 
-/** Why a use the condition refused was refused, from the guard as it was (ALL_OLD). */
-function refusal(old: Guard | undefined, nowMs: number, slot: number, defaultLimit: number): KeyUse | { stale: string } {
+/**
+ * Why a use the condition refused was refused, from the guard as it was (ALL_OLD). `later`: the
+ * guard counts a later minute than the request's (a request stamped before a minute boundary that
+ * lands after a request of the next minute), which the use then counts in.
+ */
+function refusal(old: Guard | undefined, nowMs: number, slot: number, defaultLimit: number): KeyUse | { stale: string } | { later: string } {
   if (!old) return { outcome: 'unknown' };
   const status = keyStatus(old, nowMs);
   if (status !== 'valid') return { outcome: status, binding: old };
   if (old.suspended === true) return { outcome: 'suspended', binding: old };
   const minute = utcMinute(nowMs);
   const window = old[guardUseAttributes.window];
+  if (typeof window === 'string' && window > minute) return { later: window };
   if (old[guardUseAttributes.count(slot)] !== undefined && window !== minute) return { stale: String(window) };
-  return { outcome: 'limited', binding: old, limit: old.rate_limit_per_minute ?? defaultLimit, audited: old[guardUseAttributes.limitAudited] === minute };
+  return { outcome: 'limited', binding: old, limit: old.rate_limit_per_minute ?? defaultLimit, audited: old[guardUseAttributes.limitAudited] === minute, at: nowMs };
 }
+
+/** The first instant of minute `minute` (`YYYY-MM-DDTHH:MM`, UTC). */
+const minuteStart = (minute: string) => Date.parse(`${minute}:00.000Z`);
 
 /**
  * Uses the key with hash `keyHash` at `nowMs`: one UpdateItem of its hash guard, strongly consistent
  * by nature (a write), so a new key is used on the first try and a revoke, delete or suspension
  * bites on the next request. `defaultLimit`: the limit of keys created before per-key limits.
- * A second request only when the minute's slot is stale (see MINUTE_SLOTS).
+ * A second request only when the minute's slot is stale (see MINUTE_SLOTS), or when the guard
+ * already counts a later minute than `nowMs`'s: the window only moves forward, so the use counts in
+ * that later minute (refused when it is full) and never resets it.
  */
 export async function useKey(keyHash: string, nowMs: number, defaultLimit: number): Promise<KeyUse> {
-  const { slot } = useParts(nowMs);
-  const attempt = async (staleWindow?: string): Promise<KeyUse | { stale: string }> => {
+  const attempt = async (at: number, staleWindow?: string): Promise<KeyUse | { stale: string } | { later: string }> => {
     try {
-      const out = await retryOnConflict(() => db.send(new UpdateCommand(keyUseUpdate(keyHash, nowMs, defaultLimit, staleWindow))));
+      const out = await retryOnConflict(() => db.send(new UpdateCommand(keyUseUpdate(keyHash, at, defaultLimit, staleWindow))));
       return { outcome: 'admitted', binding: out.Attributes as Guard };
     } catch (error) {
       if (!isConditionalCheckFailed(error)) throw error;
-      return refusal(fromOld((error as { Item?: Record<string, AttributeValue> }).Item), nowMs, slot, defaultLimit);
+      return refusal(fromOld((error as { Item?: Record<string, AttributeValue> }).Item), at, useParts(at).slot, defaultLimit);
     }
   };
-  let use = await attempt();
-  for (let tries = 0; 'stale' in use && tries < 3; tries++) {
-    use = await attempt(use.stale);
+  let at = nowMs;
+  let use = await attempt(at);
+  for (let tries = 0; !('outcome' in use) && tries < 3; tries++) {
+    if ('later' in use) {
+      at = minuteStart(use.later);
+      use = await attempt(at);
+      continue;
+    }
+    use = await attempt(at, use.stale);
     // Another request started the slot first: count as usual.
-    if ('outcome' in use && use.outcome === 'limited') use = await attempt();
+    if ('outcome' in use && use.outcome === 'limited') use = await attempt(at);
   }
-  if ('stale' in use) throw new UnavailableError(undefined, 1, 'dynamodb');
+  if (!('outcome' in use)) throw new UnavailableError(undefined, 1, 'dynamodb');
   return use;
 }
 
@@ -151,8 +169,9 @@ export function keyUseUpdate(keyHash: string, nowMs: number, defaultLimit: numbe
     staleWindow === undefined
       ? {
           // The minute's count: a new slot starts at 0; the first use of the minute sets last_used_at.
+          // Monotonic: never on a guard counting a later minute (its slot would be removed, its count lost).
           UpdateExpression: `SET #n = if_not_exists(#n, :zero) + :one, #t = if_not_exists(#t, :nowIso), last_used_at = if_not_exists(#t, :nowIso), ${counted}${remove}`,
-          ConditionExpression: `${USABLE} AND (attribute_not_exists(#n) OR (#win = :minute AND (#n < rate_limit_per_minute OR (attribute_not_exists(rate_limit_per_minute) AND #n < :defaultLimit))))`,
+          ConditionExpression: `${USABLE} AND (attribute_not_exists(#win) OR #win <= :minute) AND (attribute_not_exists(#n) OR (#win = :minute AND (#n < rate_limit_per_minute OR (attribute_not_exists(rate_limit_per_minute) AND #n < :defaultLimit))))`,
           ExpressionAttributeValues: { ...values, ':defaultLimit': defaultLimit },
         }
       : {

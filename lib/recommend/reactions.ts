@@ -4,7 +4,7 @@ import type { VideoItem } from '../catalog/video-items.js';
 import { getVideo } from '../catalog/videos.js';
 import { clock } from '../clock.js';
 import { db, tableNames } from '../db/client.js';
-import { accountKeys } from '../accounts/accounts.js';
+import { accountKeys, LIVE_ACCOUNT, liveAccountCheck } from '../accounts/accounts.js';
 import { feedKeys } from './feed-state.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { UpdateBuilder } from '../db/update-builder.js';
@@ -46,14 +46,17 @@ export interface DislikeResult {
 
 class Retry extends Error {}
 
-/** The liker's own like_count (must exist: an ADD would otherwise create a stub account). */
+/**
+ * The liker's own like_count (must exist: an ADD would otherwise create a stub account), which also
+ * refuses the reaction of a deleted account (docs/accounts.md, "Erasure").
+ */
 function likerCountItem(openid: string, delta: 1 | -1): TransactItem {
   return {
     Update: {
       TableName: TABLE(),
       Key: accountKeys.account(openid),
       UpdateExpression: 'ADD like_count :d',
-      ConditionExpression: 'attribute_exists(pk)',
+      ConditionExpression: LIVE_ACCOUNT,
       ExpressionAttributeValues: { ':d': delta },
     },
   };
@@ -221,7 +224,8 @@ export async function dislikeVideo(openid: string, vid: string): Promise<Dislike
       items.push({ Delete: { TableName: TABLE(), Key: reactionKeys.like(openid, vid), ConditionExpression: 'attribute_exists(pk)' } }, likerCountItem(openid, -1));
     } else {
       // A like landing between our read and this write would survive the dislike: refuse and re-read.
-      items.push({ ConditionCheck: { TableName: TABLE(), Key: reactionKeys.like(openid, vid), ConditionExpression: 'attribute_not_exists(pk)' } });
+      // No update of the account item here: its own check refuses a deleted account.
+      items.push({ ConditionCheck: { TableName: TABLE(), Key: reactionKeys.like(openid, vid), ConditionExpression: 'attribute_not_exists(pk)' } }, liveAccountCheck(openid));
     }
     items.push(feedStateItem(openid, feed));
     try {

@@ -7,7 +7,8 @@ import { batchGetHubItems, itemId } from '../db/batch.js';
 import { db, tableNames } from '../db/client.js';
 import { pad, timeKey } from '../db/keys.js';
 import { cancellationCode, conditionFailed, transactWrite, type TransactItem } from '../db/transact.js';
-import { UnavailableError, ValidationError } from '../errors.js';
+import { NotFoundError, UnavailableError, ValidationError } from '../errors.js';
+import { contentMarkItem, liveAccountCheck } from '../accounts/accounts.js';
 import { randomBase62 } from '../ids.js';
 import { rateLimitedError, rateLimitItem, type RateLimit } from '../limits/rate-windows.js';
 import { openCursor, signCursor } from '../secrets/signed-cursor.js';
@@ -122,7 +123,9 @@ export const RECEIVED_MESSAGE = 'Thank you: your report was received. Moderators
  * or, when it exists, given the new reason and text; in ONE transaction with the two rate windows
  * (hour, day) of the reporter's person and the case's counts (the open count when new, the reason counts when the reason
  * changes), conditional on the case's round as read, so a moderator's decision in between makes it
- * start again on the new round. Never on oneself or one's own content (400), an unknown target 404.
+ * start again on the new round; with the reporter's mark of the report and the check that the
+ * reporter is not deleted (docs/accounts.md, "Erasure"). Never on oneself or one's own content (400),
+ * an unknown target 404.
  */
 export async function fileReport(input: { reporter: string; person?: string; target: Target; reason: Reason; text: string }): Promise<{ report: ReportView; message: string }> {
   const { reporter, target, reason, text } = input;
@@ -186,10 +189,15 @@ export async function fileReport(input: { reporter: string; person?: string; tar
           ExpressionAttributeValues: values,
         },
       },
+      // The reporter's mark of the report and the check that the reporter is not deleted
+      // (docs/accounts.md, "Erasure"): the erasure finds what the reporter index does not show yet.
+      contentMarkItem(reporter, 'report', `${reportKey.pk}#${reportKey.sk}`, { report_pk: reportKey.pk, report_sk: reportKey.sk }, now),
+      liveAccountCheck(reporter),
     ];
     try {
       await transactWrite(items);
     } catch (error) {
+      if (cancellationCode(error, items.length - 1) === 'ConditionalCheckFailed') throw new NotFoundError('Your account does not exist');
       const limited = rateLimitedError(error, rateLimits, 0, now);
       if (limited) throw limited;
       // The report or the case changed since they were read (a parallel repeat, a decision): again.
@@ -251,10 +259,11 @@ export async function eraseReportsOf(reporter: string, limit: number): Promise<n
   return keys.length;
 }
 
-async function eraseReport(key: { pk: string; sk: string }): Promise<void> {
+/** Erases one report of a deleted reporter (also from the reporter's mark of it, lib/deletion/erasure.ts); false when it was gone. */
+export async function eraseReport(key: { pk: string; sk: string }): Promise<boolean> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const report = await getItem<StoredReport>(key);
-    if (!report) return;
+    if (!report) return false;
     const caseItem = await getCase({ type: report.target_type, id: report.target_id });
     const remove: TransactItem = { Delete: { TableName: TABLE(), Key: key, ConditionExpression: 'updated_at = :u', ExpressionAttributeValues: { ':u': report.updated_at } } };
     const open = caseItem && report.round === caseItem.round && caseItem.open_count > 0;
@@ -274,7 +283,7 @@ async function eraseReport(key: { pk: string; sk: string }): Promise<void> {
     }
     try {
       await transactWrite(items);
-      return;
+      return true;
     } catch (error) {
       if (conditionFailed(error)) continue;
       throw error;

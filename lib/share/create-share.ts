@@ -7,6 +7,7 @@ import { videoKeys, type VideoItem } from '../catalog/video-items.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { dailyShareItem, newShareId, shareExpiry, shareItem, shareKeys, utcDay, type Sharer } from './shares.js';
 import { NotFoundError } from '../errors.js';
+import { contentMarkItem, liveAccountCheck } from '../accounts/accounts.js';
 import { networkOf, rateLimitedError, rateLimitItem, windowKey, type RateLimit } from '../limits/rate-windows.js';
 
 function shareText(title: string, url: string, locale: string): string {
@@ -23,7 +24,8 @@ const notFound = (vid: string) => new NotFoundError(`Video "${vid.slice(0, 64)}"
  * One share per (sharer, video, UTC day), with a random id: one BatchGet reads the video, the day's
  * index item (a repeat answers its share and writes nothing) and, for an anonymous caller, whether
  * the caller's network has had a share of the video counted today; then one transaction writes the
- * share, the day's index item, the count on the video and the network's hourly window. The video
+ * share, the day's index item, the count on the video and the network's hourly window (an account's
+ * share adds its mark and the check that the account is not deleted: docs/accounts.md, "Erasure"). The video
  * counts an account's share, and an anonymous share only when it is the network's first of the
  * video that UTC day (its day window), so repeating without a credential raises nothing. A share
  * expires 30 days after it was made or last opened (lib/share/shares.ts).
@@ -69,6 +71,8 @@ export async function createShare({ vid, d, locale, country, account, sourceIp }
         : { ConditionCheck: { TableName: tableNames.hub, Key: videoKey, ConditionExpression: 'attribute_exists(pk)' } },
       rateLimitItem(hourly, now),
       ...(counts && anonymousCount ? [rateLimitItem(anonymousCount, now)] : []),
+      // An account's share: its mark, and the check that the account is not deleted (docs/accounts.md, "Erasure").
+      ...(account ? [contentMarkItem(account, 'share', shareid, { shareid }, now), liveAccountCheck(account)] : []),
     ];
     return transactWrite(items);
   };
@@ -80,6 +84,7 @@ export async function createShare({ vid, d, locale, country, account, sourceIp }
       throw error;
     });
   } catch (error) {
+    if (account && cancellationCode(error, 5) === 'ConditionalCheckFailed') throw new NotFoundError('Your account does not exist');
     // The day's share was made meanwhile (a repeat sent at once, or this request's own commit whose
     // answer was lost and retried): answer it, counting nothing.
     if (cancellationCode(error, 1) === 'ConditionalCheckFailed') {

@@ -2,6 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import { bearerCredential } from '../auth/authenticate.js';
 import { decodeVerifiedToken } from '../auth/jwt.js';
 import { endSessionItem } from '../accounts/sessions.js';
+import { liveAccountCheck, NOT_DELETED } from '../accounts/accounts.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
 import { cancellationCode, transactWrite } from '../db/transact.js';
 import { AuthError } from '../errors.js';
@@ -22,11 +23,13 @@ export async function signOut(principal: Principal, headers: Record<string, stri
   const event: AuditEvent = { action: 'session.ended', actor: claims.sub, subject: claims.sub, session_id: claims.jti, via: 'jwt' };
   const end = endSessionItem(claims.jti, claims.exp);
   try {
-    await transactWrite([{ Put: { ...end.Put!, ConditionExpression: 'attribute_not_exists(pk)' } }, auditItem(event)]);
+    // The account check keeps the event out of a deleted account's erased partition (docs/accounts.md, "Erasure").
+    await transactWrite([{ Put: { ...end.Put!, ConditionExpression: 'attribute_not_exists(pk)' } }, auditItem(event), liveAccountCheck(claims.sub, NOT_DELETED)]);
     writeAuditLine(event);
   } catch (error) {
-    // Ended by a parallel sign-out of the same token in the meantime: what was asked is done.
-    if (cancellationCode(error, 0) !== 'ConditionalCheckFailed') throw error;
+    // Ended by a parallel sign-out of the same token in the meantime, or the account deleted (every
+    // token of it refused): what was asked is done.
+    if (cancellationCode(error, 0) !== 'ConditionalCheckFailed' && cancellationCode(error, 2) !== 'ConditionalCheckFailed') throw error;
   }
   return { ended: true };
 }

@@ -4,7 +4,7 @@ import { batchGetHubItems, batchWriteHubItems, inParallel, itemId } from '../db/
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { LimitExceededError, NotFoundError, UnavailableError, ValidationError } from '../errors.js';
-import { accountKeys, isDeleted, personOf, requireAccount, type Account } from '../accounts/accounts.js';
+import { accountKeys, isDeleted, LIVE_ACCOUNT, personOf, requireAccount, type Account } from '../accounts/accounts.js';
 import { followKeys } from './follows.js';
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
@@ -155,13 +155,15 @@ export async function block(openid: string, other: string): Promise<BlockResult>
       ...(person ? [personBlockPut(person, openid, other, at)] : []),
       ...relationWrites(openid, other, mine),
       ...relationWrites(other, openid, theirs),
-      ...(m || t ? [accountWrite(openid, { follow_count: -m, follower_count: -t }, 'attribute_exists(pk)')] : []),
+      // Last: the blocker's own account, not deleted (docs/accounts.md, "Erasure"); checked alone when no follow ends.
+      accountWrite(openid, { follow_count: -m, follower_count: -t }, LIVE_ACCOUNT),
     ];
     try {
       await transactWrite(items);
       return { block_user: other, blocked: true };
     } catch (error) {
       if (cancellationCode(error, 0) === 'ConditionalCheckFailed') throw new NotFoundError(`User "${other.slice(0, 64)}" does not exist`);
+      if (cancellationCode(error, items.length - 1) === 'ConditionalCheckFailed') throw new NotFoundError('Your account does not exist');
       const stale = items.some((_, i) => cancellationCode(error, i) === 'ConditionalCheckFailed');
       if (!stale) throw error;
     }

@@ -3,7 +3,7 @@ import { clock } from '../clock.js';
 import { batchGetHubItems, itemId } from '../db/batch.js';
 import { db, isConditionalCheckFailed, tableNames } from '../db/client.js';
 import { pad, timeKey } from '../db/keys.js';
-import { accountKeys } from '../accounts/accounts.js';
+import { accountKeys, LIVE_ACCOUNT } from '../accounts/accounts.js';
 import { afterCommit, retryTransient, wasRefused } from '../db/failures.js';
 import { cancellationCode, retryOnConflict, transactWrite } from '../db/transact.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
@@ -84,7 +84,8 @@ async function nextNumber(openid: string, counter: 'follow_seq' | 'follower_seq'
           TableName: TABLE(),
           Key: accountKeys.account(openid),
           UpdateExpression: 'ADD #c :one',
-          ConditionExpression: 'attribute_exists(pk)',
+          // Never on a deleted account: its tombstone stays bare (docs/accounts.md, "Erasure").
+          ConditionExpression: LIVE_ACCOUNT,
           ExpressionAttributeNames: { '#c': counter },
           ExpressionAttributeValues: { ':one': 1 },
           ReturnValues: 'UPDATED_NEW',
@@ -126,7 +127,7 @@ const counterUpdate = (openid: string, counter: 'follow_count' | 'follower_count
     Key: accountKeys.account(openid),
     UpdateExpression: 'ADD #c :delta',
     // A new relation never reaches a deleted account (its erasure may have ended its relations already).
-    ConditionExpression: delta > 0 ? 'attribute_exists(pk) AND attribute_not_exists(deleted_at)' : 'attribute_exists(pk)',
+    ConditionExpression: delta > 0 ? LIVE_ACCOUNT : 'attribute_exists(pk)',
     ExpressionAttributeNames: { '#c': counter },
     ExpressionAttributeValues: { ':delta': delta },
   },

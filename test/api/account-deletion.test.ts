@@ -6,8 +6,18 @@ import { personIdOf } from '../../lib/accounts/accounts.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { apiClient, settleStreams, startTestStack } from '../support/stack.js';
 import { allItems, changedItems, counterMismatches, storeSnapshot } from '../support/store-digest.js';
-import { clearFaults, failWhere } from '../support/faults.js';
-import { sweepErasures } from '../../lib/deletion/erasure.js';
+import { clearFaults, clearIndexLag, failWhere, lagIndex } from '../support/faults.js';
+import { eraseSome, sweepErasures } from '../../lib/deletion/erasure.js';
+import { getDeletion } from '../../lib/deletion/deletion.js';
+import { NotFoundError } from '../../lib/errors.js';
+import { postComment } from '../../lib/comments/post-comment.js';
+import { dislikeVideo, likeVideo } from '../../lib/recommend/reactions.js';
+import { fileReport, hasReports } from '../../lib/report/reports.js';
+import { createShare } from '../../lib/share/create-share.js';
+import { follow } from '../../lib/social/follows.js';
+import { block } from '../../lib/social/blocks.js';
+import { setProfileField } from '../../lib/accounts/accounts.js';
+import { signOut } from '../../lib/sign-in/sign-out.js';
 
 /**
  * Delete my account (docs/accounts.md): the entry points, what takes effect at once, and the
@@ -229,39 +239,105 @@ describe('the erasure', () => {
     const feed = await hub<{ list: Video[] }>(api, 'get_next_list', { ...as(b), order: 'new', watch_count: 20, fav_index: '' });
     expect(feed.data.list.find((v) => v.vid === own)?.author).toEqual({ openid: victim.openid, nickname: '' });
 
-    // Nothing of the account is left but what docs/accounts.md lists as kept (its person id included).
-    const person = personIdOf(victim.phone);
-    const leftovers = (await allItems()).filter(({ item }) => {
-      const text = JSON.stringify(item);
-      return [victim.openid, victim.phone, person, 'Victim Name', 'great robots', 'and more robots', 'drones!', 'welcome'].some((s) => text.includes(s));
-    });
-    const retained = (item: Record<string, unknown>) =>
-      (item.pk === `DELETION#${deleted.data.deletion.id}`) ||
-      (item.pk === `ACCOUNT#${victim.openid}` && item.sk === 'PROFILE' && item.entity === 'deleted_account') ||
-      (item.pk === `ACCOUNT#${victim.openid}` && item.entity === 'audit_event' && ['account.deletion_requested', 'account.deleted'].includes(String(item.type))) ||
-      // Kept by design: the video it published (and what others did on it: their likes name its author), shares, SMS windows of the phone.
-      (item.pk === `VIDEO#${own}`) ||
-      // Others' records of that video name its author: their likes, their feed state, the model's neighbour lists.
-      (item.entity === 'like' && item.author_openid === victim.openid && item.openid !== victim.openid) ||
-      (item.entity === 'feed_state' && item.pk !== `ACCOUNT#${victim.openid}`) ||
-      item.entity === 'neighbours' ||
-      // Others' blocks of it hold against the person (docs/moderation.md, "Blocking"): c's list keeps the
-      // entry, and the block's person item (kept as long as the block).
-      (item.entity === 'blocks' && item.pk === `ACCOUNT#${c.openid}`) ||
-      (item.entity === 'person_block' && item.pk === `PERSON#${person}` && item.blocker === c.openid) ||
-      // Rate windows expire within minutes (the person's comment limit) or a day (SMS).
-      String(item.pk).startsWith(`RATE#comments-minute#${person}`) ||
-      String(item.pk).startsWith(`PHONE#${victim.phone}`) ||
-      String(item.pk).startsWith(`RATE#sms-`);
-    const unexpected = leftovers.filter(({ item }) => !retained(item)).map(({ table, item }) => `${table} ${String(item.pk)} ${String(item.sk)} ${String(item.entity)}`);
-    expect(unexpected).toEqual([]);
-    const tombstone = leftovers.find(({ item }) => item.entity === 'deleted_account')!.item;
-    expect(Object.keys(tombstone).sort()).toEqual(['deleted_at', 'deletion_id', 'entity', 'openid', 'pk', 'sk', 'ttl']);
-    expect((await allItems()).filter(({ table, item }) => table === tableNames.apiKeys && item.user_id === victim.openid)).toEqual([]);
+    // Nothing of the account is left but what docs/accounts.md lists as kept (its person id included):
+    // c's block of it holds against the person (docs/moderation.md, "Blocking").
+    await expectOnlyRetained(victim, deleted.data.deletion.id, ['Victim Name', 'great robots', 'and more robots', 'drones!', 'welcome'], own, [c.openid]);
+    expect(await counterMismatches()).toEqual([]);
+  });
 
+  it('refuses every write of the deleted account between the erasure steps, and erases what it wrote just before that the lagging indexes do not show', async () => {
+    const editor = await signUp(api);
+    await makeEditor(editor);
+    const vids = [await publish(editor, 'Race one'), await publish(editor, 'Race two'), await publish(editor, 'Race three')] as const;
+    const other = await signUp(api);
+    const victim = await signUp(api);
+    clock.advance(61_000); // past the phone's resend wait
+    const secondSession = await signUp(api, victim.phone);
+    expect(secondSession.openid).toBe(victim.openid);
+    // Written a moment before the deletion: the comments-by-author, reporter and sharer indexes have
+    // not caught up with any of it (as an index in AWS may lag; DynamoDB Local's never do).
+    const lag = lagIndex((input) => JSON.stringify(input.ExpressionAttributeValues ?? {}).includes(victim.openid));
+    await ok(hub(api, 'comment_set', { ...as(victim), vid: vids[0], content: 'racing words' }));
+    await ok(hub(api, 'report', { ...as(victim), target: 'user', id: other.openid, reason: 'spam', text: 'racing report' }));
+    await ok(hub(api, 'sharetext', { ...as(victim), vid: vids[0], d: 'phone-9', locale: 'en', country: 'CN' }));
+    await ok(hub(api, 'like', { ...as(victim), vid: vids[0] }));
+    // The lag holds: the reporter index shows nothing of the report yet.
+    expect(await hasReports(victim.openid)).toBe(false);
+    expect(lag.hidden).toBe(1);
+    const deleted = await api.delete<{ deletion: Deletion }>('/api/v1/me?confirm=delete', { token: victim.token });
+    expect(deleted.status).toBe(202);
+    const id = deleted.data.deletion.id;
+
+    // Requests authenticated just before the deletion, landing between the erasure's steps and after
+    // its end: each is refused by its own transaction's check of the account.
+    const late = (n: number): (() => Promise<unknown>)[] => [
+      () => postComment({ openid: victim.openid, vid: vids[1], content: `late words ${n}` }),
+      () => likeVideo(victim.openid, vids[1]),
+      () => dislikeVideo(victim.openid, vids[2]),
+      () => fileReport({ reporter: victim.openid, target: { type: 'video', id: vids[1] }, reason: 'spam', text: `late report ${n}` }),
+      () => createShare({ vid: vids[1], d: 'phone-9', locale: 'en', country: 'CN', account: victim.openid, sourceIp: '203.0.113.9' }),
+      () => follow(victim.openid, other.openid),
+      () => block(victim.openid, other.openid),
+      () => setProfileField(victim.openid, 'nickname', `Late name ${n}`),
+    ];
+    // A sign-out of the deleted account's token answers done (every token of it is refused) and writes nothing.
+    const signOutLate = async (token: string) => expect(await signOut({ user_id: victim.openid, auth_type: 'jwt', scopes: [], roles: [] }, { authorization: `Bearer ${token}` })).toEqual({ ended: true });
+    const stepsSeen = new Set<string>();
+    let state = 'erasing';
+    for (let run = 0; state === 'erasing' && run < 40; run++) {
+      for (const write of late(run)) await expect(write()).rejects.toBeInstanceOf(NotFoundError);
+      await signOutLate(victim.token);
+      stepsSeen.add((await getDeletion(id))!.step);
+      state = await eraseSome(id, 1);
+    }
+    expect(state).toBe('erased');
+    expect([...stepsSeen]).toEqual(['partition', 'comments', 'reports', 'videos', 'shares', 'keys', 'finish']);
+    for (const write of late(99)) await expect(write()).rejects.toBeInstanceOf(NotFoundError);
+    // A session first ended after the end: nothing of it lands in the erased partition.
+    await signOutLate(secondSession.token);
+    clearIndexLag();
+
+    await expectOnlyRetained(victim, id, ['racing words', 'racing report', 'late words', 'late report', 'Late name']);
+    await settleStreams();
     expect(await counterMismatches()).toEqual([]);
   });
 });
+
+/**
+ * A scan of both tables for the account's openid, phone and `texts` finds only what docs/accounts.md
+ * lists as kept (`own`: a video it published), its account item a bare tombstone, no key.
+ */
+async function expectOnlyRetained(victim: SignedUp, deletionId: string, texts: string[], own?: string, blockers: string[] = []): Promise<void> {
+  const person = personIdOf(victim.phone);
+  const leftovers = (await allItems()).filter(({ item }) => {
+    const text = JSON.stringify(item);
+    return [victim.openid, victim.phone, person, ...texts].some((s) => text.includes(s));
+  });
+  const retained = (item: Record<string, unknown>) =>
+    (item.pk === `DELETION#${deletionId}`) ||
+    (item.pk === `ACCOUNT#${victim.openid}` && item.sk === 'PROFILE' && item.entity === 'deleted_account') ||
+    (item.pk === `ACCOUNT#${victim.openid}` && item.entity === 'audit_event' && ['account.deletion_requested', 'account.deleted'].includes(String(item.type))) ||
+    // Kept by design: the video it published (and what others did on it: their likes name its author), shares, SMS windows of the phone.
+    (own !== undefined && item.pk === `VIDEO#${own}`) ||
+    // Others' records of that video name its author: their likes, their feed state, the model's neighbour lists.
+    (item.entity === 'like' && item.author_openid === victim.openid && item.openid !== victim.openid) ||
+    (item.entity === 'feed_state' && item.pk !== `ACCOUNT#${victim.openid}`) ||
+    item.entity === 'neighbours' ||
+    // Others' blocks of it hold against the person (docs/moderation.md, "Blocking"): each blocker's
+    // list keeps the entry, and the block's person item is kept as long as the block.
+    (item.entity === 'blocks' && blockers.some((b) => item.pk === `ACCOUNT#${b}`)) ||
+    (item.entity === 'person_block' && item.pk === `PERSON#${person}` && blockers.includes(String(item.blocker))) ||
+    // The person's windows expire within minutes (the comment limit) or a day (reports, SMS).
+    String(item.pk).startsWith(`RATE#comments-minute#${person}`) ||
+    /^RATE#reports-(hour|day)#/.test(String(item.pk)) ||
+    String(item.pk).startsWith(`PHONE#${victim.phone}`) ||
+    String(item.pk).startsWith(`RATE#sms-`);
+  const unexpected = leftovers.filter(({ item }) => !retained(item)).map(({ table, item }) => `${table} ${String(item.pk)} ${String(item.sk)} ${String(item.entity)}`);
+  expect(unexpected).toEqual([]);
+  const tombstone = leftovers.find(({ item }) => item.entity === 'deleted_account')!.item;
+  expect(Object.keys(tombstone).sort()).toEqual(['deleted_at', 'deletion_id', 'entity', 'openid', 'pk', 'sk', 'ttl']);
+  expect((await allItems()).filter(({ table, item }) => table === tableNames.apiKeys && item.user_id === victim.openid)).toEqual([]);
+}
 
 describe('the sweeper', () => {
   it('resumes an erasure the stream gave up on, and counts those overdue', async () => {

@@ -1,10 +1,11 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { hashApiKey } from '../../lib/keys/key-material.js';
 import { keyRecordKeys } from '../../lib/keys/key-records.js';
+import { guardUseAttributes, MINUTE_SLOTS, utcMinute } from '../../lib/keys/key-use.js';
 import { hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { captureOutput, type Capture } from '../support/log-capture.js';
 import { useTestStack } from '../support/stack.js';
@@ -120,6 +121,36 @@ describe('429 RATE_LIMITED past the limit', () => {
     expect((await me(key)).status).toBe(200);
     expect((await me(key)).status).toBe(200);
     expect((await me(key)).status).toBe(429);
+  });
+
+  it('never resets a minute for a request stamped in the minute before: it counts in the later minute, and is refused when that one is full', async () => {
+    clock.set(MINUTE_START + 59_000);
+    const alice = await tokenFor('alice');
+    const key = (await createKey(alice, { name: 'boundary', rate_limit_per_minute: 3 })).data.api_key;
+    const guard = async () =>
+      (await db.send(new GetCommand({ TableName: tableNames.apiKeys, Key: keyRecordKeys.hashGuard(hashApiKey(key)), ConsistentRead: true }))).Item!;
+    const nextMinute = MINUTE_START + 60_000;
+    clock.set(nextMinute + 1_000);
+    expect((await me(key)).status).toBe(200);
+    expect((await me(key)).status).toBe(200);
+    // A request stamped a moment before the boundary lands after those two.
+    clock.set(nextMinute - 500);
+    expect((await me(key)).status).toBe(200);
+    const counted = await guard();
+    const slot = Math.floor(nextMinute / 60_000) % MINUTE_SLOTS;
+    expect(counted[guardUseAttributes.window]).toBe(utcMinute(nextMinute));
+    expect(counted[guardUseAttributes.count(slot)]).toBe(3);
+    expect(Object.keys(counted).filter((name) => /^rn\d+$/.test(name))).toEqual([guardUseAttributes.count(slot)]);
+    // The later minute is full: the next request of it is refused, and so is another late one, until it ends.
+    clock.set(nextMinute + 2_000);
+    expect((await me(key)).status).toBe(429);
+    clock.set(nextMinute - 200);
+    const late = await me(key);
+    expect(late.status).toBe(429);
+    // Until the end of the minute it counted in: 60.2 s from its stamp.
+    expect(late.headers.get('retry-after')).toBe('61');
+    clock.set(nextMinute + 60_000);
+    expect((await me(key)).status).toBe(200);
   });
 
   it('counts each key on its own, and a JWT not at all', async () => {

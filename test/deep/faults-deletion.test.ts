@@ -132,6 +132,7 @@ describe('the erasure under DynamoDB faults', () => {
       // The stream hands the record over again: the erasure goes on from where it was.
       await expectErased(c, d.id, erased);
     }
-  });
+    // A bound, not a measure: one setup and erasure per planned fault (every request of the run, its writes twice).
+  }, 600_000);
 
 });

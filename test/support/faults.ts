@@ -150,3 +150,45 @@ export function failWhere(kind: FaultKind, match: (command: string, input: Recor
 export function clearFaults(): void {
   armed = undefined;
 }
+
+/**
+ * An index that lags behind its table, as a global secondary index may in AWS (DynamoDB Local's are
+ * immediately consistent): every Query of an index (`IndexName`) whose input `match` accepts answers
+ * without the items `hides` picks, as if they had not reached the index yet, until clearIndexLag.
+ * `hidden` counts the items it held back: a lag that hid nothing tested nothing.
+ */
+export interface IndexLag {
+  hidden: number;
+}
+
+let lagging: { lag: IndexLag; match: (input: Record<string, unknown>) => boolean; hides: (item: Record<string, unknown>) => boolean } | undefined;
+let lagInstalled = false;
+
+export function lagIndex(match: (input: Record<string, unknown>) => boolean, hides: (item: Record<string, unknown>) => boolean = () => true): IndexLag {
+  if (!lagInstalled) {
+    lagInstalled = true;
+    db.middlewareStack.add(
+      (next, context) => async (args) => {
+        const result = await next(args);
+        const input = args.input as Record<string, unknown>;
+        const current = lagging;
+        if (!current || context.commandName !== 'QueryCommand' || typeof input.IndexName !== 'string' || !current.match(input)) return result;
+        const output = result.output as { Items?: Record<string, unknown>[]; Count?: number };
+        const kept = (output.Items ?? []).filter((item) => !current.hides(item));
+        current.lag.hidden += (output.Items ?? []).length - kept.length;
+        output.Items = kept;
+        output.Count = kept.length;
+        return result;
+      },
+      // Where the fault injection sits (above the document client's unmarshalling): plain items.
+      { step: 'initialize', priority: 'high', name: 'expohubIndexLag' },
+    );
+  }
+  const lag: IndexLag = { hidden: 0 };
+  lagging = { lag, match, hides };
+  return lag;
+}
+
+export function clearIndexLag(): void {
+  lagging = undefined;
+}
