@@ -107,7 +107,7 @@ export const FUNCTIONS = {
   setRoles: { entry: 'functions/set-roles.ts', description: "Set an account's stored roles (admin JWT only)", tables: { hub: { actions: ['GetItem', 'UpdateItem', 'PutItem'] } } },
   // The caller's audit trail: one Query of the account's partition per page; signed cursors.
   // Ends the calling token's session: the ended marker and its audit event in one transaction.
-  signOut: { entry: 'functions/sign-out.ts', description: "End the calling login token's session (sign out)", tables: { hub: { actions: ['PutItem'] } }, jwtSecret: true },
+  signOut: { entry: 'functions/sign-out.ts', description: "End the calling login token's session (sign out)", tables: { hub: { actions: ['PutItem', 'ConditionCheckItem'] } }, jwtSecret: true },
   listAudit: { entry: 'functions/list-audit.ts', description: "The caller's audit events, newest first", tables: { hub: { actions: ['Query'] } }, jwtSecret: true },
   // Administration (admin JWT only). Each action stores an audit event on the affected account (hub PutItem).
   adminListKeys: {
@@ -166,7 +166,7 @@ export const FUNCTIONS = {
   publishVideo: {
     entry: 'functions/publish-video.ts',
     description: 'Publish a video (stored role editor or admin)',
-    tables: { hub: { actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'] } },
+    tables: { hub: { actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'] } },
   },
   // The exports sign their cursors with a key derived from the signing secret. They page through
   // indexes only (lib/export/visibility.ts): comments by gsi2 (admin) or gsi1 (own), accounts by gsi1.
