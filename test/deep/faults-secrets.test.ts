@@ -14,6 +14,9 @@ import { expectUnavailable } from '../support/fault-sweep.js';
 import { hub, newNonce, newPhone, signUp } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 
+/** Secrets Manager requests in the order of their version stage (AWSCURRENT before AWSPREVIOUS). */
+const byStage = <T extends { versionStage?: string }>(requests: T[]) => [...requests].sort((a, b) => String(a.versionStage).localeCompare(String(b.versionStage)));
+
 const SIGNING_SECRET = 'stand-in-signing-secret-0123456789abcdefghijklmnop';
 /** A well-formed JWT that cannot be checked without the signing key. */
 const UNCHECKED_JWT = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1X3NvbWVvbmUifQ.c2lnbmF0dXJl';
@@ -59,7 +62,8 @@ describe('the signing secret from Secrets Manager (a local stand-in of its JSON 
     expect(me.data).toMatchObject({ user_id: user.openid, auth_type: 'jwt' });
     // Read once after recovery (the current version and, for tokens signed before a rotation, the
     // previous one, which this secret does not have yet), then kept for JWT_SECRET_CACHE_SECONDS.
-    expect(sm.received.slice(received)).toEqual([
+    // The two labels are read in parallel: in whichever order they finish.
+    expect(byStage(sm.received.slice(received))).toEqual([
       { target: 'secretsmanager.GetSecretValue', secretId: SECRET_ARN, versionStage: 'AWSCURRENT' },
       { target: 'secretsmanager.GetSecretValue', secretId: SECRET_ARN, versionStage: 'AWSPREVIOUS' },
     ]);
