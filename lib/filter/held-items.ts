@@ -2,12 +2,12 @@
 // moderator approves or discards it (lib/filter/held.ts). This module holds the items and the
 // author's reads of them.
 import { createHash } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { accountKeys } from '../accounts/accounts.js';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { accountKeys, liveAccountCheck } from '../accounts/accounts.js';
 import { clock } from '../clock.js';
 import { db, tableNames } from '../db/client.js';
 import { timeKey } from '../db/keys.js';
-import { ForbiddenError, UnavailableError, ValidationError } from '../errors.js';
+import { ForbiddenError, NotFoundError, UnavailableError, ValidationError } from '../errors.js';
 import { config } from '../config.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { rateLimitedError, rateLimitItem, type RateLimit } from '../limits/rate-windows.js';
@@ -129,24 +129,42 @@ export async function holdComment(input: { openid: string; vid: string; content:
   const now = clock.now();
   const limit = commentLimit(input.person ?? input.openid);
   try {
-    await transactWrite([{ Put: { TableName: TABLE(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }, rateLimitItem(limit, now), notBlocked]);
+    await transactWrite([{ Put: { TableName: TABLE(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }, rateLimitItem(limit, now), notBlocked, liveAccountCheck(input.openid)]);
     return item;
   } catch (error) {
     if (cancellationCode(error, 0) === 'ConditionalCheckFailed') {
       const existing = (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item as HeldItem | undefined;
       if (existing) return existing;
     }
+    accountGone(error, 3);
     // Blocked by the video's author: the plain path's answer (docs/moderation.md, "Blocking").
     if (cancellationCode(error, 2) === 'ConditionalCheckFailed') throw new ForbiddenError('You cannot comment on this video');
     throw rateLimitedError(error, [limit], 1, now) ?? error;
   }
 }
 
+/**
+ * A held item is written in its author's partition with the check that the account is not deleted,
+ * in one transaction: one held after the deletion's first write would outlive the erasure
+ * (docs/accounts.md, "Writes racing the deletion"). 404 as for every other write of a deleted account.
+ */
+function accountGone(error: unknown, index: number): void {
+  if (cancellationCode(error, index) === 'ConditionalCheckFailed') throw new NotFoundError('Your account does not exist');
+}
+
+async function putHeld(item: HeldItem): Promise<HeldItem> {
+  try {
+    await transactWrite([{ Put: { TableName: TABLE(), Item: item } }, liveAccountCheck(item.author)]);
+  } catch (error) {
+    accountGone(error, 1);
+    throw error;
+  }
+  return item;
+}
+
 /** Holds a profile field's new value: others keep seeing the current one; a later held value replaces this one. */
 export async function holdProfileField(openid: string, field: ProfileField, value: string): Promise<HeldItem> {
-  const item = newHeld(heldKeys.profileField(openid, field), { target_type: 'user', target_id: openid, author: openid, fields: [field], text: { [field]: value } });
-  await db.send(new PutCommand({ TableName: TABLE(), Item: item }));
-  return item;
+  return putHeld(newHeld(heldKeys.profileField(openid, field), { target_type: 'user', target_id: openid, author: openid, fields: [field], text: { [field]: value } }));
 }
 
 /**
@@ -158,9 +176,7 @@ export async function holdProfileField(openid: string, field: ProfileField, valu
  */
 export async function holdVideo(video: VideoInput & { vid: string }, held: Record<string, string>, removed?: VideoRemoval): Promise<HeldItem> {
   const text = { title: video.title, description: video.description ?? '', ...held };
-  const item = newHeld(heldKeys.video(video.author_openid, video.vid), { target_type: 'video', target_id: video.vid, author: video.author_openid, fields: Object.keys(held), text, video, ...(removed ? { removed } : {}) });
-  await db.send(new PutCommand({ TableName: TABLE(), Item: item }));
-  return item;
+  return putHeld(newHeld(heldKeys.video(video.author_openid, video.vid), { target_type: 'video', target_id: video.vid, author: video.author_openid, fields: Object.keys(held), text, video, ...(removed ? { removed } : {}) }));
 }
 
 /** The vid of a held new video, derived from `seed` (10 base62 characters, as newVid draws them). */

@@ -18,6 +18,8 @@ import { follow } from '../../lib/social/follows.js';
 import { block } from '../../lib/social/blocks.js';
 import { setProfileField } from '../../lib/accounts/accounts.js';
 import { signOut } from '../../lib/sign-in/sign-out.js';
+import { holdComment, holdProfileField, holdVideo } from '../../lib/filter/held-items.js';
+import { notBlockedByCheck } from '../../lib/social/blocks.js';
 
 /**
  * Delete my account (docs/accounts.md): the entry points, what takes effect at once, and the
@@ -279,6 +281,10 @@ describe('the erasure', () => {
       () => follow(victim.openid, other.openid),
       () => block(victim.openid, other.openid),
       () => setProfileField(victim.openid, 'nickname', `Late name ${n}`),
+      // What the filter holds is written in the author's partition too (docs/moderation.md, "Held content").
+      () => holdProfileField(victim.openid, 'nickname', `Late held name ${n}`),
+      () => holdComment({ openid: victim.openid, vid: vids[1], content: `late held words ${n}` }, notBlockedByCheck(editor.openid, victim.openid)),
+      () => holdVideo({ vid: `lateheld${n}`.slice(0, 10), author_openid: victim.openid, title: `Late held video ${n}`, description: '', video_url: 'https://cdn.example.com/v.mp4', cover_url: 'https://cdn.example.com/c.jpg', duration_s: 60, tags: [] }, { title: `Late held video ${n}` }),
     ];
     // A sign-out of the deleted account's token answers done (every token of it is refused) and writes nothing.
     const signOutLate = async (token: string) => expect(await signOut({ user_id: victim.openid, auth_type: 'jwt', scopes: [], roles: [] }, { authorization: `Bearer ${token}` })).toEqual({ ended: true });
@@ -297,7 +303,7 @@ describe('the erasure', () => {
     await signOutLate(secondSession.token);
     clearIndexLag();
 
-    await expectOnlyRetained(victim, id, ['racing words', 'racing report', 'late words', 'late report', 'Late name']);
+    await expectOnlyRetained(victim, id, ['racing words', 'racing report', 'late words', 'late report', 'Late name', 'Late held', 'late held']);
     await settleStreams();
     expect(await counterMismatches()).toEqual([]);
   });
