@@ -258,10 +258,21 @@ export const HUB_SCENARIOS: Scenario[] = [
     group: 'hub',
     available: route('GET', '/s/{shareid}'),
     expect: 200,
-    note: 'HTML; reads the share, then the video and its author; counts the open on the share and the video',
+    note: "HTML; reads the share, then the video and its author; a network's first view of the day: one transaction counts the open on the share and the video (each call from another network)",
     setup: async (w) => {
       const shared = await mustSucceed(hubRequest('sharetext', { openid: w.alice.openid, vid: w.vids[3]!, d: 'bench-share-page', locale: 'en', country: 'CN' }));
-      return constant({ method: 'GET', path: `/s/${String(shared.shareid)}` })();
+      return async (i) => ({ method: 'GET', path: `/s/${String(shared.shareid)}`, sourceIp: `198.51.100.${i + 1}` });
+    },
+  },
+  {
+    name: 'GET /s/{shareid} (share page, a repeat view)',
+    group: 'hub',
+    available: route('GET', '/s/{shareid}'),
+    expect: 200,
+    note: 'the same network again the same UTC day: counted already, nothing written',
+    setup: async (w) => {
+      const shared = await mustSucceed(hubRequest('sharetext', { openid: w.alice.openid, vid: w.vids[3]!, d: 'bench-share-repeat', locale: 'en', country: 'CN' }));
+      return constant({ method: 'GET', path: `/s/${String(shared.shareid)}`, sourceIp: '198.51.100.200' })();
     },
   },
   {
@@ -269,10 +280,10 @@ export const HUB_SCENARIOS: Scenario[] = [
     group: 'hub',
     available: route('GET', '/s/{shareid}'),
     expect: 200,
-    note: 'a crawler user agent: counts a preview on the share only',
+    note: "a crawler user agent: counts a preview on the share only, a network's first of the day (each call from another network)",
     setup: async (w) => {
       const shared = await mustSucceed(hubRequest('sharetext', { openid: w.alice.openid, vid: w.vids[3]!, d: 'bench-share-preview', locale: 'en', country: 'CN' }));
-      return constant({ method: 'GET', path: `/s/${String(shared.shareid)}`, headers: { 'user-agent': 'facebookexternalhit/1.1' } })();
+      return async (i) => ({ method: 'GET', path: `/s/${String(shared.shareid)}`, headers: { 'user-agent': 'facebookexternalhit/1.1' }, sourceIp: `198.51.100.${i + 101}` });
     },
   },
   {
