@@ -8,10 +8,10 @@ import { AuthError, RateLimitedError } from '../errors.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
 import { getAccount, isDeleted, personIdOf, SignInGuardFailed, signInByPhone } from '../accounts/accounts.js';
 import { liveBlocks, moveBlockItems, moveBlocks, pendingBlocks, type PendingBlock } from '../social/blocks.js';
+import { codeMatches, consumeCodeItem, getCode, MAX_CODE_ATTEMPTS, recordWrongTry, type StoredCode } from '../sms/codes.js';
 
 /** The person's blocks moved within the sign-in's transaction (3 items each, beside at most 8 of the sign-in itself: 100 in all). */
 const BLOCKS_IN_SIGN_IN = 30;
-import { codeMatches, consumeCodeItem, getCode, MAX_CODE_ATTEMPTS, recordWrongTry, type StoredCode } from '../sms/codes.js';
 
 const WRONG_OR_EXPIRED = 'The code is wrong, used or expired; check it or request a new one';
 
