@@ -120,7 +120,7 @@ const configSchema = z
     TERMS_URL: z.optional(z.url()),
     CONTACT_EMAIL: z.optional(z.string().check(z.regex(EMAIL_PATTERN, 'must be an e-mail address'))),
     CONTACT_URL: z.optional(z.url()),
-    /** Pages (of up to 100 items) one run of an account's erasure works through before it records its position (lib/accounts/erasure.ts). */
+    /** Pages (of up to 100 items) one run of an account's erasure works through before it records its position (lib/deletion/erasure.ts). */
     ERASURE_PAGES_PER_RUN: positiveInt(20),
     /** Requests per minute of an access key created without its own `rate_limit_per_minute` (and of keys older than the setting). */
     KEY_RATE_LIMIT_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)), 600),

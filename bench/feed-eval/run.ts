@@ -1,7 +1,7 @@
 /**
  * `npm run eval:feed [-- --quick] [-- --label gen2] [-- --out file.json] [-- --no-docs]`: the feed's
  * offline evaluation (docs/feed.md, "Offline evaluation"). `--label genN` measures a generation of the
- * feed and writes bench/feed-eval-genN.json, which later runs show beside theirs; `--render` scores
+ * feed and writes bench/feed-eval-gen<N>.json, which later runs show beside theirs; `--render` scores
  * and reports the saved figures of that file again (targets, tables) without measuring. Each world runs in a child process on its own in-memory
  * DynamoDB Local (one shared by the worlds made every write of a later world scan the stream records
  * of the earlier ones: test/support/dynamo.ts); the figures go to bench/feed-eval.json and, for a full run, into the

@@ -120,7 +120,7 @@ export interface Account {
   /** The terms version the account last accepted, and when (docs/moderation.md, "Terms and contact"). */
   terms_version?: string;
   terms_accepted_at?: string;
-  /** Set when the account was deleted (lib/accounts/deletion.ts): its sessions and keys are refused, its profile is in no list. */
+  /** Set when the account was deleted (lib/deletion/deletion.ts): its sessions and keys are refused, its profile is in no list. */
   deleted_at?: string;
   deletion_id?: string;
 }

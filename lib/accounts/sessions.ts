@@ -22,7 +22,7 @@ export function endSessionItem(jti: string, expiresAtEpochSeconds: number): Tran
 export interface SessionStatus {
   ended: boolean;
   suspended: boolean;
-  /** The account was deleted (lib/accounts/deletion.ts): every session of it is refused. */
+  /** The account was deleted (lib/deletion/deletion.ts): every session of it is refused. */
   deleted: boolean;
   /** The account's stored roles now ([] when the account is gone). */
   roles: string[];

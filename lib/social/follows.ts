@@ -234,7 +234,7 @@ export function relationOfItem(openid: string, sk: string): [follower: string, f
 
 /**
  * Ends a relation whatever the state of either account (the erasure of a deleted account,
- * lib/accounts/erasure.ts): both sides and both counters in one transaction, a counter left out when
+ * lib/deletion/erasure.ts): both sides and both counters in one transaction, a counter left out when
  * its account item no longer exists; a side found alone is removed alone. Idempotent: false when
  * there was no relation to end.
  */

@@ -127,7 +127,7 @@ describe('gen_code', () => {
   });
 
   // Every request here comes from one network (127.0.0.1): the limits of one requester. What other
-  // networks may send to the same phone is in test/e2e/hub-sms-abuse.test.ts.
+  // networks may send to the same phone is in test/api/hub-sms-abuse.test.ts.
   it('allows one network one code per phone per 60 s, 3 per hour and 5 per day, each refusal with Retry-After', async () => {
     const phone = newPhone();
     // Start just after a day boundary: the first three sends share an hour, all six share a day.

@@ -17,7 +17,7 @@ Object.assign(process.env, {
   ENFORCE_KEY_SCOPES: 'false',
   LOG_LEVEL: 'SILENT',
   POWERTOOLS_LOG_LEVEL: 'SILENT',
-  // EMF lines on stdout are noise here; test/e2e/observability.test.ts turns them on to check them.
+  // EMF lines on stdout are noise here; test/api/observability.test.ts turns them on to check them.
   POWERTOOLS_METRICS_DISABLED: 'true',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 });

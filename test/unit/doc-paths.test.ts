@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The documentation stays true to the tree: every repository path README.md and docs/*.md name
- * exists, every relative Markdown link leads to a file and an anchor that exist, and every citation
+ * The documentation stays true to the tree: every repository path README.md, docs/*.md and the
+ * comments of the code name exists, every relative Markdown link leads to a file and an anchor that exist, and every citation
  * of a section (`docs/hub-api.md, "The share page"`), in the docs or in a code comment, names a
  * heading (or a bold lead-in, or an `<a id>`) of that file. A file that moves or a section that is
  * renamed fails here, naming the line that still points at it.
@@ -39,6 +39,32 @@ const TREE = TOP.flatMap((dir) => [dir, ...walk(dir)]);
 const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)].filter((f) => !NOT_YET_CHECKED.has(f));
 const CODE_FILES = CODE.flatMap(walk).filter((f) => /\.(ts|mjs)$/.test(f) && !f.startsWith('lib/openapi/generated/'));
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+
+/**
+ * The comments of a source file, line for line (so line numbers stay those of the file): a line's
+ * `//` comment, and every line inside a block comment; code and strings become blank.
+ */
+function commentsOf(source: string): string {
+  let inBlock = false;
+  return source
+    .split('\n')
+    .map((line) => {
+      if (inBlock) {
+        const end = line.indexOf('*/');
+        if (end >= 0) inBlock = false;
+        return end >= 0 ? line.slice(0, end) : line;
+      }
+      const block = line.search(/(?<!\S)\/\*/);
+      const slash = line.search(/(?<![:'"`\w])\/\/(?!\/)/);
+      if (block >= 0 && (slash < 0 || block < slash)) {
+        const end = line.indexOf('*/', block + 2);
+        if (end < 0) inBlock = true;
+        return line.slice(block + 2, end < 0 ? undefined : end);
+      }
+      return slash >= 0 ? line.slice(slash + 2) : '';
+    })
+    .join('\n');
+}
 
 interface Found {
   file: string;
@@ -118,6 +144,8 @@ describe('paths, links and section citations of the docs', () => {
     const cited = CODE_FILES.flatMap((f) => matches(f, read(f), CITATION)).map((c) => c.groups.join(' '));
     expect(cited).toEqual(expect.arrayContaining(['docs/data-model.md Counters']));
     expect(TREE).toContain('lib/streams/counters.ts');
+    const commented = CODE_FILES.flatMap((f) => matches(f, commentsOf(read(f)), PATH)).map((p) => p.text);
+    expect(commented).toEqual(expect.arrayContaining(['lib/deletion/erasure.ts', 'infra/routes.ts']));
   });
 
   it('reads globs and sections as GitHub and a shell do', () => {
@@ -127,6 +155,8 @@ describe('paths, links and section citations of the docs', () => {
     expect(pathExists('lib/auth/**', ['lib/auth/jwt/x.ts'])).toBe(true);
     expect(pathExists('test/deep/faults-*.test.ts', ['test/deep/faults/hub.test.ts'])).toBe(false);
     expect(pathExists('lib/hub/accounts.ts', ['lib/accounts/accounts.ts'])).toBe(false);
+    // Comments only: a `/*` or `//` inside a string is code.
+    expect(commentsOf("const g = 'lib/auth/**', u = 'http://x';\n// see lib/x.ts\n/* a\n lib/y.ts */ code('lib/z.ts')")).toBe('\n see lib/x.ts\n a\n lib/y.ts ');
     expect(slug('`GET /api/v1/audit?cursor=&limit=` — the account\'s audit trail (JWT)')).toBe('get-apiv1auditcursorlimit--the-accounts-audit-trail-jwt');
     const { titles, anchors } = sectionsOf('# A\n\n## The share page: `GET /s/{shareid}`\n\n<a id="waf"></a>**WAF.** text\n');
     expect(names(titles, 'the share page')).toBe(true);
@@ -137,6 +167,11 @@ describe('paths, links and section citations of the docs', () => {
 
   it('names only repository paths that exist in README.md and docs/*.md', () => {
     const missing = DOCS.flatMap((f) => matches(f, read(f), PATH)).filter((p) => !pathExists(p.text, TREE));
+    expect(missing.map((p) => `${p.file}:${p.line} ${p.text}`)).toEqual([]);
+  });
+
+  it('names only repository paths that exist in the comments of the code', () => {
+    const missing = CODE_FILES.flatMap((f) => matches(f, commentsOf(read(f)), PATH)).filter((p) => !pathExists(p.text, TREE));
     expect(missing.map((p) => `${p.file}:${p.line} ${p.text}`)).toEqual([]);
   });
 
