@@ -1,4 +1,5 @@
 import { formatTable } from './format.js';
+import { BARE_GET_ITEM, BARE_KEY_UPDATE, BARE_SESSION_READ } from './reference-rows.js';
 import type { ColdStartResult } from './sections/coldstart.js';
 import type { CostResult } from './sections/cost.js';
 import type { LatencyRow } from './sections/latency.js';
@@ -22,12 +23,6 @@ const COLD_REFERENCE_RATIO = 1.3;
 /** The authorizer's warm p50 and p99 over a bare consistent GetItem's (all of its cost is the one read). */
 const AUTH_P50_RATIO = 1.2;
 const AUTH_P99_RATIO = 1.5;
-/** The latency section's reference row: one consistent GetItem of a small item on the same DynamoDB Local, with the functions' client. */
-export const BARE_GET_ITEM = 'bare consistent GetItem (reference)';
-/** The second reference: the key use's own conditional UpdateItem, sent bare (bench/sections/latency.ts). */
-export const BARE_KEY_UPDATE = "bare key-use UpdateItem (reference)";
-/** The third: a JWT check's own BatchGetItem of the session and the account, sent bare (bench/sections/latency.ts). */
-export const BARE_SESSION_READ = 'bare session BatchGetItem (reference)';
 const COLD_BUNDLE_BYTES = 1024 * 1024;
 
 const fmt = (n: number) => (Number.isFinite(n) ? String(n) : 'n/a');

@@ -5,7 +5,7 @@ import { db, tableNames } from '../../lib/db/client.js';
 import { keyRecordKeys } from '../../lib/keys/key-records.js';
 import { keyUseUpdate } from '../../lib/keys/key-use.js';
 import { printTable } from '../format.js';
-import { BARE_GET_ITEM, BARE_KEY_UPDATE, BARE_SESSION_READ } from '../targets.js';
+import { BARE_GET_ITEM, BARE_KEY_UPDATE, BARE_SESSION_READ } from '../reference-rows.js';
 import { callScenario, UnexpectedStatus } from '../run-scenario.js';
 import { SCENARIOS } from '../scenarios.js';
 import { round, summarize } from '../stats.js';
