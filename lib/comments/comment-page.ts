@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getVideo } from '../catalog/videos.js';
 import { db, tableNames } from '../db/client.js';
 import { commentKeys } from './comments.js';
-import { blockedBy } from '../social/blocks.js';
+import { blockedBy } from '../social/block-items.js';
 import { NotFoundError } from '../errors.js';
 import { COMMENT_PAGE_SIZE, commentViews, type StoredComment } from './comments.js';
 

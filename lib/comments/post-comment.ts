@@ -13,7 +13,7 @@ import { isTransient, retryTransient, wasRefused } from '../db/failures.js';
 import { commentKeys } from './comments.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../db/transact.js';
 import { ForbiddenError, NotFoundError, RateLimitedError, UnavailableError } from '../errors.js';
-import { notBlockedByCheck } from '../social/blocks.js';
+import { notBlockedByCheck } from '../social/block-items.js';
 import { newCommentId } from '../ids.js';
 import { logger } from '../logger.js';
 import { contentMarkItem, getAccount, liveAccountCheck, personOf } from '../accounts/accounts.js';

@@ -12,7 +12,7 @@ import { getCommented } from '../comments/comments.js';
 import { ownCommentCount } from '../catalog/own-counts.js';
 import { clock } from '../clock.js';
 import { NotFoundError } from '../errors.js';
-import { notBlockedByCheck } from '../social/blocks.js';
+import { notBlockedByCheck } from '../social/block-items.js';
 
 const query = z.object({
   openid: identifier(),

@@ -18,7 +18,7 @@ import { feedKeys, fromStoredEntry, likedVids, parseFeedState } from '../recomme
 import { openCursor, signCursor } from '../secrets/signed-cursor.js';
 import { shareKeys, type StoredShare } from '../share/shares.js';
 import { followKeys } from '../social/follows.js';
-import { blockKeys } from '../social/blocks.js';
+import { blockKeys } from '../social/block-items.js';
 import { reportKeys, type StoredReport } from '../report/reports.js';
 import { heldKeys, type HeldItem } from '../filter/held-items.js';
 import type { AccountData, DataExportPage, ExportRecord, SectionName } from './data-export-api.js';

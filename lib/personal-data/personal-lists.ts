@@ -9,7 +9,7 @@ import { reactionKeys } from '../catalog/reaction-items.js';
 import { ForbiddenError } from '../errors.js';
 import { ownProfile, publicProfile, requireAccount } from '../accounts/accounts.js';
 import { relationsOf } from '../social/follows.js';
-import { blockedBy } from '../social/blocks.js';
+import { blockedBy } from '../social/block-items.js';
 
 const FAV_DEFAULT_PAGE = 20;
 export const FAV_MAX_PAGE = 50;

@@ -3,7 +3,7 @@
 import { growthUnit } from '../catalog/trend.js';
 import { UpdateBuilder } from '../db/update-builder.js';
 import { followKeys } from '../social/follows.js';
-import { blockKeys } from '../social/blocks.js';
+import { blockKeys } from '../social/block-items.js';
 import { fnv1a, timeKey, newestFirst } from '../db/keys.js';
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */

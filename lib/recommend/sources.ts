@@ -5,7 +5,7 @@ import { timeKey } from '../db/keys.js';
 import { videoKeys, videoPartitions } from '../catalog/video-items.js';
 import { deviceFeedStateAndChunks, feedStateAndFollows } from './feed-state.js';
 import { followKeys } from '../social/follows.js';
-import { blockedIn } from '../social/blocks.js';
+import { blockedIn } from '../social/block-items.js';
 import { mergeShardPages } from '../db/shard-merge.js';
 import { initialTrend } from '../catalog/trend.js';
 import { CHUNK_READ_CAP, LIKED_CHUNKS_READ } from './feed-state.js';

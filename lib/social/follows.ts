@@ -7,7 +7,7 @@ import { accountKeys, LIVE_ACCOUNT } from '../accounts/accounts.js';
 import { afterCommit, retryTransient, wasRefused } from '../db/failures.js';
 import { cancellationCode, retryOnConflict, transactWrite } from '../db/transact.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
-import { blockedIn, blockKeys, notBlockedCheck } from './blocks.js';
+import { blockedIn, blockKeys, notBlockedCheck } from './block-items.js';
 import { logger } from '../logger.js';
 import { isDeleted, publicUser, requireAccount, type Account, type PublicUser } from '../accounts/accounts.js';
 

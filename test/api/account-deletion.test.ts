@@ -19,7 +19,7 @@ import { block } from '../../lib/social/blocks.js';
 import { setProfileField } from '../../lib/accounts/accounts.js';
 import { signOut } from '../../lib/sign-in/sign-out.js';
 import { holdComment, holdProfileField, holdVideo } from '../../lib/filter/held-items.js';
-import { notBlockedByCheck } from '../../lib/social/blocks.js';
+import { notBlockedByCheck } from '../../lib/social/block-items.js';
 
 /**
  * Delete my account (docs/accounts.md): the entry points, what takes effect at once, and the

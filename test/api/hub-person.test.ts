@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../lib/clock.js';
 import { db, tableNames } from '../../lib/db/client.js';
 import { accountKeys, personIdOf, signInByPhone } from '../../lib/accounts/accounts.js';
-import { blockKeys } from '../../lib/social/blocks.js';
+import { blockKeys } from '../../lib/social/block-items.js';
 import { rateWindowKeys } from '../../lib/limits/rate-windows.js';
 import { seedFilterTerms } from '../../lib/filter/terms.js';
 import { getHubItem, hub, newPhone, putTestVideo, signUp, type SignedUp } from '../support/hub-fixtures.js';

@@ -4,7 +4,7 @@ import { getHubItem, hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 import { accountKeys, personIdOf } from '../../lib/accounts/accounts.js';
 import { followKeys } from '../../lib/social/follows.js';
-import { blockKeys } from '../../lib/social/blocks.js';
+import { blockKeys } from '../../lib/social/block-items.js';
 
 /**
  * block_user and unblock_user with each of their DynamoDB requests failing in turn (the plan and

@@ -16,7 +16,7 @@ import type { RecordedRequest } from '../support/db-requests.js';
 import { getHubItem, hub, latestCode, newNonce, newPhone, putTestAccounts } from '../support/hub-fixtures.js';
 import { useTestStack, type ApiResponse } from '../support/stack.js';
 import { followKeys } from '../../lib/social/follows.js';
-import { blockKeys } from '../../lib/social/blocks.js';
+import { blockKeys } from '../../lib/social/block-items.js';
 import { smsKeys } from '../../lib/sms/codes.js';
 import { shareKeys } from '../../lib/share/shares.js';
 import { reactionKeys } from '../../lib/catalog/reaction-items.js';

@@ -10,7 +10,7 @@ import { clearFaults } from '../support/faults.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 import { heldCommentsOf, heldKeys, holdComment } from '../../lib/filter/held-items.js';
-import { notBlockedByCheck } from '../../lib/social/blocks.js';
+import { notBlockedByCheck } from '../../lib/social/block-items.js';
 
 /**
  * comment_delete, report and each moderation action under DynamoDB faults (test/support/fault-sweep.ts:

@@ -11,7 +11,7 @@ import { recordRequests } from '../support/db-requests.js';
 import { hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { feedKeys } from '../../lib/recommend/feed-state.js';
-import { blockKeys } from '../../lib/social/blocks.js';
+import { blockKeys } from '../../lib/social/block-items.js';
 
 /**
  * The cost of get_next_list: every call makes at most MAX_REQUESTS (8) DynamoDB requests, counted
