@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 /**
  * The layering of lib/ (README "Architecture"): imports point down only, so no two lib/ folders
  * import each other, directly or around a longer loop. Each folder of lib/ is one node; each file
- * directly in lib/ (config.ts, errors.ts, ...) is a leaf node of its own.
+ * directly in lib/ (config.ts, errors.ts, ...) is a leaf node of its own. And no two files of the
+ * code import each other, in any folder.
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const LIB = join(ROOT, 'lib');
@@ -96,6 +97,20 @@ function describeCycle(cycle: string[]): string {
   return [cycle.join(' -> '), ...steps].join('\n');
 }
 
+/** Every .ts file of the code (lib/, bench/, infra/, functions/, web/src/, cli/src/), relative to the root. */
+function codeFiles(): string[] {
+  return ['lib', 'bench', 'infra', 'functions', 'web/src', 'cli/src'].flatMap((dir) =>
+    (readdirSync(join(ROOT, dir), { recursive: true }) as string[])
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+      .map((f) => `${dir}/${f.split(sep).join('/')}`),
+  );
+}
+
+/** file -> the files it imports (`.js` specifiers name their `.ts` source), type-only imports included. */
+const fileGraph = new Map(
+  codeFiles().map((file) => [file, new Set(relativeImports(file).map((specifier) => target(file, specifier).replace(/\.js$/, '.ts')))]),
+);
+
 describe('module layers of lib/', () => {
   it('reads the imports of every lib/ file', () => {
     expect(files.length).toBeGreaterThan(50);
@@ -106,6 +121,12 @@ describe('module layers of lib/', () => {
   it('has no import cycle between lib/ folders', () => {
     const cycles = findCycles(graphOf(edges));
     expect(cycles.length, `Import cycles between lib/ folders:\n${cycles.map(describeCycle).join('\n')}`).toBe(0);
+  });
+
+  it('has no import cycle between files of the code (lib/, bench/, infra/, functions/, web/src/, cli/src/)', () => {
+    expect(fileGraph.get('lib/social/blocks.ts')).toContain('lib/social/block-items.ts');
+    const cycles = findCycles(fileGraph);
+    expect(cycles.map((c) => c.join(' -> '))).toEqual([]);
   });
 
   it('keeps the files directly in lib/ leaves: they import no lib/ folder', () => {
