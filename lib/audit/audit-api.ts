@@ -1,57 +1,9 @@
 import * as z from '../zod.js';
-import { defineRouteDoc, documentAs, type Same } from '../api-doc.js';
-import type { AuditEntry } from './trail.js';
+import { defineRouteDoc, documentAs } from '../api-doc.js';
+import { auditEntry } from './audit-schema.js';
 import { AUDIT_PAGE_MAX } from './audit-list.js';
 
 /** `GET /api/v1/audit` in the OpenAPI document (lib/api-doc.ts). */
-const AUDIT_TYPES = [
-  'key.created',
-  'key.revoked',
-  'key.deleted',
-  'key.rate_limited',
-  'role.changed',
-  'session.ended',
-  'account.suspended',
-  'account.reinstated',
-  'account.deletion_requested',
-  'account.deleted',
-  'admin.keys_listed',
-  'admin.key_looked_up',
-  'terms.accepted',
-  'comment.removed',
-  'video.removed',
-  'reports.dismissed',
-  'reports.actioned',
-  'filter.terms_changed',
-  'filter.held_approved',
-  'filter.held_discarded',
-] as const satisfies readonly AuditEntry['type'][];
-
-/** An event's details: identifiers only (also in the account's data export, lib/personal-data/data-export-api.ts). */
-export const auditDetails = z.object({
-  via: z.optional(z.string()),
-  key_id: z.optional(z.number()),
-  key_name: z.optional(z.string()),
-  roles_before: z.optional(z.array(z.string())),
-  roles_after: z.optional(z.array(z.string())),
-  session_id: z.optional(z.string()),
-  terms_version: z.optional(z.string()),
-  target_type: z.optional(z.string()),
-  target_id: z.optional(z.string()),
-  filter_version: z.optional(z.number()),
-  held_id: z.optional(z.string()),
-});
-
-const auditEntry = z.object({
-  id: z.string(),
-  at: z.string(),
-  type: z.enum(AUDIT_TYPES),
-  actor: z.string(),
-  details: auditDetails,
-});
-const entryMatches: Same<z.output<typeof auditEntry>, AuditEntry> = true;
-void entryMatches;
-
 export const listAuditDoc = defineRouteDoc({
   tag: 'Protected',
   summary: "The caller's account events, newest first (kept 90 days)",

@@ -6,6 +6,7 @@ import { cancellationCode, transactWrite, type TransactItem } from '../db/transa
 import { randomBase62 } from '../ids.js';
 import { writeAuditLine, type AuditAction, type AuditEvent } from './log-line.js';
 import { timeKey } from '../db/keys.js';
+import { AUDIT_DETAIL_FIELDS, type AuditDetails, type AuditEntry } from './audit-schema.js';
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
 export const auditKeys = {
@@ -27,44 +28,16 @@ export type { AuditAction, AuditEvent };
 /** How long an account's events are kept (DynamoDB TTL on the hub table's `ttl`). */
 const AUDIT_RETENTION_DAYS = 90;
 
-/** An event as `GET /api/v1/audit` shows it. Identifiers only, never a credential. */
-export interface AuditEntry {
-  id: string;
-  at: string;
-  type: AuditAction;
-  actor: string;
-  details: AuditDetails;
-}
+export type { AuditEntry, AuditDetails };
 
-export interface AuditDetails {
-  via?: string;
-  key_id?: number;
-  key_name?: string;
-  roles_before?: string[];
-  roles_after?: string[];
-  session_id?: string;
-  terms_version?: string;
-  target_type?: string;
-  target_id?: string;
-  filter_version?: number;
-  held_id?: string;
-}
-
-/** The details of an event: an explicit allow-list of its identifiers (nothing else can slip in). */
+/** The details of an event: the identifiers audit-schema.ts lists, copied one by one (nothing else can slip in). */
 function detailsOf(event: AuditEvent): AuditDetails {
-  const details: AuditDetails = {};
-  if (event.via !== undefined) details.via = event.via;
-  if (event.key_id !== undefined) details.key_id = Number(event.key_id);
-  if (event.key_name !== undefined) details.key_name = event.key_name;
-  if (event.roles_before !== undefined) details.roles_before = event.roles_before;
-  if (event.roles_after !== undefined) details.roles_after = event.roles_after;
-  if (event.session_id !== undefined) details.session_id = event.session_id;
-  if (event.terms_version !== undefined) details.terms_version = event.terms_version;
-  if (event.target_type !== undefined) details.target_type = event.target_type;
-  if (event.target_id !== undefined) details.target_id = event.target_id;
-  if (event.filter_version !== undefined) details.filter_version = event.filter_version;
-  if (event.held_id !== undefined) details.held_id = event.held_id;
-  return details;
+  const details: Record<string, unknown> = {};
+  for (const field of AUDIT_DETAIL_FIELDS) {
+    const value = event[field];
+    if (value !== undefined) details[field] = field === 'key_id' ? Number(value) : value;
+  }
+  return details as AuditDetails;
 }
 
 /** The stored item of an event of `event.subject`'s account. `id` defaults to a fresh random id. */

@@ -1,6 +1,6 @@
 import * as z from '../zod.js';
 import { defineRouteDoc } from '../api-doc.js';
-import { auditDetails } from '../audit/audit-api.js';
+import { auditDetails } from '../audit/audit-schema.js';
 import { publicKeySchema } from '../keys/key-api.js';
 
 /**

@@ -1,4 +1,5 @@
 import type { ResponseData } from '../../lib/openapi/client.js';
+import { AUDIT_ACTIONS } from '../../lib/audit/actions.js';
 import { client } from './api.js';
 import { h } from './dom.js';
 import { pagedTable } from './paged-table.js';
@@ -8,28 +9,8 @@ import { session } from './session.js';
 /** An event of `GET /api/v1/audit` (ids only, never a secret), as the API document types it. */
 export type AuditEntry = ResponseData<'/api/v1/audit', 'get'>['items'][number];
 
-const LABELS: Record<AuditEntry['type'], string> = {
-  'key.created': 'Key created',
-  'key.revoked': 'Key revoked',
-  'key.deleted': 'Key deleted',
-  'key.rate_limited': 'Key rate-limited',
-  'role.changed': 'Roles changed',
-  'session.ended': 'Session ended',
-  'account.suspended': 'Account suspended',
-  'account.reinstated': 'Account reinstated',
-  'account.deletion_requested': 'Account deletion requested',
-  'account.deleted': 'Account erased',
-  'admin.keys_listed': 'Keys listed by an administrator',
-  'admin.key_looked_up': 'Key looked up by an administrator',
-  'terms.accepted': 'Terms accepted',
-  'comment.removed': 'Comment removed by a moderator',
-  'video.removed': 'Video removed by a moderator',
-  'reports.dismissed': 'Reports dismissed',
-  'reports.actioned': 'Reports actioned',
-  'filter.terms_changed': 'Filter terms changed',
-  'filter.held_approved': 'Held content approved by a moderator',
-  'filter.held_discarded': 'Held content discarded by a moderator',
-};
+/** The labels of the actions (lib/audit/actions.ts: one table for the trail, the document and this page). */
+const LABELS: Record<AuditEntry['type'], string> = AUDIT_ACTIONS;
 
 const roles = (list: string[] | undefined) => (list && list.length > 0 ? list.join(', ') : 'none');
 
