@@ -111,6 +111,21 @@ const FEED: Scenario[] = [
   },
 ];
 
+/** `GET /s/{shareid}` of a share of its own (device `d`), each call's source address and headers from `call`. */
+function sharePageScenario(what: string, note: string, d: string, call: (i: number) => Partial<BenchRequest>): Scenario {
+  return {
+    name: `GET /s/{shareid} (share page, ${what})`,
+    group: 'hub',
+    available: route('GET', '/s/{shareid}'),
+    expect: 200,
+    note,
+    setup: async (w) => {
+      const shared = await mustSucceed(hubRequest('sharetext', { openid: w.alice.openid, vid: w.vids[3]!, d, locale: 'en', country: 'CN' }));
+      return async (i) => ({ method: 'GET', path: `/s/${String(shared.shareid)}`, ...call(i) });
+    },
+  };
+}
+
 export const HUB_SCENARIOS: Scenario[] = [
   ...FEED,
   {
@@ -253,39 +268,12 @@ export const HUB_SCENARIOS: Scenario[] = [
     note: 'same openid, device and video in the same time bucket: answered again, counted once',
     setup: async (w) => constant(hubRequest('sharetext', { openid: w.alice.openid, vid: w.vids[2]!, d: 'bench-device', locale: 'zh-CN', country: 'CN' }))(),
   },
-  {
-    name: 'GET /s/{shareid} (share page, a person)',
-    group: 'hub',
-    available: route('GET', '/s/{shareid}'),
-    expect: 200,
-    note: "HTML; reads the share, then the video and its author; a network's first view of the day: one transaction counts the open on the share and the video (each call from another network)",
-    setup: async (w) => {
-      const shared = await mustSucceed(hubRequest('sharetext', { openid: w.alice.openid, vid: w.vids[3]!, d: 'bench-share-page', locale: 'en', country: 'CN' }));
-      return async (i) => ({ method: 'GET', path: `/s/${String(shared.shareid)}`, sourceIp: `198.51.100.${i + 1}` });
-    },
-  },
-  {
-    name: 'GET /s/{shareid} (share page, a repeat view)',
-    group: 'hub',
-    available: route('GET', '/s/{shareid}'),
-    expect: 200,
-    note: 'the same network again the same UTC day: counted already, nothing written',
-    setup: async (w) => {
-      const shared = await mustSucceed(hubRequest('sharetext', { openid: w.alice.openid, vid: w.vids[3]!, d: 'bench-share-repeat', locale: 'en', country: 'CN' }));
-      return constant({ method: 'GET', path: `/s/${String(shared.shareid)}`, sourceIp: '198.51.100.200' })();
-    },
-  },
-  {
-    name: 'GET /s/{shareid} (share page, a link preview)',
-    group: 'hub',
-    available: route('GET', '/s/{shareid}'),
-    expect: 200,
-    note: "a crawler user agent: counts a preview on the share only, a network's first of the day (each call from another network)",
-    setup: async (w) => {
-      const shared = await mustSucceed(hubRequest('sharetext', { openid: w.alice.openid, vid: w.vids[3]!, d: 'bench-share-preview', locale: 'en', country: 'CN' }));
-      return async (i) => ({ method: 'GET', path: `/s/${String(shared.shareid)}`, headers: { 'user-agent': 'facebookexternalhit/1.1' }, sourceIp: `198.51.100.${i + 101}` });
-    },
-  },
+  sharePageScenario('a person', "HTML; reads the share, then the video and its author; a network's first view of the day: one transaction counts the open on the share and the video (each call from another network)", 'bench-share-page', (i) => ({ sourceIp: `198.51.100.${i + 1}` })),
+  sharePageScenario('a repeat view', 'the same network again the same UTC day: counted already, nothing written', 'bench-share-repeat', () => ({ sourceIp: '198.51.100.200' })),
+  sharePageScenario('a link preview', "a crawler user agent: counts a preview on the share only, a network's first of the day (each call from another network)", 'bench-share-preview', (i) => ({
+    headers: { 'user-agent': 'facebookexternalhit/1.1' },
+    sourceIp: `198.51.100.${i + 101}`,
+  })),
   {
     name: 'follow_user (new relation)',
     group: 'hub',

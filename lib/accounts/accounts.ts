@@ -292,7 +292,7 @@ export async function replaceAccountRolesAudited(
             Key: accountKeys.account(openid),
             // A removed role is stamped with its removal: tokens issued before it lose the role for good.
             UpdateExpression: 'SET #roles = :roles, roles_removed_at = :removed, updated_at = :now',
-            ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleted_at) AND ${before === undefined ? 'attribute_not_exists(#roles)' : '#roles = :before'}`,
+            ConditionExpression: `${LIVE_ACCOUNT} AND ${before === undefined ? 'attribute_not_exists(#roles)' : '#roles = :before'}`,
             ExpressionAttributeNames: { '#roles': 'roles' },
             ExpressionAttributeValues: {
               ':roles': unique,
@@ -369,7 +369,7 @@ export function acceptTermsItem(openid: string, version: string, atIso: string):
       TableName: TABLE(),
       Key: accountKeys.account(openid),
       UpdateExpression: 'SET terms_version = :v, terms_accepted_at = :at',
-      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
+      ConditionExpression: LIVE_ACCOUNT,
       ExpressionAttributeValues: { ':v': version, ':at': atIso },
     },
   };
@@ -479,7 +479,7 @@ export async function signInByPhone(phone: string, options: SignInOptions): Prom
     if (inviter) {
       // The inviter must be a live account when the invitation lands in its partition: a deleted
       // inviter is ignored, as an unknown one is (docs/hub-api.md, "create_phone_account").
-      items.push({ ConditionCheck: { TableName: TABLE(), Key: accountKeys.account(inviter), ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)' } });
+      items.push(liveAccountCheck(inviter));
       items.push({
         Put: {
           TableName: TABLE(),

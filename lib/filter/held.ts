@@ -2,7 +2,7 @@
 // oldest first (listHeld), and its actions (approveHeld, discardHeld). The items themselves:
 // lib/filter/held-items.ts.
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { accountKeys, getAccount, isDeleted } from '../accounts/accounts.js';
+import { accountKeys, getAccount, isDeleted, LIVE_ACCOUNT } from '../accounts/accounts.js';
 import { PUBLISHING_ROLES } from '../accounts/roles.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../audit/trail.js';
 import { putVideo, removalOf, VideoRemovedError, type VideoRemoval } from '../catalog/videos.js';
@@ -172,7 +172,7 @@ export async function approveHeld(heldId: string, moderator: Decider): Promise<H
             TableName: TABLE(),
             Key: accountKeys.account(item.author),
             UpdateExpression: 'SET #field = :value, updated_at = :now',
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at) AND attribute_not_exists(suspended_at)',
+            ConditionExpression: `${LIVE_ACCOUNT} AND attribute_not_exists(suspended_at)`,
             ExpressionAttributeNames: { '#field': field },
             ExpressionAttributeValues: { ':value': item.text[field], ':now': clock.nowIso() },
           },

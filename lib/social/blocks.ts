@@ -89,7 +89,7 @@ export async function block(openid: string, other: string): Promise<BlockResult>
     const at = clock.nowIso();
     const [m, t] = [mine ? 1 : 0, theirs ? 1 : 0];
     const items: TransactItem[] = [
-      accountWrite(other, { follow_count: -t, follower_count: -m }, 'attribute_exists(pk) AND attribute_not_exists(deleted_at)'),
+      accountWrite(other, { follow_count: -t, follower_count: -m }, LIVE_ACCOUNT),
       listWrite(openid, list, { ...blocked, [other]: at }, { ...list?.persons, ...(person ? { [other]: person } : {}) }),
       { Put: { TableName: TABLE(), Item: { ...blockKeys.blockedBy(other, openid), entity: 'blocked_by', blocker: openid, blocked: other, blocked_at: at } } },
       ...(person ? [personBlockPut(person, openid, other, at)] : []),
