@@ -2,8 +2,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  // lib/openapi/generated: written by npm run openapi (its freshness is a test, test/unit/openapi.test.ts).
-  { ignores: ['node_modules/**', 'cdk.out/**', 'web/dist/**', '.data/**', 'test-artifacts/**', 'bench/results.json', 'lib/openapi/generated/**'] },
+  // lib/transport/openapi/generated: written by npm run openapi (its freshness is a test, test/unit/openapi.test.ts).
+  { ignores: ['node_modules/**', 'cdk.out/**', 'web/dist/**', '.data/**', 'test-artifacts/**', 'bench/results.json', 'lib/transport/openapi/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -3,7 +3,7 @@ import base from './vitest.config.js';
 
 /**
  * The tests `npm run mutate` (stryker.config.json) runs against each mutant: those that exercise
- * lib/auth, lib/keys, lib/http, lib/secrets and the hub's parameters and paging (docs/testing.md,
+ * lib/features/auth, lib/features/keys, lib/transport/http, lib/platform/secrets and the hub's parameters and paging (docs/testing.md,
  * "Mutation testing"). The feed, the CLI, the page in Chromium and the infra tests never reach a
  * mutated line, or only through these, and would only make each mutant slower. One project, with the
  * database tiers' setup (vitest.config.ts).

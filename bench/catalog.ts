@@ -1,5 +1,5 @@
-import { importVideos } from '../lib/catalog/import.js';
-import type { ImportedVideo } from '../lib/catalog/video-items.js';
+import { importVideos } from '../lib/entities/catalog/import.js';
+import type { ImportedVideo } from '../lib/entities/catalog/video-items.js';
 
 const TOPICS = ['展会', '工业', '机器人', 'AI', '新能源', '汽车', '医疗', '农业', 'expo', 'robotics', 'energy', 'logistics'];
 const WORDS = ['智能', '制造', '现场', '发布', '趋势', '技术', '方案', 'booth', 'demo', 'launch', 'review', 'tour'];

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createTables } from '../infra/local/create-tables.js';
-import { startDynamoDbLocal } from '../infra/local/dynamodb-local.js';
+import { createTables } from '../local/create-tables.js';
+import { startDynamoDbLocal } from '../local/dynamodb-local.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 

@@ -13,9 +13,9 @@ import { FUNCTION_DEFAULTS } from '../infra/constructs/expohub-function.js';
 import { MODEL_REFRESH_RATE } from '../infra/constructs/feed-model.js';
 import { REPORT_AGE_SCHEDULE } from '../infra/constructs/monitoring.js';
 import { FUNCTIONS, ROUTES, usesAuthorizer, type FunctionName, type FunctionSpec } from '../infra/routes.js';
-import { loadConfig } from '../lib/config.js';
-import { TABLES } from '../lib/db/tables.js';
-import { METRICS } from '../lib/observability/metric-names.js';
+import { loadConfig } from '../lib/platform/config.js';
+import { TABLES } from '../lib/platform/db/tables.js';
+import { METRICS } from '../lib/platform/observability/metric-names.js';
 import { formatTable } from './format.js';
 import { PRICES, PRICES_AS_OF, PRICES_REGION, REGIONAL_PRICES } from './prices.js';
 import { readResults, type BenchResults } from './report.js';
@@ -36,7 +36,7 @@ export type Level = (typeof LEVELS)[number];
 
 type Credential = 'jwt' | 'key';
 
-/** The functions' defaults (lib/config.ts): a login token's life, the SMS countries and daily budgets. */
+/** The functions' defaults (lib/platform/config.ts): a login token's life, the SMS countries and daily budgets. */
 const DEFAULTS = loadConfig({ API_KEYS_TABLE: 'defaults', HUB_TABLE: 'defaults', JWT_SECRET_ARN: 'defaults' });
 /** Returning people sign in again when their login token ends (JWT_TTL_SECONDS): once in its life, a share of them each day. */
 const RETURNING_SIGN_INS = 86_400 / DEFAULTS.JWT_TTL_SECONDS;
@@ -88,11 +88,11 @@ export const DAILY_MIX: MixEntry[] = [
   { activity: 'pipeline: verify an access key', perDauPerDay: 0.01, row: 'verify (last_used_at recent)', latency: 'verify (last_used_at recent)', fn: 'verifyKey', responseKb: 0.5 },
 ];
 
-/** Where the SMS go (the stack's default, SMS_ALLOWED_COUNTRIES in lib/config.ts, is CN alone: HK and US need `-c smsAllowedCountries=CN,HK,US`). */
+/** Where the SMS go (the stack's default, SMS_ALLOWED_COUNTRIES in lib/platform/config.ts, is CN alone: HK and US need `-c smsAllowedCountries=CN,HK,US`). */
 export const SMS_COUNTRIES: Record<string, number> = { CN: 0.9, HK: 0.08, US: 0.02 };
 
 /**
- * The synthetic check (functions/synthetic-check.ts, every 5 minutes): the checks of lib/smoke/checks.ts
+ * The synthetic check (functions/synthetic-check.ts, every 5 minutes): the checks of lib/features/smoke/checks.ts
  * through the front door (the key page `/` comes from S3 and is left out). Its metrics (SyntheticSuccess
  * and SyntheticLatency per check) are in METRICS and its function's two alarms in FUNCTIONS' count: only
  * its own alarm is added here.
@@ -497,7 +497,7 @@ export function renderCostDoc(results: BenchResults): string {
   );
   out.push('');
   out.push(
-    `SMS: one code per sign-in (returning people sign in again when their login token ends, every ${DEFAULTS.JWT_TTL_SECONDS / 86_400} days, \`JWT_TTL_SECONDS\`: ${round1(RETURNING_SIGN_INS * 1000) / 10} % of them a day), to ${Object.entries(SMS_COUNTRIES).map(([c, s]) => `${c} ${Math.round(s * 100)} %`).join(', ')} of the numbers. The stack's default (\`SMS_ALLOWED_COUNTRIES\`, lib/config.ts) sends to ${DEFAULTS.SMS_ALLOWED_COUNTRIES.join(', ')} alone: HK and US need \`-c smsAllowedCountries=CN,HK,US\` (docs/deploy.md).`,
+    `SMS: one code per sign-in (returning people sign in again when their login token ends, every ${DEFAULTS.JWT_TTL_SECONDS / 86_400} days, \`JWT_TTL_SECONDS\`: ${round1(RETURNING_SIGN_INS * 1000) / 10} % of them a day), to ${Object.entries(SMS_COUNTRIES).map(([c, s]) => `${c} ${Math.round(s * 100)} %`).join(', ')} of the numbers. The stack's default (\`SMS_ALLOWED_COUNTRIES\`, lib/platform/config.ts) sends to ${DEFAULTS.SMS_ALLOWED_COUNTRIES.join(', ')} alone: HK and US need \`-c smsAllowedCountries=CN,HK,US\` (docs/deploy.md).`,
   );
   out.push('');
   for (const level of LEVELS) {
@@ -533,7 +533,7 @@ export function renderCostDoc(results: BenchResults): string {
   out.push(`- The synthetic check: one function run of ${SYNTHETIC_CHECK.functionMs} ms at ${SYNTHETIC_CHECK.memoryMb} MB every ${SYNTHETIC_CHECK.everyMinutes} minutes, making ${SYNTHETIC_CHECK.calls.length} calls through CloudFront (${SYNTHETIC_CHECK.calls.map((c) => `${c.activity.replace('synthetic: ', '')}, costed as ${c.row}`).join('; ')}), with ${SYNTHETIC_CHECK.metrics > 0 ? `${SYNTHETIC_CHECK.metrics} metrics, ` : ''}${SYNTHETIC_CHECK.alarms} alarm and ${SYNTHETIC_CHECK.secrets} secret (its key) of its own${SYNTHETIC_CHECK.metrics > 0 ? '' : ' (its metrics, SyntheticSuccess and SyntheticLatency, are among the custom metrics above)'}, reading its secret once a run. The key page it also loads comes from S3 through CloudFront: 8,640 requests a month, not counted (under a cent).`);
   out.push(`- Storage: ${a.storageKbPerDau} KB per DAU (about a year of the mix, indexes included) and ${a.storageKbPerVideo} KB per catalog video (the video, its search postings and neighbour list); point-in-time recovery is billed on the same size.`);
   out.push(`- CloudFront and WAF see every API call and share page (the page's assets are cached and left out); answers of the sizes in the mix, at the prices of CloudFront's Asia edges (viewers in China and Hong Kong). Video files are not served by this stack.`);
-  out.push(`- CloudWatch Logs: ${a.logBytesPerInvocation} bytes per invocation (START, END, REPORT), ${a.emfBytesPerApiCall} bytes of metrics (one line) and ${a.accessLogBytesPerRequest} bytes of access log per API call, ${a.emfBytesPerFeedCall} more per feed call (its FeedCalls line); nothing else is logged at INFO on these paths; logs are kept a month (storage counted uncompressed, an upper bound). Custom metrics: every metric and dimension value of lib/observability/metric-names.ts, as if each had data all month. Alarms: one per function error and throttle, the API's, every table's and index's throttles and the service alarms (infra/constructs/monitoring.ts).`);
+  out.push(`- CloudWatch Logs: ${a.logBytesPerInvocation} bytes per invocation (START, END, REPORT), ${a.emfBytesPerApiCall} bytes of metrics (one line) and ${a.accessLogBytesPerRequest} bytes of access log per API call, ${a.emfBytesPerFeedCall} more per feed call (its FeedCalls line); nothing else is logged at INFO on these paths; logs are kept a month (storage counted uncompressed, an upper bound). Custom metrics: every metric and dimension value of lib/platform/observability/metric-names.ts, as if each had data all month. Alarms: one per function error and throttle, the API's, every table's and index's throttles and the service alarms (infra/constructs/monitoring.ts).`);
   out.push(`- X-Ray: active tracing on every function, default sampling (${a.xrayReservoirPerSecond} a second, then ${a.xraySampleRate * 100} %), traffic spread evenly over the month.`);
   out.push(`- Secrets Manager: every environment of a routed function reads the origin-verify secret, and those that sign or verify tokens the JWT secret's two stages, every ${a.secretCacheSeconds} s while busy; busy environments = ${a.peakFactor} x the average concurrency, at least one.`);
   out.push('');

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createTables } from '../infra/local/create-tables.js';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../infra/local/dynamodb-local.js';
-import { startStreamPoller } from '../infra/local/stream-poller.js';
+import { createTables } from '../local/create-tables.js';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../local/dynamodb-local.js';
+import { startStreamPoller } from '../local/stream-poller.js';
 
 /**
  * The settings every benchmark process uses. Rate limits are raised so that loops of sign-ups and
@@ -50,7 +50,7 @@ export interface BenchEnvironment {
 
 /**
  * A DynamoDB Local of the bench's own (in memory, gone when the bench ends) with the tables of
- * lib/db/tables.ts, and process.env set for it. Call before importing anything from lib/: config.ts
+ * lib/platform/db/tables.ts, and process.env set for it. Call before importing anything from lib/: config.ts
  * reads the environment once, at import.
  */
 export async function startBenchEnvironment(): Promise<BenchEnvironment> {
@@ -61,8 +61,8 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
     const tables = await createTables(dynamo.endpoint, 'bench_');
     const settings = benchSettings(dynamo.endpoint, tables, randomBytes(48).toString('base64url'));
     Object.assign(process.env, settings);
-    // The stream processor, as `npm start` runs it (imported now: lib/config.ts reads the environment at import).
-    const { applyStreamConsumers } = await import('../infra/local/stream-consumers.js');
+    // The stream processor, as `npm start` runs it (imported now: lib/platform/config.ts reads the environment at import).
+    const { applyStreamConsumers } = await import('../local/stream-consumers.js');
     const streams = await startStreamPoller({ endpoint: dynamo.endpoint, table: tables.HUB_TABLE, apply: applyStreamConsumers });
     return {
       dynamo,

@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { issueToken } from '../lib/auth/jwt.js';
-import { createKey } from '../lib/keys/key-service.js';
+import { issueToken } from '../lib/features/auth/jwt.js';
+import { createKey } from '../lib/features/keys/key-service.js';
 import { bearer, hubRequest, invoke, type BenchRequest } from './invoke.js';
 
 export interface Account {
@@ -33,8 +33,8 @@ let outbox: ((phone: string) => { code: string }[]) | undefined;
  */
 export async function quietSms(): Promise<(phone: string) => { code: string }[]> {
   if (!outbox) {
-    const { setSmsSender } = await import('../lib/sms/sender.js');
-    const { recordOutboxMessage, outboxMessagesFor } = await import('../infra/local/sms-outbox.js');
+    const { setSmsSender } = await import('../lib/platform/sms/sender.js');
+    const { recordOutboxMessage, outboxMessagesFor } = await import('../local/sms-outbox.js');
     setSmsSender({
       send: async (phone, text, code = '') => recordOutboxMessage({ phone, code, text, sent_at: new Date().toISOString() }),
     });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { invokeGateway, lambdaContext, loadHandler, matchRoute, toGatewayEvent } from '../infra/local/server.js';
+import { invokeGateway, lambdaContext, loadHandler, matchRoute, toGatewayEvent } from '../local/server.js';
 import { ROUTES } from '../infra/routes.js';
 import { setPhase } from './recorder.js';
 
@@ -51,7 +51,7 @@ export async function invokeAuthorizer(request: BenchRequest): Promise<Authorize
   }
 }
 
-/** What API Gateway does (infra/local/server.ts, invokeGateway): the authorizer first where the route has one, then the function. */
+/** What API Gateway does (local/server.ts, invokeGateway): the authorizer first where the route has one, then the function. */
 export async function invoke(request: BenchRequest): Promise<BenchResponse> {
   const gateway = gatewayRequest(request);
   if (!matchRoute(request.method, gateway.url.pathname)) throw new Error(`no route for ${request.method} ${gateway.url.pathname}`);

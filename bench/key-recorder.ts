@@ -1,7 +1,7 @@
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { db } from '../lib/db/client.js';
+import { db } from '../lib/platform/db/client.js';
 
 /**
  * Attributes the capacity of every request on the shared DynamoDB client to the keys it touched:
@@ -307,7 +307,7 @@ export async function installKeyRecorder(): Promise<void> {
   installed = true;
   // The stream processor's client too: the hotspots model records its batches in a ledger of their
   // own (bench/sections/hotspots.ts, settleInBatches).
-  const { streamDb } = await import('../lib/streams/counters.js');
+  const { streamDb } = await import('../lib/features/streams/counters.js');
   for (const client of [db, streamDb]) addRecorder(client);
 }
 

@@ -13,12 +13,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { POSTING_ITEM_MAX_BYTES, searchGrams, videoSearchText } from '../lib/catalog/search-index.js';
-import { clock } from '../lib/clock.js';
-import { inParallel } from '../lib/db/batch.js';
-import { db, tableNames } from '../lib/db/client.js';
-import { setAccountRoles } from '../lib/accounts/accounts.js';
-import { demoVideos } from '../infra/local/demo-catalog.js';
+import { POSTING_ITEM_MAX_BYTES, searchGrams, videoSearchText } from '../lib/entities/catalog/search-index.js';
+import { clock } from '../lib/platform/clock.js';
+import { inParallel } from '../lib/platform/db/batch.js';
+import { db, tableNames } from '../lib/platform/db/client.js';
+import { setAccountRoles } from '../lib/entities/accounts/accounts.js';
+import { demoVideos } from '../local/demo-catalog.js';
 import { printTable } from './format.js';
 import { jwtFor, signUp, signUpMany } from './fixtures.js';
 import { itemSizeBytes } from './item-size.js';

@@ -1,7 +1,7 @@
-import { db } from '../lib/db/client.js';
+import { db } from '../lib/platform/db/client.js';
 
 /**
- * Counts every request the shared DynamoDB client (lib/db/client.ts) sends while recording is on,
+ * Counts every request the shared DynamoDB client (lib/platform/db/client.ts) sends while recording is on,
  * with the capacity DynamoDB reports (`ReturnConsumedCapacity: 'TOTAL'`) and the phase that sent it
  * (authorizer or function). Off, it adds nothing to the request.
  */

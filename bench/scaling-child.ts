@@ -4,10 +4,10 @@
  * get_follower at offset 0 against a far offset, verify with few against many keys.
  */
 import { writeFileSync } from 'node:fs';
-import { dropSharedHeads } from '../lib/catalog/shared-heads.js';
-import { clock } from '../lib/clock.js';
-import { MAX_VIEWED } from '../lib/hub/get-next-list.js';
-import { createKey } from '../lib/keys/key-service.js';
+import { dropSharedHeads } from '../lib/entities/catalog/shared-heads.js';
+import { clock } from '../lib/platform/clock.js';
+import { MAX_VIEWED } from '../lib/transport/hub/get-next-list.js';
+import { createKey } from '../lib/features/keys/key-service.js';
 import { importCatalog } from './catalog.js';
 import { mustSucceed, signUp, signUpMany, type Account } from './fixtures.js';
 import { printTable } from './format.js';

@@ -1,4 +1,4 @@
-import { HUB_OPERATIONS } from '../lib/hub/operations.js';
+import { HUB_OPERATIONS } from '../lib/transport/hub/operations.js';
 import type { Account } from './fixtures.js';
 import { hasRoute, type BenchRequest } from './invoke.js';
 import type { World } from './world.js';

@@ -1,7 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { clock } from '../lib/clock.js';
-import { db, tableNames } from '../lib/db/client.js';
-import { blockKeys } from '../lib/social/block-items.js';
+import { clock } from '../lib/platform/clock.js';
+import { db, tableNames } from '../lib/platform/db/client.js';
+import { blockKeys } from '../lib/entities/social/block-items.js';
 import { accessKeyFor, bearer, mustSucceed, newNonce, signUp, type Account } from './fixtures.js';
 import { hubRequest, type BenchRequest } from './invoke.js';
 import { as, constant, hubOp, route, type Scenario } from './scenario.js';

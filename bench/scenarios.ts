@@ -1,9 +1,9 @@
-import { clock } from '../lib/clock.js';
+import { clock } from '../lib/platform/clock.js';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { inParallel } from '../lib/db/batch.js';
-import { db, tableNames } from '../lib/db/client.js';
-import { createKey } from '../lib/keys/key-service.js';
-import { minuteCounterKeys } from '../lib/keys/minute-counters.js';
+import { inParallel } from '../lib/platform/db/batch.js';
+import { db, tableNames } from '../lib/platform/db/client.js';
+import { createKey } from '../lib/features/keys/key-service.js';
+import { minuteCounterKeys } from '../lib/features/keys/minute-counters.js';
 import { accessKeyFor, bearer, jwtFor, mustSucceed, newNonce, newPhone, requestCode, signUp } from './fixtures.js';
 import { hubRequest, invoke, type BenchRequest } from './invoke.js';
 import { always, constant, hubOp, route, type Scenario } from './scenario.js';
@@ -33,7 +33,7 @@ function lastUsedDue(apiKey: string, request: (key: string) => BenchRequest) {
   };
 }
 
-/** Writes the minute counters of a key used every minute of the last 30 days, as the rate limit stored them before the guard counted (lib/keys/minute-counters.ts). */
+/** Writes the minute counters of a key used every minute of the last 30 days, as the rate limit stored them before the guard counted (lib/features/keys/minute-counters.ts). */
 async function seedEveryMinute(id: number, nowMs: number): Promise<void> {
   const first = nowMs - (nowMs % 60_000) - (30 * 24 * 60 - 1) * 60_000;
   const items = Array.from({ length: 30 * 24 * 60 }, (_, i) => {

@@ -1,21 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableNames } from '../lib/db/client.js';
-import { pad } from '../lib/db/keys.js';
-import { accountItem, accountRecord, type Account } from '../lib/accounts/accounts.js';
-import { commentItem, type StoredComment } from '../lib/comments/comments.js';
-import { relationItems } from '../lib/social/follows.js';
-import { KEY_PREFIX } from '../lib/keys/key-material.js';
-import type { StoredKey } from '../lib/keys/key-record.js';
-import { hashGuardItem, keyRecordItem, keyRecordKeys } from '../lib/keys/key-records.js';
-import { commentKeys } from '../lib/comments/comments.js';
-import { videoKeys } from '../lib/catalog/video-items.js';
-import { accountKeys } from '../lib/accounts/accounts.js';
+import { db, tableNames } from '../lib/platform/db/client.js';
+import { pad } from '../lib/platform/db/keys.js';
+import { accountItem, accountRecord, type Account } from '../lib/entities/accounts/accounts.js';
+import { commentItem, type StoredComment } from '../lib/entities/comments/comments.js';
+import { relationItems } from '../lib/entities/social/follows.js';
+import { KEY_PREFIX } from '../lib/features/keys/key-material.js';
+import type { StoredKey } from '../lib/features/keys/key-record.js';
+import { hashGuardItem, keyRecordItem, keyRecordKeys } from '../lib/features/keys/key-records.js';
+import { commentKeys } from '../lib/entities/comments/comments.js';
+import { videoKeys } from '../lib/entities/catalog/video-items.js';
+import { accountKeys } from '../lib/entities/accounts/accounts.js';
 
 /**
  * Bulk seeding for the scaling section: BatchWriteItem, 25 items per request, several requests in
  * flight, unprocessed items retried. Items are built with the entity modules' key builders
- * and lib/keys/key-records.ts in the shapes the stores write (named at each builder below).
+ * and lib/features/keys/key-records.ts in the shapes the stores write (named at each builder below).
  */
 export async function batchWrite(table: string, items: Record<string, unknown>[], concurrency = 8): Promise<void> {
   let next = 0;
@@ -43,7 +43,7 @@ export async function seedAccounts(prefix: string, count: number): Promise<strin
   return openids;
 }
 
-/** An account item as sign-up writes it (accountRecord/accountItem of lib/accounts/accounts.ts), without a phone link (not read here). */
+/** An account item as sign-up writes it (accountRecord/accountItem of lib/entities/accounts/accounts.ts), without a phone link (not read here). */
 function benchAccount(openid: string, index: number, createdAt: string, overrides: Partial<Account> = {}) {
   const record = accountRecord({ openid, phone: `+86137${String(index).padStart(8, '0')}`, nickname: `bench ${openid.slice(-6)}`, created_at: createdAt });
   return accountItem({ ...record, ...overrides });
@@ -51,7 +51,7 @@ function benchAccount(openid: string, index: number, createdAt: string, override
 
 /**
  * `count` new accounts following `followee`, numbered 1..count on the followee's side, with both
- * relation items as follow() writes them (lib/social/follows.ts) and the counters it keeps.
+ * relation items as follow() writes them (lib/entities/social/follows.ts) and the counters it keeps.
  */
 export async function seedFollowers(followee: string, count: number): Promise<void> {
   const base = Date.parse('2025-01-01T00:00:00.000Z');
@@ -75,7 +75,7 @@ export async function seedFollowers(followee: string, count: number): Promise<vo
 }
 
 /**
- * `count` comments on `vid`, numbered 1..count as comment_set numbers them (lib/comments/post-comment.ts),
+ * `count` comments on `vid`, numbered 1..count as comment_set numbers them (lib/entities/comments/post-comment.ts),
  * with the video's comment sequence at `count` and its `comment_count` as the stream sets it.
  */
 export async function seedComments(vid: string, count: number, authors: { openid: string; nickname: string }[]): Promise<void> {
@@ -105,7 +105,7 @@ export async function seedComments(vid: string, count: number, authors: { openid
 }
 
 /**
- * `users * perUser` access keys as insertKey writes them (lib/keys/key-records.ts): the record with
+ * `users * perUser` access keys as insertKey writes them (lib/features/keys/key-records.ts): the record with
  * key_hash (the GSI entry), its hash guard, and the user's quota counter. Ids start at `firstId`
  * (above the id sequence in use, so nothing collides). Plaintexts are not needed: nobody verifies them.
  */

@@ -1,4 +1,4 @@
-import { HUB_OPERATIONS } from '../lib/hub/operations.js';
+import { HUB_OPERATIONS } from '../lib/transport/hub/operations.js';
 import { importCatalog } from './catalog.js';
 import { jwtFor, mustSucceed, signUp, signUpMany, type Account } from './fixtures.js';
 import { hubRequest } from './invoke.js';
@@ -31,7 +31,7 @@ export function world(): Promise<World> {
   built ??= (async () => {
     const [alice, bob, editor] = [await signUp(), await signUp(), await signUp()];
     const admin = await signUp('+8613800138000');
-    const { setAccountRoles } = await import('../lib/accounts/accounts.js');
+    const { setAccountRoles } = await import('../lib/entities/accounts/accounts.js');
     await setAccountRoles(editor.openid, ['editor']);
     editor.token = await jwtFor(editor.openid, ['editor']);
 

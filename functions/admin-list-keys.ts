@@ -1,4 +1,4 @@
-import { listUserKeys } from '../lib/admin/admin-keys.js';
-import { httpHandler } from '../lib/http/handler.js';
+import { listUserKeys } from '../lib/features/admin/admin-keys.js';
+import { httpHandler } from '../lib/transport/http/handler.js';
 
 export const handler = httpHandler('adminListKeys', async ({ principal, path }) => ({ data: await listUserKeys(principal!, path.openid) }));

@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import { authorizeRequest } from '../lib/auth/authorizer.js';
-import { observability } from '../lib/observability/middleware.js';
+import { authorizeRequest } from '../lib/features/auth/authorizer.js';
+import { observability } from '../lib/platform/observability/middleware.js';
 
 export const handler = middy(authorizeRequest).use(observability());

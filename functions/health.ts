@@ -1,3 +1,3 @@
-import { httpHandler } from '../lib/http/handler.js';
+import { httpHandler } from '../lib/transport/http/handler.js';
 
 export const handler = httpHandler('health', async () => ({ data: { status: 'ok' } }));

@@ -1,4 +1,4 @@
-import { httpHandler } from '../lib/http/handler.js';
-import { dispatchHub } from '../lib/hub/dispatch.js';
+import { httpHandler } from '../lib/transport/http/handler.js';
+import { dispatchHub } from '../lib/transport/hub/dispatch.js';
 
 export const handler = httpHandler('hub', dispatchHub);

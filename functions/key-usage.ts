@@ -1,5 +1,5 @@
-import { httpHandler } from '../lib/http/handler.js';
-import { keyUsage, parseKeyId } from '../lib/keys/key-service.js';
+import { httpHandler } from '../lib/transport/http/handler.js';
+import { keyUsage, parseKeyId } from '../lib/features/keys/key-service.js';
 
 // A login token reads any of its account's keys; an access key reads its own only (docs/api-keys.md).
 export const handler = httpHandler('keyUsage', async ({ principal, path }) => ({

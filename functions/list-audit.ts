@@ -1,4 +1,4 @@
-import { auditPage } from '../lib/audit/audit-list.js';
-import { httpHandler } from '../lib/http/handler.js';
+import { auditPage } from '../lib/platform/audit/audit-list.js';
+import { httpHandler } from '../lib/transport/http/handler.js';
 
 export const handler = httpHandler('listAudit', async ({ principal, query }) => ({ data: await auditPage(principal!, query) }));

@@ -1,6 +1,6 @@
-import { heldProfileOf } from '../lib/filter/held-items.js';
-import { httpHandler } from '../lib/http/handler.js';
-import { termsOf } from '../lib/policies/policies.js';
+import { heldProfileOf } from '../lib/features/filter/held-items.js';
+import { httpHandler } from '../lib/transport/http/handler.js';
+import { termsOf } from '../lib/features/policies/policies.js';
 
 /**
  * Who the credential is, with the terms the account accepted (docs/protected-api.md, "GET /api/v1/me")

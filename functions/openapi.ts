@@ -1,6 +1,6 @@
-import { pageHandler } from '../lib/http/handler.js';
-import document from '../lib/openapi/generated/openapi.json';
-import { REFERENCE_PAGE_CSP, renderReferencePage } from '../lib/openapi/reference-page.js';
+import { pageHandler } from '../lib/transport/http/handler.js';
+import document from '../lib/transport/openapi/generated/openapi.json';
+import { REFERENCE_PAGE_CSP, renderReferencePage } from '../lib/transport/openapi/reference-page.js';
 
 /** Generated at build time (npm run openapi); the page is rendered from it once, on first request. */
 const json = JSON.stringify(document);

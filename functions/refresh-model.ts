@@ -1,9 +1,9 @@
 import middy from '@middy/core';
-import { logger } from '../lib/logger.js';
-import { observability } from '../lib/observability/middleware.js';
-import { refreshRecommendationModel } from '../lib/recommend/model-refresh.js';
+import { logger } from '../lib/platform/logger.js';
+import { observability } from '../lib/platform/observability/middleware.js';
+import { refreshRecommendationModel } from '../lib/features/recommend/model-refresh.js';
 
-/** Every hour (infra/constructs/feed-model.ts): the feed's learned model, rebuilt from every like (lib/recommend/model-refresh.ts). */
+/** Every hour (infra/constructs/feed-model.ts): the feed's learned model, rebuilt from every like (lib/features/recommend/model-refresh.ts). */
 export const handler = middy(async (): Promise<void> => {
   const report = await refreshRecommendationModel();
   logger.info('feed model refreshed', { ...report });

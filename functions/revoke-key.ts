@@ -1,4 +1,4 @@
-import { httpHandler } from '../lib/http/handler.js';
-import { parseKeyId, revokeKey } from '../lib/keys/key-service.js';
+import { httpHandler } from '../lib/transport/http/handler.js';
+import { parseKeyId, revokeKey } from '../lib/features/keys/key-service.js';
 
 export const handler = httpHandler('revokeKey', async ({ principal, path }) => ({ data: await revokeKey(principal!.user_id, parseKeyId(path.id)) }));

@@ -1,7 +1,7 @@
-import { config } from '../lib/config.js';
-import { pageHandler } from '../lib/http/handler.js';
-import { pageLanguage, renderUnavailablePage, SHARE_PAGE_CSP } from '../lib/share/share-html.js';
-import { sharePage } from '../lib/share/share-page.js';
+import { config } from '../lib/platform/config.js';
+import { pageHandler } from '../lib/transport/http/handler.js';
+import { pageLanguage, renderUnavailablePage, SHARE_PAGE_CSP } from '../lib/features/share/share-html.js';
+import { sharePage } from '../lib/features/share/share-page.js';
 
 /** `GET /s/{shareid}`: the share page, HTML (not the JSON envelope: a browser opens it). */
 export const handler = pageHandler(

@@ -1,4 +1,4 @@
-import { signOut } from '../lib/sign-in/sign-out.js';
-import { httpHandler } from '../lib/http/handler.js';
+import { signOut } from '../lib/features/sign-in/sign-out.js';
+import { httpHandler } from '../lib/transport/http/handler.js';
 
 export const handler = httpHandler('signOut', async ({ principal, headers }) => ({ data: await signOut(principal!, headers) }));

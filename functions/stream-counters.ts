@@ -1,9 +1,9 @@
 import middy from '@middy/core';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { logger } from '../lib/logger.js';
-import { observability } from '../lib/observability/middleware.js';
-import { applyChangeRecords } from '../lib/streams/counters.js';
-import type { ChangeRecord } from '../lib/streams/facts.js';
+import { logger } from '../lib/platform/logger.js';
+import { observability } from '../lib/platform/observability/middleware.js';
+import { applyChangeRecords } from '../lib/features/streams/counters.js';
+import type { ChangeRecord } from '../lib/features/streams/facts.js';
 
 /**
  * The hub table's stream (event source mapping with ReportBatchItemFailures): derived counters.

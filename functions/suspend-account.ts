@@ -1,4 +1,4 @@
-import { suspendAccount } from '../lib/admin/suspension.js';
-import { httpHandler } from '../lib/http/handler.js';
+import { suspendAccount } from '../lib/features/admin/suspension.js';
+import { httpHandler } from '../lib/transport/http/handler.js';
 
 export const handler = httpHandler('suspendAccount', async ({ principal, path }) => ({ data: await suspendAccount(principal!, path.openid) }));

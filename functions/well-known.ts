@@ -1,5 +1,5 @@
-import { pageHandler } from '../lib/http/handler.js';
-import { appleAppSiteAssociation, assetLinks } from '../lib/share/app-links.js';
+import { pageHandler } from '../lib/transport/http/handler.js';
+import { appleAppSiteAssociation, assetLinks } from '../lib/features/share/app-links.js';
 
 /** `GET /.well-known/apple-app-site-association` and `/.well-known/assetlinks.json`: JSON files, 404 when not configured. */
 export const handler = pageHandler('wellKnown', async ({ rawPath }) => {

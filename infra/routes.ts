@@ -1,7 +1,7 @@
-import type { RouteFunction } from '../lib/http/routes.js';
+import type { RouteFunction } from '../lib/transport/http/routes.js';
 /**
  * The deployed functions: their entry files, IAM grants and sizes. Their HTTP routes, with who may
- * call each, are declared in lib/http/routes.ts (re-exported here): the CDK stack builds exactly
+ * call each, are declared in lib/transport/http/routes.ts (re-exported here): the CDK stack builds exactly
  * these, and the local server serves exactly these through the same handlers.
  */
 /**
@@ -169,7 +169,7 @@ export const FUNCTIONS = {
     tables: { hub: { actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'] } },
   },
   // The exports sign their cursors with a key derived from the signing secret. They page through
-  // indexes only (lib/export/visibility.ts): comments by gsi2 (admin) or gsi1 (own), accounts by gsi1.
+  // indexes only (lib/features/export/visibility.ts): comments by gsi2 (admin) or gsi1 (own), accounts by gsi1.
   exportComments: { entry: 'functions/export-comments.ts', description: 'Export comments, paged (row rules by stored role)', tables: { hub: { actions: ['GetItem', 'BatchGetItem'], indexes: ['gsi1', 'gsi2'] } }, jwtSecret: true },
   exportAccounts: { entry: 'functions/export-accounts.ts', description: 'Export accounts, paged (row and column rules by stored role)', tables: { hub: { actions: ['GetItem', 'BatchGetItem'], indexes: ['gsi1'] } }, jwtSecret: true },
   // Moderation (docs/moderation.md): a moderator's or an admin's login token only.
@@ -202,7 +202,7 @@ export const FUNCTIONS = {
     entry: 'functions/stream-counters.ts',
     description: "Derived counters from the hub table's stream: like and comment counts, trend, liked_count",
     // Stream read actions come with the event source, on the table's stream only (stream-counters.ts);
-    // BatchGetItem: when the videos' trend keys were last moved (lib/streams/trend-keys.ts).
+    // BatchGetItem: when the videos' trend keys were last moved (lib/features/streams/trend-keys.ts).
     tables: { hub: { actions: ['BatchGetItem', 'PutItem', 'UpdateItem'] } },
     timeoutSeconds: 60,
   },
@@ -233,7 +233,7 @@ export const FUNCTIONS = {
     timeoutSeconds: 60,
   },
   // No route: every hour (infra/constructs/feed-model.ts): the feed's learned model
-  // (lib/recommend/model-refresh.ts). The catalog from gsi3, every video's likers from gsi2 (Query),
+  // (lib/features/recommend/model-refresh.ts). The catalog from gsi3, every video's likers from gsi2 (Query),
   // the previous lists (BatchGetItem), the changed ones written (BatchWriteItem).
   refreshModel: {
     entry: 'functions/refresh-model.ts',
@@ -243,7 +243,7 @@ export const FUNCTIONS = {
     timeoutSeconds: 900,
   },
   // No route: every 5 minutes (infra/constructs/synthetic-check.ts): the checks of `npm run smoke` through
-  // the distribution with the stack's canary key (lib/smoke/canary-key.ts), which it makes sure of
+  // the distribution with the stack's canary key (lib/features/smoke/canary-key.ts), which it makes sure of
   // first: its hash guard (GetItem); when missing, the create of any key (the id counter's UpdateItem,
   // the record and the guard Put, the quota Update, the owner's ConditionCheck on hub; a refused create
   // gives its id back: UpdateItem or DeleteItem).
@@ -260,4 +260,4 @@ export const FUNCTIONS = {
 
 export type FunctionName = keyof typeof FUNCTIONS;
 
-export { ROUTES, usesAuthorizer, type RouteSpec, type RouteAuth, type RouteFunction } from '../lib/http/routes.js';
+export { ROUTES, usesAuthorizer, type RouteSpec, type RouteAuth, type RouteFunction } from '../lib/transport/http/routes.js';

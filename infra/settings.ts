@@ -1,5 +1,5 @@
-import { EMAIL_PATTERN, REGION_PATTERN, TERMS_VERSION_PATTERN } from '../lib/config.js';
-import { TABLES, type TableDefinition } from '../lib/db/tables.js';
+import { EMAIL_PATTERN, REGION_PATTERN, TERMS_VERSION_PATTERN } from '../lib/platform/config.js';
+import { TABLES, type TableDefinition } from '../lib/platform/db/tables.js';
 /** Deployment settings, from CDK context (`-c name=value`, see docs/deploy.md). */
 export interface ExpohubSettings {
   /** E.164 phone numbers whose new accounts get the `admin` role (ADMIN_PHONES). */
@@ -46,7 +46,7 @@ export interface ExpohubSettings {
   /** `-c smsRegion=`: the region whose SNS sends the codes; default infra/regions.ts `smsRegionFor` of the stack's region. */
   smsRegion?: string;
   /**
-   * Tables the stage uses instead of creating its own, by definition (lib/db/tables.ts): a table
+   * Tables the stage uses instead of creating its own, by definition (lib/platform/db/tables.ts): a table
    * restored to a point in time, with its new stream (docs/deploy.md, "Backups and restore").
    */
   existingTables: Partial<Record<TableDefinition['envVar'], ExistingTable>>;

@@ -15,15 +15,15 @@ import { Monitoring } from './constructs/monitoring.js';
 import { SyntheticCheck } from './constructs/synthetic-check.js';
 import { DEFAULT_SETTINGS, SMS_SPEND_ALARM_RATIO, namePrefix, type ExpohubSettings } from './settings.js';
 import { smsRegionFor } from './regions.js';
-import { ORIGIN_VERIFY_HEADER } from '../lib/http/origin-verify.js';
-import { METRICS_NAMESPACE } from '../lib/observability/metric-names.js';
+import { ORIGIN_VERIFY_HEADER } from '../lib/transport/http/origin-verify.js';
+import { METRICS_NAMESPACE } from '../lib/platform/observability/metric-names.js';
 
 export { DEFAULT_SETTINGS, namePrefix, settingsFromContext, type ExpohubSettings } from './settings.js';
 
 /** The hosted zone id of every CloudFront distribution, for Route 53 alias records (fixed by AWS). */
 const CLOUDFRONT_HOSTED_ZONE_ID = 'Z2FDTNDATAQYW2';
 
-/** The non-secret configuration every function receives (names as in lib/config.ts). */
+/** The non-secret configuration every function receives (names as in lib/platform/config.ts). */
 function functionEnvironment(settings: ExpohubSettings, smsRegion: string | undefined): Record<string, string> {
   const env: Record<string, string> = {
     EXPOHUB_RUNTIME: 'aws',
@@ -166,7 +166,7 @@ export class ExpohubStack extends Stack {
       smsMonthlySpendLimitUsd: settings.smsMonthlySpendLimitUsd,
       smsRegion,
       smsSpendAlarmRatio: SMS_SPEND_ALARM_RATIO,
-      // The functions' defaults when the context does not set them (lib/config.ts: 1000 each).
+      // The functions' defaults when the context does not set them (lib/platform/config.ts: 1000 each).
       smsDailyCaps: { new: settings.smsDailyCap ?? 1000, returning: settings.smsDailyCapReturning ?? 1000 },
       alarmEmail: settings.alarmEmail,
       otherAlarms: [...streamCounters.alarms, ...erasure.alarms],

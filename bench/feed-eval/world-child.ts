@@ -6,11 +6,11 @@
  * figures to EVAL_RESULT_FILE. Started by run.ts.
  */
 import { writeFileSync } from 'node:fs';
-import { clock } from '../../lib/clock.js';
+import { clock } from '../../lib/platform/clock.js';
 import { mustSucceed, signUp, type Account } from '../fixtures.js';
 import { bearer, hubRequest, invoke } from '../invoke.js';
 import { costOf, installRecorder, recordDb } from '../recorder.js';
-import { seededRandom } from '../../lib/seeded-random.js';
+import { seededRandom } from '../../lib/platform/seeded-random.js';
 import { ItemKnn, pickCapped, rankedPage } from './baselines.js';
 import { evaluateSystem, mean, randomExpectation, topicPrecision, type Catalog, type SystemMetrics, type UserCase } from './metrics.js';
 import { controlledWorld, DAY_MS, generateWorld, weightedSample, type Actor, type WorldSpec, type WorldVideo } from './worlds.js';
@@ -25,19 +25,19 @@ const { seedFeedRandomness } = await import('./seeding.js');
 // "Counters"): the stream processor runs here as `npm start` runs it, and is settled before every
 // get_next_list, since a deployed one lags by well under a second while the world's events are
 // minutes apart.
-const { startStreamPoller } = await import('../../infra/local/stream-poller.js');
-const { applyChangeRecords } = await import('../../lib/streams/counters.js');
+const { startStreamPoller } = await import('../../local/stream-poller.js');
+const { applyChangeRecords } = await import('../../lib/features/streams/counters.js');
 const streams = await startStreamPoller({ endpoint: process.env.DYNAMODB_ENDPOINT!, table: process.env.HUB_TABLE!, apply: applyChangeRecords });
 // The world's clock is pinned to each event's time, and events come closer than the 5 s a container
 // keeps the feed's shared heads (docs/feed.md, "The shared heads' cache"), where deployed they are
 // minutes apart: what the stream applied drops the kept heads, as that much real time would.
-const { dropSharedHeads } = await import('../../lib/catalog/shared-heads.js');
+const { dropSharedHeads } = await import('../../lib/entities/catalog/shared-heads.js');
 const settleStream = streams.settle.bind(streams);
 streams.settle = async () => {
   await settleStream();
   dropSharedHeads();
 };
-const { refreshRecommendationModel } = await import('../../lib/recommend/model-refresh.js');
+const { refreshRecommendationModel } = await import('../../lib/features/recommend/model-refresh.js');
 
 /**
  * The feed's learned model is refreshed once the stream has settled and before the feed is asked, as

@@ -1,4 +1,4 @@
-import { seededRandom } from '../../lib/seeded-random.js';
+import { seededRandom } from '../../lib/platform/seeded-random.js';
 
 /**
  * Synthetic worlds with planted structure for the feed's offline evaluation (docs/feed.md,

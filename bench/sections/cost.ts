@@ -1,5 +1,5 @@
 import { dynamoUsdPerMillionCalls } from '../prices.js';
-import { dropSharedHeads } from '../../lib/catalog/shared-heads.js';
+import { dropSharedHeads } from '../../lib/entities/catalog/shared-heads.js';
 import { costOf, recordDb, type DbRequest } from '../recorder.js';
 import { callScenario, UnexpectedStatus } from '../run-scenario.js';
 import { SCENARIOS } from '../scenarios.js';

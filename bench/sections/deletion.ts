@@ -1,15 +1,15 @@
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableNames } from '../../lib/db/client.js';
-import { accountKeys } from '../../lib/accounts/accounts.js';
-import { createKey } from '../../lib/keys/key-service.js';
-import { deletionKeys } from '../../lib/deletion/deletion.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
+import { accountKeys } from '../../lib/entities/accounts/accounts.js';
+import { createKey } from '../../lib/features/keys/key-service.js';
+import { deletionKeys } from '../../lib/features/deletion/deletion.js';
 import { printTable } from '../format.js';
 import { importCatalog } from '../catalog.js';
 import { jwtFor, mustSucceed, signUp, type Account } from '../fixtures.js';
 import { seedAccounts } from '../seed.js';
 import { bearer, hubRequest, invoke } from '../invoke.js';
 import { costOf, recordDb } from '../recorder.js';
-import { inParallel } from '../../lib/db/batch.js';
+import { inParallel } from '../../lib/platform/db/batch.js';
 
 /**
  * Account deletion by account size (docs/accounts.md; docs/performance.md, "Account deletion"):

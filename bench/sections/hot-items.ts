@@ -1,11 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableNames } from '../../lib/db/client.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
 import { printTable } from '../format.js';
 import { mustSucceed, signUp, signUpMany, type Account } from '../fixtures.js';
 import { bearer, hubRequest, invoke } from '../invoke.js';
 import { costOf, recordDb } from '../recorder.js';
-import { videoKeys } from '../../lib/catalog/video-items.js';
-import { accountKeys } from '../../lib/accounts/accounts.js';
+import { videoKeys } from '../../lib/entities/catalog/video-items.js';
+import { accountKeys } from '../../lib/entities/accounts/accounts.js';
 
 /**
  * Hot items (docs/performance.md, "Hot items"): many accounts reacting at the same moment to one video, or to the videos

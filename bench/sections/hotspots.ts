@@ -4,18 +4,18 @@ import { bearer, hubRequest, invoke, type BenchRequest } from '../invoke.js';
 import { newLedger, prepareKeyRecorder, recordedSoFar, recordKeys, type KeyLedger } from '../key-recorder.js';
 import { printTable } from '../format.js';
 import { HEAD_READ, separateHeadReads } from '../key-recorder.js';
-import { HEAD_TTL_MS, dropSharedHeads, observeSharedHeads } from '../../lib/catalog/shared-heads.js';
-import { HEAD_DEPTH } from '../../lib/recommend/sources.js';
+import { HEAD_TTL_MS, dropSharedHeads, observeSharedHeads } from '../../lib/entities/catalog/shared-heads.js';
+import { HEAD_DEPTH } from '../../lib/features/recommend/sources.js';
 import { round } from '../stats.js';
-import { seededRandom } from '../../lib/seeded-random.js';
-import { shardOf } from '../../lib/db/keys.js';
-import { COUNTER_BATCHING } from '../../lib/streams/batching.js';
-import { applyChangeRecords, streamDb } from '../../lib/streams/counters.js';
-import { dueTrendKeys, forgetTrendKeys, moveTrendKeys } from '../../lib/streams/trend-keys.js';
-import { TREND_KEY_INTERVAL_MS } from '../../lib/catalog/trend.js';
-import { clock } from '../../lib/clock.js';
-import { factOf, type ChangeRecord } from '../../lib/streams/facts.js';
-import { startStreamPoller } from '../../infra/local/stream-poller.js';
+import { seededRandom } from '../../lib/platform/seeded-random.js';
+import { shardOf } from '../../lib/platform/db/keys.js';
+import { COUNTER_BATCHING } from '../../lib/features/streams/batching.js';
+import { applyChangeRecords, streamDb } from '../../lib/features/streams/counters.js';
+import { dueTrendKeys, forgetTrendKeys, moveTrendKeys } from '../../lib/features/streams/trend-keys.js';
+import { TREND_KEY_INTERVAL_MS } from '../../lib/entities/catalog/trend.js';
+import { clock } from '../../lib/platform/clock.js';
+import { factOf, type ChangeRecord } from '../../lib/features/streams/facts.js';
+import { startStreamPoller } from '../../local/stream-poller.js';
 
 /**
  * A scaling model: the load on the busiest DynamoDB item and partition key for a stated traffic mix
@@ -77,7 +77,7 @@ export interface StreamModel {
   batches: number;
   transactions: number;
   wcuPerSecond: number;
-  /** The trend key's moves (lib/streams/trend-keys.ts): at most one per video per interval. */
+  /** The trend key's moves (lib/features/streams/trend-keys.ts): at most one per video per interval. */
   keyIntervalSeconds: number;
   keyMovesSampled: number;
   /** Moves a second at the mix: per video min(its likes a second, 1 / interval), summed. */
@@ -110,7 +110,7 @@ export async function hotspotsSection(options: {
 
   // The world: one editor owning half the catalog, 50 other authors, 200 callers.
   const [editor, ...others] = await signUpMany(1 + OTHER_AUTHORS);
-  const { setAccountRoles } = await import('../../lib/accounts/accounts.js');
+  const { setAccountRoles } = await import('../../lib/entities/accounts/accounts.js');
   await setAccountRoles(editor!.openid, ['editor']);
   const editorToken = await jwtFor(editor!.openid, ['editor']);
   const authors = others.map((a) => a.openid);
@@ -318,7 +318,7 @@ async function collectStream(settings: Record<string, string>, settle: () => Pro
 }
 
 /**
- * The stream processor as deployed (lib/streams/batching.ts): the mapping filters the stream to
+ * The stream processor as deployed (lib/features/streams/batching.ts): the mapping filters the stream to
  * likes and comments and invokes per stream shard with up to `batchSize` records gathered over
  * `windowSeconds`. A record's stream shard follows its item's partition key; at the mix the table
  * has at least one partition (and stream shard) per 1,000 WCU/s of its writes. The sample stands for
@@ -402,7 +402,7 @@ function addRates(into: Map<string, HotspotRow>, key: string, wcu: number, rcu: 
 // The feed's shared heads with warm containers -----------------------------------------------------
 
 export interface SharedHeadsModel {
-  /** How long a container keeps a head (lib/catalog/shared-heads.ts HEAD_TTL_MS). */
+  /** How long a container keeps a head (lib/entities/catalog/shared-heads.ts HEAD_TTL_MS). */
   ttlSeconds: number;
   /** Warm containers of the hub function: the sum of calls/s x mean duration (Little's law). */
   containers: number;

@@ -1,6 +1,6 @@
-import { clock } from '../../lib/clock.js';
-import { inParallel } from '../../lib/db/batch.js';
-import { createKey } from '../../lib/keys/key-service.js';
+import { clock } from '../../lib/platform/clock.js';
+import { inParallel } from '../../lib/platform/db/batch.js';
+import { createKey } from '../../lib/features/keys/key-service.js';
 import { printTable } from '../format.js';
 import { bearer, invoke } from '../invoke.js';
 import { costOf, recordDb } from '../recorder.js';
@@ -9,7 +9,7 @@ import { costOf, recordDb } from '../recorder.js';
  * The per-key rate limit's accuracy (docs/api-keys.md, "Per-key rate limit"): `calls` key-authenticated calls (GET /me, authorizer
  * and function) fired 50 at a time at a key whose limit is `limit`, all within one UTC minute, through
  * the same handlers as deployed against DynamoDB Local. Every call is its own conditional update of
- * the key's hash guard (lib/keys/key-use.ts), as calls from many Lambda instances are: how many are
+ * the key's hash guard (lib/features/keys/key-use.ts), as calls from many Lambda instances are: how many are
  * admitted is what DynamoDB's condition on the guard's minute count decides, not a per-instance memory. Also the DynamoDB requests and write units of
  * the burst, per admitted and per refused call, and the fixed window's edge (a full minute's worth
  * just before and just after a minute boundary).

@@ -1,9 +1,9 @@
 import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { accountKeys } from '../../lib/accounts/accounts.js';
-import { sessionKeys, sessionStatusRead } from '../../lib/accounts/sessions.js';
-import { db, tableNames } from '../../lib/db/client.js';
-import { keyRecordKeys } from '../../lib/keys/key-records.js';
-import { keyUseUpdate } from '../../lib/keys/key-use.js';
+import { accountKeys } from '../../lib/entities/accounts/accounts.js';
+import { sessionKeys, sessionStatusRead } from '../../lib/entities/accounts/sessions.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
+import { keyRecordKeys } from '../../lib/features/keys/key-records.js';
+import { keyUseUpdate } from '../../lib/features/keys/key-use.js';
 import { printTable } from '../format.js';
 import { BARE_GET_ITEM, BARE_KEY_UPDATE, BARE_SESSION_READ } from '../reference-rows.js';
 import { callScenario, UnexpectedStatus } from '../run-scenario.js';
@@ -80,7 +80,7 @@ async function timeBare(operation: string, warmup: number, iterations: number, m
 }
 
 /**
- * What an authorizer that makes one read cannot beat: the same client (lib/db/client.ts) making one
+ * What an authorizer that makes one read cannot beat: the same client (lib/platform/db/client.ts) making one
  * consistent GetItem of a small item, timed like the scenarios (docs/performance.md, "Latency").
  */
 async function bareGetItem(warmup: number, iterations: number): Promise<LatencyRow> {
@@ -94,7 +94,7 @@ async function bareGetItem(warmup: number, iterations: number): Promise<LatencyR
 
 /**
  * The request a key's authentication cannot avoid: the same client sending the conditional
- * UpdateItem of one key use (lib/keys/key-use.ts keyUseUpdate) to a hash guard of its own, with a
+ * UpdateItem of one key use (lib/features/keys/key-use.ts keyUseUpdate) to a hash guard of its own, with a
  * limit no run reaches, timed like the scenarios: the authorizer's ratio to it is its own cost
  * (docs/performance.md, "Latency").
  */
@@ -110,7 +110,7 @@ async function bareKeyUpdate(warmup: number, iterations: number): Promise<Latenc
 
 /**
  * The request a JWT's authentication cannot avoid: the same client sending the session check's
- * BatchGetItem (lib/accounts/sessions.ts sessionStatusRead) of an account that exists and a session
+ * BatchGetItem (lib/entities/accounts/sessions.ts sessionStatusRead) of an account that exists and a session
  * that was not ended, timed like the scenarios: the JWT path's ratio to it is its own cost
  * (docs/performance.md, "Latency").
  */

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
-import { HUB_OPERATIONS } from '../../lib/hub/operations.js';
+import { HUB_OPERATIONS } from '../../lib/transport/hub/operations.js';
 import { accessKeyFor, bearer } from '../fixtures.js';
 import { printTable } from '../format.js';
 import { hubRequest } from '../invoke.js';

@@ -3,17 +3,17 @@ import { resolve } from 'node:path';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import { BatchGetCommand, DynamoDBDocumentClient, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { videoKeys } from '../../lib/catalog/video-items.js';
-import { HUB_TABLE } from '../../lib/db/tables.js';
-import { seededRandom } from '../../lib/seeded-random.js';
-import { demoVideos } from '../../infra/local/demo-catalog.js';
-import { freePort } from '../../infra/local/dynamodb-local.js';
-import { childProcessOf, cpuSeconds, isRunning, residentMb } from '../../infra/local/process-info.js';
+import { videoKeys } from '../../lib/entities/catalog/video-items.js';
+import { HUB_TABLE } from '../../lib/platform/db/tables.js';
+import { seededRandom } from '../../lib/platform/seeded-random.js';
+import { demoVideos } from '../../local/demo-catalog.js';
+import { freePort } from '../../local/dynamodb-local.js';
+import { childProcessOf, cpuSeconds, isRunning, residentMb } from '../../local/process-info.js';
 import { printTable } from '../format.js';
 
 /**
  * Local runtime capacity (docs/performance.md, "Local runtime capacity"): `npm start` with
- * `DATA_DIR=memory` in a process of its own (exactly infra/local/start.ts, the demo catalog as the
+ * `DATA_DIR=memory` in a process of its own (exactly local/start.ts, the demo catalog as the
  * world's videos), loaded over HTTP by a few concurrent clients with a seeded world of N
  * interactions (likes, dislikes and views in MovieLens-like proportions), while the resident memory
  * of the server's node process and of its DynamoDB Local JVM is sampled from /proc, with the
@@ -175,7 +175,7 @@ async function tallyStream(endpoint: string): Promise<LocalCapacityResult['strea
   }
 }
 
-/** Starts infra/local/start.ts in a process of its own; resolves with its URL and DynamoDB endpoint once it listens. */
+/** Starts local/start.ts in a process of its own; resolves with its URL and DynamoDB endpoint once it listens. */
 function startServer(videos: number): Promise<{ child: ChildProcess; url: string; dynamoEndpoint: string }> {
   return freePort().then(
     (port) =>
@@ -191,7 +191,7 @@ function startServer(videos: number): Promise<{ child: ChildProcess; url: string
           RATE_SMS_IP_HOURLY: '1000000',
           SMS_DAILY_CAP: '1000000',
         });
-        const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
         let out = '';
         let errors = '';
         child.stderr!.on('data', (d: Buffer) => (errors = (errors + d.toString()).slice(-4000)));

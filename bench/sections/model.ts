@@ -1,16 +1,16 @@
-import { likeItem } from '../../lib/catalog/reaction-items.js';
-import { tableNames } from '../../lib/db/client.js';
-import { videoKeys } from '../../lib/catalog/video-items.js';
-import { refreshRecommendationModel } from '../../lib/recommend/model-refresh.js';
-import { seededRandom } from '../../lib/seeded-random.js';
+import { likeItem } from '../../lib/entities/catalog/reaction-items.js';
+import { tableNames } from '../../lib/platform/db/client.js';
+import { videoKeys } from '../../lib/entities/catalog/video-items.js';
+import { refreshRecommendationModel } from '../../lib/features/recommend/model-refresh.js';
+import { seededRandom } from '../../lib/platform/seeded-random.js';
 import { importCatalog } from '../catalog.js';
 import { printTable } from '../format.js';
 import { signUp } from '../fixtures.js';
 import { hubRequest, invoke } from '../invoke.js';
 import { costOf, recordDb, type CostFigures } from '../recorder.js';
 import { batchWrite, seedAccounts } from '../seed.js';
-import { batchGetHubItems } from '../../lib/db/batch.js';
-import { LIKED_RECENT_CAP } from '../../lib/recommend/feed-state.js';
+import { batchGetHubItems } from '../../lib/platform/db/batch.js';
+import { LIKED_RECENT_CAP } from '../../lib/features/recommend/feed-state.js';
 
 /**
  * The feed's learned model (docs/feed.md, "The learned model: item neighbours"; docs/performance.md,

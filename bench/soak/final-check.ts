@@ -1,5 +1,5 @@
-import { getVideo } from '../../lib/catalog/videos.js';
-import { inParallel } from '../../lib/db/batch.js';
+import { getVideo } from '../../lib/entities/catalog/videos.js';
+import { inParallel } from '../../lib/platform/db/batch.js';
 import type { SoakClient, SoakRequest } from './client.js';
 import { compareFields, compareSets, type Ledger, type Mismatch } from './ledger.js';
 import { hub, likeList, type SoakAccount } from './user.js';

@@ -44,11 +44,11 @@ const loadAtStart = loadavg().map((l) => Math.round(l * 100) / 100);
 const env = await startBenchEnvironment();
 // The bench keeps the handlers silent; here an unhandled error (a 500) is logged with its request id.
 Object.assign(process.env, { LOG_LEVEL: 'ERROR', POWERTOOLS_LOG_LEVEL: 'ERROR' });
-// Imported now: lib/config.ts reads the environment once, at import.
-const { startLocalServer } = await import('../../infra/local/server.js');
-const { DEV_ROUTES } = await import('../../infra/local/dev-routes.js');
-const { importVideos } = await import('../../lib/catalog/import.js');
-const { inParallel } = await import('../../lib/db/batch.js');
+// Imported now: lib/platform/config.ts reads the environment once, at import.
+const { startLocalServer } = await import('../../local/server.js');
+const { DEV_ROUTES } = await import('../../local/dev-routes.js');
+const { importVideos } = await import('../../lib/entities/catalog/import.js');
+const { inParallel } = await import('../../lib/platform/db/batch.js');
 const { catalogVideo } = await import('../catalog.js');
 const { newPhone, quietSms } = await import('../fixtures.js');
 const { SoakUser, runUser, signIn } = await import('./user.js');

@@ -69,7 +69,7 @@ function buildPath(path, params = {}, query = undefined) {
  * is true (GET by default), or when the connection was refused (the request never reached the server).
  *
  * Typed by the OpenAPI document: in the repository, `npm run typecheck` checks the paths, bodies
- * and fields read from answers against lib/openapi/client.ts (generated lib/openapi/generated/api-types.ts),
+ * and fields read from answers against lib/transport/openapi/client.ts (generated lib/transport/openapi/generated/api-types.ts),
  * through tsconfig.cli.json. The types are JSDoc, so the package is plain JavaScript with no build step.
  *
  * @param {{ base: string, credential?: string, maxAttempts: number, verbose: boolean }} options
@@ -77,11 +77,11 @@ function buildPath(path, params = {}, query = undefined) {
 export function makeClient({ base, credential, maxAttempts, verbose }) {
   /**
    * @template {'GET' | 'POST' | 'DELETE'} M
-   * @template {import('../../lib/openapi/client.js').PathsWith<Lowercase<M>>} P
+   * @template {import('../../lib/transport/openapi/client.js').PathsWith<Lowercase<M>>} P
    * @param {M} method
    * @param {P} path
-   * @param {{ params?: Record<string, string | number>, query?: Record<string, string | undefined>, body?: import('../../lib/openapi/client.js').CallOptions<P, Lowercase<M>>['body'], idempotent?: boolean, waitWhenBusy?: boolean }} [options]
-   * @returns {Promise<import('../../lib/openapi/client.js').ResponseData<P, Lowercase<M>>>}
+   * @param {{ params?: Record<string, string | number>, query?: Record<string, string | undefined>, body?: import('../../lib/transport/openapi/client.js').CallOptions<P, Lowercase<M>>['body'], idempotent?: boolean, waitWhenBusy?: boolean }} [options]
+   * @returns {Promise<import('../../lib/transport/openapi/client.js').ResponseData<P, Lowercase<M>>>}
    */
   async function call(method, path, { params, query, body, idempotent = method === 'GET', waitWhenBusy = true } = {}) {
     const url = base + buildPath(path, params, query);
@@ -130,11 +130,11 @@ export function makeClient({ base, credential, maxAttempts, verbose }) {
   }
   /**
    * `GET /api/v1?do=<op>&...`, typed by the hub's documented operations.
-   * @template {import('../../lib/openapi/client.js').HubOperationName} O
+   * @template {import('../../lib/transport/openapi/client.js').HubOperationName} O
    * @param {O} op
-   * @param {import('../../lib/openapi/client.js').HubQuery<O>} query
+   * @param {import('../../lib/transport/openapi/client.js').HubQuery<O>} query
    * @param {{ idempotent?: boolean, waitWhenBusy?: boolean }} [options]
-   * @returns {Promise<import('../../lib/openapi/client.js').HubData<O>>}
+   * @returns {Promise<import('../../lib/transport/openapi/client.js').HubData<O>>}
    */
   function hub(op, query, { idempotent = true, waitWhenBusy = true } = {}) {
     return /** @type {any} */ (call('GET', '/api/v1', { query: { do: op, ...query }, idempotent, waitWhenBusy }));

@@ -5,8 +5,8 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { API_KEYS_TABLE, HUB_TABLE, type TableDefinition } from '../../lib/db/tables.js';
-import { ORIGIN_VERIFY_SECRET_ENV } from '../../lib/http/origin-verify.js';
+import { API_KEYS_TABLE, HUB_TABLE, type TableDefinition } from '../../lib/platform/db/tables.js';
+import { ORIGIN_VERIFY_SECRET_ENV } from '../../lib/transport/http/origin-verify.js';
 import { FUNCTIONS, ROUTES, type FunctionName, type FunctionSpec, type TableGrant } from '../routes.js';
 import type { DataTables } from './data-tables.js';
 import { ExpohubFunction } from './expohub-function.js';
@@ -22,7 +22,7 @@ export interface ApiFunctionsProps {
   jwtSecret: ISecret;
   /** Non-secret settings shared by every function (ADMIN_PHONES, ENFORCE_KEY_SCOPES, ...). */
   environment: Record<string, string>;
-  /** The secret CloudFront sends to the API: the functions behind a route check it (lib/http/front-door.ts). */
+  /** The secret CloudFront sends to the API: the functions behind a route check it (lib/transport/http/front-door.ts). */
   originVerifySecret?: ISecret;
   logRemovalPolicy?: RemovalPolicy;
 }
@@ -37,7 +37,7 @@ const logicalName = (name: string) => name.charAt(0).toUpperCase() + name.slice(
 function grantTable(table: dynamodb.ITable, definition: TableDefinition, fn: NodejsFunction, grant: TableGrant | undefined) {
   if (!grant) return;
   const unknown = (grant.indexes ?? []).filter((name) => !definition.globalIndexes.some((i) => i.indexName === name));
-  if (unknown.length > 0) throw new Error(`${fn.node.path}: no index ${unknown.join(', ')} on table ${definition.id} (lib/db/tables.ts)`);
+  if (unknown.length > 0) throw new Error(`${fn.node.path}: no index ${unknown.join(', ')} on table ${definition.id} (lib/platform/db/tables.ts)`);
   if (grant.actions.length > 0) {
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: grant.actions.map((a) => `dynamodb:${a}`), resources: [table.tableArn] }));
   }
@@ -57,7 +57,7 @@ export class ApiFunctions extends Construct {
   constructor(scope: Construct, id: string, props: ApiFunctionsProps) {
     super(scope, id);
 
-    // Every function gets every table name and the secret's ARN: lib/config.ts validates them all
+    // Every function gets every table name and the secret's ARN: lib/platform/config.ts validates them all
     // at cold start. Access is granted separately, per spec.
     const environment: Record<string, string> = {
       ...props.environment,

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { TABLES, type AttributeType, type TableDefinition } from '../../lib/db/tables.js';
+import { TABLES, type AttributeType, type TableDefinition } from '../../lib/platform/db/tables.js';
 import type { ExistingTable } from '../settings.js';
 
 const ATTRIBUTE_TYPES: Record<AttributeType, dynamodb.AttributeType> = {
@@ -25,7 +25,7 @@ export interface DataTablesProps {
 }
 
 /**
- * The DynamoDB tables, built from the same definitions the local runtime uses (lib/db/tables.ts).
+ * The DynamoDB tables, built from the same definitions the local runtime uses (lib/platform/db/tables.ts).
  * CloudFormation names them (after the stack, so stages do not collide); functions learn the names
  * through each definition's `envVar`.
  */
@@ -76,7 +76,7 @@ export class DataTables extends Construct {
 
   table(envVar: TableDefinition['envVar']): dynamodb.ITable {
     const table = this.byEnvVar.get(envVar);
-    if (!table) throw new Error(`No table is defined for ${envVar} in lib/db/tables.ts`);
+    if (!table) throw new Error(`No table is defined for ${envVar} in lib/platform/db/tables.ts`);
     return table;
   }
 }

@@ -7,7 +7,7 @@ import { FilterCriteria, FilterRule } from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { METRICS_NAMESPACE } from '../../lib/observability/metric-names.js';
+import { METRICS_NAMESPACE } from '../../lib/platform/observability/metric-names.js';
 import { consumeStream } from './stream-consumer.js';
 
 export interface ErasureProps {

@@ -25,7 +25,7 @@ export interface ExpohubFunctionProps {
   timeoutSeconds?: number;
   /** The log group's fate when the stack is deleted: retained in production. */
   logRemovalPolicy?: RemovalPolicy;
-  /** Reads a secret (lib/secrets/secrets-extension.ts): gets the Parameters and Secrets extension's layer. */
+  /** Reads a secret (lib/platform/secrets/secrets-extension.ts): gets the Parameters and Secrets extension's layer. */
   readsSecrets?: boolean;
 }
 
@@ -34,7 +34,7 @@ export interface ExpohubFunctionProps {
  * over localhost instead of bundling a Secrets Manager client (docs/performance.md, "Cold starts").
  * CDK picks the layer's ARN for the stack's region and the functions' architecture (a mapping when
  * the region is unknown at synth). Its cache is off: the functions keep the secrets themselves, for
- * the times their code states (lib/secrets/signing-secrets.ts, lib/http/front-door.ts), so a
+ * the times their code states (lib/platform/secrets/signing-secrets.ts, lib/transport/http/front-door.ts), so a
  * rotation reaches them as it did through the SDK.
  */
 export const SECRETS_EXTENSION = ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, {

@@ -11,8 +11,8 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { DefaultDashboardFactory, MonitoringFacade, SnsAlarmActionStrategy } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
-import { TABLES } from '../../lib/db/tables.js';
-import { METRICS, METRICS_NAMESPACE, type MetricName } from '../../lib/observability/metric-names.js';
+import { TABLES } from '../../lib/platform/db/tables.js';
+import { METRICS, METRICS_NAMESPACE, type MetricName } from '../../lib/platform/observability/metric-names.js';
 import { FUNCTIONS, type FunctionName } from '../routes.js';
 import type { ApiFunctions } from './api-functions.js';
 import type { DataTables } from './data-tables.js';
@@ -70,7 +70,7 @@ export interface MonitoringProps {
  * The stack's alarms and its dashboard (cdk-monitoring-constructs): errors and throttles of every
  * function (the authorizer's errors are its own), the API's 5xx rate and p99 latency, throttles of
  * every table and index, the SMS month-to-date spend near the account's limit, and the custom
- * metrics of lib/observability/metric-names.ts. Every alarm notifies one encrypted SNS topic.
+ * metrics of lib/platform/observability/metric-names.ts. Every alarm notifies one encrypted SNS topic.
  */
 export class Monitoring extends Construct {
   readonly topic: sns.Topic;

@@ -6,12 +6,12 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { OWN_COUNT_HOLD_MS } from '../../lib/catalog/own-counts.js';
+import { OWN_COUNT_HOLD_MS } from '../../lib/entities/catalog/own-counts.js';
 
 /**
  * How long a record is retried before its position goes to the on-failure queue (1 hour): as long
  * as a person's own like, dislike or comment holds the counts that person is shown
- * (lib/catalog/own-counts.ts, OWN_COUNT_HOLD_MS).
+ * (lib/entities/catalog/own-counts.ts, OWN_COUNT_HOLD_MS).
  */
 export const STREAM_MAX_RECORD_AGE = Duration.millis(OWN_COUNT_HOLD_MS);
 

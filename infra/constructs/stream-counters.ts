@@ -5,8 +5,8 @@ import { FilterCriteria, FilterRule } from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { COUNTER_BATCHING } from '../../lib/streams/batching.js';
-import { FACT_ENTITIES } from '../../lib/streams/facts.js';
+import { COUNTER_BATCHING } from '../../lib/features/streams/batching.js';
+import { FACT_ENTITIES } from '../../lib/features/streams/facts.js';
 import { consumeStream } from './stream-consumer.js';
 
 export interface StreamCountersProps {
@@ -15,7 +15,7 @@ export interface StreamCountersProps {
 }
 
 /**
- * The hub table's stream to the derived-counters function (lib/streams/counters.ts): only the
+ * The hub table's stream to the derived-counters function (lib/features/streams/counters.ts): only the
  * records of likes and comments (a filter, so counter updates and markers do not invoke it), in
  * batches of up to 100 gathered over a second per shard (COUNTER_BATCHING: one update of a busy
  * video or author for many of its records), failed chunks reported per record and retried by bisecting, and after

@@ -19,7 +19,7 @@ export interface WebAclProps {
 
 /**
  * What the hub runs as gen_code, as WAF sees the whole query string after URL_DECODE and LOWERCASE.
- * The hub (lib/http/request.ts, lib/hub/dispatch.ts) decodes the raw query string once, name and
+ * The hub (lib/transport/http/request.ts, lib/transport/hub/dispatch.ts) decodes the raw query string once, name and
  * value, takes the first `do` and trims it: `do=gen_code+`, `d%6F=gen%5Fcode`, `do=%E3%80%80gen_code`
  * all send an SMS. Matching `do=`, then anything but `&`, then `gen_code` anywhere in the decoded
  * string covers every such spelling, whatever the whitespace trimmed; what it also matches (`do=x`

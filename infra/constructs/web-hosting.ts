@@ -8,7 +8,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct, type IConstruct } from 'constructs';
-import { ORIGIN_VERIFY_HEADER } from '../../lib/http/origin-verify.js';
+import { ORIGIN_VERIFY_HEADER } from '../../lib/transport/http/origin-verify.js';
 import { DEEP_LINK_REQUEST_PATHS, PAGE_DEEP_LINKS } from '../../web/src/page-paths.js';
 
 /**

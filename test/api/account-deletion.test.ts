@@ -1,25 +1,25 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
-import { tableNames } from '../../lib/db/client.js';
+import { clock } from '../../lib/platform/clock.js';
+import { tableNames } from '../../lib/platform/db/client.js';
 import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
-import { personIdOf } from '../../lib/accounts/accounts.js';
+import { personIdOf } from '../../lib/entities/accounts/accounts.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { apiClient, settleStreams, startTestStack } from '../support/stack.js';
 import { allItems, changedItems, counterMismatches, storeSnapshot } from '../support/store-digest.js';
 import { clearFaults, clearIndexLag, failWhere, lagIndex } from '../support/faults.js';
-import { eraseSome, sweepErasures } from '../../lib/deletion/erasure.js';
-import { getDeletion } from '../../lib/deletion/deletion.js';
-import { NotFoundError } from '../../lib/errors.js';
-import { postComment } from '../../lib/comments/post-comment.js';
-import { dislikeVideo, likeVideo } from '../../lib/recommend/reactions.js';
-import { fileReport, hasReports } from '../../lib/report/reports.js';
-import { createShare } from '../../lib/share/create-share.js';
-import { follow } from '../../lib/social/follows.js';
-import { block } from '../../lib/social/blocks.js';
-import { setProfileField } from '../../lib/accounts/accounts.js';
-import { signOut } from '../../lib/sign-in/sign-out.js';
-import { holdComment, holdProfileField, holdVideo } from '../../lib/filter/held-items.js';
-import { notBlockedByCheck } from '../../lib/social/block-items.js';
+import { eraseSome, sweepErasures } from '../../lib/features/deletion/erasure.js';
+import { getDeletion } from '../../lib/features/deletion/deletion.js';
+import { NotFoundError } from '../../lib/platform/errors.js';
+import { postComment } from '../../lib/entities/comments/post-comment.js';
+import { dislikeVideo, likeVideo } from '../../lib/features/recommend/reactions.js';
+import { fileReport, hasReports } from '../../lib/features/report/reports.js';
+import { createShare } from '../../lib/features/share/create-share.js';
+import { follow } from '../../lib/entities/social/follows.js';
+import { block } from '../../lib/entities/social/blocks.js';
+import { setProfileField } from '../../lib/entities/accounts/accounts.js';
+import { signOut } from '../../lib/features/sign-in/sign-out.js';
+import { holdComment, holdProfileField, holdVideo } from '../../lib/features/filter/held-items.js';
+import { notBlockedByCheck } from '../../lib/entities/social/block-items.js';
 
 /**
  * Delete my account (docs/accounts.md): the entry points, what takes effect at once, and the

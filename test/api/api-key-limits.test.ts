@@ -1,11 +1,11 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { clock } from '../../lib/clock.js';
-import { db, tableNames } from '../../lib/db/client.js';
-import { hashApiKey } from '../../lib/keys/key-material.js';
-import { keyRecordKeys } from '../../lib/keys/key-records.js';
-import { guardUseAttributes, MINUTE_SLOTS, utcMinute } from '../../lib/keys/key-use.js';
+import { clock } from '../../lib/platform/clock.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
+import { hashApiKey } from '../../lib/features/keys/key-material.js';
+import { keyRecordKeys } from '../../lib/features/keys/key-records.js';
+import { guardUseAttributes, MINUTE_SLOTS, utcMinute } from '../../lib/features/keys/key-use.js';
 import { hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { captureOutput, type Capture } from '../support/log-capture.js';
 import { useTestStack } from '../support/stack.js';

@@ -1,9 +1,9 @@
 import { SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
-import { tableNames } from '../../lib/db/client.js';
-import { hashApiKey } from '../../lib/keys/key-material.js';
-import { keyRecordKeys } from '../../lib/keys/key-records.js';
+import { clock } from '../../lib/platform/clock.js';
+import { tableNames } from '../../lib/platform/db/client.js';
+import { hashApiKey } from '../../lib/features/keys/key-material.js';
+import { keyRecordKeys } from '../../lib/features/keys/key-records.js';
 import { recordRequests, type RecordedRequest } from '../support/db-requests.js';
 import { hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';

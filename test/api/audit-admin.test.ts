@@ -1,18 +1,18 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyToken } from '../../lib/auth/jwt.js';
-import { audit } from '../../lib/audit/trail.js';
-import { clock } from '../../lib/clock.js';
-import { db, tableNames } from '../../lib/db/client.js';
-import { keyRecordKeys } from '../../lib/keys/key-records.js';
-import { createKey as createKeyDirect, verifyAccessKey } from '../../lib/keys/key-service.js';
+import { verifyToken } from '../../lib/features/auth/jwt.js';
+import { audit } from '../../lib/platform/audit/trail.js';
+import { clock } from '../../lib/platform/clock.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
+import { keyRecordKeys } from '../../lib/features/keys/key-records.js';
+import { createKey as createKeyDirect, verifyAccessKey } from '../../lib/features/keys/key-service.js';
 import { recordRequests } from '../support/db-requests.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { getHubItem, hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
-import { auditKeys } from '../../lib/audit/trail.js';
-import { accountKeys } from '../../lib/accounts/accounts.js';
+import { auditKeys } from '../../lib/platform/audit/trail.js';
+import { accountKeys } from '../../lib/entities/accounts/accounts.js';
 
 interface AuditEntry {
   id: string;

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
-import { hashApiKey } from '../../lib/keys/key-material.js';
-import { PAGE_REQUESTS, SECTION_ORDER } from '../../lib/personal-data/data-export.js';
-import { dataExportDoc, type DataExportPage, type ExportRecord } from '../../lib/personal-data/data-export-api.js';
+import { clock } from '../../lib/platform/clock.js';
+import { hashApiKey } from '../../lib/features/keys/key-material.js';
+import { PAGE_REQUESTS, SECTION_ORDER } from '../../lib/features/personal-data/data-export.js';
+import { dataExportDoc, type DataExportPage, type ExportRecord } from '../../lib/features/personal-data/data-export-api.js';
 import { recordRequests, type RecordedRequest } from '../support/db-requests.js';
 import { hub, newPhone, putTestVideo, signUp, type SignedUp, type TestVideo } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';

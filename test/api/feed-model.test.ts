@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
-import { importVideos } from '../../lib/catalog/import.js';
-import { videoKeys, type ImportedVideo } from '../../lib/catalog/video-items.js';
-import { feedKeys, LIKED_RECENT_CAP, likedHash, parseFeedState } from '../../lib/recommend/feed-state.js';
-import { refreshRecommendationModel } from '../../lib/recommend/model-refresh.js';
-import { neighbourCandidates } from '../../lib/recommend/neighbour-items.js';
+import { clock } from '../../lib/platform/clock.js';
+import { importVideos } from '../../lib/entities/catalog/import.js';
+import { videoKeys, type ImportedVideo } from '../../lib/entities/catalog/video-items.js';
+import { feedKeys, LIKED_RECENT_CAP, likedHash, parseFeedState } from '../../lib/features/recommend/feed-state.js';
+import { refreshRecommendationModel } from '../../lib/features/recommend/model-refresh.js';
+import { neighbourCandidates } from '../../lib/features/recommend/neighbour-items.js';
 import { getHubItem, hub, putTestAccounts, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { recordRequests } from '../support/db-requests.js';
-import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
+import { MAX_REQUESTS } from '../../lib/features/recommend/feed-context.js';
 
 /**
  * The feed's learned model (docs/feed.md, "The learned model: item neighbours") through the real

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
-import { FILTER_CACHE_MS, filterTermKeys } from '../../lib/filter/terms.js';
-import { approveHeld, discardHeld, listHeld } from '../../lib/filter/held.js';
+import { clock } from '../../lib/platform/clock.js';
+import { FILTER_CACHE_MS, filterTermKeys } from '../../lib/features/filter/terms.js';
+import { approveHeld, discardHeld, listHeld } from '../../lib/features/filter/held.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, storedAuditEvents, storedVideosOfAuthor, type TestAccount, type TestVideo } from '../support/hub-fixtures.js';
 import { apiClient, settleStreams, startTestStack } from '../support/stack.js';
-import { accountKeys } from '../../lib/accounts/accounts.js';
+import { accountKeys } from '../../lib/entities/accounts/accounts.js';
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;

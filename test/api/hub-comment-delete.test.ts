@@ -1,8 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db, tableNames } from '../../lib/db/client.js';
-import { commentKeys, type CommentView } from '../../lib/comments/comments.js';
-import { videoKeys } from '../../lib/catalog/video-items.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
+import { commentKeys, type CommentView } from '../../lib/entities/comments/comments.js';
+import { videoKeys } from '../../lib/entities/catalog/video-items.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { settleStreams, useTestStack } from '../support/stack.js';
 

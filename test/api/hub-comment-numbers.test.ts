@@ -4,16 +4,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 
 import { itemSizeBytes } from '../../bench/item-size.js';
-import { clock } from '../../lib/clock.js';
-import { db, tableNames } from '../../lib/db/client.js';
-import type { CommentView } from '../../lib/comments/comments.js';
-import { applyChangeRecords, MAX_COMMENT_GAPS } from '../../lib/streams/counters.js';
+import { clock } from '../../lib/platform/clock.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
+import type { CommentView } from '../../lib/entities/comments/comments.js';
+import { applyChangeRecords, MAX_COMMENT_GAPS } from '../../lib/features/streams/counters.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, settleStreams, startTestStack, type ApiResponse } from '../support/stack.js';
-import { rateWindowKeys } from '../../lib/limits/rate-windows.js';
-import { commentKeys } from '../../lib/comments/comments.js';
-import { videoKeys } from '../../lib/catalog/video-items.js';
-import { accountKeys, personIdOf } from '../../lib/accounts/accounts.js';
+import { rateWindowKeys } from '../../lib/platform/limits/rate-windows.js';
+import { commentKeys } from '../../lib/entities/comments/comments.js';
+import { videoKeys } from '../../lib/entities/catalog/video-items.js';
+import { accountKeys, personIdOf } from '../../lib/entities/accounts/accounts.js';
 
 /**
  * Comment numbering under refused comments (docs/data-model.md, "Comment numbers"): a comment_set

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { VideoView } from '../../lib/catalog/video-view-schema.js';
+import type { VideoView } from '../../lib/entities/catalog/video-view-schema.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { hub, putTestAccounts, type TestAccount, putTestVideo, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';

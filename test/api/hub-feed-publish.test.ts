@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotFoundError } from '../../lib/errors.js';
-import { seedDemoCatalog } from '../../infra/local/demo-catalog.js';
-import type { VideoView } from '../../lib/catalog/video-view-schema.js';
-import type { VideoInput, VideoItem } from '../../lib/catalog/video-items.js';
-import { putVideo } from '../../lib/catalog/videos.js';
+import { NotFoundError } from '../../lib/platform/errors.js';
+import { seedDemoCatalog } from '../../local/demo-catalog.js';
+import type { VideoView } from '../../lib/entities/catalog/video-view-schema.js';
+import type { VideoInput, VideoItem } from '../../lib/entities/catalog/video-items.js';
+import { putVideo } from '../../lib/entities/catalog/videos.js';
 import { getHubItem, hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
-import { videoKeys } from '../../lib/catalog/video-items.js';
-import { accountKeys } from '../../lib/accounts/accounts.js';
+import { videoKeys } from '../../lib/entities/catalog/video-items.js';
+import { accountKeys } from '../../lib/entities/accounts/accounts.js';
 
 /** The video store feeds every list at once: what putVideo writes is in new, hot, q and the rankings. */
 type User = { openid: string; token: string };

@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
-import { demoVideos, seedDemoCatalog } from '../../infra/local/demo-catalog.js';
-import type { VideoView } from '../../lib/catalog/video-view-schema.js';
-import { matchesTerm, normalizeSearchText } from '../../lib/catalog/search-index.js';
+import { clock } from '../../lib/platform/clock.js';
+import { demoVideos, seedDemoCatalog } from '../../local/demo-catalog.js';
+import type { VideoView } from '../../lib/entities/catalog/video-view-schema.js';
+import { matchesTerm, normalizeSearchText } from '../../lib/entities/catalog/search-index.js';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableNames } from '../../lib/db/client.js';
-import { LIKED_RECENT_CAP, parseFeedState } from '../../lib/recommend/feed-state.js';
-import { deviceFeedState } from '../../lib/recommend/sources.js';
-import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
+import { LIKED_RECENT_CAP, parseFeedState } from '../../lib/features/recommend/feed-state.js';
+import { deviceFeedState } from '../../lib/features/recommend/sources.js';
+import { MAX_REQUESTS } from '../../lib/features/recommend/feed-context.js';
 import { recordRequests } from '../support/db-requests.js';
 import { hub, putTestAccounts, putTestSeen } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
-import { SHARE_LIFETIME_S } from '../../lib/share/shares.js';
-import { feedKeys } from '../../lib/recommend/feed-state.js';
+import { SHARE_LIFETIME_S } from '../../lib/features/share/shares.js';
+import { feedKeys } from '../../lib/features/recommend/feed-state.js';
 
 type User = { openid: string; token: string };
 interface Feed {

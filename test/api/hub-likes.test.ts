@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { VideoItem } from '../../lib/catalog/video-items.js';
-import { putVideo } from '../../lib/catalog/videos.js';
-import { LIKED_RECENT_CAP, parseFeedState } from '../../lib/recommend/feed-state.js';
-import { exactTrend, trendUnit } from '../../lib/catalog/trend.js';
-import { clock } from '../../lib/clock.js';
+import type { VideoItem } from '../../lib/entities/catalog/video-items.js';
+import { putVideo } from '../../lib/entities/catalog/videos.js';
+import { LIKED_RECENT_CAP, parseFeedState } from '../../lib/features/recommend/feed-state.js';
+import { exactTrend, trendUnit } from '../../lib/entities/catalog/trend.js';
+import { clock } from '../../lib/platform/clock.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
-import { reactionKeys } from '../../lib/catalog/reaction-items.js';
-import { feedKeys } from '../../lib/recommend/feed-state.js';
-import { videoKeys } from '../../lib/catalog/video-items.js';
-import { accountKeys } from '../../lib/accounts/accounts.js';
+import { reactionKeys } from '../../lib/entities/catalog/reaction-items.js';
+import { feedKeys } from '../../lib/features/recommend/feed-state.js';
+import { videoKeys } from '../../lib/entities/catalog/video-items.js';
+import { accountKeys } from '../../lib/entities/accounts/accounts.js';
 
 type User = { openid: string; token: string };
 interface LikeData {
@@ -130,7 +130,7 @@ describe('like', () => {
     expect((await video(v.vid))?.like_count).toBe(1);
     expect((await account(dave.openid))?.like_count).toBe(before + 1);
     // The call that stored the like answers 1; a retry answers the video's stored count, which the
-    // stream processor may not have moved yet (0 or 1: lib/recommend/reactions.ts, shownLikes).
+    // stream processor may not have moved yet (0 or 1: lib/features/recommend/reactions.ts, shownLikes).
     const shown = answers.map((a) => a.data.like_count);
     expect(shown).toContain(1);
     expect(shown.every((n) => n === 0 || n === 1)).toBe(true);

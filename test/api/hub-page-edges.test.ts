@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
+import { clock } from '../../lib/platform/clock.js';
 import { hub, putTestAccounts, type TestAccount, putTestLike, putTestVideo } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 

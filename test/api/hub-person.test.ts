@@ -1,11 +1,11 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
-import { db, tableNames } from '../../lib/db/client.js';
-import { accountKeys, personIdOf, signInByPhone } from '../../lib/accounts/accounts.js';
-import { blockKeys } from '../../lib/social/block-items.js';
-import { rateWindowKeys } from '../../lib/limits/rate-windows.js';
-import { seedFilterTerms } from '../../lib/filter/terms.js';
+import { clock } from '../../lib/platform/clock.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
+import { accountKeys, personIdOf, signInByPhone } from '../../lib/entities/accounts/accounts.js';
+import { blockKeys } from '../../lib/entities/social/block-items.js';
+import { rateWindowKeys } from '../../lib/platform/limits/rate-windows.js';
+import { seedFilterTerms } from '../../lib/features/filter/terms.js';
 import { getHubItem, hub, newPhone, putTestVideo, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { settleStreams, useTestStack } from '../support/stack.js';
 

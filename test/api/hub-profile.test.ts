@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
-import { putVideo } from '../../lib/catalog/videos.js';
+import { clock } from '../../lib/platform/clock.js';
+import { putVideo } from '../../lib/entities/catalog/videos.js';
 import { getHubItem, hub, putTestAccounts, putTestLike, putTestSeen, putTestVideo, signUp, type SignedUp, type TestVideo } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
-import { accountKeys } from '../../lib/accounts/accounts.js';
+import { accountKeys } from '../../lib/entities/accounts/accounts.js';
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
-import type { CommentView } from '../../lib/comments/comments.js';
-import { reportKeys, type ReportView, type StoredCase } from '../../lib/report/reports.js';
+import { clock } from '../../lib/platform/clock.js';
+import type { CommentView } from '../../lib/entities/comments/comments.js';
+import { reportKeys, type ReportView, type StoredCase } from '../../lib/features/report/reports.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
-import { SHARE_LIFETIME_S, utcDay } from '../../lib/share/shares.js';
+import { clock } from '../../lib/platform/clock.js';
+import { SHARE_LIFETIME_S, utcDay } from '../../lib/features/share/shares.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack, type ApiResponse } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
-import { shareKeys } from '../../lib/share/shares.js';
-import { rateWindowKeys } from '../../lib/limits/rate-windows.js';
-import { videoKeys } from '../../lib/catalog/video-items.js';
+import { shareKeys } from '../../lib/features/share/shares.js';
+import { rateWindowKeys } from '../../lib/platform/limits/rate-windows.js';
+import { videoKeys } from '../../lib/entities/catalog/video-items.js';
 
 /**
  * sharetext's attribution, counting and limits (docs/hub-api.md, sharetext): a share is an

@@ -4,14 +4,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const ADMIN_PHONE = '+8613900139000';
 
-import { clock } from '../../lib/clock.js';
-import { db, tableNames } from '../../lib/db/client.js';
-import { UnavailableError } from '../../lib/errors.js';
-import { setSmsSender } from '../../lib/sms/sender.js';
+import { clock } from '../../lib/platform/clock.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
+import { UnavailableError } from '../../lib/platform/errors.js';
+import { setSmsSender } from '../../lib/platform/sms/sender.js';
 import { hub, latestCode, newNonce, newPhone, signUp } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
-import { smsKeys } from '../../lib/sms/codes.js';
-import { accountKeys } from '../../lib/accounts/accounts.js';
+import { smsKeys } from '../../lib/platform/sms/codes.js';
+import { accountKeys } from '../../lib/entities/accounts/accounts.js';
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let api: ReturnType<typeof apiClient>;

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 // Callers at chosen addresses: the front door as deployed (test/support/viewers.ts). Every SMS limit
 // keeps its default.
 
-import { clock } from '../../lib/clock.js';
-import { config } from '../../lib/config.js';
+import { clock } from '../../lib/platform/clock.js';
+import { config } from '../../lib/platform/config.js';
 import { hub, newNonce, newPhone } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 import { useViewerAddresses, VIEWER_ENV } from '../support/viewers.js';

@@ -4,14 +4,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 // one, and two allowed countries.
 const [CAP, CAP_RETURNING] = [3, 2];
 
-import { clock } from '../../lib/clock.js';
-import { UnavailableError } from '../../lib/errors.js';
-import { setSmsSender } from '../../lib/sms/sender.js';
+import { clock } from '../../lib/platform/clock.js';
+import { UnavailableError } from '../../lib/platform/errors.js';
+import { setSmsSender } from '../../lib/platform/sms/sender.js';
 import { getHubItem, hub, latestCode, newNonce, newPhone, signUp } from '../support/hub-fixtures.js';
 import { captureOutput, emfLines, type Capture } from '../support/log-capture.js';
 import { useTestStack } from '../support/stack.js';
-import { smsKeys } from '../../lib/sms/codes.js';
-import { rateWindowKeys } from '../../lib/limits/rate-windows.js';
+import { smsKeys } from '../../lib/platform/sms/codes.js';
+import { rateWindowKeys } from '../../lib/platform/limits/rate-windows.js';
 
 // Metrics on (the suite's setup turns them off), to see SmsRefused.
 const api = useTestStack({ http: false, env: { SMS_DAILY_CAP: String(CAP), SMS_DAILY_CAP_RETURNING: String(CAP_RETURNING), SMS_ALLOWED_COUNTRIES: 'cn, HK', POWERTOOLS_METRICS_DISABLED: 'false' } });
@@ -29,7 +29,7 @@ const DAY_MS = 86_400_000;
 const genCode = (phone: string, nonce = newNonce()) => hub<{ expires_in: number; resend_in: number }>(api, 'gen_code', { phonenumber: phone, nonce });
 const outbox = async (phone: string) => (await api.get<{ messages: unknown[] }>(`/_dev/sms?phone=${encodeURIComponent(phone)}`)).data.messages;
 
-/** Sends of the current UTC day counted against a daily budget (the counter items of lib/hub/gen-code.ts). */
+/** Sends of the current UTC day counted against a daily budget (the counter items of lib/transport/hub/gen-code.ts). */
 async function sentToday(budget: 'new' | 'returning' = 'new'): Promise<number> {
   const item = await getHubItem<{ n?: number }>(rateWindowKeys.rateWindow(`sms-${budget}-day`, 'all', `86400s#${Math.floor(clock.now() / DAY_MS)}`));
   return item?.n ?? 0;

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
+import { clock } from '../../lib/platform/clock.js';
 import { getHubItem, hub, newNonce, newPhone } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
-import { smsKeys } from '../../lib/sms/codes.js';
+import { smsKeys } from '../../lib/platform/sms/codes.js';
 
 // Its own file: it fills this file's per-IP window (every request comes from 127.0.0.1).
 let stack: Awaited<ReturnType<typeof startTestStack>>;

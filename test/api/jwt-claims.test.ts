@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeVerifiedToken } from '../../lib/auth/jwt.js';
-import { config } from '../../lib/config.js';
-import { AuthError } from '../../lib/errors.js';
+import { decodeVerifiedToken } from '../../lib/features/auth/jwt.js';
+import { config } from '../../lib/platform/config.js';
+import { AuthError } from '../../lib/platform/errors.js';
 import { hub, putTestAccounts, type TestAccount } from '../support/hub-fixtures.js';
 import { useTestStack, type ApiResponse } from '../support/stack.js';
 

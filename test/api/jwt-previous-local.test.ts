@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 // Locally the rotation is two settings: JWT_SECRET (current) and JWT_SECRET_PREVIOUS.
 const SECRETS = { previous: `previous-${'p'.repeat(40)}`, current: `current-${'c'.repeat(40)}` };
 
-import { signingSecret } from '../../lib/secrets/signing-secrets.js';
+import { signingSecret } from '../../lib/platform/secrets/signing-secrets.js';
 import { signUp } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 import { tokenSignedWith } from '../support/tokens.js';

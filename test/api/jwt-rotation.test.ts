@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:expohub-jwt-Rot8Ab';
 
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { clock } from '../../lib/clock.js';
-import { signingSecret } from '../../lib/secrets/signing-secrets.js';
-import { main as rotate } from '../../infra/rotate-jwt-secret.js';
+import { clock } from '../../lib/platform/clock.js';
+import { signingSecret } from '../../lib/platform/secrets/signing-secrets.js';
+import { main as rotate } from '../../scripts/rotate-jwt-secret.js';
 import { secretsManagerEnv, startSecretsManagerStandIn, type SecretsManagerCall, type StandIn } from '../support/aws-stand-ins.js';
 import { hub, latestCode, newNonce, newPhone, putTestVideo, signUp } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';

@@ -1,10 +1,10 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { accountKeys } from '../../lib/accounts/accounts.js';
-import { clock } from '../../lib/clock.js';
-import type { CommentView } from '../../lib/comments/comments.js';
-import { seedFilterTerms } from '../../lib/filter/terms.js';
-import type { ActionResult } from '../../lib/moderation/actions.js';
-import type { HeldEntry, QueueEntry } from '../../lib/moderation/queue.js';
+import { accountKeys } from '../../lib/entities/accounts/accounts.js';
+import { clock } from '../../lib/platform/clock.js';
+import type { CommentView } from '../../lib/entities/comments/comments.js';
+import { seedFilterTerms } from '../../lib/features/filter/terms.js';
+import type { ActionResult } from '../../lib/features/moderation/actions.js';
+import type { HeldEntry, QueueEntry } from '../../lib/features/moderation/queue.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, storedAuditEvents, type TestAccount } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 

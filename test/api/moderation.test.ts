@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
-import type { CommentView } from '../../lib/comments/comments.js';
-import { videoKeys } from '../../lib/catalog/video-items.js';
-import { oldestOpenReportAge, type QueueEntry } from '../../lib/moderation/queue.js';
-import type { ActionResult } from '../../lib/moderation/actions.js';
-import type { ReportView } from '../../lib/report/reports.js';
+import { clock } from '../../lib/platform/clock.js';
+import type { CommentView } from '../../lib/entities/comments/comments.js';
+import { videoKeys } from '../../lib/entities/catalog/video-items.js';
+import { oldestOpenReportAge, type QueueEntry } from '../../lib/features/moderation/queue.js';
+import type { ActionResult } from '../../lib/features/moderation/actions.js';
+import type { ReportView } from '../../lib/features/report/reports.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { settleStreams, useTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';

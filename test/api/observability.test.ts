@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // metrics (off elsewhere), set in the stack's environment (the logger and the metrics follow it).
 // POWERTOOLS_LOGGER_LOG_EVENT asks Powertools to log every event (tokens, keys, codes): refused.
 
-import { clock } from '../../lib/clock.js';
+import { clock } from '../../lib/platform/clock.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { clearFaults, failAt, failWhere } from '../support/faults.js';
 import { hub, latestCode, newNonce, newPhone, type SignedUp } from '../support/hub-fixtures.js';

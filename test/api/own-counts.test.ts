@@ -1,11 +1,11 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { VideoItem } from '../../lib/catalog/video-items.js';
-import { videoKeys } from '../../lib/catalog/video-items.js';
-import { OWN_COUNT_HOLD_MS } from '../../lib/catalog/own-counts.js';
+import type { VideoItem } from '../../lib/entities/catalog/video-items.js';
+import { videoKeys } from '../../lib/entities/catalog/video-items.js';
+import { OWN_COUNT_HOLD_MS } from '../../lib/entities/catalog/own-counts.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { clock } from '../../lib/clock.js';
-import { forgetCachedFilterTerms, seedFilterTerms } from '../../lib/filter/terms.js';
-import { db, tableNames } from '../../lib/db/client.js';
+import { clock } from '../../lib/platform/clock.js';
+import { forgetCachedFilterTerms, seedFilterTerms } from '../../lib/features/filter/terms.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
 import { recordRequests } from '../support/db-requests.js';
 import { hub, putTestAccounts, putTestVideo } from '../support/hub-fixtures.js';
 import { settleStreams, useTestStack } from '../support/stack.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 
-import { clock } from '../../lib/clock.js';
-import { getAccount } from '../../lib/accounts/accounts.js';
+import { clock } from '../../lib/platform/clock.js';
+import { getAccount } from '../../lib/entities/accounts/accounts.js';
 import { signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { apiClient, startTestStack } from '../support/stack.js';

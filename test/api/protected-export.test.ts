@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 
-import { clock } from '../../lib/clock.js';
-import type { AccountRow, CommentRow } from '../../lib/export/visibility.js';
-import { maskPhone } from '../../lib/sms/phone.js';
+import { clock } from '../../lib/platform/clock.js';
+import type { AccountRow, CommentRow } from '../../lib/features/export/visibility.js';
+import { maskPhone } from '../../lib/platform/sms/phone.js';
 import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { apiClient, startTestStack } from '../support/stack.js';

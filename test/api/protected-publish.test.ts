@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 
-import { getAccount } from '../../lib/accounts/accounts.js';
+import { getAccount } from '../../lib/entities/accounts/accounts.js';
 import { hub, signUp, storedVideosOfAuthor, type SignedUp } from '../support/hub-fixtures.js';
-import type { VideoView } from '../../lib/catalog/video-view-schema.js';
+import type { VideoView } from '../../lib/entities/catalog/video-view-schema.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { snapshotDiff, storeSnapshot } from '../support/fault-sweep.js';
 import { apiClient, startTestStack } from '../support/stack.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { config } from '../../lib/config.js';
-import { HUB_OPERATIONS } from '../../lib/hub/operations.js';
+import { config } from '../../lib/platform/config.js';
+import { HUB_OPERATIONS } from '../../lib/transport/hub/operations.js';
 import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { apiClient, startTestStack } from '../support/stack.js';
@@ -131,7 +131,7 @@ describe('scope gate on (ENFORCE_KEY_SCOPES=true)', () => {
 
 /**
  * The scope table of docs/protected-api.md, "The scope gate", written out here rather than read
- * from lib/hub/operations.ts (a test reading the product's own table would agree with any mistake
+ * from lib/transport/hub/operations.ts (a test reading the product's own table would agree with any mistake
  * in it): hub:read = get_*, comment_get and my_reports, hub:write = every other hub operation that
  * takes a credential.
  */

@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 // The functions read their secrets through the AWS Parameters and Secrets Lambda Extension's HTTP
-// interface (lib/secrets/secrets-extension.ts): here a stand-in of it, in front of a Secrets Manager
+// interface (lib/platform/secrets/secrets-extension.ts): here a stand-in of it, in front of a Secrets Manager
 // stand-in (test/support/aws-stand-ins.ts), with the front door on as deployed and the logs at DEBUG.
 
-import { clock } from '../../lib/clock.js';
-import { ORIGIN_SECRET_MAX_AGE_SECONDS } from '../../lib/http/front-door.js';
-import { ORIGIN_VERIFY_HEADER } from '../../lib/http/origin-verify.js';
-import { readSecretString, SecretReadError } from '../../lib/secrets/secrets-extension.js';
+import { clock } from '../../lib/platform/clock.js';
+import { ORIGIN_SECRET_MAX_AGE_SECONDS } from '../../lib/transport/http/front-door.js';
+import { ORIGIN_VERIFY_HEADER } from '../../lib/transport/http/origin-verify.js';
+import { readSecretString, SecretReadError } from '../../lib/platform/secrets/secrets-extension.js';
 import { secretsManagerEnv, startSecretsManagerStandIn, type SecretsManagerCall, type StandIn } from '../support/aws-stand-ins.js';
 import { captureOutput, type Capture } from '../support/log-capture.js';
 import { useTestStack } from '../support/stack.js';

@@ -4,10 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 // Callers at chosen addresses: the front door as deployed (test/support/viewers.ts).
 
-import { clock } from '../../lib/clock.js';
-import { db, tableNames } from '../../lib/db/client.js';
-import { videoKeys } from '../../lib/catalog/video-items.js';
-import { shareItem, shareKeys, SHARE_LIFETIME_S } from '../../lib/share/shares.js';
+import { clock } from '../../lib/platform/clock.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
+import { videoKeys } from '../../lib/entities/catalog/video-items.js';
+import { shareItem, shareKeys, SHARE_LIFETIME_S } from '../../lib/features/share/shares.js';
 import { clearFaults, failWhere, type FaultKind } from '../support/faults.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { accountKeys } from '../../lib/accounts/accounts.js';
-import { videoKeys } from '../../lib/catalog/video-items.js';
-import { commentKeys } from '../../lib/comments/comments.js';
-import { applyChangeRecords, streamDb } from '../../lib/streams/counters.js';
-import { forgetTrendKeys } from '../../lib/streams/trend-keys.js';
-import type { ChangeRecord } from '../../lib/streams/facts.js';
+import { accountKeys } from '../../lib/entities/accounts/accounts.js';
+import { videoKeys } from '../../lib/entities/catalog/video-items.js';
+import { commentKeys } from '../../lib/entities/comments/comments.js';
+import { applyChangeRecords, streamDb } from '../../lib/features/streams/counters.js';
+import { forgetTrendKeys } from '../../lib/features/streams/trend-keys.js';
+import type { ChangeRecord } from '../../lib/features/streams/facts.js';
 import { changeRecord, likeRecord, unlikeRecord } from '../support/stream-records.js';
 import { installRequestRecorder, recordRequests, type RecordedRequest } from '../support/db-requests.js';
 import { clearFaults, failWhere, injectFaultsInto } from '../support/faults.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
-import { configure } from '../../lib/config.js';
-import { accountKeys } from '../../lib/accounts/accounts.js';
+import { clock } from '../../lib/platform/clock.js';
+import { configure } from '../../lib/platform/config.js';
+import { accountKeys } from '../../lib/entities/accounts/accounts.js';
 import { getHubItem, hub, latestCode, newNonce, newPhone, signUp } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 

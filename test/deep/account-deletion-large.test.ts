@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inParallel } from '../../lib/db/batch.js';
-import { personIdOf } from '../../lib/accounts/accounts.js';
-import { createKey } from '../../lib/keys/key-service.js';
+import { inParallel } from '../../lib/platform/db/batch.js';
+import { personIdOf } from '../../lib/entities/accounts/accounts.js';
+import { createKey } from '../../lib/features/keys/key-service.js';
 import { hub, putTestAccounts, putTestVideo, signUp, type SignedUp, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, settleStreams, startTestStack } from '../support/stack.js';
 import { allItems, counterMismatches } from '../support/store-digest.js';

@@ -1,19 +1,19 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
-import { db, tableNames } from '../../lib/db/client.js';
-import { accountItem, accountRecord } from '../../lib/accounts/accounts.js';
-import { hashApiKey } from '../../lib/keys/key-material.js';
-import { createKey, revokeKey, verifyAccessKey } from '../../lib/keys/key-service.js';
-import { keyRecordKeys } from '../../lib/keys/key-records.js';
-import { epochDay, guardUseAttributes, MINUTE_SLOTS } from '../../lib/keys/key-use.js';
+import { clock } from '../../lib/platform/clock.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
+import { accountItem, accountRecord } from '../../lib/entities/accounts/accounts.js';
+import { hashApiKey } from '../../lib/features/keys/key-material.js';
+import { createKey, revokeKey, verifyAccessKey } from '../../lib/features/keys/key-service.js';
+import { keyRecordKeys } from '../../lib/features/keys/key-records.js';
+import { epochDay, guardUseAttributes, MINUTE_SLOTS } from '../../lib/features/keys/key-use.js';
 import { expectUnavailable, retryAfterLostAnswer, snapshotDiff, storeSnapshot, sweepFaults, wipeStore, type FaultSweep, type PlannedFault } from '../support/fault-sweep.js';
 import { clearFaults, failAt, failWhere } from '../support/faults.js';
 import { getHubItem, newPhone, putTestAccounts, storedAuditEvents } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
-import { auditKeys } from '../../lib/audit/trail.js';
-import { accountKeys } from '../../lib/accounts/accounts.js';
+import { auditKeys } from '../../lib/platform/audit/trail.js';
+import { accountKeys } from '../../lib/entities/accounts/accounts.js';
 
 /**
  * The administration endpoints (admin key list, revoke and lookup, suspend and reinstate), the audit
@@ -63,7 +63,7 @@ const AUDIT_PUT_RETRIED = 'audit() sends the same event item again on a transien
 
 describe('administration of access keys under DynamoDB faults', () => {
   it.each([
-    // Session, the account's key records, their guards' last use (lib/keys/key-records.ts withLastUse), the look's event.
+    // Session, the account's key records, their guards' last use (lib/features/keys/key-records.ts withLastUse), the look's event.
     ['an account with keys', 2, ['BatchGetItemCommand', 'QueryCommand', 'BatchGetItemCommand', 'PutItemCommand']],
     // With no key the account is read (404 when it does not exist either) before the event.
     ['an account without keys', 0, ['BatchGetItemCommand', 'QueryCommand', 'GetItemCommand', 'PutItemCommand']],
@@ -166,7 +166,7 @@ describe('administration of access keys under DynamoDB faults', () => {
     const report = await sweepFaults(lookup(true));
     // Session, the hash guard, the record, then record, guard and both events in one transaction.
     expect(report.requests).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
-    // Only the conflict, which lib/db/transact.ts retries: the look's event no longer precedes the revoke on its own.
+    // Only the conflict, which lib/platform/db/transact.ts retries: the look's event no longer precedes the revoke on its own.
     expect(report.tolerated).toEqual([expect.stringContaining('tx-conflict')]);
   });
 
@@ -264,7 +264,7 @@ describe('suspension under DynamoDB faults', () => {
     clearFaults();
     expect(fault.fired).toBe('UpdateItemCommand');
     expectUnavailable(res, 'throughput at a guard of the fallback');
-    // The fallback's documented order (lib/admin/suspension.ts): the account and its event first,
+    // The fallback's documented order (lib/features/admin/suspension.ts): the account and its event first,
     // then the markers; a 503 there leaves some keys working until the retry completes them.
     expect(await getHubItem(accountKeys.account(c.openid))).toMatchObject({ suspended_by: c.admin });
     const marked = async () => (await Promise.all(c.keys.map((k) => guardOf(k.hash)))).filter((g) => g?.suspended === true).length;

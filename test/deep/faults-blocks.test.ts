@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { retryAfterLostAnswer, sweepFaults, type FaultSweep } from '../support/fault-sweep.js';
 import { getHubItem, hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
-import { accountKeys, personIdOf } from '../../lib/accounts/accounts.js';
-import { followKeys } from '../../lib/social/follows.js';
-import { blockKeys } from '../../lib/social/block-items.js';
+import { accountKeys, personIdOf } from '../../lib/entities/accounts/accounts.js';
+import { followKeys } from '../../lib/entities/social/follows.js';
+import { blockKeys } from '../../lib/entities/social/block-items.js';
 
 /**
  * block_user and unblock_user with each of their DynamoDB requests failing in turn (the plan and

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { getAccount } from '../../lib/accounts/accounts.js';
-import { getDeletion, requestDeletion } from '../../lib/deletion/deletion.js';
-import { eraseSome } from '../../lib/deletion/erasure.js';
-import { toAppError } from '../../lib/error-mapper.js';
+import { getAccount } from '../../lib/entities/accounts/accounts.js';
+import { getDeletion, requestDeletion } from '../../lib/features/deletion/deletion.js';
+import { eraseSome } from '../../lib/features/deletion/erasure.js';
+import { toAppError } from '../../lib/platform/error-mapper.js';
 import { recordRequests } from '../support/db-requests.js';
 import { planFaults, storeSnapshot, sweepFaults, wipeStore, type FaultSweep } from '../support/fault-sweep.js';
 import { clearFaults, failAt } from '../support/faults.js';
 import { getHubItem, hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
-import { reportKeys } from '../../lib/report/reports.js';
+import { reportKeys } from '../../lib/features/report/reports.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { settleStreams, useTestStack } from '../support/stack.js';
 

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { accountKeys } from '../../lib/accounts/accounts.js';
-import { heldIdOf, heldKeys, holdProfileField } from '../../lib/filter/held-items.js';
-import { FILTER_CACHE_MS, filterTermKeys, seedFilterTerms } from '../../lib/filter/terms.js';
+import { accountKeys } from '../../lib/entities/accounts/accounts.js';
+import { heldIdOf, heldKeys, holdProfileField } from '../../lib/features/filter/held-items.js';
+import { FILTER_CACHE_MS, filterTermKeys, seedFilterTerms } from '../../lib/features/filter/terms.js';
 import { retryAfterLostAnswer, sweepFaults, type FaultSweep } from '../support/fault-sweep.js';
 import { clearFaults } from '../support/faults.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, storedAuditEvents, type TestAccount } from '../support/hub-fixtures.js';
-import { clock } from '../../lib/clock.js';
+import { clock } from '../../lib/platform/clock.js';
 import { useTestStack } from '../support/stack.js';
 
 /**

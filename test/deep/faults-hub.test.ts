@@ -1,30 +1,30 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { importVideos } from '../../lib/catalog/import.js';
-import type { VideoItem } from '../../lib/catalog/video-items.js';
-import { clock } from '../../lib/clock.js';
-import { useAttributesAt } from '../../lib/keys/key-use.js';
-import { db, tableNames } from '../../lib/db/client.js';
-import { pad } from '../../lib/db/keys.js';
-import { feedStateAndFollows } from '../../lib/recommend/feed-state.js';
-import { decodeVerifiedToken } from '../../lib/auth/jwt.js';
-import { createKey } from '../../lib/keys/key-service.js';
-import { likedHash, parseFeedState, TASTE } from '../../lib/recommend/feed-state.js';
+import { importVideos } from '../../lib/entities/catalog/import.js';
+import type { VideoItem } from '../../lib/entities/catalog/video-items.js';
+import { clock } from '../../lib/platform/clock.js';
+import { useAttributesAt } from '../../lib/features/keys/key-use.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
+import { pad } from '../../lib/platform/db/keys.js';
+import { feedStateAndFollows } from '../../lib/features/recommend/feed-state.js';
+import { decodeVerifiedToken } from '../../lib/features/auth/jwt.js';
+import { createKey } from '../../lib/features/keys/key-service.js';
+import { likedHash, parseFeedState, TASTE } from '../../lib/features/recommend/feed-state.js';
 import { expectUnavailable, retryAfterLostAnswer, snapshotDiff, storeSnapshot, sweepFaults, wipeStore, type FaultSweep, type PlannedFault } from '../support/fault-sweep.js';
 import { clearFaults, failWhere } from '../support/faults.js';
 import type { RecordedRequest } from '../support/db-requests.js';
 import { getHubItem, hub, latestCode, newNonce, newPhone, putTestAccounts } from '../support/hub-fixtures.js';
 import { useTestStack, type ApiResponse } from '../support/stack.js';
-import { followKeys } from '../../lib/social/follows.js';
-import { blockKeys } from '../../lib/social/block-items.js';
-import { smsKeys } from '../../lib/sms/codes.js';
-import { shareKeys } from '../../lib/share/shares.js';
-import { reactionKeys } from '../../lib/catalog/reaction-items.js';
-import { feedKeys } from '../../lib/recommend/feed-state.js';
-import { rateWindowKeys } from '../../lib/limits/rate-windows.js';
-import { commentKeys } from '../../lib/comments/comments.js';
-import { videoKeys } from '../../lib/catalog/video-items.js';
-import { accountKeys, personIdOf } from '../../lib/accounts/accounts.js';
+import { followKeys } from '../../lib/entities/social/follows.js';
+import { blockKeys } from '../../lib/entities/social/block-items.js';
+import { smsKeys } from '../../lib/platform/sms/codes.js';
+import { shareKeys } from '../../lib/features/share/shares.js';
+import { reactionKeys } from '../../lib/entities/catalog/reaction-items.js';
+import { feedKeys } from '../../lib/features/recommend/feed-state.js';
+import { rateWindowKeys } from '../../lib/platform/limits/rate-windows.js';
+import { commentKeys } from '../../lib/entities/comments/comments.js';
+import { videoKeys } from '../../lib/entities/catalog/video-items.js';
+import { accountKeys, personIdOf } from '../../lib/entities/accounts/accounts.js';
 
 /**
  * Every hub operation that writes, with each of its DynamoDB requests failing in turn (see
@@ -107,7 +107,7 @@ describe('gen_code under DynamoDB faults', () => {
     async once({ phone, nonce, windowsBefore, smsBefore }) {
       expect(await getHubItem(smsKeys.smsCode(phone, nonce))).toMatchObject({ attempts: 0, used: false });
       expect(await getHubItem(smsKeys.smsRequester(phone, '127.0.0.1'))).toMatchObject({ sent_at: expect.any(Number) });
-      // One send in each window (lib/hub/gen-code.ts): per phone and network (hour, day), per phone
+      // One send in each window (lib/transport/hub/gen-code.ts): per phone and network (hour, day), per phone
       // (hour, day), per network, and the daily budget the phone draws on.
       const counted = [...(await windowsNow()).entries()].filter(([key, n]) => n !== (windowsBefore.get(key) ?? 0)).map(([key, n]) => [key.split(' | ')[0], n - (windowsBefore.get(key) ?? 0)]);
       expect(Object.fromEntries(counted)).toEqual({
@@ -272,7 +272,7 @@ describe('get_next_list with view_list under DynamoDB faults', () => {
       },
     };
     sweep.tolerates = (fault) =>
-      fault.request.command === 'BatchWriteItemCommand' ? 'the last write puts new items only: batchWriteHubItems sends it again (lib/db/batch.ts), the same items' : undefined;
+      fault.request.command === 'BatchWriteItemCommand' ? 'the last write puts new items only: batchWriteHubItems sends it again (lib/platform/db/batch.ts), the same items' : undefined;
     const report = await sweepFaults(sweep);
     expect(report.requests.at(-1)).toBe('BatchWriteItemCommand');
     expect(report.requests.length).toBeLessThanOrEqual(8);

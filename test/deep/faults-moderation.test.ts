@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { postComment } from '../../lib/comments/post-comment.js';
-import { commentKeys, findComment } from '../../lib/comments/comments.js';
-import { videoKeys } from '../../lib/catalog/video-items.js';
-import { accountKeys } from '../../lib/accounts/accounts.js';
-import { fileReport, reportKeys, type StoredCase } from '../../lib/report/reports.js';
-import { moderationKeys } from '../../lib/moderation/actions.js';
+import { postComment } from '../../lib/entities/comments/post-comment.js';
+import { commentKeys, findComment } from '../../lib/entities/comments/comments.js';
+import { videoKeys } from '../../lib/entities/catalog/video-items.js';
+import { accountKeys } from '../../lib/entities/accounts/accounts.js';
+import { fileReport, reportKeys, type StoredCase } from '../../lib/features/report/reports.js';
+import { moderationKeys } from '../../lib/features/moderation/actions.js';
 import { retryAfterLostAnswer, sweepFaults, type FaultSweep } from '../support/fault-sweep.js';
 import { clearFaults } from '../support/faults.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
-import { heldCommentsOf, heldKeys, holdComment } from '../../lib/filter/held-items.js';
-import { notBlockedByCheck } from '../../lib/social/block-items.js';
+import { heldCommentsOf, heldKeys, holdComment } from '../../lib/features/filter/held-items.js';
+import { notBlockedByCheck } from '../../lib/entities/social/block-items.js';
 
 /**
  * comment_delete, report and each moderation action under DynamoDB faults (test/support/fault-sweep.ts:

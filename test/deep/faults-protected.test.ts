@@ -1,23 +1,23 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { searchGrams, videoSearchText } from '../../lib/catalog/search-index.js';
-import { PUBLISH_RETRY_WINDOW_MS } from '../../lib/catalog/videos.js';
-import { clock } from '../../lib/clock.js';
-import { useAttributesAt } from '../../lib/keys/key-use.js';
-import { db, tableNames } from '../../lib/db/client.js';
-import { MAX_TRANSACTION_ITEMS } from '../../lib/db/transact.js';
-import { accountItem, accountRecord } from '../../lib/accounts/accounts.js';
-import { createKey, verifyAccessKey } from '../../lib/keys/key-service.js';
-import { keyRecordKeys } from '../../lib/keys/key-records.js';
+import { searchGrams, videoSearchText } from '../../lib/entities/catalog/search-index.js';
+import { PUBLISH_RETRY_WINDOW_MS } from '../../lib/entities/catalog/videos.js';
+import { clock } from '../../lib/platform/clock.js';
+import { useAttributesAt } from '../../lib/features/keys/key-use.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
+import { MAX_TRANSACTION_ITEMS } from '../../lib/platform/db/transact.js';
+import { accountItem, accountRecord } from '../../lib/entities/accounts/accounts.js';
+import { createKey, verifyAccessKey } from '../../lib/features/keys/key-service.js';
+import { keyRecordKeys } from '../../lib/features/keys/key-records.js';
 import { expectUnavailable, snapshotDiff, storeSnapshot, sweepFaults, wipeStore, type FaultSweep, type PlannedFault } from '../support/fault-sweep.js';
 import { clearFaults, failAt, failWhere, FAULT_KINDS } from '../support/faults.js';
 import type { RecordedRequest } from '../support/db-requests.js';
 import { getHubItem, newPhone, storedVideosOfAuthor } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
-import { videoKeys } from '../../lib/catalog/video-items.js';
-import { searchKeys } from '../../lib/catalog/search-index.js';
-import { accountKeys } from '../../lib/accounts/accounts.js';
+import { videoKeys } from '../../lib/entities/catalog/video-items.js';
+import { searchKeys } from '../../lib/entities/catalog/search-index.js';
+import { accountKeys } from '../../lib/entities/accounts/accounts.js';
 
 /**
  * The access-key service, publishing, role administration and the Lambda authorizer under DynamoDB
@@ -240,7 +240,7 @@ describe('publishing under DynamoDB faults', () => {
         await publishedOnce(p, (res.data as { video: { vid: string } }).video.vid);
       },
       tolerates(fault: PlannedFault) {
-        if (isKey(fault.request, (pk) => pk.startsWith('TAG#') || pk === 'CATALOG')) return 'tag counters are best effort (lib/catalog/tag-stats.ts)';
+        if (isKey(fault.request, (pk) => pk.startsWith('TAG#') || pk === 'CATALOG')) return 'tag counters are best effort (lib/entities/catalog/tag-stats.ts)';
         if (writesPostings(fault.request)) return 'the postings after the transaction are sent again (puts are idempotent)';
         return undefined;
       },

@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The signing secret read from Secrets Manager as deployed (JWT_SECRET_ARN, no JWT_SECRET), through
 // the Parameters and Secrets extension's HTTP interface, which the stand-in also serves
 // (PARAMETERS_SECRETS_EXTENSION_HTTP_PORT, set once the stand-in listens, before the first request
-// reads the secret; `down` is the extension unreachable). lib/config.ts is
+// reads the secret; `down` is the extension unreachable). lib/platform/config.ts is
 // read once, at the first import: the environment is set before that.
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:expohub-jwt-Ab12Cd';
 
-import { clock } from '../../lib/clock.js';
+import { clock } from '../../lib/platform/clock.js';
 import { secretsManagerEnv, startSecretsManagerStandIn, type SecretsManagerCall, type StandIn } from '../support/aws-stand-ins.js';
 import { expectUnavailable } from '../support/fault-sweep.js';
 import { hub, newNonce, newPhone, signUp } from '../support/hub-fixtures.js';

@@ -1,16 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-// The real SNS sender, configured as deployed (lib/config.ts is read once, at the first import):
+// The real SNS sender, configured as deployed (lib/platform/config.ts is read once, at the first import):
 // its SNSClient reaches the stand-in through AWS_ENDPOINT_URL_SNS, set once the stand-in listens.
 // One send per phone per hour, so that a failed send counted against the caller would show at once.
 
-import { clock } from '../../lib/clock.js';
+import { clock } from '../../lib/platform/clock.js';
 import { startSnsStandIn, type SnsPublish, type StandIn } from '../support/aws-stand-ins.js';
 import { expectUnavailable } from '../support/fault-sweep.js';
 import { clearFaults, failAt } from '../support/faults.js';
 import { getHubItem, hub, newNonce, newPhone } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
-import { smsKeys } from '../../lib/sms/codes.js';
+import { smsKeys } from '../../lib/platform/sms/codes.js';
 
 let sns: StandIn<SnsPublish>;
 beforeAll(async () => {

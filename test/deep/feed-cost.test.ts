@@ -1,17 +1,17 @@
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
-import { db, tableNames } from '../../lib/db/client.js';
-import { DEMO_AUTHORS, demoVideos, seedDemoCatalog } from '../../infra/local/demo-catalog.js';
-import { cachedTagFrequencies, forgetTagFrequencies } from '../../lib/catalog/tag-stats.js';
-import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
-import { CHUNK_TTL_DAYS, LIKED_CHUNK, likedHash, tagAttribute, tasteUnit } from '../../lib/recommend/feed-state.js';
-import { refreshRecommendationModel } from '../../lib/recommend/model-refresh.js';
+import { clock } from '../../lib/platform/clock.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
+import { DEMO_AUTHORS, demoVideos, seedDemoCatalog } from '../../local/demo-catalog.js';
+import { cachedTagFrequencies, forgetTagFrequencies } from '../../lib/entities/catalog/tag-stats.js';
+import { MAX_REQUESTS } from '../../lib/features/recommend/feed-context.js';
+import { CHUNK_TTL_DAYS, LIKED_CHUNK, likedHash, tagAttribute, tasteUnit } from '../../lib/features/recommend/feed-state.js';
+import { refreshRecommendationModel } from '../../lib/features/recommend/model-refresh.js';
 import { recordRequests } from '../support/db-requests.js';
 import { hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
-import { feedKeys } from '../../lib/recommend/feed-state.js';
-import { blockKeys } from '../../lib/social/block-items.js';
+import { feedKeys } from '../../lib/features/recommend/feed-state.js';
+import { blockKeys } from '../../lib/entities/social/block-items.js';
 
 /**
  * The cost of get_next_list: every call makes at most MAX_REQUESTS (8) DynamoDB requests, counted

@@ -2,19 +2,19 @@ import { ThrottlingException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exactTrend, trendUnit } from '../../lib/catalog/trend.js';
-import type { VideoItem } from '../../lib/catalog/video-items.js';
-import { clock } from '../../lib/clock.js';
-import { db, tableNames } from '../../lib/db/client.js';
-import { applyChangeRecords, streamDb } from '../../lib/streams/counters.js';
-import type { ChangeRecord } from '../../lib/streams/facts.js';
+import { exactTrend, trendUnit } from '../../lib/entities/catalog/trend.js';
+import type { VideoItem } from '../../lib/entities/catalog/video-items.js';
+import { clock } from '../../lib/platform/clock.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
+import { applyChangeRecords, streamDb } from '../../lib/features/streams/counters.js';
+import type { ChangeRecord } from '../../lib/features/streams/facts.js';
 import { recordRequests } from '../support/db-requests.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
-import { reactionKeys } from '../../lib/catalog/reaction-items.js';
-import { commentKeys } from '../../lib/comments/comments.js';
-import { videoKeys } from '../../lib/catalog/video-items.js';
-import { accountKeys } from '../../lib/accounts/accounts.js';
+import { reactionKeys } from '../../lib/entities/catalog/reaction-items.js';
+import { commentKeys } from '../../lib/entities/comments/comments.js';
+import { videoKeys } from '../../lib/entities/catalog/video-items.js';
+import { accountKeys } from '../../lib/entities/accounts/accounts.js';
 
 /**
  * Hot items (docs/performance.md, "Hot items"): many accounts reacting to one video, or to one author's videos, at the same

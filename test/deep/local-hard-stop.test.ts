@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort, killDynamoDbLocal, startDynamoDbLocal, type DynamoDbLocal } from '../../infra/local/dynamodb-local.js';
-import { childProcessOf, isRunning, processGroup } from '../../infra/local/process-info.js';
+import { freePort, killDynamoDbLocal, startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-local.js';
+import { childProcessOf, isRunning, processGroup } from '../../local/process-info.js';
 import { startLocalServerProcess } from '../support/local-process.js';
 
 /**
@@ -13,7 +13,7 @@ import { startLocalServerProcess } from '../support/local-process.js';
  * signal to its owner's group does not reach it; it must still end when its owner ends, however
  * that ends: SIGKILL of `npm start`'s group (what a test runner, an IDE or a supervisor does after
  * its grace period) or of its process alone. Nothing of the owner's code runs then: the launcher's
- * watchdog (infra/local/dynamodb-local.ts) sees the owner gone and ends the JVM's group.
+ * watchdog (local/dynamodb-local.ts) sees the owner gone and ends the JVM's group.
  */
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -44,7 +44,7 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
 
-describe('npm start (infra/local/start.ts) killed hard: DynamoDB Local ends with it', () => {
+describe('npm start (local/start.ts) killed hard: DynamoDB Local ends with it', () => {
   it.each([
     ['its whole process group', (pid: number) => process.kill(-pid, 'SIGKILL')],
     ['its process alone', (pid: number) => process.kill(pid, 'SIGKILL')],
@@ -61,7 +61,7 @@ describe('npm start (infra/local/start.ts) killed hard: DynamoDB Local ends with
   }, 120_000);
 });
 
-describe('startDynamoDbLocal (infra/local/dynamodb-local.ts): its owner and its data directory', () => {
+describe('startDynamoDbLocal (local/dynamodb-local.ts): its owner and its data directory', () => {
   it('with ownerPid (a test run\'s pool): ends when that process is killed', async () => {
     const owner = spawn('sleep', ['600'], { stdio: 'ignore' });
     children.push(owner);

@@ -1,8 +1,8 @@
-import { currentFilterTerms } from '../../lib/filter/terms.js';
+import { currentFilterTerms } from '../../lib/features/filter/terms.js';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { itemSizeBytes } from '../../bench/item-size.js';
-import { importVideos } from '../../lib/catalog/import.js';
+import { importVideos } from '../../lib/entities/catalog/import.js';
 import {
   normalizeSearchText,
   POSTING_ITEM_MAX_BYTES,
@@ -11,22 +11,22 @@ import {
   postingsPage,
   searchGrams,
   videoSearchText,
-} from '../../lib/catalog/search-index.js';
-import type { ImportedVideo, VideoInput, VideoItem } from '../../lib/catalog/video-items.js';
-import type { VideoView } from '../../lib/catalog/video-view-schema.js';
-import { putVideo } from '../../lib/catalog/videos.js';
-import { clock } from '../../lib/clock.js';
-import { db, tableNames } from '../../lib/db/client.js';
-import { MAX_TRANSACTION_ITEMS } from '../../lib/db/transact.js';
-import { demoVideos } from '../../infra/local/demo-catalog.js';
-import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
+} from '../../lib/entities/catalog/search-index.js';
+import type { ImportedVideo, VideoInput, VideoItem } from '../../lib/entities/catalog/video-items.js';
+import type { VideoView } from '../../lib/entities/catalog/video-view-schema.js';
+import { putVideo } from '../../lib/entities/catalog/videos.js';
+import { clock } from '../../lib/platform/clock.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
+import { MAX_TRANSACTION_ITEMS } from '../../lib/platform/db/transact.js';
+import { demoVideos } from '../../local/demo-catalog.js';
+import { MAX_REQUESTS } from '../../lib/features/recommend/feed-context.js';
 import { recordRequests, type RecordedRequest } from '../support/db-requests.js';
 import { getHubItem, hub, putTestAccounts, type TestAccount } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
-import { searchKeys, searchPartitions } from '../../lib/catalog/search-index.js';
+import { searchKeys, searchPartitions } from '../../lib/entities/catalog/search-index.js';
 
 /**
- * The search postings of `q` (lib/catalog/search-index.ts): one small item per (gram, video), so that
+ * The search postings of `q` (lib/entities/catalog/search-index.ts): one small item per (gram, video), so that
  * no item grows with the catalog; written in the video's own transaction as far as they fit, the rest
  * right after; read newest first by the feed within its request budget.
  */

@@ -1,19 +1,19 @@
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { videoItem, type VideoItem } from '../../lib/catalog/video-items.js';
-import { db, tableNames } from '../../lib/db/client.js';
-import { SHARDS } from '../../lib/db/keys.js';
-import { commentItem, type StoredComment } from '../../lib/comments/comments.js';
-import { MAX_REQUESTS } from '../../lib/recommend/feed-context.js';
-import { exploreStep } from '../../lib/recommend/sources.js';
-import { dropSharedHeads } from '../../lib/catalog/shared-heads.js';
+import { videoItem, type VideoItem } from '../../lib/entities/catalog/video-items.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
+import { SHARDS } from '../../lib/platform/db/keys.js';
+import { commentItem, type StoredComment } from '../../lib/entities/comments/comments.js';
+import { MAX_REQUESTS } from '../../lib/features/recommend/feed-context.js';
+import { exploreStep } from '../../lib/features/recommend/sources.js';
+import { dropSharedHeads } from '../../lib/entities/catalog/shared-heads.js';
 import { recordRequests, type RecordedRequest } from '../support/db-requests.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { hub, putTestAccounts, signUp, type SignedUp, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
-import { commentKeys, commentPartitions } from '../../lib/comments/comments.js';
-import { videoKeys, videoPartitions } from '../../lib/catalog/video-items.js';
-import { accountPartitions } from '../../lib/accounts/accounts.js';
+import { commentKeys, commentPartitions } from '../../lib/entities/comments/comments.js';
+import { videoKeys, videoPartitions } from '../../lib/entities/catalog/video-items.js';
+import { accountPartitions } from '../../lib/entities/accounts/accounts.js';
 
 /**
  * The write-sharded index partitions (VIDEOS#k, TRENDING#k, ACCOUNTS#k, COMMENTS#k): the new and hot

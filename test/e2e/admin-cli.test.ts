@@ -1,16 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
+import { clock } from '../../lib/platform/clock.js';
 import { getHubItem, newPhone, signUp } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 import { runTsScript, type CliRun } from '../support/cli-run.js';
-import { accountKeys } from '../../lib/accounts/accounts.js';
+import { accountKeys } from '../../lib/entities/accounts/accounts.js';
 
 // `npm run admin`, run as the deployer runs it: a child process with its own AWS SDK clients, here
 // pointed at this file's DynamoDB Local and hub table (DYNAMODB_ENDPOINT, HUB_TABLE).
 const api = useTestStack();
-const ADMIN_TS = fileURLToPath(new URL('../../infra/admin.ts', import.meta.url));
+const ADMIN_TS = fileURLToPath(new URL('../../scripts/admin.ts', import.meta.url));
 
 function admin(args: string[], env: Record<string, string | undefined> = {}): Promise<CliRun> {
   const base = { ...process.env, LOG_LEVEL: 'INFO', POWERTOOLS_LOG_LEVEL: 'INFO', JWT_SECRET: undefined, API_KEYS_TABLE: undefined };

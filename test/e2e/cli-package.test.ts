@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { clock } from '../../lib/clock.js';
-import { getAccount } from '../../lib/accounts/accounts.js';
+import { clock } from '../../lib/platform/clock.js';
+import { getAccount } from '../../lib/entities/accounts/accounts.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { hub, latestCode, newPhone } from '../support/hub-fixtures.js';
 import { ndjson, type CliRun } from '../support/cli-run.js';

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 
-import { getAccount } from '../../lib/accounts/accounts.js';
+import { getAccount } from '../../lib/entities/accounts/accounts.js';
 import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { ndjson, type CliRun } from '../support/cli-run.js';

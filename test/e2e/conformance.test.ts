@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HUB_OPERATIONS } from '../../lib/hub/operations.js';
+import { HUB_OPERATIONS } from '../../lib/transport/hub/operations.js';
 import { ROUTES } from '../../infra/routes.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { clearFaults, failWhere } from '../support/faults.js';

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startDemoStack, type DemoStack } from '../../infra/local/demo-stack.js';
+import { startDemoStack, type DemoStack } from '../../local/demo-stack.js';
 import { ensureDynamoDbLocal } from '../support/dynamo.js';
 
 /** A port nothing listens on now. */
@@ -20,7 +20,7 @@ const search = async (base: string, q: string) =>
 let demo: DemoStack | undefined;
 afterAll(async () => demo?.stack.stop());
 
-describe('npm start (infra/local/start.ts): ready when it answers', () => {
+describe('npm start (local/start.ts): ready when it answers', () => {
   it('the first answer of /api/v1/health comes from a demo catalog that is whole and searchable', async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;

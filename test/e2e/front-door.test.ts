@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Deployed, the functions get the origin secret's ARN and refuse requests that lack the secret in
-// x-origin-verify (lib/http/front-door.ts). Here they read it through the Parameters and Secrets
+// x-origin-verify (lib/transport/http/front-door.ts). Here they read it through the Parameters and Secrets
 // extension's HTTP interface, from a Secrets Manager stand-in.
 const ORIGIN_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:expohub-origin-Ab12Cd';
 
-import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/origin-verify.js';
+import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/transport/http/origin-verify.js';
 import { secretsManagerEnv, startSecretsManagerStandIn, type SecretsManagerCall, type StandIn } from '../support/aws-stand-ins.js';
 import { hub, newNonce, newPhone } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLocalServer, type DevRoute } from '../../infra/local/server.js';
+import { startLocalServer, type DevRoute } from '../../local/server.js';
 
 /**
  * A client in a process of its own: connects, sends one request, writes the marker file once the
@@ -32,7 +32,7 @@ afterEach(() => {
   for (const marker of markers.splice(0)) rmSync(marker, { force: true });
 });
 
-describe('the local server (infra/local/server.ts): close()', () => {
+describe('the local server (local/server.ts): close()', () => {
   it('answers a connection still in the listen backlog when close() starts with a 503, never a reset', async () => {
     const local = await startLocalServer({ port: 0 });
     const marker = join(tmpdir(), `expohub-connected-${randomUUID()}`);

@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { get } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../infra/local/dynamodb-local.js';
-import { childProcessOf, isRunning } from '../../infra/local/process-info.js';
+import { freePort } from '../../local/dynamodb-local.js';
+import { childProcessOf, isRunning } from '../../local/process-info.js';
 import { startLocalServerProcess } from '../support/local-process.js';
 
 /** One GET on a connection of its own (no keep-alive): its status, or the connection error's code. */
@@ -23,7 +23,7 @@ afterEach(() => {
   if (java && isRunning(java)) process.kill(java, 'SIGKILL');
 });
 
-describe('npm start (infra/local/start.ts): stops on a signal', () => {
+describe('npm start (local/start.ts): stops on a signal', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('%s during load: every request answered or refused cleanly, then the server and DynamoDB Local are gone', async (signal) => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;

@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type * as z from '../../lib/zod.js';
-import { HUB_DOCS } from '../../lib/hub/hub-api.js';
-import { REFERENCE_PAGE_CSP } from '../../lib/openapi/reference-page.js';
-import { ROUTE_DOCS } from '../../infra/openapi/registry.js';
+import type * as z from '../../lib/platform/zod.js';
+import { HUB_DOCS } from '../../lib/transport/hub/hub-api.js';
+import { REFERENCE_PAGE_CSP } from '../../lib/transport/openapi/reference-page.js';
+import { ROUTE_DOCS } from '../../scripts/openapi/registry.js';
 import { hub, latestCode, newNonce, newPhone, putTestVideo, signUp } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack, type ApiResponse } from '../support/stack.js';
 
@@ -43,7 +43,7 @@ describe('GET /api/v1/openapi.json and GET /api/v1/docs', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('x-request-id')).toBeTruthy();
-    expect(await res.json()).toEqual(JSON.parse(readFileSync(join(ROOT, 'lib/openapi/generated/openapi.json'), 'utf8')));
+    expect(await res.json()).toEqual(JSON.parse(readFileSync(join(ROOT, 'lib/transport/openapi/generated/openapi.json'), 'utf8')));
   });
 
   it('serves the reference page, HTML under a strict CSP', async () => {
@@ -60,7 +60,7 @@ describe('GET /api/v1/openapi.json and GET /api/v1/docs', () => {
 describe('Spectral (spectral:oas, the repository\'s .spectral.yaml)', () => {
   it('reports no error and no warning on the generated document', async () => {
     const spectral = join(ROOT, 'node_modules/@stoplight/spectral-cli/dist/index.js');
-    const args = [spectral, 'lint', join(ROOT, 'lib/openapi/generated/openapi.json'), '--ruleset', join(ROOT, '.spectral.yaml'), '--format', 'json', '--fail-severity', 'hint', '--quiet'];
+    const args = [spectral, 'lint', join(ROOT, 'lib/transport/openapi/generated/openapi.json'), '--ruleset', join(ROOT, '.spectral.yaml'), '--format', 'json', '--fail-severity', 'hint', '--quiet'];
     // Exit code 1 with the findings as JSON when there are any.
     const output = await promisify(execFile)(process.execPath, args, { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).then(
       ({ stdout }) => stdout,

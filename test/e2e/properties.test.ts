@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setSmsSender } from '../../lib/sms/sender.js';
-import { textProblem } from '../../lib/text.js';
-import { HUB_OPERATIONS } from '../../lib/hub/operations.js';
+import { setSmsSender } from '../../lib/platform/sms/sender.js';
+import { textProblem } from '../../lib/platform/text.js';
+import { HUB_OPERATIONS } from '../../lib/transport/hub/operations.js';
 import { ROUTES, type RouteSpec } from '../../infra/routes.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';

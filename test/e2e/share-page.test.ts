@@ -2,15 +2,15 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
-import { db, tableNames } from '../../lib/db/client.js';
-import { SHARE_PAGE_CSP } from '../../lib/share/share-html.js';
-import { SHARE_LIFETIME_S } from '../../lib/share/shares.js';
+import { clock } from '../../lib/platform/clock.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
+import { SHARE_PAGE_CSP } from '../../lib/features/share/share-html.js';
+import { SHARE_LIFETIME_S } from '../../lib/features/share/shares.js';
 import { recordRequests } from '../support/db-requests.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack } from '../support/stack.js';
-import { shareKeys } from '../../lib/share/shares.js';
-import { videoKeys } from '../../lib/catalog/video-items.js';
+import { shareKeys } from '../../lib/features/share/shares.js';
+import { videoKeys } from '../../lib/entities/catalog/video-items.js';
 
 /**
  * The share page end to end (docs/hub-api.md, "The share page"): the URL sharetext hands out,
@@ -185,7 +185,7 @@ describe('/.well-known app association files', () => {
   });
 
   it('answers 404 for a file that is not configured', async () => {
-    const { appleAppSiteAssociation, assetLinks } = await import('../../lib/share/app-links.js');
+    const { appleAppSiteAssociation, assetLinks } = await import('../../lib/features/share/app-links.js');
     expect(appleAppSiteAssociation([])).toBeUndefined();
     expect(assetLinks('', ['AA'])).toBeUndefined();
     expect(assetLinks('com.example.expohub', [])).toBeUndefined();

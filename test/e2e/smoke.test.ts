@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckResult } from '../../lib/smoke/checks.js';
+import type { CheckResult } from '../../lib/features/smoke/checks.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
 import { runTsScript, type CliRun } from '../support/cli-run.js';
@@ -11,7 +11,7 @@ import { proxyBreaking } from '../support/broken-proxy.js';
 
 // `npm run smoke`, run as an operator runs it after a deploy: a child process against the local
 // server over HTTP (the page served from a folder, as npm start serves web/dist).
-const SMOKE_TS = fileURLToPath(new URL('../../infra/smoke.ts', import.meta.url));
+const SMOKE_TS = fileURLToPath(new URL('../../scripts/smoke.ts', import.meta.url));
 
 let stack: Awaited<ReturnType<typeof startTestStack>>;
 let key: string;

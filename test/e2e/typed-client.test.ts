@@ -38,7 +38,7 @@ describe('a client generated from the served document', () => {
 
     const served: unknown = await (await fetch(`${stack.url}/api/v1/openapi.json`)).json();
     await writeFile(join(dir, 'api-types.ts'), astToString(await openapiTS(served as Parameters<typeof openapiTS>[0])));
-    await writeFile(join(dir, 'flow.ts'), source.replace("'../../../lib/openapi/generated/api-types.js'", "'./api-types.js'"));
+    await writeFile(join(dir, 'flow.ts'), source.replace("'../../../lib/transport/openapi/generated/api-types.js'", "'./api-types.js'"));
     await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
     const compilerOptions = { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: true, types: ['node'] };
     await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['flow.ts'] }));

@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
-import type { CommentView } from '../../lib/comments/comments.js';
-import { FILTER_CACHE_MS, seedFilterTerms } from '../../lib/filter/terms.js';
-import type { ReportView } from '../../lib/report/reports.js';
+import { clock } from '../../lib/platform/clock.js';
+import type { CommentView } from '../../lib/entities/comments/comments.js';
+import { FILTER_CACHE_MS, seedFilterTerms } from '../../lib/features/filter/terms.js';
+import type { ReportView } from '../../lib/features/report/reports.js';
 import { hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { useWebStack } from '../support/web-browser.js';
 import { storeLoginAndReload } from '../support/web-session.js';

@@ -6,10 +6,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 // A small key quota lets a test reach the server's real 409 with a few keys.
 const MAX_KEYS = 4;
 
-import { endSessionItem } from '../../lib/accounts/sessions.js';
-import { transactWrite } from '../../lib/db/transact.js';
-import { clock } from '../../lib/clock.js';
-import { decodeVerifiedToken } from '../../lib/auth/jwt.js';
+import { endSessionItem } from '../../lib/entities/accounts/sessions.js';
+import { transactWrite } from '../../lib/platform/db/transact.js';
+import { clock } from '../../lib/platform/clock.js';
+import { decodeVerifiedToken } from '../../lib/features/auth/jwt.js';
 import { tokenFor } from '../support/tokens.js';
 import { useWebStack } from '../support/web-browser.js';
 import { STORAGE_KEYS } from '../../web/src/session.js';
@@ -386,7 +386,7 @@ describe('401 handling', () => {
     const { page, token } = await openSignedIn('web-carol');
     await page.getByText('No keys yet').waitFor();
     const claims = await decodeVerifiedToken(token);
-    // As a sign-in with openid0/token0 ends it (lib/sign-in/sign-in.ts), in a transaction of its own.
+    // As a sign-in with openid0/token0 ends it (lib/features/sign-in/sign-in.ts), in a transaction of its own.
     await transactWrite([endSessionItem(claims.jti, claims.exp)]);
     await createThroughForm(page, { name: 'too late' });
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();

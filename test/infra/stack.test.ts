@@ -12,10 +12,10 @@ import { FUNCTIONS, ROUTES, usesAuthorizer, type FunctionName, type FunctionSpec
 import { DEFAULT_SETTINGS, ExpohubStack, settingsFromContext } from '../../infra/stack.js';
 import { COMMON_RULE_SET_COUNT_ONLY } from '../../infra/constructs/web-acl.js';
 import { DEFAULT_LIMITS } from '../../infra/settings.js';
-import { queryParameters, type ApiEvent } from '../../lib/http/request.js';
-import { METRICS_NAMESPACE } from '../../lib/observability/metric-names.js';
-import { TABLES } from '../../lib/db/tables.js';
-import { COUNTER_BATCHING } from '../../lib/streams/batching.js';
+import { queryParameters, type ApiEvent } from '../../lib/transport/http/request.js';
+import { METRICS_NAMESPACE } from '../../lib/platform/observability/metric-names.js';
+import { TABLES } from '../../lib/platform/db/tables.js';
+import { COUNTER_BATCHING } from '../../lib/features/streams/batching.js';
 import { countsTowardRateRule, type RawRequest } from '../support/waf-eval.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -235,7 +235,7 @@ describe('throttles by stage', () => {
 });
 
 describe('tables', () => {
-  it('builds every definition of lib/db/tables.ts: on demand, PITR, encrypted, retained, every GSI and the TTL', () => {
+  it('builds every definition of lib/platform/db/tables.ts: on demand, PITR, encrypted, retained, every GSI and the TTL', () => {
     const tables = ofType('AWS::DynamoDB::Table');
     expect(tables).toHaveLength(TABLES.length);
     for (const definition of TABLES) {
@@ -732,8 +732,8 @@ describe('front door', () => {
   });
 
   describe('the gen_code rule counts every query string the hub runs as gen_code', () => {
-    // What the hub runs (lib/hub/dispatch.ts): the first `do` of the raw query string, decoded once
-    // (lib/http/request.ts; API Gateway passes rawQueryString as sent), trimmed.
+    // What the hub runs (lib/transport/hub/dispatch.ts): the first `do` of the raw query string, decoded once
+    // (lib/transport/http/request.ts; API Gateway passes rawQueryString as sent), trimmed.
     const hubRunsGenCode = (query: string) => (queryParameters({ rawQueryString: query } as ApiEvent).do ?? '').trim() === 'gen_code';
     const request = (query: string): RawRequest => ({ path: '/api/v1', query });
     const PHONE = 'phonenumber=13800138000&nonce=n1';

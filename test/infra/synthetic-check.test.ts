@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ExpohubStack, settingsFromContext } from '../../infra/stack.js';
-import { METRICS_NAMESPACE, SYNTHETIC_CHECK_NAMES } from '../../lib/observability/metric-names.js';
+import { METRICS_NAMESPACE, SYNTHETIC_CHECK_NAMES } from '../../lib/platform/observability/metric-names.js';
 
 // The synthetic check in the synthesized production template (docs/deploy.md, "The synthetic check").
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -123,7 +123,7 @@ interface SecretVersion {
  * Secrets Manager's staging labels as it keeps them: each secret has an AWSCURRENT version and,
  * after the first PutSecretValue, an AWSPREVIOUS one (the version AWSCURRENT had before). The
  * secret values stay out of `received`. The same server is also the AWS Parameters and Secrets
- * Lambda Extension in front of it, as the functions read secrets (lib/secrets/secrets-extension.ts):
+ * Lambda Extension in front of it, as the functions read secrets (lib/platform/secrets/secrets-extension.ts):
  * `GET /secretsmanager/get?secretId=&versionStage=` with the X-Aws-Parameters-Secrets-Token header
  * (AWS_SESSION_TOKEN), recorded as the GetSecretValue the extension makes (its cache is off as
  * deployed); errors come back as the extension gives them, `<name>: <message>` with the status.

@@ -1,4 +1,4 @@
-import { db } from '../../lib/db/client.js';
+import { db } from '../../lib/platform/db/client.js';
 
 export interface RecordedRequest {
   command: string;

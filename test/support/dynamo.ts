@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, killDynamoDbLocal, startDynamoDbLocal, type DynamoDbLocal } from '../../infra/local/dynamodb-local.js';
+import { freePort, killDynamoDbLocal, startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb-local.js';
 
 /**
  * The DynamoDB Local of a test file. Each file has its own tables (a random prefix, setup-env.ts);
@@ -18,7 +18,7 @@ import { freePort, killDynamoDbLocal, startDynamoDbLocal, type DynamoDbLocal } f
  * global-setup.ts, which stops every instance at the end of the run), one file per worker slot
  * (VITEST_POOL_ID: one file at a time per slot). It outlives the worker process that started it and
  * ends with the run's main process (EXPOHUB_TEST_RUNNER_PID), also when that one is killed and the
- * teardown never runs (infra/local/dynamodb-local.ts, `ownerPid`). Without a pool (a file run by
+ * teardown never runs (local/dynamodb-local.ts, `ownerPid`). Without a pool (a file run by
  * something else than vitest's projects) the file starts its own instance, which ends with the file's
  * process at the latest.
  */

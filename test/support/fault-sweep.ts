@@ -1,10 +1,10 @@
 import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
-import { db, tableNames } from '../../lib/db/client.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
 import { recordRequests, type RecordedRequest } from './db-requests.js';
 import { clearFaults, failAt, type FaultKind } from './faults.js';
 import { settleStreams, type ApiResponse } from './stack.js';
-import { currentFilterTerms, forgetCachedFilterTerms } from '../../lib/filter/terms.js';
+import { currentFilterTerms, forgetCachedFilterTerms } from '../../lib/features/filter/terms.js';
 
 /**
  * A case's fixtures, then the filter's term list read afresh: a function reads it at most once a
@@ -135,7 +135,7 @@ const isTransaction = (r: RecordedRequest) => r.command === 'TransactWriteItemsC
  *   knows whether the write was applied, so nothing may be compensated as if it had been refused);
  *   and at the first tolerated write (best-effort and retried writes treat every failure alike);
  * - each transaction cancelled once with a ThrottlingError reason and once with a TransactionConflict
- *   reason (the latter is retried by lib/db/transact.ts).
+ *   reason (the latter is retried by lib/platform/db/transact.ts).
  */
 export function planFaults(requests: RecordedRequest[], tolerated: (position: number) => boolean = () => false): PlannedFault[] {
   const plan: PlannedFault[] = [];
@@ -210,7 +210,7 @@ export async function sweepFaults<C>(sweep: FaultSweep<C>): Promise<SweepReport>
     const res = await sweep.call(ctx).finally(clearFaults);
     expect(fault.fired, `${label}: the fault fired on the planned request`).toBe(planned.request.command);
 
-    const reason = planned.kind === 'tx-conflict' ? 'a cancelled-by-conflict transaction is retried (lib/db/transact.ts)' : sweep.tolerates?.(planned, requests);
+    const reason = planned.kind === 'tx-conflict' ? 'a cancelled-by-conflict transaction is retried (lib/platform/db/transact.ts)' : sweep.tolerates?.(planned, requests);
     if (reason) {
       expect(res.status, `${label}: tolerated (${reason}), body ${JSON.stringify(res.body)}`).toBe(status);
       await sweep.once(ctx, res);

@@ -1,8 +1,8 @@
 import { ProvisionedThroughputExceededException, ThrottlingException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { db } from '../../lib/db/client.js';
+import { db } from '../../lib/platform/db/client.js';
 
 /**
- * Fault injection on the shared DynamoDB client (lib/db/client.ts `db`): the N-th request sent after
+ * Fault injection on the shared DynamoDB client (lib/platform/db/client.ts `db`): the N-th request sent after
  * `failAt` fails the way AWS makes it fail, and every other request reaches DynamoDB Local untouched.
  * Nothing of our code is replaced: the handlers, the authorizer and the stores run as deployed.
  *
@@ -94,7 +94,7 @@ function install(): void {
 }
 
 /**
- * Arms another client with the same faults (the stream processor's own, lib/streams/counters.ts
+ * Arms another client with the same faults (the stream processor's own, lib/features/streams/counters.ts
  * `streamDb`): from then on the positions of failAt count that client's requests too.
  */
 export function injectFaultsInto(client: Pick<typeof db, 'middlewareStack'>): void {

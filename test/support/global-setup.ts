@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assertJavaAvailable, killDynamoDbLocal } from '../../infra/local/dynamodb-local.js';
+import { assertJavaAvailable, killDynamoDbLocal } from '../../local/dynamodb-local.js';
 
 /**
  * Once per run (vitest calls it for each project that lists it, in one process: the first call does

@@ -1,17 +1,17 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { clock } from '../../lib/clock.js';
-import { db, tableNames } from '../../lib/db/client.js';
-import { batchGetHubItems, itemId } from '../../lib/db/batch.js';
-import { accountItem, accountKeys, accountRecord } from '../../lib/accounts/accounts.js';
-import type { Role } from '../../lib/accounts/roles.js';
-import { auditKeys } from '../../lib/audit/trail.js';
-import type { VideoItem } from '../../lib/catalog/video-items.js';
+import { clock } from '../../lib/platform/clock.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
+import { batchGetHubItems, itemId } from '../../lib/platform/db/batch.js';
+import { accountItem, accountKeys, accountRecord } from '../../lib/entities/accounts/accounts.js';
+import type { Role } from '../../lib/entities/accounts/roles.js';
+import { auditKeys } from '../../lib/platform/audit/trail.js';
+import type { VideoItem } from '../../lib/entities/catalog/video-items.js';
 import { settleStreams, type apiClient, type ApiResponse } from './stack.js';
 import { tokenFor } from './tokens.js';
-import { likeItem } from '../../lib/catalog/reaction-items.js';
-import { feedKeys } from '../../lib/recommend/feed-state.js';
-import { videoKeys, videoPartitions } from '../../lib/catalog/video-items.js';
+import { likeItem } from '../../lib/entities/catalog/reaction-items.js';
+import { feedKeys } from '../../lib/features/recommend/feed-state.js';
+import { videoKeys, videoPartitions } from '../../lib/entities/catalog/video-items.js';
 
 type Api = ReturnType<typeof apiClient>;
 
@@ -121,7 +121,7 @@ export async function putTestAccounts(count: number, roles: Role[] = []): Promis
 }
 
 /**
- * A like item as the `like` operation writes it (lib/recommend/reactions.ts), for reading lists: no
+ * A like item as the `like` operation writes it (lib/features/recommend/reactions.ts), for reading lists: no
  * transaction with the liker's counter and feed state, no trend added (the stream still counts it
  * in the video's like_count and its author's liked_count).
  */
@@ -129,7 +129,7 @@ export async function putTestLike(openid: string, video: Pick<TestVideo, 'vid' |
   await db.send(new PutCommand({ TableName: TABLE(), Item: likeItem(openid, video, likedAt, 0) }));
 }
 
-/** A view of `vid` at `seenAt` in the history list, as get_next_list records a call that reported it (lib/recommend/feed.ts). */
+/** A view of `vid` at `seenAt` in the history list, as get_next_list records a call that reported it (lib/features/recommend/feed.ts). */
 export async function putTestSeen(openid: string, vid: string, seenAt = clock.nowIso()): Promise<void> {
   await db.send(
     new PutCommand({

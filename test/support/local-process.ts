@@ -13,7 +13,7 @@ export interface LocalServerProcess {
 }
 
 /**
- * `npm start`'s entry point (infra/local/start.ts) as a child process on `port`, once it says it is
+ * `npm start`'s entry point (local/start.ts) as a child process on `port`, once it says it is
  * running. The caller's own settings (its tables, its DynamoDB Local, its secret) are not passed on.
  * `ownGroup`: a process group of its own, as a terminal gives the command it runs, so that a signal
  * can go to the whole group (`process.kill(-pid, ...)`).
@@ -21,7 +21,7 @@ export interface LocalServerProcess {
 export async function startLocalServerProcess(port: number, env: NodeJS.ProcessEnv, options: { ownGroup?: boolean } = {}): Promise<LocalServerProcess> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), ...env };
   for (const name of ['DYNAMODB_ENDPOINT', 'HUB_TABLE', 'API_KEYS_TABLE', 'JWT_SECRET']) delete childEnv[name];
-  const server = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: options.ownGroup ?? false });
+  const server = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: options.ownGroup ?? false });
   let output = '';
   server.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   server.stderr!.on('data', (d: Buffer) => (output += d.toString()));

@@ -1,4 +1,4 @@
-/** A structured line the functions wrote: a log line of lib/logger.ts, or an EMF metrics line. */
+/** A structured line the functions wrote: a log line of lib/platform/logger.ts, or an EMF metrics line. */
 export type Line = Record<string, unknown>;
 
 export interface Capture {

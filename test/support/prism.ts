@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { freePort } from '../../infra/local/dynamodb-local.js';
+import { freePort } from '../../local/dynamodb-local.js';
 
 /**
  * Stoplight Prism (a validator this project did not write) as a validating proxy in front of a local

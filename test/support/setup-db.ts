@@ -9,7 +9,7 @@ process.env.DYNAMODB_ENDPOINT = await reserveDynamoEndpoint();
 /** Items this file wrote through the functions' DynamoDB client (dynamo.ts decides by them when a worker's instance is replaced). */
 let written = 0;
 {
-  const { db } = await import('../../lib/db/client.js');
+  const { db } = await import('../../lib/platform/db/client.js');
   db.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as { TransactItems?: unknown[]; RequestItems?: Record<string, unknown[]> };

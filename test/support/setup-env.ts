@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ADMIN_PHONE } from './constants.js';
 
-// Runs before each test file is imported: the environment lib/config.ts is built from on first use
+// Runs before each test file is imported: the environment lib/platform/config.ts is built from on first use
 // (a test stack may configure its own on top, test/support/stack.ts), with this file's own tables.
 // The database tiers add their DynamoDB Local (setup-db.ts).
 const prefix = `t${randomBytes(5).toString('hex')}_`;

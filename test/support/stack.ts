@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { clock } from '../../lib/clock.js';
-import { createTables } from '../../infra/local/create-tables.js';
+import { clock } from '../../lib/platform/clock.js';
+import { createTables } from '../../local/create-tables.js';
 import { ensureDynamoDbLocal } from './dynamo.js';
-import { DEV_ROUTES } from '../../infra/local/dev-routes.js';
-import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../infra/local/local-stack.js';
-import { invokeGateway } from '../../infra/local/server.js';
+import { DEV_ROUTES } from '../../local/dev-routes.js';
+import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../local/local-stack.js';
+import { invokeGateway } from '../../local/server.js';
 
 /** Creates this file's tables (see setup-env.ts) in its DynamoDB Local, started here if need be. */
 export async function createTestTables(): Promise<void> {
@@ -26,7 +26,7 @@ export async function settleStreams(): Promise<void> {
  * The local server in-process, against this file's DynamoDB Local and tables: the same
  * routes, authorizer and handlers as `npm start`, and the same stream processor (on demand:
  * settleStreams). Being in-process, tests can move `clock`. With `http: false` (the api tier) there
- * is no HTTP server: apiClient(stack.url) invokes the gateway in-process (infra/local/server.ts,
+ * is no HTTP server: apiClient(stack.url) invokes the gateway in-process (local/server.ts,
  * invokeGateway), the path the server itself takes after the socket.
  */
 export async function startTestStack(options: Pick<LocalStackOptions, 'env' | 'staticDir' | 'devRoutes' | 'http' | 'streams'> = {}) {

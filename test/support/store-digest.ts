@@ -1,5 +1,5 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableNames } from '../../lib/db/client.js';
+import { db, tableNames } from '../../lib/platform/db/client.js';
 import { settleStreams } from './stack.js';
 
 /**
@@ -25,7 +25,7 @@ export async function storeSnapshot(): Promise<Map<string, string>> {
 /**
  * The item ids that differ between two snapshots (added, removed or changed). A key's use is left
  * out: `last_used_at`, and on its hash guard the use counters (the minute's slot, its window, the
- * day's count: lib/keys/key-use.ts): a key that authenticated is used, whatever the request then
+ * day's count: lib/features/keys/key-use.ts): a key that authenticated is used, whatever the request then
  * answers (docs/api-keys.md, "Per-key rate limit").
  */
 export function changedItems(before: Map<string, string>, after: Map<string, string>): string[] {

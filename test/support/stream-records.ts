@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { likeItem } from '../../lib/catalog/reaction-items.js';
-import type { ChangeRecord } from '../../lib/streams/facts.js';
+import { likeItem } from '../../lib/entities/catalog/reaction-items.js';
+import type { ChangeRecord } from '../../lib/features/streams/facts.js';
 import type { TestAccount, TestVideo } from './hub-fixtures.js';
 
 /**

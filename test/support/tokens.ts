@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { clock } from '../../lib/clock.js';
-import { issueToken } from '../../lib/auth/jwt.js';
+import { clock } from '../../lib/platform/clock.js';
+import { issueToken } from '../../lib/features/auth/jwt.js';
 
 /** A login JWT for a user id, signed with this test file's secret (as create_phone_account would). */
 export async function tokenFor(userId: string, roles: string[] = []): Promise<string> {

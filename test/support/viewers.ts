@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/origin-verify.js';
+import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/transport/http/origin-verify.js';
 import { secretsManagerEnv, startSecretsManagerStandIn, type SecretsManagerCall, type StandIn } from './aws-stand-ins.js';
 
 /** What the Secrets Manager stand-in serves for VIEWER_ENV's ORIGIN_VERIFY_SECRET_ARN. */
@@ -15,7 +15,7 @@ export const VIEWER_ENV = {
 /**
  * Requests from chosen caller addresses. The local server's source IP is its socket's (127.0.0.1 for
  * every test request); with the front door configured as deployed, the functions take the caller's IP
- * from CloudFront-Viewer-Address instead (lib/http/front-door.ts). The test file passes VIEWER_ENV
+ * from CloudFront-Viewer-Address instead (lib/transport/http/front-door.ts). The test file passes VIEWER_ENV
  * to its stack and calls this before useTestStack: the origin secret is read from a Secrets Manager
  * stand-in started here. Returns the headers that make a request come from `ip` (IPv4 or IPv6).
  */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { logger } from '../../lib/logger.js';
-import { writeAuditLine as audit, type AuditEvent } from '../../lib/audit/log-line.js';
+import { logger } from '../../lib/platform/logger.js';
+import { writeAuditLine as audit, type AuditEvent } from '../../lib/platform/audit/log-line.js';
 import { captureOutput, type Capture } from '../support/log-capture.js';
 
 const fact: AuditEvent = { action: 'key.revoked', actor: 'u_1', subject: 'u_1', key_id: '42', via: 'jwt' };

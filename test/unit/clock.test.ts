@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
+import { clock } from '../../lib/platform/clock.js';
 
 afterEach(() => clock.reset());
 

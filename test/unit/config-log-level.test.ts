@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../lib/config.js';
+import { loadConfig } from '../../lib/platform/config.js';
 
 const base = { API_KEYS_TABLE: 'keys', HUB_TABLE: 'hub', JWT_SECRET: 'x'.repeat(32) };
 

@@ -37,7 +37,7 @@ function walk(dir: string): string[] {
 
 const TREE = TOP.flatMap((dir) => [dir, ...walk(dir)]);
 const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)].filter((f) => !NOT_YET_CHECKED.has(f));
-const CODE_FILES = CODE.flatMap(walk).filter((f) => /\.(ts|mjs)$/.test(f) && !f.startsWith('lib/openapi/generated/'));
+const CODE_FILES = CODE.flatMap(walk).filter((f) => /\.(ts|mjs)$/.test(f) && !f.startsWith('lib/transport/openapi/generated/'));
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 
 /**
@@ -82,7 +82,7 @@ function matches(file: string, source: string, pattern: RegExp): (Found & { grou
 /** Paths of the repository named in a text: `lib/...`, `test/...`, `docs/...` and so on, globs included. */
 const PATH = new RegExp(String.raw`(?<![\w./-])((?:${TOP.map((t) => t.replace('.', '\\.')).join('|')})\/[A-Za-z0-9_.\/{},*<>-]*[A-Za-z0-9_*}>\/])`, 'g');
 
-/** A glob of the docs (`lib/<area>/*-api.ts`, `test/deep/faults-*.test.ts`, `lib/hub/{like,dislike}.ts`, `lib/auth/**`) as a regular expression. */
+/** A glob of the docs (`lib/<room>/<area>/*-api.ts`, `test/deep/faults-*.test.ts`, `lib/transport/hub/{like,dislike}.ts`, `lib/features/auth/**`) as a regular expression. */
 function globPattern(glob: string): RegExp {
   let out = '';
   for (let i = 0; i < glob.length; i++) {
@@ -140,23 +140,23 @@ describe('paths, links and section citations of the docs', () => {
   it('finds what it checks', () => {
     // If a pattern found nothing, the checks below would pass vacuously.
     const paths = DOCS.flatMap((f) => matches(f, read(f), PATH)).map((p) => p.text);
-    expect(paths).toEqual(expect.arrayContaining(['lib/streams/counters.ts', 'infra/routes.ts']));
+    expect(paths).toEqual(expect.arrayContaining(['lib/features/streams/counters.ts', 'infra/routes.ts']));
     const cited = CODE_FILES.flatMap((f) => matches(f, read(f), CITATION)).map((c) => c.groups.join(' '));
     expect(cited).toEqual(expect.arrayContaining(['docs/data-model.md Counters']));
-    expect(TREE).toContain('lib/streams/counters.ts');
+    expect(TREE).toContain('lib/features/streams/counters.ts');
     const commented = CODE_FILES.flatMap((f) => matches(f, commentsOf(read(f)), PATH)).map((p) => p.text);
-    expect(commented).toEqual(expect.arrayContaining(['lib/deletion/erasure.ts', 'infra/routes.ts']));
+    expect(commented).toEqual(expect.arrayContaining(['lib/features/deletion/erasure.ts', 'infra/routes.ts']));
   });
 
   it('reads globs and sections as GitHub and a shell do', () => {
-    expect(pathExists('lib/<area>/*-api.ts', ['lib/hub/hub-api.ts'])).toBe(true);
-    expect(pathExists('lib/hub/{like,dislike}.ts', ['lib/hub/dislike.ts'])).toBe(true);
-    expect(pathExists('lib/hub/{like,dislike}.ts', ['lib/hub/likes.ts'])).toBe(false);
-    expect(pathExists('lib/auth/**', ['lib/auth/jwt/x.ts'])).toBe(true);
+    expect(pathExists('lib/<room>/<area>/*-api.ts', ['lib/transport/hub/hub-api.ts'])).toBe(true);
+    expect(pathExists('lib/transport/hub/{like,dislike}.ts', ['lib/transport/hub/dislike.ts'])).toBe(true);
+    expect(pathExists('lib/transport/hub/{like,dislike}.ts', ['lib/transport/hub/likes.ts'])).toBe(false);
+    expect(pathExists('lib/features/auth/**', ['lib/features/auth/jwt/x.ts'])).toBe(true);
     expect(pathExists('test/deep/faults-*.test.ts', ['test/deep/faults/hub.test.ts'])).toBe(false);
-    expect(pathExists('lib/hub/accounts.ts', ['lib/accounts/accounts.ts'])).toBe(false);
+    expect(pathExists('lib/transport/hub/accounts.ts', ['lib/entities/accounts/accounts.ts'])).toBe(false);
     // Comments only: a `/*` or `//` inside a string is code.
-    expect(commentsOf("const g = 'lib/auth/**', u = 'http://x';\n// see lib/x.ts\n/* a\n lib/y.ts */ code('lib/z.ts')")).toBe('\n see lib/x.ts\n a\n lib/y.ts ');
+    expect(commentsOf("const g = 'lib/features/auth/**', u = 'http://x';\n// see lib/x.ts\n/* a\n lib/y.ts */ code('lib/z.ts')")).toBe('\n see lib/x.ts\n a\n lib/y.ts ');
     expect(slug('`GET /api/v1/audit?cursor=&limit=` — the account\'s audit trail (JWT)')).toBe('get-apiv1auditcursorlimit--the-accounts-audit-trail-jwt');
     const { titles, anchors } = sectionsOf('# A\n\n## The share page: `GET /s/{shareid}`\n\n<a id="waf"></a>**WAF.** text\n');
     expect(names(titles, 'the share page')).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveRoles } from '../../lib/accounts/sessions.js';
+import { effectiveRoles } from '../../lib/entities/accounts/sessions.js';
 
 // The request-context roles (docs/protected-api.md, "Roles decided at request time").
 const issuedAt = 1_800_000_000; // epoch seconds

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { toAppError } from '../../lib/error-mapper.js';
-import { NotFoundError, RateLimitedError } from '../../lib/errors.js';
+import { toAppError } from '../../lib/platform/error-mapper.js';
+import { NotFoundError, RateLimitedError } from '../../lib/platform/errors.js';
 
 describe('toAppError', () => {
   it('keeps AppErrors as they are', () => {

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { foldsAsInvisible, matchText, normaliseTerm, normaliseText, type FilterTerm } from '../../lib/filter/match.js';
+import { foldsAsInvisible, matchText, normaliseTerm, normaliseText, type FilterTerm } from '../../lib/features/filter/match.js';
 import { evasionOf } from '../support/filter-evasions.js';
 
 const TERMS: FilterTerm[] = [
@@ -87,7 +87,7 @@ describe('filter matching, property', () => {
   });
 });
 
-/** Every code point the filter folds as invisible (lib/filter/match.ts), in order. */
+/** Every code point the filter folds as invisible (lib/features/filter/match.ts), in order. */
 const FOLDED: number[] = [];
 for (let cp = 0; cp <= 0x10ffff; cp++) if ((cp < 0xd800 || cp > 0xdfff) && foldsAsInvisible(String.fromCodePoint(cp))) FOLDED.push(cp);
 const hex = (cp: number) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;

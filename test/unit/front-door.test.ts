@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { frontDoorOf } from '../../lib/http/front-door.js';
-import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER, viewerIp } from '../../lib/http/origin-verify.js';
+import { frontDoorOf } from '../../lib/transport/http/front-door.js';
+import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER, viewerIp } from '../../lib/transport/http/origin-verify.js';
 
 describe('viewerIp (CloudFront-Viewer-Address)', () => {
   it('takes the address before the port', () => {

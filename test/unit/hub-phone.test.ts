@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskPhone, normalizePhone } from '../../lib/sms/phone.js';
+import { maskPhone, normalizePhone } from '../../lib/platform/sms/phone.js';
 
 describe('normalizePhone', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { newOpenid, newVid, randomBase62, randomDigits, useSeededIds } from '../../lib/ids.js';
+import { newOpenid, newVid, randomBase62, randomDigits, useSeededIds } from '../../lib/platform/ids.js';
 
 describe('ids', () => {
   afterEach(() => useSeededIds(undefined));

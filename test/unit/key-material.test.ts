@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { KEY_ALPHABET, generateApiKey, hashApiKey, isWellFormedKey } from '../../lib/keys/key-material.js';
-import { keyStatus, toPublicKey, type StoredKey } from '../../lib/keys/key-record.js';
+import { KEY_ALPHABET, generateApiKey, hashApiKey, isWellFormedKey } from '../../lib/features/keys/key-material.js';
+import { keyStatus, toPublicKey, type StoredKey } from '../../lib/features/keys/key-record.js';
 
 describe('generateApiKey', () => {
   it('is ak_ followed by 32 characters of [A-Za-z0-9]', () => {

@@ -5,10 +5,11 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The layering of lib/ (README "Architecture"): imports point down only, so no two lib/ folders
- * import each other, directly or around a longer loop. Each folder of lib/ is one node; each file
- * directly in lib/ (config.ts, errors.ts, ...) is a leaf node of its own. And no two files of the
- * code import each other, in any folder.
+ * The layering of lib/ (README "Architecture"): lib/ holds four rooms, in order
+ * platform, entities, features, transport, and an import points to its own room or a lower one.
+ * Each folder of a room (lib/entities/accounts, ...) is one node and each file directly in a room
+ * (lib/platform/config.ts, ...) a node of its own; no two nodes import each other, directly or around
+ * a longer loop. And no two files of the code import each other, in any folder.
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const LIB = join(ROOT, 'lib');
@@ -44,12 +45,21 @@ function relativeImports(file: string): string[] {
 /** The path an import points to, relative to the repository root. */
 const target = (file: string, specifier: string) => relative(ROOT, resolve(ROOT, dirname(file), specifier)).split(sep).join('/');
 
-/** lib/hub/like.ts -> "hub"; lib/errors.ts -> "errors.ts"; anything outside lib/ -> undefined. */
+/** The rooms of lib/, lowest first. */
+const ROOMS = ['platform', 'entities', 'features', 'transport'];
+
+/**
+ * lib/transport/hub/like.ts -> "transport/hub"; lib/platform/errors.ts -> "platform/errors.ts";
+ * anything outside lib/ -> undefined.
+ */
 function nodeOf(path: string): string | undefined {
   const parts = path.split('/');
-  if (parts[0] !== 'lib' || parts.length < 2) return undefined;
-  return parts.length === 2 ? parts[1]!.replace(/\.js$/, '.ts') : parts[1];
+  if (parts[0] !== 'lib' || parts.length < 3) return undefined;
+  return parts.length === 3 ? `${parts[1]}/${parts[2]!.replace(/\.js$/, '.ts')}` : `${parts[1]}/${parts[2]}`;
 }
+
+/** The rank of a node's room: 0 for platform ... 3 for transport. */
+const rankOf = (node: string) => ROOMS.indexOf(node.split('/')[0]!);
 
 const files = libFiles();
 const imports = files.flatMap((file) => relativeImports(file).map((specifier) => ({ file, specifier, path: target(file, specifier) })));
@@ -97,9 +107,9 @@ function describeCycle(cycle: string[]): string {
   return [cycle.join(' -> '), ...steps].join('\n');
 }
 
-/** Every .ts file of the code (lib/, bench/, infra/, functions/, web/src/, cli/src/), relative to the root. */
+/** Every .ts file of the code (lib/, bench/, infra/, local/, scripts/, functions/, web/src/, cli/src/), relative to the root. */
 function codeFiles(): string[] {
-  return ['lib', 'bench', 'infra', 'functions', 'web/src', 'cli/src'].flatMap((dir) =>
+  return ['lib', 'bench', 'infra', 'local', 'scripts', 'functions', 'web/src', 'cli/src'].flatMap((dir) =>
     (readdirSync(join(ROOT, dir), { recursive: true }) as string[])
       .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
       .map((f) => `${dir}/${f.split(sep).join('/')}`),
@@ -115,7 +125,16 @@ describe('module layers of lib/', () => {
   it('reads the imports of every lib/ file', () => {
     expect(files.length).toBeGreaterThan(50);
     // A known downward edge: if parsing found nothing, the checks below would pass vacuously.
-    expect(graphOf(edges).get('comments')).toContain('db');
+    expect(graphOf(edges).get('entities/comments')).toContain('platform/db');
+  });
+
+  it('holds the four rooms and nothing else directly in lib/', () => {
+    expect(readdirSync(LIB).sort()).toEqual([...ROOMS].sort());
+  });
+
+  it('imports only from the same room or a lower one (platform < entities < features < transport)', () => {
+    const upward = edges.filter((e) => rankOf(e.to) > rankOf(e.from));
+    expect(upward.map((e) => `${e.file} (${e.from}) imports '${e.specifier}' (${e.to})`)).toEqual([]);
   });
 
   it('has no import cycle between lib/ folders', () => {
@@ -123,16 +142,16 @@ describe('module layers of lib/', () => {
     expect(cycles.length, `Import cycles between lib/ folders:\n${cycles.map(describeCycle).join('\n')}`).toBe(0);
   });
 
-  it('has no import cycle between files of the code (lib/, bench/, infra/, functions/, web/src/, cli/src/)', () => {
-    expect(fileGraph.get('lib/social/blocks.ts')).toContain('lib/social/block-items.ts');
+  it('has no import cycle between files of the code (lib/, bench/, infra/, local/, scripts/, functions/, web/src/, cli/src/)', () => {
+    expect(fileGraph.get('lib/entities/social/blocks.ts')).toContain('lib/entities/social/block-items.ts');
     const cycles = findCycles(fileGraph);
     expect(cycles.map((c) => c.join(' -> '))).toEqual([]);
   });
 
-  it('keeps the files directly in lib/ leaves: they import no lib/ folder', () => {
-    const leaves = files.filter((f) => f.split('/').length === 2);
-    expect(leaves).toEqual(expect.arrayContaining(['lib/config.ts', 'lib/clock.ts', 'lib/logger.ts', 'lib/errors.ts', 'lib/error-mapper.ts', 'lib/ids.ts']));
-    const upward = imports.filter(({ file, path }) => leaves.includes(file) && path.startsWith('lib/') && path.split('/').length > 2);
+  it('keeps the files directly in lib/platform/ leaves: they import no folder', () => {
+    const leaves = files.filter((f) => f.split('/').length === 3);
+    expect(leaves).toEqual(expect.arrayContaining(['lib/platform/config.ts', 'lib/platform/clock.ts', 'lib/platform/logger.ts', 'lib/platform/errors.ts', 'lib/platform/error-mapper.ts', 'lib/platform/ids.ts']));
+    const upward = imports.filter(({ file, path }) => leaves.includes(file) && path.startsWith('lib/') && path.split('/').length > 3);
     expect(upward.map(({ file, specifier }) => `${file} imports '${specifier}'`)).toEqual([]);
   });
 

@@ -1,8 +1,8 @@
-import type { Same } from '../../lib/api-doc.js';
+import type { Same } from '../../lib/platform/api-doc.js';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { buildUrl, typedClient, type HubOperationName } from '../../lib/openapi/client.js';
-import type { PublicKey } from '../../lib/keys/key-record.js';
-import { HUB_OPERATIONS } from '../../lib/hub/operations.js';
+import { buildUrl, typedClient, type HubOperationName } from '../../lib/transport/openapi/client.js';
+import type { PublicKey } from '../../lib/features/keys/key-record.js';
+import { HUB_OPERATIONS } from '../../lib/transport/hub/operations.js';
 
 
 /** A client whose transport records what it was asked and answers `answer`. */

@@ -3,27 +3,27 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
-import * as z from '../../lib/zod.js';
-import type { RouteDoc } from '../../lib/api-doc.js';
-import { HUB_DOCS } from '../../lib/hub/hub-api.js';
-import { defineOperation } from '../../lib/hub/operation.js';
-import { HUB_OPERATIONS } from '../../lib/hub/operations.js';
-import { renderReferencePage } from '../../lib/openapi/reference-page.js';
-import { buildOpenApiDocument, DEFAULT_SOURCES, HUB_PATH, type OpenApiDocument } from '../../infra/openapi/document.js';
-import { generatedFiles } from '../../infra/openapi/generated-files.js';
-import { ROUTE_DOCS } from '../../infra/openapi/registry.js';
-import { DEV_ROUTES } from '../../infra/local/dev-routes.js';
+import * as z from '../../lib/platform/zod.js';
+import type { RouteDoc } from '../../lib/platform/api-doc.js';
+import { HUB_DOCS } from '../../lib/transport/hub/hub-api.js';
+import { defineOperation } from '../../lib/transport/hub/operation.js';
+import { HUB_OPERATIONS } from '../../lib/transport/hub/operations.js';
+import { renderReferencePage } from '../../lib/transport/openapi/reference-page.js';
+import { buildOpenApiDocument, DEFAULT_SOURCES, HUB_PATH, type OpenApiDocument } from '../../scripts/openapi/document.js';
+import { generatedFiles } from '../../scripts/openapi/generated-files.js';
+import { ROUTE_DOCS } from '../../scripts/openapi/registry.js';
+import { DEV_ROUTES } from '../../local/dev-routes.js';
 import { ROUTES } from '../../infra/routes.js';
 
 const ROOT = join(import.meta.dirname, '../..');
-const served = JSON.parse(readFileSync(join(ROOT, 'lib/openapi/generated/openapi.json'), 'utf8')) as OpenApiDocument;
+const served = JSON.parse(readFileSync(join(ROOT, 'lib/transport/openapi/generated/openapi.json'), 'utf8')) as OpenApiDocument;
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const paths = served.paths as Record<string, Record<string, Json>>;
 const hubOperation = paths[HUB_PATH]!.get!;
 
 describe('the OpenAPI document covers every route and every do', () => {
   it.each(ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const))('%s', (_, route) => {
-    expect(paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path} is not in lib/openapi/generated/openapi.json`).toBeDefined();
+    expect(paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path} is not in lib/transport/openapi/generated/openapi.json`).toBeDefined();
   });
 
   it.each(Object.keys(HUB_OPERATIONS))('do=%s: a query schema in the oneOf, its parameters among the top-level properties, and its x-hub-operations entry', (op) => {
@@ -53,12 +53,12 @@ describe('the OpenAPI document covers every route and every do', () => {
         routes: [...ROUTES, { method: 'GET', path: '/api/v1/not-described', function: 'me', auth: 'either' }],
         hubOperations: { ...HUB_OPERATIONS, new_op: extraOperation },
       }),
-    ).toThrow(/route GET \/api\/v1\/not-described \(add it to infra\/openapi\/registry.ts\); do=new_op \(add it to lib\/hub\/hub-api.ts\)/);
+    ).toThrow(/route GET \/api\/v1\/not-described \(add it to scripts\/openapi\/registry.ts\); do=new_op \(add it to lib\/transport\/hub\/hub-api.ts\)/);
   });
 
   it('is a valid OpenAPI 3.1 document (Redocly\'s structural checks and its recommended rules report no error)', async () => {
     const problems = await lintFromString({
-      source: readFileSync(join(ROOT, 'lib/openapi/generated/openapi.json'), 'utf8'),
+      source: readFileSync(join(ROOT, 'lib/transport/openapi/generated/openapi.json'), 'utf8'),
       absoluteRef: 'openapi.json',
       config: await createConfig({ extends: ['recommended'] }),
     });
@@ -110,7 +110,7 @@ describe('the OpenAPI document covers every route and every do', () => {
 });
 
 describe('the generated files are up to date (npm run openapi)', () => {
-  it('lib/openapi/generated/openapi.json and lib/openapi/generated/api-types.ts are what the generator writes now', async () => {
+  it('lib/transport/openapi/generated/openapi.json and lib/transport/openapi/generated/api-types.ts are what the generator writes now', async () => {
     for (const [path, text] of Object.entries(await generatedFiles())) {
       expect(readFileSync(join(ROOT, path), 'utf8'), `${path} is stale: run npm run openapi`).toBe(text);
     }

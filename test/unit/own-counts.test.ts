@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OWN_COUNT_HOLD_MS, ownCommentCount, ownLikeCount } from '../../lib/catalog/own-counts.js';
+import { OWN_COUNT_HOLD_MS, ownCommentCount, ownLikeCount } from '../../lib/entities/catalog/own-counts.js';
 
 /** The counts a person is shown of a video: the applied count bounded by their own recent answers (docs/data-model.md, "Read your own writes"). */
 const at = Date.parse('2026-11-26T05:00:00.000Z');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { computeNeighbours, neighbourScores, type Like } from '../../lib/recommend/neighbours.js';
-import { neighbourCandidates, neighbourItem, neighbourSignature } from '../../lib/recommend/neighbour-items.js';
+import { computeNeighbours, neighbourScores, type Like } from '../../lib/features/recommend/neighbours.js';
+import { neighbourCandidates, neighbourItem, neighbourSignature } from '../../lib/features/recommend/neighbour-items.js';
 
-/** The learned model's similarity (lib/recommend/neighbours.ts), against values computed by hand. */
+/** The learned model's similarity (lib/features/recommend/neighbours.ts), against values computed by hand. */
 const likes = (openid: string, vids: string[], day = 1): Like[] => vids.map((vid, i) => ({ openid, vid, at: `2026-11-${String(day).padStart(2, '0')}T00:00:${String(i).padStart(2, '0')}Z` }));
 const w = (n: number) => 1 / Math.log2(2 + n);
 const get = (model: Map<string, { vid: string; sim: number }[]>, a: string, b: string) => model.get(a)?.find((n) => n.vid === b)?.sim;

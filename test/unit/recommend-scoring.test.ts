@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CandidatePool, composePage, explorePlaces, followPlaces, noise, PAGE, rankCandidates, tierOf, type Candidate, type RankContext, type Scored } from '../../lib/recommend/scoring.js';
-import { CREATION_WEIGHT, hotness, initialTrend, TREND_HALF_LIFE_DAYS, trendUnit } from '../../lib/catalog/trend.js';
+import { CandidatePool, composePage, explorePlaces, followPlaces, noise, PAGE, rankCandidates, tierOf, type Candidate, type RankContext, type Scored } from '../../lib/features/recommend/scoring.js';
+import { CREATION_WEIGHT, hotness, initialTrend, TREND_HALF_LIFE_DAYS, trendUnit } from '../../lib/entities/catalog/trend.js';
 
 const NOW = Date.UTC(2026, 10, 21);
 const DAY = 86_400_000;

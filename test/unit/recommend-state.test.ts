@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../lib/errors.js';
-import { demoVideos } from '../../infra/local/demo-catalog.js';
-import { signCursor } from '../../lib/secrets/signed-cursor.js';
-import { decodeCursor, encodeCursor } from '../../lib/recommend/cursor.js';
-import { addTaste, feedChunkAttributes, fromStoredEntry, LIKED_RECENT_CAP, likedHash, likedVids, parseFeedState, RESERVOIR_CAP, SEEN_DAYS, tagAttribute, TASTE, tasteUnit, toStoredEntry, VIEW_TASTE_DAYS, WALK_SKIP_CAP } from '../../lib/recommend/feed-state.js';
-import { UpdateBuilder } from '../../lib/db/update-builder.js';
-import { bestGram, matchesTerm, normalizeSearchText, searchGrams, videoSearchText } from '../../lib/catalog/search-index.js';
+import { ValidationError } from '../../lib/platform/errors.js';
+import { demoVideos } from '../../local/demo-catalog.js';
+import { signCursor } from '../../lib/platform/secrets/signed-cursor.js';
+import { decodeCursor, encodeCursor } from '../../lib/features/recommend/cursor.js';
+import { addTaste, feedChunkAttributes, fromStoredEntry, LIKED_RECENT_CAP, likedHash, likedVids, parseFeedState, RESERVOIR_CAP, SEEN_DAYS, tagAttribute, TASTE, tasteUnit, toStoredEntry, VIEW_TASTE_DAYS, WALK_SKIP_CAP } from '../../lib/features/recommend/feed-state.js';
+import { UpdateBuilder } from '../../lib/platform/db/update-builder.js';
+import { bestGram, matchesTerm, normalizeSearchText, searchGrams, videoSearchText } from '../../lib/entities/catalog/search-index.js';
 
 const NOW = Date.UTC(2026, 10, 21, 12);
 

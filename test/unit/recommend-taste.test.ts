@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { tagDeltas } from '../../lib/catalog/tag-stats.js';
-import { distinctiveTags, idf, idfOf, tagSimilarity, TASTE_MODEL, tasteProfile, tasteScore } from '../../lib/recommend/taste.js';
+import { tagDeltas } from '../../lib/entities/catalog/tag-stats.js';
+import { distinctiveTags, idf, idfOf, tagSimilarity, TASTE_MODEL, tasteProfile, tasteScore } from '../../lib/features/recommend/taste.js';
 
 /** Catalog counters: `total` videos, `df` per tag. */
 const catalog = (total: number, df: Record<string, number>) => ({ total, df: new Map(Object.entries(df)) });

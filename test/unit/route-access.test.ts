@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../../lib/auth/principal.js';
-import { decodeVerdict, encodeVerdict, type Verdict } from '../../lib/auth/verdict.js';
-import { AuthorizerUnavailable, principalFor } from '../../lib/http/route-access.js';
+import type { Principal } from '../../lib/features/auth/principal.js';
+import { decodeVerdict, encodeVerdict, type Verdict } from '../../lib/features/auth/verdict.js';
+import { AuthorizerUnavailable, principalFor } from '../../lib/transport/http/route-access.js';
 
 const jwt: Principal = { user_id: 'u_1', auth_type: 'jwt', scopes: [], roles: [] };
 const admin: Principal = { ...jwt, roles: ['admin'] };
@@ -15,7 +15,7 @@ const status = (fn: () => unknown) => {
   }
 };
 
-describe('the authorizer verdict codec (lib/auth/verdict.ts)', () => {
+describe('the authorizer verdict codec (lib/features/auth/verdict.ts)', () => {
   it.each<Verdict>([
     { kind: 'authenticated', principal: key },
     { kind: 'authenticated', principal: admin },
@@ -46,7 +46,7 @@ describe('the authorizer verdict codec (lib/auth/verdict.ts)', () => {
   });
 });
 
-describe('what a route declaration admits (lib/http/route-access.ts)', () => {
+describe('what a route declaration admits (lib/transport/http/route-access.ts)', () => {
   const ok = (principal: Principal): Verdict => ({ kind: 'authenticated', principal });
   it.each([
     ['none', undefined, 'admitted'],

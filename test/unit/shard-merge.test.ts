@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { shardOf } from '../../lib/db/keys.js';
-import { mergeShardPages } from '../../lib/db/shard-merge.js';
+import { shardOf } from '../../lib/platform/db/keys.js';
+import { mergeShardPages } from '../../lib/platform/db/shard-merge.js';
 
 /**
  * The merge of sharded index partitions: paging a list spread over shards, each page reading every

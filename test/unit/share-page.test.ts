@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { deepLink, escapeHtml, formatDuration, pageLanguage, renderNotFoundPage, renderSharePage, SHARE_PAGE_CSP, type SharedVideo } from '../../lib/share/share-html.js';
+import { deepLink, escapeHtml, formatDuration, pageLanguage, renderNotFoundPage, renderSharePage, SHARE_PAGE_CSP, type SharedVideo } from '../../lib/features/share/share-html.js';
 
 const video: SharedVideo = {
   vid: 'v_abc123',

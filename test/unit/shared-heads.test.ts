@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clock } from '../../lib/clock.js';
-import { HEAD_TTL_MS, MAX_HEADS, dropSharedHeads, sharedHead, sharedHeadCount } from '../../lib/catalog/shared-heads.js';
+import { clock } from '../../lib/platform/clock.js';
+import { HEAD_TTL_MS, MAX_HEADS, dropSharedHeads, sharedHead, sharedHeadCount } from '../../lib/entities/catalog/shared-heads.js';
 
-/** The mechanics of the shared heads' cache (lib/catalog/shared-heads.ts; docs/feed.md, "The shared heads' cache"). */
+/** The mechanics of the shared heads' cache (lib/entities/catalog/shared-heads.ts; docs/feed.md, "The shared heads' cache"). */
 describe('sharedHead', () => {
   beforeEach(() => {
     clock.set(Date.UTC(2026, 10, 26));

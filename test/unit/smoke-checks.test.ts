@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { runSmokeChecks, scrub, VERDICTS } from '../../lib/smoke/checks.js';
+import { runSmokeChecks, scrub, VERDICTS } from '../../lib/features/smoke/checks.js';
 
-// The verdicts of lib/smoke/checks.ts on answers a deployment can give; the whole run against a real
+// The verdicts of lib/features/smoke/checks.ts on answers a deployment can give; the whole run against a real
 // server is test/e2e/smoke.test.ts.
 const KEY = `ak_${'a1B2'.repeat(8)}`;
 const answer = (status: number, body: unknown, contentType = 'application/json') => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { networkOf } from '../../lib/limits/rate-windows.js';
+import { networkOf } from '../../lib/platform/limits/rate-windows.js';
 
 describe('networkOf: the network a caller is counted in (gen_code limits)', () => {
   it('counts an IPv4 address as itself', () => {

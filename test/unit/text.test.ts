@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { textProblem } from '../../lib/text.js';
+import { textProblem } from '../../lib/platform/text.js';
 
 describe('the one text check', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { session } from './session.js';
-import { typedClient, type ResponseData } from '../../lib/openapi/client.js';
+import { typedClient, type ResponseData } from '../../lib/transport/openapi/client.js';
 
 /** The client gives up on a request after 30 seconds (docs/web.md, "What it does"). */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -16,7 +16,7 @@ export class ApiError extends Error {
   }
 }
 
-/** A key record as the API returns it: the type the OpenAPI document gives it (lib/openapi/generated/api-types.ts). */
+/** A key record as the API returns it: the type the OpenAPI document gives it (lib/transport/openapi/generated/api-types.ts). */
 export type ApiKey = ResponseData<'/api/v1/api-keys', 'get'>[number];
 
 type Envelope = { code: 0; data: unknown } | { code: string; error: string };
@@ -93,7 +93,7 @@ export async function api<T>(path: string, options: { method?: string; body?: un
 }
 
 /**
- * The API as its OpenAPI document types it (lib/openapi/client.ts), through api() above: `client`
+ * The API as its OpenAPI document types it (lib/transport/openapi/client.ts), through api() above: `client`
  * sends the login token, `publicClient` sends none (sign-in, verify).
  */
 export const client = typedClient((method, url, body) => api(url, { method, body, auth: true }));

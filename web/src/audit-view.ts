@@ -1,5 +1,5 @@
-import type { ResponseData } from '../../lib/openapi/client.js';
-import { AUDIT_ACTIONS } from '../../lib/audit/actions.js';
+import type { ResponseData } from '../../lib/transport/openapi/client.js';
+import { AUDIT_ACTIONS } from '../../lib/platform/audit/actions.js';
 import { client } from './api.js';
 import { h } from './dom.js';
 import { pagedTable } from './paged-table.js';
@@ -9,7 +9,7 @@ import { session } from './session.js';
 /** An event of `GET /api/v1/audit` (ids only, never a secret), as the API document types it. */
 export type AuditEntry = ResponseData<'/api/v1/audit', 'get'>['items'][number];
 
-/** The labels of the actions (lib/audit/actions.ts: one table for the trail, the document and this page). */
+/** The labels of the actions (lib/platform/audit/actions.ts: one table for the trail, the document and this page). */
 const LABELS: Record<AuditEntry['type'], string> = AUDIT_ACTIONS;
 
 const roles = (list: string[] | undefined) => (list && list.length > 0 ? list.join(', ') : 'none');

@@ -1,4 +1,4 @@
-import type { ResponseData } from '../../lib/openapi/client.js';
+import type { ResponseData } from '../../lib/transport/openapi/client.js';
 import { client, errorMessage, publicClient } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { timeCell } from './format.js';

@@ -1,4 +1,4 @@
-import type { ResponseData } from '../../lib/openapi/client.js';
+import type { ResponseData } from '../../lib/transport/openapi/client.js';
 import { client, errorMessage } from './api.js';
 import { field, fieldError, h, replaceChildren } from './dom.js';
 import { announce } from './status.js';

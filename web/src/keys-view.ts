@@ -11,10 +11,10 @@ interface CreatedKey {
   key: ApiKey;
 }
 
-/** The scopes the server knows (lib/auth/scope-gate.ts SCOPES), offered as checkboxes. */
+/** The scopes the server knows (lib/features/auth/scope-gate.ts SCOPES), offered as checkboxes. */
 const SCOPES = ['videos:write', 'export:read', 'hub:read', 'hub:write'] as const;
 const MAX_RATE_LIMIT = 100_000;
-/** What lib/auth/scope-gate.ts does with a key's scope list, said once for the form. */
+/** What lib/features/auth/scope-gate.ts does with a key's scope list, said once for the form. */
 const EMPTY_SCOPES_MEANING =
   'No scope ticked or typed means a key without scopes. Scopes are checked only where the server enforces them (ENFORCE_KEY_SCOPES): there a key without scopes may call every endpoint a key may call, and a key with scopes only the endpoints of those scopes. Where they are not enforced (the default), every key may call every endpoint a key may call, whatever its scopes. Key management always needs your login.';
 

@@ -1,7 +1,7 @@
 /**
  * The page's addresses (docs/web.md, "Build and deployment"). `/` is the page itself;
  * `/account/delete` is the stable link to deleting an account, for people who do not have the app.
- * Both are the one index.html: the local server (infra/local/server.ts) and CloudFront
+ * Both are the one index.html: the local server (local/server.ts) and CloudFront
  * (infra/constructs/web-hosting.ts) answer each path below with it, and main.ts shows the view of the
  * path it was opened at. No DOM here: the server side reads this file too.
  */

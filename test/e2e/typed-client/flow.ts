@@ -6,7 +6,7 @@
  * server: `node flow.ts <base URL>` prints what it did as JSON. No casts: every value is narrowed.
  */
 import createClient from 'openapi-fetch';
-import type { paths } from '../../../lib/openapi/generated/api-types.js';
+import type { paths } from '../../../lib/transport/openapi/generated/api-types.js';
 
 const baseUrl = process.argv[2];
 if (!baseUrl) throw new Error('usage: flow.ts <base URL>');

@@ -1,0 +1,512 @@
+// Long by nature: the account entity whole: its keys, item and views, and every write to it (sign-in
+// by phone, roles with their removal stamps and audit events, profile fields).
+import { createHash } from 'node:crypto';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ROLES, type Role } from './roles.js';
+import { clock } from '../../platform/clock.js';
+import { storedCount } from '../../platform/db/attributes.js';
+import { batchGetHubItems, itemId } from '../../platform/db/batch.js';
+import { db, isConditionalCheckFailed, tableNames } from '../../platform/db/client.js';
+import { cancellationCode, retryOnConflict, transactWrite, type TransactItem } from '../../platform/db/transact.js';
+import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import { newOpenid, randomDigits } from '../../platform/ids.js';
+import { auditItem, writeAuditLine, type AuditEvent } from '../../platform/audit/trail.js';
+import { isAdminPhone, maskPhone } from '../../platform/sms/phone.js';
+import { timeKey, shardKey, allShards, SHARDS } from '../../platform/db/keys.js';
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const accountKeys = {
+  /** The profile and its counters. gsi1: ACCOUNTS#k / created_at#openid (export of all accounts; k from the openid). */
+  account: (openid: string) => ({ pk: `ACCOUNT#${openid}`, sk: 'PROFILE' }),
+  accountsIndex: (createdAt: string, openid: string) => ({ gsi1pk: shardKey('ACCOUNTS', openid, SHARDS.accounts), gsi1sk: timeKey(createdAt, openid) }),
+  /** phone (E.164) -> openid; written with the account in one transaction, so a phone has one account. */
+  phone: (e164: string) => ({ pk: `PHONE#${e164}`, sk: 'ACCOUNT' }),
+  /** An invitation recorded once per new account. */
+  invite: (inviter: string, invitee: string) => ({ pk: `ACCOUNT#${inviter}`, sk: `INVITED#${invitee}` }),
+  /** The sort-key prefix of the invitations an account made, in its partition. */
+  invitePrefix: 'INVITED#',
+  /**
+   * A mark of content the account wrote outside its partition (a comment, a report, a share), put in
+   * the same transaction as the content: the erasure finds it with a consistent read of the
+   * partition where an eventually consistent index may not show the content yet (contentMarkItem).
+   */
+  contentMark: (openid: string, kind: ContentKind, ref: string) => ({ pk: `ACCOUNT#${openid}`, sk: `MARK#${kind}#${ref}` }),
+  contentMarkPrefix: 'MARK#',
+};
+
+/**
+ * The person behind an account, across its re-creation (docs/accounts.md, "The person id"): a
+ * domain-separated SHA-256 of the E.164 phone, 132 bits in base64url. What protects other people
+ * against a person (the report and comment windows, blocks) is keyed by it, so deleting the account
+ * and signing in again with the same phone escapes none of it. Not a keyed hash: the project has no
+ * server secret that never rotates (the signing secrets do), and a rotation would let every window
+ * and block go. It is pseudonymous, not anonymous (the phone numbers can be enumerated): kept only
+ * with the window or block it serves.
+ */
+export const personIdOf = (e164: string): string => `p_${createHash('sha256').update(`expohub/person/v1\n${e164}`).digest('base64url').slice(0, 22)}`;
+
+/** The person id of a live account (from its phone); undefined for a deleted one, whose phone is gone. */
+export const personOf = (account: Pick<Account, 'phone'> | undefined): string | undefined => (account?.phone ? personIdOf(account.phone) : undefined);
+
+/** The kinds of content an account writes outside its partition, each found by an index when erased. */
+export type ContentKind = 'comment' | 'report' | 'share';
+
+/**
+ * How long a content mark lives: it only has to outlive the lag of the index the erasure reads
+ * (normally under a second); content older than this is in the index.
+ */
+const CONTENT_MARK_TTL_S = 86_400;
+
+/**
+ * The mark of content `ref` of `kind` (what the erasure needs to reach it is in `fields`) as a
+ * transaction item of the transaction that writes the content (docs/accounts.md, "Erasure").
+ */
+export function contentMarkItem(openid: string, kind: ContentKind, ref: string, fields: Record<string, unknown>, nowMs: number): TransactItem {
+  return {
+    Put: {
+      TableName: TABLE(),
+      Item: { ...accountKeys.contentMark(openid, kind, ref), entity: 'content_mark', kind, ...fields, ttl: Math.ceil(nowMs / 1000) + CONTENT_MARK_TTL_S },
+    },
+  };
+}
+
+/** The condition every write a person makes puts on their account item: it exists and is not deleted. */
+export const LIVE_ACCOUNT = 'attribute_exists(pk) AND attribute_not_exists(deleted_at)';
+
+/**
+ * The account check of a transaction that writes on `openid`'s behalf (docs/accounts.md, "Erasure"):
+ * the transaction either commits before the deletion's or is refused here. For a transaction that
+ * updates the account item anyway, LIVE_ACCOUNT goes on that update instead.
+ */
+export function liveAccountCheck(openid: string, condition = LIVE_ACCOUNT): TransactItem {
+  return { ConditionCheck: { TableName: TABLE(), Key: accountKeys.account(openid), ConditionExpression: condition } };
+}
+
+/** The condition of a write that does not need the account item, only that it is not a deleted account's (sign-out). */
+export const NOT_DELETED = 'attribute_not_exists(deleted_at)';
+
+/** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
+export const accountPartitions = {
+  accounts: allShards('ACCOUNTS', SHARDS.accounts),
+};
+
+
+/** The account item: profile, stored roles and the counters kept exact by the writers of each fact. */
+export interface Account {
+  openid: string;
+  phone: string;
+  nickname: string;
+  signature: string;
+  city: string;
+  roles: Role[];
+  /**
+   * When each removed role was last removed (epoch ms): a JWT issued before that instant can no
+   * longer use the role, even after it is granted again (docs/protected-api.md, "Roles").
+   */
+  roles_removed_at?: Partial<Record<Role, number>>;
+  created_at: string;
+  updated_at: string;
+  /** Users I follow / who follow me (follow_user, unfollow_user). */
+  follow_count: number;
+  follower_count: number;
+  /** Videos I like (like, dislike) / likes received on my videos / videos I published. */
+  like_count: number;
+  liked_count: number;
+  video_count: number;
+  /** Relation numbers handed out so far (see follows.ts): positions of get_follow / get_follower. */
+  follow_seq: number;
+  follower_seq: number;
+  invited_by?: string;
+  /** The terms version the account last accepted, and when (docs/moderation.md, "Terms and contact"). */
+  terms_version?: string;
+  terms_accepted_at?: string;
+  /** Set when the account was deleted (lib/features/deletion/deletion.ts): its sessions and keys are refused, its profile is in no list. */
+  deleted_at?: string;
+  deletion_id?: string;
+}
+
+/** The caller's own profile (get_fav, change_*): the phone only masked. */
+export interface OwnProfile {
+  openid: string;
+  nickname: string;
+  signature: string;
+  city: string;
+  phone: string;
+  follow_count: number;
+  follower_count: number;
+  like_count: number;
+  liked_count: number;
+  video_count: number;
+}
+
+export type PublicProfile = Omit<OwnProfile, 'phone'>;
+
+/** A user in any list (docs/hub-api.md, "Rules shared by every operation"). */
+export interface PublicUser {
+  openid: string;
+  nickname: string;
+  signature: string;
+  city: string;
+  followed_by_me: boolean;
+  follows_me: boolean;
+}
+
+const TABLE = () => tableNames.hub;
+
+export function publicProfile(account: Account): PublicProfile {
+  return {
+    openid: account.openid,
+    nickname: account.nickname,
+    signature: account.signature ?? '',
+    city: account.city ?? '',
+    follow_count: storedCount(account.follow_count),
+    follower_count: storedCount(account.follower_count),
+    like_count: storedCount(account.like_count),
+    liked_count: storedCount(account.liked_count),
+    video_count: storedCount(account.video_count),
+  };
+}
+
+export function ownProfile(account: Account): OwnProfile {
+  const { openid, nickname, signature, city, ...counters } = publicProfile(account);
+  return { openid, nickname, signature, city, phone: maskPhone(account.phone), ...counters };
+}
+
+export function publicUser(account: Account, relation: { followed_by_me: boolean; follows_me: boolean }): PublicUser {
+  return {
+    openid: account.openid,
+    nickname: account.nickname,
+    signature: account.signature ?? '',
+    city: account.city ?? '',
+    followed_by_me: relation.followed_by_me,
+    follows_me: relation.follows_me,
+  };
+}
+
+/** Whether an account item is a deleted account (from the request on, lib/features/deletion/deletion.ts; a tombstone once erased). */
+export const isDeleted = (account: Pick<Account, 'deleted_at'> | undefined): boolean => typeof account?.deleted_at === 'string';
+
+export async function getAccount(openid: string, consistent = false): Promise<Account | undefined> {
+  const out = await db.send(new GetCommand({ TableName: TABLE(), Key: accountKeys.account(openid), ConsistentRead: consistent }));
+  return out.Item as Account | undefined;
+}
+
+/** The account or 404 (a deleted account too), naming the parameter that carried the openid. */
+export async function requireAccount(openid: string, what = 'User'): Promise<Account> {
+  const account = await getAccount(openid, true);
+  if (!account || isDeleted(account)) throw new NotFoundError(`${what} "${openid.slice(0, 64)}" does not exist`);
+  return account;
+}
+
+/** Several accounts with BatchGet; unknown openids and deleted accounts are simply absent from the map. */
+export async function getAccounts(openids: string[]): Promise<Map<string, Account>> {
+  const items = await batchGetHubItems<Account>(openids.map((o) => accountKeys.account(o)));
+  const out = new Map<string, Account>();
+  for (const openid of openids) {
+    const account = items.get(itemId(accountKeys.account(openid)));
+    if (account && !isDeleted(account)) out.set(openid, account);
+  }
+  return out;
+}
+
+/**
+ * Replaces an account's stored roles (a subset of admin/editor), audited as a change by `actor`
+ * (the benches' fixtures; people change roles through lib/features/admin/set-roles.ts).
+ */
+export async function setAccountRoles(openid: string, roles: readonly string[], actor = 'system'): Promise<Account> {
+  return (await replaceAccountRolesAudited(openid, roles, roleChangeBy(actor, openid))).account;
+}
+
+/** The audit event of a role change of `openid` by `actor` (an openid, `admin-cli`, `system`) through `via`, from the roles before and after. */
+export const roleChangeBy =
+  (actor: string, openid: string, via = actor) =>
+  (rolesBefore: Role[], rolesAfter: Role[]): AuditEvent => ({ action: 'role.changed', actor, via, subject: openid, roles_before: rolesBefore, roles_after: rolesAfter });
+
+/** The stamps of the roles `after` drops from `before`, merged into the stamps already stored. */
+export function rolesRemovedAt(account: Pick<Account, 'roles_removed_at'>, before: readonly Role[], after: readonly Role[], nowMs: number): Partial<Record<Role, number>> {
+  const stamps = { ...account.roles_removed_at };
+  for (const role of before) if (!after.includes(role)) stamps[role] = nowMs;
+  return stamps;
+}
+
+/** Sets one profile field (nickname, signature, city) and returns the updated account. */
+export async function setProfileField(openid: string, field: 'nickname' | 'signature' | 'city', value: string): Promise<Account> {
+  return updateAccount(openid, 'SET #field = :value, updated_at = :now', { '#field': field }, { ':value': value });
+}
+
+async function updateAccount(
+  openid: string,
+  expression: string,
+  names: Record<string, string>,
+  values: Record<string, unknown>,
+): Promise<Account> {
+  try {
+    const out = await retryOnConflict(() =>
+      db.send(
+        new UpdateCommand({
+          TableName: TABLE(),
+          Key: accountKeys.account(openid),
+          UpdateExpression: expression,
+          ConditionExpression: LIVE_ACCOUNT,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ':now': clock.nowIso(), ...values },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    return out.Attributes as Account;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
+    throw error;
+  }
+}
+
+/**
+ * Replaces an account's stored roles together with the audit event of the change, in one
+ * transaction conditioned on the roles read just before (a change that lands in between makes it
+ * read again): no change without its event, no event without its change. Setting the roles the
+ * account already holds writes nothing and stores no event (a retried request stores it once).
+ * `eventOf` builds the event from the roles before and after.
+ */
+export async function replaceAccountRolesAudited(
+  openid: string,
+  roles: readonly string[],
+  eventOf: (rolesBefore: Role[], rolesAfter: Role[]) => AuditEvent,
+): Promise<{ account: Account; rolesBefore: Role[]; changed: boolean }> {
+  const unique = [...new Set(roles)] as Role[];
+  const unknown = unique.filter((r) => !(ROLES as readonly string[]).includes(r));
+  if (unknown.length > 0) throw new ValidationError(`Invalid parameter "roles": unknown role "${unknown[0]}"; allowed: ${ROLES.join(', ')}`);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const account = await getAccount(openid, true);
+    if (!account || isDeleted(account)) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
+    const before = account.roles;
+    const rolesBefore = before ?? [];
+    if (rolesBefore.length === unique.length && rolesBefore.every((r) => unique.includes(r))) return { account, rolesBefore, changed: false };
+    const now = clock.now();
+    const event = eventOf(rolesBefore, unique);
+    try {
+      await transactWrite([
+        {
+          Update: {
+            TableName: TABLE(),
+            Key: accountKeys.account(openid),
+            // A removed role is stamped with its removal: tokens issued before it lose the role for good.
+            UpdateExpression: 'SET #roles = :roles, roles_removed_at = :removed, updated_at = :now',
+            ConditionExpression: `${LIVE_ACCOUNT} AND ${before === undefined ? 'attribute_not_exists(#roles)' : '#roles = :before'}`,
+            ExpressionAttributeNames: { '#roles': 'roles' },
+            ExpressionAttributeValues: {
+              ':roles': unique,
+              ':removed': rolesRemovedAt(account, rolesBefore, unique, now),
+              ':now': new Date(now).toISOString(),
+              ...(before === undefined ? {} : { ':before': before }),
+            },
+          },
+        },
+        auditItem(event, now),
+      ]);
+    } catch (error) {
+      if (cancellationCode(error, 0) === 'ConditionalCheckFailed') continue;
+      throw error;
+    }
+    writeAuditLine(event);
+    return { account: { ...account, roles: unique, updated_at: new Date(now).toISOString() }, rolesBefore, changed: true };
+  }
+  throw Object.assign(new Error('roles changed concurrently too often'), { name: 'TransactionConflictException' });
+}
+
+/** Adds `admin` to an account's stored roles, as a transaction item; its condition fails when the account already has it. */
+function addAdminRoleItem(openid: string): TransactItem {
+  return {
+    Update: {
+      TableName: TABLE(),
+      Key: accountKeys.account(openid),
+      UpdateExpression: 'SET #roles = list_append(if_not_exists(#roles, :none), :admin), updated_at = :now',
+      ConditionExpression: 'attribute_exists(pk) AND NOT contains(#roles, :role)',
+      ExpressionAttributeNames: { '#roles': 'roles' },
+      ExpressionAttributeValues: { ':none': [], ':admin': ['admin'], ':role': 'admin', ':now': clock.nowIso() },
+    },
+  };
+}
+
+/** The openid of the account a phone (E.164) signs in to, if any. */
+export async function accountIdOfPhone(phone: string): Promise<string | undefined> {
+  const link = await db.send(new GetCommand({ TableName: TABLE(), Key: accountKeys.phone(phone), ConsistentRead: true }));
+  return (link.Item as { openid?: string } | undefined)?.openid;
+}
+
+/** Whether one of the items `from..to` (exclusive) of a cancelled transaction failed its condition. */
+const failedWithin = (error: unknown, from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i).some((i) => cancellationCode(error, i) === 'ConditionalCheckFailed');
+
+/** Thrown by signInByPhone when the guard item's condition failed (e.g. the SMS code was spent). */
+export class SignInGuardFailed extends Error {
+  constructor() {
+    super('sign-in guard failed');
+    this.name = 'SignInGuardFailed';
+  }
+}
+
+export interface SignInOptions {
+  /** A transaction item that must succeed with the sign-in (spending the SMS code). */
+  guard: TransactItem;
+  /**
+   * More items written in the same transaction (ending the device's previous session and its audit
+   * event, moving the person's blocks to the account), given the account's openid; built again for
+   * each try, and a failed condition among them makes the sign-in try again.
+   */
+  also?: (openid: string) => TransactItem[] | Promise<TransactItem[]>;
+  /** A live account's openid to record as the inviter of a NEW account (ignored when it is deleted by then). */
+  inviter?: string;
+  /** The terms version the client showed (create_phone_account's terms_version): recorded, with its audit event, unless already the account's. */
+  terms?: string;
+}
+
+export const termsAcceptedEvent = (openid: string, version: string, via: string): AuditEvent => ({ action: 'terms.accepted', actor: openid, subject: openid, via, terms_version: version });
+
+/** The account item's update recording an accepted terms version (docs/moderation.md, "Terms and contact"): a transaction item. */
+export function acceptTermsItem(openid: string, version: string, atIso: string): TransactItem {
+  return {
+    Update: {
+      TableName: TABLE(),
+      Key: accountKeys.account(openid),
+      UpdateExpression: 'SET terms_version = :v, terms_accepted_at = :at',
+      ConditionExpression: LIVE_ACCOUNT,
+      ExpressionAttributeValues: { ':v': version, ':at': atIso },
+    },
+  };
+}
+
+/** A new account record: every counter at zero, no roles unless given. */
+export function accountRecord(
+  fields: Pick<Account, 'openid' | 'phone' | 'nickname' | 'created_at'> & Partial<Pick<Account, 'signature' | 'city' | 'roles'>>,
+): Account {
+  return {
+    signature: '',
+    city: '',
+    roles: [],
+    ...fields,
+    updated_at: fields.created_at,
+    follow_count: 0,
+    follower_count: 0,
+    like_count: 0,
+    liked_count: 0,
+    video_count: 0,
+    follow_seq: 0,
+    follower_seq: 0,
+  };
+}
+
+/** The stored item of an account: its key, its place in the accounts export index, the record. */
+export function accountItem(account: Account) {
+  return { ...accountKeys.account(account.openid), ...accountKeys.accountsIndex(account.created_at, account.openid), entity: 'account', ...account };
+}
+
+function newAccount(phone: string, nowIso: string): Account {
+  return accountRecord({
+    openid: newOpenid(),
+    phone,
+    // A default name that says nothing about the phone.
+    nickname: `用户${randomDigits(6)}`,
+    roles: isAdminPhone(phone) ? ['admin'] : [],
+    created_at: nowIso,
+  });
+}
+
+/**
+ * Create-or-get by phone. A new account, its phone item (the uniqueness guard), the invite record,
+ * the guard and the `also` items are written in ONE transaction: a phone never points to a missing
+ * account, the same phone always reaches the same account, and a failure leaves the code unspent.
+ * An existing account is signed in by the guard and the `also` items alone, plus the admin role when
+ * its phone is in ADMIN_PHONES and it lacks the role.
+ */
+export async function signInByPhone(phone: string, options: SignInOptions): Promise<{ account: Account; created: boolean }> {
+  let inviterGone = false;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const existingId = await accountIdOfPhone(phone);
+    if (existingId) {
+      const account = await getAccount(existingId, true);
+      if (!account) throw new Error('phone item points to a missing account');
+      // A phone added to ADMIN_PHONES after its account was created: admin from this sign-in on.
+      const promote = isAdminPhone(phone) && !(account.roles ?? []).includes('admin');
+      const roles: Role[] = [...(account.roles ?? []), 'admin'];
+      const promotion: AuditEvent = { action: 'role.changed', actor: 'sign-in', via: 'ADMIN_PHONES', subject: account.openid, roles_before: account.roles ?? [], roles_after: roles };
+      const accepted = options.terms !== undefined && options.terms !== account.terms_version ? termsAcceptedEvent(account.openid, options.terms, 'sign-in') : undefined;
+      const acceptedAt = clock.nowIso();
+      const terms = accepted ? [acceptTermsItem(account.openid, accepted.terms_version!, acceptedAt), auditItem(accepted)] : [];
+      // The promotion's event sits before its condition item, which stays last.
+      const also = (await options.also?.(account.openid)) ?? [];
+      const items = [options.guard, ...also, ...terms, ...(promote ? [auditItem(promotion), addAdminRoleItem(account.openid)] : [])];
+      try {
+        await transactWrite(items);
+      } catch (error) {
+        if (cancellationCode(error, 0) === 'ConditionalCheckFailed') throw new SignInGuardFailed();
+        // An `also` item's condition failed (what it was built from changed): build them again.
+        if (failedWithin(error, 1, 1 + also.length)) continue;
+        // The account gained the admin role meanwhile: sign in again without adding it.
+        if (promote && cancellationCode(error, items.length - 1) === 'ConditionalCheckFailed') continue;
+        throw error;
+      }
+      if (accepted) writeAuditLine(accepted);
+      const signedIn = accepted ? { ...account, terms_version: accepted.terms_version, terms_accepted_at: acceptedAt } : account;
+      if (!promote) return { account: signedIn, created: false };
+      writeAuditLine(promotion);
+      return { account: { ...signedIn, roles }, created: false };
+    }
+
+    const nowIso = clock.nowIso();
+    const account = newAccount(phone, nowIso);
+    // An inviter deleted since the read (its erasure may have emptied its partition): the condition below drops it.
+    const inviter = options.inviter && options.inviter !== account.openid && !inviterGone ? options.inviter : undefined;
+    if (inviter) account.invited_by = inviter;
+    const accepted = options.terms === undefined ? undefined : termsAcceptedEvent(account.openid, options.terms, 'sign-in');
+    if (accepted) Object.assign(account, { terms_version: options.terms, terms_accepted_at: nowIso });
+    const items: TransactItem[] = [
+      options.guard,
+      {
+        Put: {
+          TableName: TABLE(),
+          Item: { ...accountKeys.phone(phone), entity: 'phone', openid: account.openid },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          TableName: TABLE(),
+          Item: accountItem(account),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ];
+    if (inviter) {
+      // The inviter must be a live account when the invitation lands in its partition: a deleted
+      // inviter is ignored, as an unknown one is (docs/hub-api.md, "create_phone_account").
+      items.push(liveAccountCheck(inviter));
+      items.push({
+        Put: {
+          TableName: TABLE(),
+          Item: { ...accountKeys.invite(inviter, account.openid), entity: 'invite', inviter, invitee: account.openid, created_at: nowIso },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      });
+    }
+    const alsoFrom = items.length;
+    const also = (await options.also?.(account.openid)) ?? [];
+    items.push(...also, ...(accepted ? [auditItem(accepted)] : []));
+    try {
+      await transactWrite(items);
+      if (accepted) writeAuditLine(accepted);
+      return { account, created: true };
+    } catch (error) {
+      if (cancellationCode(error, 0) === 'ConditionalCheckFailed') throw new SignInGuardFailed();
+      // Another request created this phone's account first: sign in to that one.
+      if (cancellationCode(error, 1) === 'ConditionalCheckFailed') continue;
+      // The inviter was deleted meanwhile: the account is created without the invitation.
+      if (inviter && cancellationCode(error, 3) === 'ConditionalCheckFailed') {
+        inviterGone = true;
+        continue;
+      }
+      if (failedWithin(error, alsoFrom, alsoFrom + also.length)) continue;
+      throw error;
+    }
+  }
+  throw new Error('could not resolve the account of a phone');
+}

@@ -1,0 +1,26 @@
+import * as z from '../../platform/zod.js';
+import { signInWithCode } from '../../features/sign-in/sign-in.js';
+import { phoneParam } from '../../platform/sms/phone.js';
+import { defineOperation } from './operation.js';
+import { termsVersionParam } from '../../features/policies/policies.js';
+import { identifier, optionalText, presentText } from './params.js';
+
+const query = z.object({
+  openid: phoneParam('openid'),
+  token: identifier(64),
+  code: identifier(16),
+  // The seed lists both as required: present, possibly empty.
+  openid0: presentText(128),
+  token0: presentText(4096),
+  invite_uid: optionalText(128),
+  /** The terms version the client shows (docs/moderation.md, "Terms and contact"); absent: nothing recorded. */
+  terms_version: z.optional(termsVersionParam),
+});
+
+/** create_phone_account (docs/hub-api.md, "create_phone_account"): the code spent, the account signed in to or created. */
+export const createPhoneAccount = defineOperation({
+  auth: 'none',
+  query,
+  // openid is the phone number given to gen_code, token the nonce given with it.
+  run: ({ openid, token, ...rest }) => signInWithCode({ phone: openid, nonce: token, ...rest }),
+});

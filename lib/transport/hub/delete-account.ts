@@ -1,0 +1,18 @@
+import * as z from '../../platform/zod.js';
+import { defineOperation } from './operation.js';
+import { identifier } from './params.js';
+import { deleteAccountFromHub } from '../../features/deletion/deletion-api.js';
+import { confirmParam } from '../../features/deletion/deletion.js';
+
+/** delete_account: `confirm=delete`; a login token only (403 for an access key); `data: {deletion}` (docs/accounts.md). */
+export const deleteAccount = defineOperation({
+  auth: 'required',
+  scope: 'hub:write',
+  // A key can never delete its owner (docs/accounts.md).
+  loginTokenOnly: true,
+  query: z.object({
+    openid: identifier(),
+    confirm: confirmParam,
+  }),
+  run: async (_input, { principal }) => deleteAccountFromHub(principal!),
+});
