@@ -1,15 +1,11 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dropSharedHeads } from './shared-heads.js';
 import { batchGetHubItems, batchWriteHubItems, inParallel, itemId } from '../../platform/db/batch.js';
-import { db, tableNames } from '../../platform/db/client.js';
-import { accountKeys } from '../accounts/accounts.js';
+import { ACCOUNT_EXISTS, addToAccountCounters } from '../accounts/accounts.js';
 import { videoKeys } from './video-items.js';
 import { postingWrites } from './search-index.js';
 import { countTags } from './tag-stats.js';
 import { initialTrend } from './trend.js';
 import { authorLatestItem, cleanFields, externalIdItem, latestEntry, tagItem, videoItem, type ImportedVideo, type StoredLatest, type VideoItem } from './video-items.js';
-
-const TABLE = () => tableNames.hub;
 
 /**
  * Bulk import of NEW videos with a given history (creation time, like count): the same items as
@@ -47,17 +43,7 @@ export async function importVideos(inputs: ImportedVideo[]): Promise<VideoItem[]
   const tagCounts = new Map<string, number>();
   for (const video of videos) for (const tag of video.tags) tagCounts.set(tag, (tagCounts.get(tag) ?? 0) + 1);
   await Promise.all([batchWriteHubItems([...puts.map((put) => ({ put })), ...videos.flatMap((v) => postingWrites(v))]), countTags(tagCounts, videos.length)]);
-  await inParallel(authors, 8, (author) =>
-    db.send(
-      new UpdateCommand({
-        TableName: TABLE(),
-        Key: accountKeys.account(author),
-        UpdateExpression: 'ADD video_count :n',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':n': videos.filter((v) => v.author_openid === author).length },
-      }),
-    ),
-  );
+  await inParallel(authors, 8, (author) => addToAccountCounters(author, { video_count: videos.filter((v) => v.author_openid === author).length }, ACCOUNT_EXISTS));
   dropSharedHeads();
   return videos;
 }

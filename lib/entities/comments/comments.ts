@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetHubItems, itemId } from '../../platform/db/batch.js';
+import { batchGetHubItems } from '../../platform/db/batch.js';
 import { db, tableNames } from '../../platform/db/client.js';
-import { accountKeys, isDeleted } from '../accounts/accounts.js';
+import { accountIn, accountKeys, isDeleted } from '../accounts/accounts.js';
 import { pad, timeKey, shardKey, allShards, SHARDS } from '../../platform/db/keys.js';
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
@@ -37,6 +37,13 @@ export const commentKeys = {
    */
   commentById: (cid: string) => ({ pk: `COMMENTID#${cid}`, sk: 'COMMENT' }),
 };
+
+/**
+ * A comment number whose write failed, added to the video's comment sequence's `gaps` by the table's
+ * stream (lib/features/streams/counters.ts, which merges such deltas per item; docs/data-model.md,
+ * "Comment numbers").
+ */
+export const commentGapDelta = (vid: string, seq: number) => ({ key: commentKeys.commentSequence(vid), attribute: 'gaps', delta: seq });
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
 export const commentPartitions = {
@@ -136,9 +143,9 @@ export const tombstoneView = (comment: StoredComment): CommentView => ({ cid: co
 
 /** Comments in response shape with the authors' current nicknames (one BatchGet); those of deleted accounts as tombstones. */
 export async function commentViews(comments: StoredComment[]): Promise<CommentView[]> {
-  const accounts = await batchGetHubItems<{ nickname?: string; deleted_at?: string }>(comments.filter((c) => c.openid).map((c) => accountKeys.account(c.openid)));
+  const accounts = await batchGetHubItems(comments.filter((c) => c.openid).map((c) => accountKeys.account(c.openid)));
   return comments.map((c) => {
-    const author = c.openid ? accounts.get(itemId(accountKeys.account(c.openid))) : undefined;
+    const author = c.openid ? accountIn(accounts, c.openid) : undefined;
     if (!c.openid || isDeleted(author)) return tombstoneView(c);
     return toCommentView(c, author?.nickname ?? c.nickname);
   });

@@ -9,7 +9,7 @@ import { randomBase62 } from '../../platform/ids.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../../platform/audit/trail.js';
 import { markKeysSuspended, suspensionMarkItems } from '../keys/suspension-marks.js';
 import { countMetric } from '../../platform/observability/metrics.js';
-import { accountKeys, getAccount, isDeleted } from '../../entities/accounts/accounts.js';
+import { deletionRequestUpdate, getAccount, isDeleted, phoneLinkRelease } from '../../entities/accounts/accounts.js';
 
 /**
  * Account deletion (docs/accounts.md, "Delete my account"): the request, which takes effect at once,
@@ -156,24 +156,9 @@ export async function requestDeletion(request: DeletionRequest): Promise<{ delet
     const event: AuditEvent = { action: 'account.deletion_requested', actor: request.actor, subject: account.openid, via: request.via };
     const marks = await suspensionMarkItems(account.openid, true, ROOM_FOR_KEY_MARKS);
     const items: TransactItem[] = [
-      {
-        Update: {
-          TableName: tableNames.hub,
-          Key: accountKeys.account(account.openid),
-          // Out of the accounts export at once (its index keys go); the profile's text is erased now.
-          UpdateExpression: 'SET deleted_at = :now, deletion_id = :id, nickname = :empty, signature = :empty, city = :empty, updated_at = :now REMOVE gsi1pk, gsi1sk, phone, invited_by',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
-          ExpressionAttributeValues: { ':now': nowIso, ':id': id, ':empty': '' },
-        },
-      },
-      {
-        Delete: {
-          TableName: tableNames.hub,
-          Key: accountKeys.phone(account.phone),
-          ConditionExpression: 'attribute_not_exists(pk) OR openid = :me',
-          ExpressionAttributeValues: { ':me': account.openid },
-        },
-      },
+      // Out of the accounts export at once (its index keys go); the profile's text is erased now.
+      deletionRequestUpdate(account.openid, id, nowIso),
+      phoneLinkRelease(account.phone, account.openid),
       {
         Put: {
           TableName: tableNames.hub,

@@ -2,7 +2,7 @@
 // oldest first (listHeld), and its actions (approveHeld, discardHeld). The items themselves:
 // lib/features/filter/held-items.ts.
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { accountKeys, getAccount, isDeleted, LIVE_ACCOUNT } from '../../entities/accounts/accounts.js';
+import { getAccount, isDeleted, profileFieldUpdate } from '../../entities/accounts/accounts.js';
 import { PUBLISHING_ROLES } from '../../entities/accounts/roles.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../../platform/audit/trail.js';
 import { putVideo, removalOf, VideoRemovedError, type VideoRemoval } from '../../entities/catalog/videos.js';
@@ -167,16 +167,7 @@ export async function approveHeld(heldId: string, moderator: Decider): Promise<H
     const field = item.fields[0] as ProfileField;
     try {
       await transactWrite([
-        {
-          Update: {
-            TableName: TABLE(),
-            Key: accountKeys.account(item.author),
-            UpdateExpression: 'SET #field = :value, updated_at = :now',
-            ConditionExpression: `${LIVE_ACCOUNT} AND attribute_not_exists(suspended_at)`,
-            ExpressionAttributeNames: { '#field': field },
-            ExpressionAttributeValues: { ':value': item.text[field], ':now': clock.nowIso() },
-          },
-        },
+        profileFieldUpdate(item.author, field, item.text[field]!, clock.nowIso()),
         { Delete: { TableName: TABLE(), Key: heldKey, ConditionExpression: 'nonce = :n', ExpressionAttributeValues: { ':n': item.nonce } } },
         auditItem(event),
       ]);

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import { db, isConditionalCheckFailed, tableNames } from '../../platform/db/client.js';
 import { retryTransient, wasRefused } from '../../platform/db/failures.js';
 import { batchGetItems, itemId } from '../../platform/db/batch.js';
-import { accountKeys } from '../../entities/accounts/accounts.js';
+import { liveAccountCheck, NOT_SUSPENDED_OR_DELETED } from '../../entities/accounts/accounts.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../../platform/db/transact.js';
 import { AuthError, LimitExceededError } from '../../platform/errors.js';
 import { logger } from '../../platform/logger.js';
@@ -118,13 +118,7 @@ export async function insertKey(key: StoredKey, maxKeysPerUser: number, also: Tr
       },
       // The owner's account must be neither suspended nor deleted: a create racing a suspension or a
       // deletion either lands before it (and that marks its guard) or is refused here.
-      {
-        ConditionCheck: {
-          TableName: tableNames.hub,
-          Key: accountKeys.account(key.user_id),
-          ConditionExpression: 'attribute_not_exists(suspended_at) AND attribute_not_exists(deleted_at)',
-        },
-      },
+      liveAccountCheck(key.user_id, NOT_SUSPENDED_OR_DELETED),
       ...also,
     ]);
   } catch (error) {

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentAs } from '../../platform/api-doc.js';
 import * as z from '../../platform/zod.js';
-import { accountKeys, isDeleted } from '../../entities/accounts/accounts.js';
+import { accountIn, accountKeys, isDeleted } from '../../entities/accounts/accounts.js';
 import { clock } from '../../platform/clock.js';
 import { gaugeSeconds } from '../../platform/observability/metrics.js';
 import { batchGetHubItems, itemId } from '../../platform/db/batch.js';
@@ -139,9 +139,9 @@ export async function moderationQueue(query: Record<string, string | undefined>,
     return item ? [{ source, item: item as HeldItem }] : [];
   });
   const owners = stored.map((s) => (s.source === 'reports' ? s.item.owner : s.item.author));
-  const authors = await batchGetHubItems<{ nickname?: string; deleted_at?: string }>([...new Set(owners)].map((o) => accountKeys.account(o)));
+  const authors = await batchGetHubItems([...new Set(owners)].map((o) => accountKeys.account(o)));
   const authorOf = (openid: string) => {
-    const account = authors.get(itemId(accountKeys.account(openid)));
+    const account = accountIn(authors, openid);
     return { openid, nickname: isDeleted(account) ? '' : (account?.nickname ?? '') };
   };
   const items = stored.map((s): QueueEntry => {

@@ -1,6 +1,6 @@
 // Long by nature: every section of an account's data export, each a small reader of one range.
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { accountKeys, type Account } from '../../entities/accounts/accounts.js';
+import { accountKeys, getAccount, type Account } from '../../entities/accounts/accounts.js';
 import { shownEntry } from '../../platform/audit/audit-list.js';
 import { auditKeys, type AuditEntry } from '../../platform/audit/trail.js';
 import { reactionKeys } from '../../entities/catalog/reaction-items.js';
@@ -338,10 +338,10 @@ export async function dataExportPage(reader: Reader, query: { cursor?: string })
   let requests = 0;
   let account: AccountData | undefined;
   if (first) {
-    const out = await db.send(new GetCommand({ TableName: tableNames.hub, Key: accountKeys.account(openid), ConsistentRead: true }));
+    const stored = await getAccount(openid, true);
     requests++;
-    if (!out.Item) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
-    account = accountData(out.Item as Account);
+    if (!stored) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
+    account = accountData(stored);
   }
 
   const records: ExportRecord[] = [];

@@ -297,3 +297,22 @@ export async function hasReports(reporter: string): Promise<boolean> {
   const out = await reportsOfReporter(reporter, 1);
   return (out.Items ?? []).length > 0;
 }
+
+/** The case's round closed with `decision`: conditional on the round and open count as read, so a report filed meanwhile makes the action start again. */
+export function closeCaseItem(caseItem: StoredCase, decision: Decision & { note?: string }): TransactItem {
+  const names: Record<string, string> = { '#round': 'round', '#r': String(caseItem.round) };
+  const reasonNames = REASONS.map((r, i) => {
+    names[`#c${i}`] = `r_${r}`;
+    return `#c${i}`;
+  });
+  return {
+    Update: {
+      TableName: TABLE(),
+      Key: reportKeys.case(caseItem.target_type, caseItem.target_id),
+      UpdateExpression: `SET decisions.#r = :d, #round = :next, open_count = :zero REMOVE oldest_open_at, gsi1pk, gsi1sk, ${reasonNames.join(', ')}`,
+      ConditionExpression: '#round = :round AND open_count = :n',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ':d': decision, ':next': caseItem.round + 1, ':zero': 0, ':round': caseItem.round, ':n': caseItem.open_count },
+    },
+  };
+}

@@ -4,6 +4,7 @@ import { config } from '../../platform/config.js';
 import { db, tableNames } from '../../platform/db/client.js';
 import { batchGetHubItems, itemId } from '../../platform/db/batch.js';
 import { videoKeys, type VideoItem } from '../../entities/catalog/video-items.js';
+import { videoCounterUpdate, videoExistsCheck } from '../../entities/catalog/videos.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../../platform/db/transact.js';
 import { dailyShareItem, newShareId, shareExpiry, shareItem, shareKeys, utcDay, type Sharer } from './shares.js';
 import { NotFoundError } from '../../platform/errors.js';
@@ -66,9 +67,7 @@ export async function createShare({ vid, d, locale, country, account, sourceIp }
         },
       },
       { Put: { TableName: tableNames.hub, Item: dailyShareItem(sharer, vid, now, shareid), ConditionExpression: 'attribute_not_exists(pk)' } },
-      counts
-        ? { Update: { TableName: tableNames.hub, Key: videoKey, UpdateExpression: 'ADD share_count :one', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':one': 1 } } }
-        : { ConditionCheck: { TableName: tableNames.hub, Key: videoKey, ConditionExpression: 'attribute_exists(pk)' } },
+      counts ? videoCounterUpdate(vid, { share_count: 1 }) : videoExistsCheck(vid),
       rateLimitItem(hourly, now),
       ...(counts && anonymousCount ? [rateLimitItem(anonymousCount, now)] : []),
       // An account's share: its mark, and the check that the account is not deleted (docs/accounts.md, "Erasure").

@@ -1,4 +1,6 @@
+import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { accountKeys } from '../../entities/accounts/accounts.js';
+import { tableNames } from '../../platform/db/client.js';
 import { timeKey } from '../../platform/db/keys.js';
 import { unguessableBase62 } from '../../platform/ids.js';
 
@@ -95,3 +97,12 @@ export function shareItem(share: StoredShare) {
   const sharer = share.openid === undefined ? {} : shareKeys.sharerIndex(share.openid, share.created_at, share.shareid);
   return { ...shareKeys.share(share.shareid), ...sharer, entity: 'share', ...share };
 }
+
+/** The share without its sharer `openid`, out of the sharer index (an erasure): refused when the share is not (or no longer) theirs. */
+export const sharerRemoval = (shareid: string, openid: string): UpdateCommandInput => ({
+  TableName: tableNames.hub,
+  Key: shareKeys.share(shareid),
+  UpdateExpression: 'REMOVE openid, gsi2pk, gsi2sk',
+  ConditionExpression: 'openid = :me',
+  ExpressionAttributeValues: { ':me': openid },
+});
