@@ -33,6 +33,22 @@ export const videoFromItem = itemParser<VideoItem>('video', {
   optional: { like_count: 'number', comment_count: 'number', share_count: 'number', gsi3sk: 'number', trend: 'number', trend_key_at: 'number', external_id: 'string' },
 });
 
+/** The checked parse of an author's latest-videos list (StoredLatest). */
+export const authorLatestFromItem = itemParser<StoredLatest>('latest videos', { entity: 'author_latest', optional: { videos: 'list', version: 'number' } });
+
+/** The author's latest list among the items of a BatchGet that asked for its key. */
+export const authorLatestIn = (found: ReadonlyMap<string, Record<string, unknown>>, author: string): StoredLatest | undefined => authorLatestFromItem(found.get(itemId(videoKeys.authorLatest(author))));
+
+/** The checked parse of a link naming a vid: an (author, external_id) link or a publish's retry guard. */
+const externalIdFromItem = itemParser<{ vid: string }>('external id', { entity: 'external_id', required: { vid: 'string' } });
+const publishGuardFromItem = itemParser<{ vid: string; expires_at?: number }>('publish guard', { entity: 'publish_guard', required: { vid: 'string' }, optional: { expires_at: 'number' } });
+
+/** The vid the author's `external_id` names, if any (its video may be gone: removed), strongly consistent. */
+export async function vidOfExternalId(author: string, externalId: string): Promise<string | undefined> {
+  const link = await db.send(new GetCommand({ TableName: TABLE(), Key: videoKeys.externalId(author, externalId), ConsistentRead: true }));
+  return externalIdFromItem(link.Item)?.vid;
+}
+
 /** The video of `vid` among the items of a BatchGet that asked for its key (undefined when not found). */
 export const videoIn = (found: ReadonlyMap<string, Record<string, unknown>>, vid: string): VideoItem | undefined => videoFromItem(found.get(itemId(videoKeys.video(vid))));
 
@@ -149,7 +165,7 @@ function publishGuardKey(input: VideoInput, fields: VideoFields) {
 
 /** The vid a recent identical publish created, if its guard is still live, and its video (gone when a moderator removed it). */
 async function guardedVideo(guardKey: { pk: string; sk: string }): Promise<{ vid?: string; video?: VideoItem }> {
-  const guard = (await db.send(new GetCommand({ TableName: TABLE(), Key: guardKey, ConsistentRead: true }))).Item as { vid?: string; expires_at?: number } | undefined;
+  const guard = publishGuardFromItem((await db.send(new GetCommand({ TableName: TABLE(), Key: guardKey, ConsistentRead: true }))).Item);
   if (!guard?.vid || (guard.expires_at ?? 0) <= clock.now()) return {};
   return { vid: guard.vid, video: await getVideo(guard.vid, true) };
 }
@@ -231,7 +247,7 @@ async function createVideo(input: VideoInput, fields: VideoFields, guardKey: { p
     gsi3sk: initialTrend(clock.now()),
   };
   const latestKey = videoKeys.authorLatest(video.author_openid);
-  const latest = (await db.send(new GetCommand({ TableName: TABLE(), Key: latestKey, ConsistentRead: true }))).Item as StoredLatest | undefined;
+  const latest = authorLatestFromItem((await db.send(new GetCommand({ TableName: TABLE(), Key: latestKey, ConsistentRead: true }))).Item);
   const items: TransactItem[] = [
     { Put: { TableName: TABLE(), Item: videoItem(video), ConditionExpression: 'attribute_not_exists(pk)' } },
     // Not a deleted account (docs/accounts.md, "Erasure").
@@ -349,8 +365,7 @@ async function findExisting(input: VideoInput): Promise<Found> {
     if (existing || !input.external_id) return { existing };
   }
   if (!input.external_id) return {};
-  const link = await db.send(new GetCommand({ TableName: TABLE(), Key: videoKeys.externalId(input.author_openid, input.external_id), ConsistentRead: true }));
-  const vid = (link.Item as { vid?: string } | undefined)?.vid;
+  const vid = await vidOfExternalId(input.author_openid, input.external_id);
   if (!vid) return {};
   const linked = await getVideo(vid, true);
   if (linked && input.vid === undefined) return { existing: linked };

@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetHubItems } from '../../platform/db/batch.js';
+import { itemParser } from '../../platform/db/item-check.js';
 import { db, tableNames } from '../../platform/db/client.js';
 import { accountIn, accountKeys, isDeleted } from '../accounts/accounts.js';
 import { pad, timeKey, shardKey, allShards, SHARDS } from '../../platform/db/keys.js';
@@ -63,6 +64,16 @@ export interface StoredComment {
   created_at: string;
 }
 
+/** The checked parse of a comment item (a deleted one keeps its place, its texts emptied: tombstoneUpdate). */
+export const commentFromItem = itemParser<StoredComment & { deleted_at?: string }>('comment', {
+  entity: 'comment',
+  required: { cid: 'string', vid: 'string', seq: 'number', created_at: 'string' },
+  optional: { openid: 'string', nickname: 'string', content: 'string', deleted_at: 'string' },
+});
+
+/** The checked parse of a comment's lookup item (commentLookupItem). */
+const commentLookupFromItem = itemParser<{ vid: string; seq: number }>('comment lookup', { entity: 'comment_id', required: { vid: 'string', seq: 'number' } });
+
 /** A comment in responses (docs/hub-api.md, "comment_set"). */
 export interface CommentView {
   cid: string;
@@ -116,10 +127,10 @@ export function tombstoneUpdate(place: { vid: string; seq: number }, author: str
  * there is none: an unknown cid, or a comment written before the lookup existed.
  */
 export async function findComment(cid: string): Promise<(StoredComment & { deleted_at?: string }) | undefined> {
-  const lookup = (await db.send(new GetCommand({ TableName: tableNames.hub, Key: commentKeys.commentById(cid), ConsistentRead: true }))).Item as { vid: string; seq: number } | undefined;
+  const lookup = commentLookupFromItem((await db.send(new GetCommand({ TableName: tableNames.hub, Key: commentKeys.commentById(cid), ConsistentRead: true }))).Item);
   if (!lookup) return undefined;
-  const item = (await db.send(new GetCommand({ TableName: tableNames.hub, Key: commentKeys.comment(lookup.vid, lookup.seq), ConsistentRead: true }))).Item as (StoredComment & { entity: string }) | undefined;
-  return item?.entity === 'comment' && item.cid === cid ? item : undefined;
+  const item = commentFromItem((await db.send(new GetCommand({ TableName: tableNames.hub, Key: commentKeys.comment(lookup.vid, lookup.seq), ConsistentRead: true }))).Item);
+  return item?.cid === cid ? item : undefined;
 }
 
 /**

@@ -6,7 +6,7 @@ import { cancellationCode, transactWrite, type TransactItem } from '../../platfo
 import { LimitExceededError, NotFoundError, UnavailableError, ValidationError } from '../../platform/errors.js';
 import { accountCountersOrCheck, accountIn, accountKeys, isDeleted, LIVE_ACCOUNT, personOf, requireAccount } from '../accounts/accounts.js';
 import { followKeys, relationEndOrAbsence } from './follows.js';
-import { blockKeys, type BlockListItem } from './block-items.js';
+import { blockKeys, blockListFromItem, type BlockListItem } from './block-items.js';
 
 /** The most accounts one account may block: the list is one item, read whole by every feed call (docs/moderation.md, "Blocking"). */
 export const MAX_BLOCKS = 1000;
@@ -23,7 +23,7 @@ function notSelf(openid: string, other: string) {
 }
 
 const readList = async (openid: string) =>
-  (await db.send(new GetCommand({ TableName: TABLE(), Key: blockKeys.blockList(openid), ConsistentRead: true }))).Item as BlockListItem | undefined;
+  blockListFromItem((await db.send(new GetCommand({ TableName: TABLE(), Key: blockKeys.blockList(openid), ConsistentRead: true }))).Item);
 
 const exists = async (key: { pk: string; sk: string }) =>
   (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true, ProjectionExpression: 'pk' }))).Item !== undefined;
@@ -245,8 +245,8 @@ const dropStale = (person: string, b: PendingBlock) =>
  * The sign-in calls it when a try failed on a moved block's condition.
  */
 export async function liveBlocks(person: string, pending: PendingBlock[]): Promise<PendingBlock[]> {
-  const lists = await batchGetHubItems<BlockListItem>(pending.map((b) => blockKeys.blockList(b.blocker)));
-  const live = pending.filter((b) => lists.get(itemId(blockKeys.blockList(b.blocker)))?.blocked?.[b.blocked] !== undefined);
+  const lists = await batchGetHubItems(pending.map((b) => blockKeys.blockList(b.blocker)));
+  const live = pending.filter((b) => blockListFromItem(lists.get(itemId(blockKeys.blockList(b.blocker))))?.blocked?.[b.blocked] !== undefined);
   await inParallel(pending.filter((b) => !live.includes(b)), 10, (b) => dropStale(person, b));
   return live;
 }

@@ -6,11 +6,11 @@ import type { Principal } from '../auth/principal.js';
 import { ACCOUNT_EXISTS, accountCounterUpdate, getAccount, isDeleted } from '../../entities/accounts/accounts.js';
 import { changeSuspension } from '../admin/suspension.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../../platform/audit/trail.js';
-import { authorLatestRemoval, getVideo, removedVideoPut, videoDelete, videoTagDeletes } from '../../entities/catalog/videos.js';
-import { videoKeys, type StoredLatest, type VideoItem } from '../../entities/catalog/video-items.js';
+import { authorLatestIn, authorLatestRemoval, getVideo, removedVideoPut, videoDelete, videoTagDeletes } from '../../entities/catalog/videos.js';
+import { videoKeys, type VideoItem } from '../../entities/catalog/video-items.js';
 import { clock } from '../../platform/clock.js';
 import { findComment, tombstoneUpdate } from '../../entities/comments/comments.js';
-import { batchGetHubItems, itemId } from '../../platform/db/batch.js';
+import { batchGetHubItems } from '../../platform/db/batch.js';
 import { conditionFailed, transactWrite, type TransactItem } from '../../platform/db/transact.js';
 import { ForbiddenError, NotFoundError, UnavailableError, ValidationError } from '../../platform/errors.js';
 import { approveHeld, discardHeld } from '../filter/held.js';
@@ -94,8 +94,8 @@ async function removeVideo({ principal, target, caseItem, nowIso, note }: Parame
   const event = eventOf('video.removed', principal, video?.author_openid ?? caseItem.owner, target);
   if (!video) return { state: 'actioned', outcome: 'content_removed', items: [], event };
   const author = video.author_openid;
-  const [found, account] = await Promise.all([batchGetHubItems<StoredLatest>([videoKeys.authorLatest(author)]), getAccount(author, true)]);
-  const latest = found.get(itemId(videoKeys.authorLatest(author)));
+  const [found, account] = await Promise.all([batchGetHubItems([videoKeys.authorLatest(author)]), getAccount(author, true)]);
+  const latest = authorLatestIn(found, author);
   const { gsi1pk: _1, gsi1sk: _2, gsi2pk: _3, gsi2sk: _4, gsi3pk: _5, gsi3sk: _6, ...fields } = video as VideoItem & Record<string, unknown>;
   const items: TransactItem[] = [
     videoDelete(video.vid),
