@@ -1,3 +1,4 @@
+import { itemParser } from '../../platform/db/item-check.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentAs } from '../../platform/api-doc.js';
 import * as z from '../../platform/zod.js';
@@ -96,9 +97,16 @@ export function requireConfirmation(confirm: string | undefined): void {
   if (!parsed.success) throw new ValidationError(`Invalid parameter "confirm": ${parsed.error.issues[0]?.message}`);
 }
 
+/** The checked parse of a deletion record. */
+const deletionFromItem = itemParser<StoredDeletion>('deletion', {
+  entity: 'account_deletion',
+  required: { id: 'string', openid: 'string', state: 'string', requested_at: 'string', step: 'string', erased: 'map', v: 'number' },
+  optional: { invited_by: 'string', position: 'map' },
+});
+
 export async function getDeletion(id: string, consistent = true): Promise<StoredDeletion | undefined> {
   const out = await db.send(new GetCommand({ TableName: tableNames.hub, Key: deletionKeys.deletion(id), ConsistentRead: consistent }));
-  return out.Item as StoredDeletion | undefined;
+  return deletionFromItem(out.Item);
 }
 
 /** `GET /api/v1/deletions/{id}`: the deletion's state; 404 for an id that is not one. */

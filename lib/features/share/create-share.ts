@@ -6,7 +6,7 @@ import { batchGetHubItems, itemId } from '../../platform/db/batch.js';
 import { videoKeys, type VideoItem } from '../../entities/catalog/video-items.js';
 import { videoCounterUpdate, videoExistsCheck } from '../../entities/catalog/videos.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../../platform/db/transact.js';
-import { dailyShareItem, newShareId, shareExpiry, shareItem, shareKeys, utcDay, type Sharer } from './shares.js';
+import { dailyShareItem, shareDayFromItem, newShareId, shareExpiry, shareItem, shareKeys, utcDay, type Sharer } from './shares.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { contentMarkItem, liveAccountCheck } from '../../entities/accounts/accounts.js';
 import { networkOf, rateLimitedError, rateLimitItem, windowKey, type RateLimit } from '../../platform/limits/rate-windows.js';
@@ -87,7 +87,7 @@ export async function createShare({ vid, d, locale, country, account, sourceIp }
     // The day's share was made meanwhile (a repeat sent at once, or this request's own commit whose
     // answer was lost and retried): answer it, counting nothing.
     if (cancellationCode(error, 1) === 'ConditionalCheckFailed') {
-      const made = (await db.send(new GetCommand({ TableName: tableNames.hub, Key: dayKey, ConsistentRead: true }))).Item as { shareid: string } | undefined;
+      const made = shareDayFromItem((await db.send(new GetCommand({ TableName: tableNames.hub, Key: dayKey, ConsistentRead: true }))).Item);
       if (made) return answer(made.shareid);
     }
     if (cancellationCode(error, 2) === 'ConditionalCheckFailed') throw notFound(vid);

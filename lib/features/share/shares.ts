@@ -1,6 +1,7 @@
 import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { accountKeys } from '../../entities/accounts/accounts.js';
 import { tableNames } from '../../platform/db/client.js';
+import { itemParser } from '../../platform/db/item-check.js';
 import { timeKey } from '../../platform/db/keys.js';
 import { unguessableBase62 } from '../../platform/ids.js';
 
@@ -82,6 +83,9 @@ export function dailyShareItem(sharer: Sharer, vid: string, nowMs: number, share
   const dayStart = Math.floor(nowMs / 86_400_000) * 86_400_000;
   return { ...shareKeys.daily(sharer, vid, utcDay(nowMs)), entity: 'share_day', shareid, ttl: (dayStart + 2 * 86_400_000) / 1000 };
 }
+
+/** The checked parse of a sharer's daily share item (dailyShareItem). */
+export const shareDayFromItem = itemParser<{ shareid: string }>('share day', { entity: 'share_day', required: { shareid: 'string' } });
 
 /** The expiry of a share made or opened at `nowMs`. */
 export const shareExpiry = (nowMs: number) => Math.ceil(nowMs / 1000) + SHARE_LIFETIME_S;
