@@ -92,8 +92,8 @@ const TABLE = () => tableNames.hub;
 const read = async (key: { pk: string; sk: string }) => (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item;
 
 /** The checked parse of a report's case (written by updates: SET entity = report_case) and of a report. */
-const caseFromItem = itemParser<StoredCase>('report case', { entity: 'report_case', required: { target_type: 'string', target_id: 'string', owner: 'string', round: 'number' }, optional: { open_count: 'number', decisions: 'map' } });
-const reportFromItem = itemParser<StoredReport>('report', { entity: 'report', required: { id: 'string', reporter: 'string', target_type: 'string', target_id: 'string', round: 'number', created_at: 'string' } });
+export const caseFromItem = itemParser<StoredCase>('report case', { entity: 'report_case', required: { target_type: 'string', target_id: 'string', owner: 'string', round: 'number' }, optional: { open_count: 'number', decisions: 'map' } });
+export const reportFromItem = itemParser<StoredReport>('report', { entity: 'report', required: { id: 'string', reporter: 'string', target_type: 'string', target_id: 'string', round: 'number', created_at: 'string' } });
 
 export const getCase = async (target: Target) => caseFromItem(await read(reportKeys.case(target.type, target.id)));
 
@@ -242,10 +242,10 @@ export async function myReports(reporter: string, cursor: string): Promise<{ lis
   const out = await reportsOfReporter(reporter, MY_REPORTS_PAGE, { newestFirst: true, start });
   const keys = ((out.Items ?? []) as { pk: string; sk: string }[]).map(({ pk, sk }) => ({ pk, sk }));
   const caseKeys = [...new Set(keys.map((k) => k.pk))].map((pk) => ({ pk, sk: 'CASE' }));
-  const found = await batchGetHubItems<StoredReport | StoredCase>([...keys, ...caseKeys]);
+  const found = await batchGetHubItems([...keys, ...caseKeys]);
   const list = keys.flatMap((key) => {
-    const report = found.get(itemId(key)) as StoredReport | undefined;
-    return report ? [reportView(report, found.get(itemId({ pk: key.pk, sk: 'CASE' })) as StoredCase | undefined)] : [];
+    const report = reportFromItem(found.get(itemId(key)));
+    return report ? [reportView(report, caseFromItem(found.get(itemId({ pk: key.pk, sk: 'CASE' }))))] : [];
   });
   return { list, cursor: out.LastEvaluatedKey ? await signCursor(CURSOR_PURPOSE, { r: reporter, k: out.LastEvaluatedKey }) : '' };
 }
