@@ -4,9 +4,9 @@ import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as z from '../../lib/platform/zod.js';
-import { HUB_DOCS } from '../../lib/transport/hub/hub-api.js';
 import { REFERENCE_PAGE_CSP } from '../../lib/transport/openapi/reference-page.js';
 import { ROUTE_DOCS } from '../../scripts/openapi/registry.js';
+import { HUB_OPERATIONS } from '../../lib/transport/hub/operations.js';
 import { hub, latestCode, newNonce, newPhone, putTestVideo, signUp } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack, type ApiResponse } from '../support/stack.js';
 
@@ -90,14 +90,14 @@ describe('real answers match the documented schemas', () => {
   it('every hub operation', async () => {
     const phone = newPhone();
     const nonce = newNonce();
-    expectDocumented(await hub(api, 'gen_code', { phonenumber: phone, nonce }), HUB_DOCS.gen_code!.data!);
+    expectDocumented(await hub(api, 'gen_code', { phonenumber: phone, nonce }), HUB_OPERATIONS.gen_code!.data);
     const signIn = { openid: phone, token: nonce, code: await latestCode(api, phone), openid0: '', token0: '' };
-    expectDocumented(await hub(api, 'create_phone_account', signIn), HUB_DOCS.create_phone_account!.data!);
+    expectDocumented(await hub(api, 'create_phone_account', signIn), HUB_OPERATIONS.create_phone_account!.data);
     const user = await signUp(api);
     const other = await signUp(api);
     const video = await putTestVideo(other.openid);
     const as = { openid: user.openid, token: user.token };
-    const check = async (op: string, params: Record<string, string>) => expectDocumented(await hub(api, op, params), HUB_DOCS[op]!.data!);
+    const check = async (op: string, params: Record<string, string>) => expectDocumented(await hub(api, op, params), HUB_OPERATIONS[op]!.data);
     await check('get_next_list', { ...as, order: 'new', watch_count: '3' });
     await check('like', { ...as, vid: video.vid });
     await check('dislike', { ...as, vid: video.vid, action: 'dislike' });
