@@ -27,8 +27,10 @@ import { unfollowUser } from './unfollow-user.js';
 /**
  * Every hub operation, one line each, in the order of the API reference (docs/hub-api.md,
  * docs/hub-feed-api.md: a section each). Each module under lib/transport/hub/ declares its `do`
- * (operation.ts); the dispatch table and the OpenAPI document's hub section
- * (scripts/openapi/document.ts) are derived from this list.
+ * (operation.ts); the dispatch table, the OpenAPI document's hub section
+ * (scripts/openapi/document.ts) and the tests' lists of operations are derived from this list
+ * (what a test needs per operation: test/support/hub-operations.ts, checked by
+ * test/unit/hub-operations.test.ts).
  */
 export const HUB_OPERATION_LIST: readonly HubOperation[] = [
   genCode,
