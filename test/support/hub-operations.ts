@@ -38,6 +38,7 @@ export const HUB_SAMPLES: Record<string, HubSample> = {
   gen_code: { access: 'none', params: () => ({ phonenumber: '+8613800138000', nonce: 'sample-nonce-01' }) },
   create_phone_account: { access: 'none', params: () => ({ openid: '+8613800138000', token: 'sample-nonce-01', code: '123456', openid0: '', token0: '' }) },
   get_next_list: { access: 'hub:read', params: () => ({ order: 'new', d: 'sample' }) },
+  get_video: { access: 'hub:read', params: (w) => ({ vid: w.vid }) },
   get_fav: { access: 'hub:read', params: () => ({ next_id: '0', fav_index: '0', watch_list: '', view: '', q: '' }) },
   get_follow: { access: 'hub:read', params: () => ({ watch_list: '', offset: '0' }) },
   get_follower: { access: 'hub:read', params: () => ({ watch_list: '', offset: '0' }) },

@@ -16,6 +16,7 @@ import { getFollow } from './get-follow.js';
 import { getBlocked } from './get-blocked.js';
 import { getFollower } from './get-follower.js';
 import { getNextList } from './get-next-list.js';
+import { getVideo } from './get-video.js';
 import { like } from './like.js';
 import { myReports } from './my-reports.js';
 import type { HubOperation } from './operation.js';
@@ -36,6 +37,7 @@ export const HUB_OPERATION_LIST: readonly HubOperation[] = [
   genCode,
   createPhoneAccount,
   getNextList,
+  getVideo,
   getFav,
   getFollow,
   getFollower,
