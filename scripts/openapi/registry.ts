@@ -15,7 +15,7 @@ import { moderationActionDoc, moderationQueueDoc } from '../../lib/features/mode
  * Every route of infra/routes.ts, described for the OpenAPI document: `"<METHOD> <path>"` -> its
  * RouteDoc, declared next to the route's use case (lib/<area>/*-api.ts). Adding a route to ROUTES
  * without a line here fails the build of the document (npm run openapi) and test/unit/openapi.test.ts.
- * The hub's route is described from its operations instead (lib/transport/hub/operations.ts, lib/transport/hub/hub-api.ts).
+ * The hub's route is described from its operations instead (lib/transport/hub/operations.ts: each operation's module declares its summary, answer and examples).
  */
 
 const notFound = '404 when the deployment configures no such file.';
