@@ -1,5 +1,7 @@
-// Long by nature: the account entity whole: its keys, item and views, and every write to it (sign-in
-// by phone, roles with their removal stamps and audit events, profile fields).
+// Long by nature: the account entity whole: its keys, item, its checked parse and views, and every
+// write to it (sign-in by phone, roles with their removal stamps and audit events, profile fields,
+// counters and relation numbers, suspension, deletion and the tombstone). No other module names the
+// account item's attributes in a write (test/unit/key-ownership.test.ts, "item ownership").
 import { createHash } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ROLES, type Role } from './roles.js';
@@ -7,6 +9,9 @@ import { clock } from '../../platform/clock.js';
 import { storedCount } from '../../platform/db/attributes.js';
 import { batchGetHubItems, itemId } from '../../platform/db/batch.js';
 import { db, isConditionalCheckFailed, tableNames } from '../../platform/db/client.js';
+import { retryTransient } from '../../platform/db/failures.js';
+import { itemParser } from '../../platform/db/item-check.js';
+import { logger } from '../../platform/logger.js';
 import { cancellationCode, retryOnConflict, transactWrite, type TransactItem } from '../../platform/db/transact.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { newOpenid, randomDigits } from '../../platform/ids.js';
@@ -87,6 +92,15 @@ export function liveAccountCheck(openid: string, condition = LIVE_ACCOUNT): Tran
 /** The condition of a write that does not need the account item, only that it is not a deleted account's (sign-out). */
 export const NOT_DELETED = 'attribute_not_exists(deleted_at)';
 
+/** The condition of a write that must not create the account item (an ADD would make a stub), deleted or not. */
+export const ACCOUNT_EXISTS = 'attribute_exists(pk)';
+
+/** The condition of a write an account may make only while neither suspended nor deleted (a key's creation). */
+export const NOT_SUSPENDED_OR_DELETED = 'attribute_not_exists(suspended_at) AND attribute_not_exists(deleted_at)';
+
+/** A live account that is not suspended (a held profile field's approval). */
+export const LIVE_UNSUSPENDED_ACCOUNT = `${LIVE_ACCOUNT} AND attribute_not_exists(suspended_at)`;
+
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
 export const accountPartitions = {
   accounts: allShards('ACCOUNTS', SHARDS.accounts),
@@ -122,10 +136,51 @@ export interface Account {
   /** The terms version the account last accepted, and when (docs/moderation.md, "Terms and contact"). */
   terms_version?: string;
   terms_accepted_at?: string;
+  /** Set while the account is suspended (lib/features/admin/suspension.ts), by whom. */
+  suspended_at?: string;
+  suspended_by?: string;
   /** Set when the account was deleted (lib/features/deletion/deletion.ts): its sessions and keys are refused, its profile is in no list. */
   deleted_at?: string;
   deletion_id?: string;
 }
+
+/** The counters of an account item, each moved by the writer of its fact (accountCounterUpdate). */
+export type AccountCounter = 'follow_count' | 'follower_count' | 'like_count' | 'liked_count' | 'video_count';
+
+/** The relation numbers an account hands out (lib/entities/social/follows.ts: the positions of get_follow / get_follower). */
+export type AccountSequence = 'follow_seq' | 'follower_seq';
+
+/**
+ * The checked parse of an account item (a live account, or a deleted one: a tombstone keeps only
+ * openid, deleted_at and deletion_id). Undefined when there is no item.
+ */
+export const accountFromItem = itemParser<Account>('account', {
+  entity: ['account', 'deleted_account'],
+  required: { openid: 'string' },
+  optional: {
+    phone: 'string',
+    nickname: 'string',
+    signature: 'string',
+    city: 'string',
+    roles: 'list',
+    roles_removed_at: 'map',
+    created_at: 'string',
+    follow_count: 'number',
+    follower_count: 'number',
+    like_count: 'number',
+    liked_count: 'number',
+    video_count: 'number',
+    follow_seq: 'number',
+    follower_seq: 'number',
+    deleted_at: 'string',
+  },
+});
+
+/** The checked parse of a phone's link to its account. */
+const phoneLinkFromItem = itemParser<{ openid: string }>('phone link', { entity: 'phone', required: { openid: 'string' } });
+
+/** The account of `openid` among the items of a BatchGet that asked for its key (undefined when not found). */
+export const accountIn = (found: ReadonlyMap<string, Record<string, unknown>>, openid: string): Account | undefined => accountFromItem(found.get(itemId(accountKeys.account(openid))));
 
 /** The caller's own profile (get_fav, change_*): the phone only masked. */
 export type OwnProfile = z.output<typeof ownProfileSchema>;
@@ -172,7 +227,7 @@ export const isDeleted = (account: Pick<Account, 'deleted_at'> | undefined): boo
 
 export async function getAccount(openid: string, consistent = false): Promise<Account | undefined> {
   const out = await db.send(new GetCommand({ TableName: TABLE(), Key: accountKeys.account(openid), ConsistentRead: consistent }));
-  return out.Item as Account | undefined;
+  return accountFromItem(out.Item);
 }
 
 /** The account or 404 (a deleted account too), naming the parameter that carried the openid. */
@@ -184,10 +239,10 @@ export async function requireAccount(openid: string, what = 'User'): Promise<Acc
 
 /** Several accounts with BatchGet; unknown openids and deleted accounts are simply absent from the map. */
 export async function getAccounts(openids: string[]): Promise<Map<string, Account>> {
-  const items = await batchGetHubItems<Account>(openids.map((o) => accountKeys.account(o)));
+  const items = await batchGetHubItems(openids.map((o) => accountKeys.account(o)));
   const out = new Map<string, Account>();
   for (const openid of openids) {
-    const account = items.get(itemId(accountKeys.account(openid)));
+    const account = accountIn(items, openid);
     if (account && !isDeleted(account)) out.set(openid, account);
   }
   return out;
@@ -238,7 +293,7 @@ async function updateAccount(
         }),
       ),
     );
-    return out.Attributes as Account;
+    return accountFromItem(out.Attributes)!;
   } catch (error) {
     if (isConditionalCheckFailed(error)) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
     throw error;
@@ -315,7 +370,7 @@ function addAdminRoleItem(openid: string): TransactItem {
 /** The openid of the account a phone (E.164) signs in to, if any. */
 export async function accountIdOfPhone(phone: string): Promise<string | undefined> {
   const link = await db.send(new GetCommand({ TableName: TABLE(), Key: accountKeys.phone(phone), ConsistentRead: true }));
-  return (link.Item as { openid?: string } | undefined)?.openid;
+  return phoneLinkFromItem(link.Item)?.openid;
 }
 
 /** Whether one of the items `from..to` (exclusive) of a cancelled transaction failed its condition. */
@@ -493,4 +548,167 @@ export async function signInByPhone(phone: string, options: SignInOptions): Prom
     }
   }
   throw new Error('could not resolve the account of a phone');
+}
+
+/**
+ * The account item's counters moved by `deltas` (a like, a follow, a published or removed video, a
+ * block ending relations), as a transaction item conditional on `condition`. A new fact uses LIVE_ACCOUNT (it never reaches a deleted account:
+ * its tombstone stays bare, docs/accounts.md, "Erasure"), taking one back ACCOUNT_EXISTS (an ADD
+ * must never create a stub account). At least one delta must be non-zero.
+ */
+export function accountCounterUpdate(openid: string, deltas: Partial<Record<AccountCounter, number>>, condition: string = LIVE_ACCOUNT): TransactItem {
+  const moved = (Object.entries(deltas) as [AccountCounter, number][]).filter(([, d]) => d !== 0);
+  if (moved.length === 0) throw new Error('accountCounterUpdate: no counter moves (accountCountersOrCheck checks only)');
+  return {
+    Update: {
+      TableName: TABLE(),
+      Key: accountKeys.account(openid),
+      UpdateExpression: `ADD ${moved.map(([c]) => `${c} :${c}`).join(', ')}`,
+      ConditionExpression: condition,
+      ExpressionAttributeValues: Object.fromEntries(moved.map(([c, d]) => [`:${c}`, d])),
+    },
+  };
+}
+
+/**
+ * A counter of the account that follows from the table's stream (lib/features/streams/counters.ts
+ * sums such deltas per item into one update): the likes its videos received.
+ */
+export const accountCounterDelta = (openid: string, counter: 'liked_count', delta: number) => ({ key: accountKeys.account(openid), attribute: counter, delta });
+
+/** accountCounterUpdate, or only the account's check (liveAccountCheck) when no delta moves a counter (a block that ended no relation). */
+export const accountCountersOrCheck = (openid: string, deltas: Partial<Record<AccountCounter, number>>, condition: string): TransactItem =>
+  Object.values(deltas).some((d) => d !== 0) ? accountCounterUpdate(openid, deltas, condition) : liveAccountCheck(openid, condition);
+
+/** accountCounterUpdate as a write of its own (UpdateItem), for writers outside a transaction (a catalog import). */
+export async function addToAccountCounters(openid: string, deltas: Partial<Record<AccountCounter, number>>, condition: string = LIVE_ACCOUNT): Promise<void> {
+  const item = accountCounterUpdate(openid, deltas, condition);
+  if (item.Update) await db.send(new UpdateCommand(item.Update));
+}
+
+/**
+ * Takes the account's next relation number of `sequence` (atomic ADD; lib/entities/social/follows.ts
+ * numbers each side of a follow with it). Never on a deleted account: 404.
+ */
+export async function takeRelationNumber(openid: string, sequence: AccountSequence): Promise<number> {
+  try {
+    const out = await retryOnConflict(() =>
+      db.send(
+        new UpdateCommand({
+          TableName: TABLE(),
+          Key: accountKeys.account(openid),
+          UpdateExpression: 'ADD #c :one',
+          // Never on a deleted account: its tombstone stays bare (docs/accounts.md, "Erasure").
+          ConditionExpression: LIVE_ACCOUNT,
+          ExpressionAttributeNames: { '#c': sequence },
+          ExpressionAttributeValues: { ':one': 1 },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      ),
+    );
+    return Number(out.Attributes?.[sequence]);
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
+    throw error;
+  }
+}
+
+/**
+ * Gives back relation number `n` taken for a follow that was not written, unless a later follow
+ * took the next one (then the number stays skipped: numbers must never repeat). Retried, as it runs
+ * right after a failure; if it still fails the number stays skipped too.
+ */
+export async function giveBackRelationNumber(openid: string, sequence: AccountSequence, n: number): Promise<void> {
+  await retryTransient(() =>
+    db.send(
+      new UpdateCommand({
+        TableName: TABLE(),
+        Key: accountKeys.account(openid),
+        UpdateExpression: 'ADD #c :minus',
+        ConditionExpression: '#c = :n',
+        ExpressionAttributeNames: { '#c': sequence },
+        ExpressionAttributeValues: { ':minus': -1, ':n': n },
+      }),
+    ),
+  ).catch((error: Error) => {
+    if (!isConditionalCheckFailed(error)) logger.warn('relation number not given back', { counter: sequence, errorName: error.name });
+  });
+}
+
+/**
+ * The account item's suspension (lib/features/admin/suspension.ts) set by `by` at `nowIso`, or
+ * lifted, as a transaction item: it fails when the account is already in that state, deleted, or
+ * does not exist.
+ */
+export function suspensionUpdate(openid: string, suspend: boolean, by: string, nowIso: string): TransactItem {
+  return {
+    Update: {
+      TableName: TABLE(),
+      Key: accountKeys.account(openid),
+      ...(suspend
+        ? {
+            UpdateExpression: 'SET suspended_at = :now, suspended_by = :by',
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(suspended_at) AND attribute_not_exists(deleted_at)',
+            ExpressionAttributeValues: { ':now': nowIso, ':by': by },
+          }
+        : { UpdateExpression: 'REMOVE suspended_at, suspended_by', ConditionExpression: 'attribute_exists(pk) AND attribute_exists(suspended_at) AND attribute_not_exists(deleted_at)' }),
+    },
+  };
+}
+
+/** A held profile field's approved value (lib/features/filter/held.ts) set on a live, unsuspended account, as a transaction item. */
+export function profileFieldUpdate(openid: string, field: 'nickname' | 'signature' | 'city', value: string, nowIso: string): TransactItem {
+  return {
+    Update: {
+      TableName: TABLE(),
+      Key: accountKeys.account(openid),
+      UpdateExpression: 'SET #field = :value, updated_at = :now',
+      ConditionExpression: LIVE_UNSUSPENDED_ACCOUNT,
+      ExpressionAttributeNames: { '#field': field },
+      ExpressionAttributeValues: { ':value': value, ':now': nowIso },
+    },
+  };
+}
+
+/**
+ * The account's deletion request (lib/features/deletion/deletion.ts) as a transaction item: out of
+ * the accounts export at once (its index keys go), the profile's text erased, the phone and the
+ * inviter gone; refused for an account that does not exist or is deleted already.
+ */
+export function deletionRequestUpdate(openid: string, deletionId: string, nowIso: string): TransactItem {
+  return {
+    Update: {
+      TableName: TABLE(),
+      Key: accountKeys.account(openid),
+      UpdateExpression: 'SET deleted_at = :now, deletion_id = :id, nickname = :empty, signature = :empty, city = :empty, updated_at = :now REMOVE gsi1pk, gsi1sk, phone, invited_by',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
+      ExpressionAttributeValues: { ':now': nowIso, ':id': deletionId, ':empty': '' },
+    },
+  };
+}
+
+/** The phone's link to `openid` removed (a deletion: the phone then signs in to a new account), unless it points to another account. */
+export function phoneLinkRelease(phone: string, openid: string): TransactItem {
+  return {
+    Delete: {
+      TableName: TABLE(),
+      Key: accountKeys.phone(phone),
+      ConditionExpression: 'attribute_not_exists(pk) OR openid = :me',
+      ExpressionAttributeValues: { ':me': openid },
+    },
+  };
+}
+
+/**
+ * The tombstone of an erased account (lib/features/deletion/erasure.ts): no personal data; kept
+ * until `ttl` (epoch seconds) while a token issued before the deletion may live, so that every one
+ * of them stays refused (lib/features/auth/jwt.ts reads `deleted_at`). A transaction item.
+ */
+export function tombstonePut(openid: string, deletedAt: string, deletionId: string, ttl: number): TransactItem {
+  return {
+    Put: {
+      TableName: TABLE(),
+      Item: { ...accountKeys.account(openid), entity: 'deleted_account', openid, deleted_at: deletedAt, deletion_id: deletionId, ttl },
+    },
+  };
 }

@@ -1,15 +1,12 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dropSharedHeads } from './shared-heads.js';
-import { batchGetHubItems, batchWriteHubItems, inParallel, itemId } from '../../platform/db/batch.js';
-import { db, tableNames } from '../../platform/db/client.js';
-import { accountKeys } from '../accounts/accounts.js';
+import { batchGetHubItems, batchWriteHubItems, inParallel } from '../../platform/db/batch.js';
+import { ACCOUNT_EXISTS, addToAccountCounters } from '../accounts/accounts.js';
 import { videoKeys } from './video-items.js';
+import { authorLatestIn } from './videos.js';
 import { postingWrites } from './search-index.js';
 import { countTags } from './tag-stats.js';
 import { initialTrend } from './trend.js';
-import { authorLatestItem, cleanFields, externalIdItem, latestEntry, tagItem, videoItem, type ImportedVideo, type StoredLatest, type VideoItem } from './video-items.js';
-
-const TABLE = () => tableNames.hub;
+import { authorLatestItem, cleanFields, externalIdItem, latestEntry, tagItem, videoItem, type ImportedVideo, type VideoItem } from './video-items.js';
 
 /**
  * Bulk import of NEW videos with a given history (creation time, like count): the same items as
@@ -34,7 +31,7 @@ export async function importVideos(inputs: ImportedVideo[]): Promise<VideoItem[]
     };
   });
   const authors = [...new Set(videos.map((v) => v.author_openid))];
-  const latest = await batchGetHubItems<StoredLatest>(authors.map((a) => videoKeys.authorLatest(a)));
+  const latest = await batchGetHubItems(authors.map((a) => videoKeys.authorLatest(a)));
   const puts: Record<string, unknown>[] = [];
   for (const video of videos) {
     puts.push(videoItem(video), ...video.tags.map((tag) => tagItem(video, tag)));
@@ -42,22 +39,12 @@ export async function importVideos(inputs: ImportedVideo[]): Promise<VideoItem[]
   }
   for (const author of authors) {
     const mine = videos.filter((v) => v.author_openid === author).map(latestEntry);
-    puts.push(authorLatestItem(author, latest.get(itemId(videoKeys.authorLatest(author))), mine));
+    puts.push(authorLatestItem(author, authorLatestIn(latest, author), mine));
   }
   const tagCounts = new Map<string, number>();
   for (const video of videos) for (const tag of video.tags) tagCounts.set(tag, (tagCounts.get(tag) ?? 0) + 1);
   await Promise.all([batchWriteHubItems([...puts.map((put) => ({ put })), ...videos.flatMap((v) => postingWrites(v))]), countTags(tagCounts, videos.length)]);
-  await inParallel(authors, 8, (author) =>
-    db.send(
-      new UpdateCommand({
-        TableName: TABLE(),
-        Key: accountKeys.account(author),
-        UpdateExpression: 'ADD video_count :n',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':n': videos.filter((v) => v.author_openid === author).length },
-      }),
-    ),
-  );
+  await inParallel(authors, 8, (author) => addToAccountCounters(author, { video_count: videos.filter((v) => v.author_openid === author).length }, ACCOUNT_EXISTS));
   dropSharedHeads();
   return videos;
 }

@@ -1,8 +1,13 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableNames } from '../../platform/db/client.js';
+import { itemParser } from '../../platform/db/item-check.js';
 import { timeKey } from '../../platform/db/keys.js';
+import type { TransactItem } from '../../platform/db/transact.js';
 
 /**
- * A person's likes and dislikes of videos (docs/data-model.md, "Access patterns"): their keys, read by every
- * video view (the `liked`/`disliked` marks) and written by lib/features/recommend/reactions.ts.
+ * A person's likes and dislikes of videos (docs/data-model.md, "Access patterns"): their keys, items,
+ * checked parse, reads and transaction items, read by every video view (the `liked`/`disliked`
+ * marks) and composed into one transaction by lib/features/recommend/reactions.ts.
  */
 export const reactionKeys = {
   /** openid liked vid. gsi1: LIKES#openid / liked_at#vid (my likes, newest first); gsi2: LIKERS#vid / liked_at#openid. */
@@ -42,3 +47,46 @@ export function likeItem(openid: string, video: { vid: string; author_openid: st
     ...(shownLikeCount === undefined ? {} : { shown_like_count: shownLikeCount }),
   };
 }
+
+/** A dislike item as the dislike operation writes it. `shownLikeCount`: the like_count it answered when it removed a like (own-counts.ts). */
+export function dislikeItem(openid: string, vid: string, dislikedAt: string, shownLikeCount?: number) {
+  return { ...reactionKeys.dislike(openid, vid), entity: 'dislike', openid, vid, disliked_at: dislikedAt, ...(shownLikeCount === undefined ? {} : { shown_like_count: shownLikeCount }) };
+}
+
+export type LikeItem = ReturnType<typeof likeItem>;
+export type DislikeItem = ReturnType<typeof dislikeItem>;
+
+/** The checked parse of a like item (what the stream processor and the own counts read). */
+export const likeFromItem = itemParser<LikeItem>('like', {
+  entity: 'like',
+  required: { openid: 'string', vid: 'string', liked_at: 'string' },
+  optional: { trend_add: 'number', author_openid: 'string', tags: 'list', shown_like_count: 'number' },
+});
+
+/** The checked parse of a dislike item. */
+export const dislikeFromItem = itemParser<DislikeItem>('dislike', {
+  entity: 'dislike',
+  required: { openid: 'string', vid: 'string', disliked_at: 'string' },
+  optional: { shown_like_count: 'number' },
+});
+
+const TABLE = () => tableNames.hub;
+const read = async (key: { pk: string; sk: string }) => (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item;
+
+/** openid's like of vid, strongly consistent (the answer of a retry, the like a dislike removes). */
+export const getOwnLike = async (openid: string, vid: string): Promise<LikeItem | undefined> => likeFromItem(await read(reactionKeys.like(openid, vid)));
+
+/** openid's dislike of vid, strongly consistent (the answer of a retry, the dislike a like clears). */
+export const getOwnDislike = async (openid: string, vid: string): Promise<DislikeItem | undefined> => dislikeFromItem(await read(reactionKeys.dislike(openid, vid)));
+
+/** A new like or dislike, as a transaction item: its condition fails when the caller reacted so already. */
+export const reactionPut = (item: LikeItem | DislikeItem): TransactItem => ({ Put: { TableName: TABLE(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } });
+
+/** The like removed by a dislike, as a transaction item: its condition fails when the like is gone meanwhile. */
+export const likeDelete = (openid: string, vid: string): TransactItem => ({ Delete: { TableName: TABLE(), Key: reactionKeys.like(openid, vid), ConditionExpression: 'attribute_exists(pk)' } });
+
+/** A check that openid has not liked vid (a dislike of a video not liked), as a transaction item. */
+export const noLikeCheck = (openid: string, vid: string): TransactItem => ({ ConditionCheck: { TableName: TABLE(), Key: reactionKeys.like(openid, vid), ConditionExpression: 'attribute_not_exists(pk)' } });
+
+/** The dislike a like clears, as a transaction item. */
+export const dislikeDelete = (openid: string, vid: string): TransactItem => ({ Delete: { TableName: TABLE(), Key: reactionKeys.dislike(openid, vid) } });

@@ -1,6 +1,6 @@
 import { storedCount } from '../../platform/db/attributes.js';
 import { batchGetHubItems, itemId } from '../../platform/db/batch.js';
-import { accountKeys, isDeleted } from '../accounts/accounts.js';
+import { accountIn, accountKeys, isDeleted } from '../accounts/accounts.js';
 import { reactionKeys } from './reaction-items.js';
 import { ownCommentCount, ownLikeCount } from './own-counts.js';
 import { clock } from '../../platform/clock.js';
@@ -59,9 +59,9 @@ export async function videoViews(videos: StoredVideo[], viewer?: string, comment
     ...(viewer ? [reactionKeys.like(viewer, v.vid), reactionKeys.dislike(viewer, v.vid)] : []),
     ...(viewer && commentedKey ? [commentedKey(viewer, v.vid)] : []),
   ]);
-  const found = await batchGetHubItems<{ nickname?: string; deleted_at?: string }>(keys);
+  const found = await batchGetHubItems(keys);
   const authorName = (openid: string) => {
-    const author = found.get(itemId(accountKeys.account(openid)));
+    const author = accountIn(found, openid);
     // A deleted author is shown without a name (docs/accounts.md, "What others see").
     return isDeleted(author) ? '' : author?.nickname;
   };

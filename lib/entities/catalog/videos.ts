@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { dropSharedHeads } from './shared-heads.js';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../../platform/clock.js';
 import { backoff } from '../../platform/db/backoff.js';
 import { batchGetHubItems, batchWriteHubItems, itemId, type BatchWrite } from '../../platform/db/batch.js';
 import { db, tableNames } from '../../platform/db/client.js';
 import { afterCommit } from '../../platform/db/failures.js';
-import { accountKeys, LIVE_ACCOUNT } from '../accounts/accounts.js';
+import { itemParser } from '../../platform/db/item-check.js';
+import { accountCounterUpdate, LIVE_ACCOUNT } from '../accounts/accounts.js';
 import { videoKeys } from './video-items.js';
 import { cancellationCode, MAX_TRANSACTION_ITEMS, transactItemOf, transactWrite, type TransactItem } from '../../platform/db/transact.js';
 import { ForbiddenError, NotFoundError, UnavailableError } from '../../platform/errors.js';
@@ -25,15 +26,123 @@ import { authorLatestItem, cleanFields, externalIdItem, latestEntry, tagItem, vi
  */
 const TABLE = () => tableNames.hub;
 
+/** The checked parse of a whole video item (not of an index's projection of it: those carry no `entity`). */
+export const videoFromItem = itemParser<VideoItem>('video', {
+  entity: 'video',
+  required: { vid: 'string', title: 'string', author_openid: 'string', created_at: 'string', tags: 'list' },
+  optional: { like_count: 'number', comment_count: 'number', share_count: 'number', gsi3sk: 'number', trend: 'number', trend_key_at: 'number', external_id: 'string' },
+});
+
+/** The checked parse of an author's latest-videos list (StoredLatest). */
+export const authorLatestFromItem = itemParser<StoredLatest>('latest videos', { entity: 'author_latest', optional: { videos: 'list', version: 'number' } });
+
+/** The author's latest list among the items of a BatchGet that asked for its key. */
+export const authorLatestIn = (found: ReadonlyMap<string, Record<string, unknown>>, author: string): StoredLatest | undefined => authorLatestFromItem(found.get(itemId(videoKeys.authorLatest(author))));
+
+/** The checked parse of a link naming a vid: an (author, external_id) link or a publish's retry guard. */
+const externalIdFromItem = itemParser<{ vid: string }>('external id', { entity: 'external_id', required: { vid: 'string' } });
+const publishGuardFromItem = itemParser<{ vid: string; expires_at?: number }>('publish guard', { entity: 'publish_guard', required: { vid: 'string' }, optional: { expires_at: 'number' } });
+
+/** The vid the author's `external_id` names, if any (its video may be gone: removed), strongly consistent. */
+export async function vidOfExternalId(author: string, externalId: string): Promise<string | undefined> {
+  const link = await db.send(new GetCommand({ TableName: TABLE(), Key: videoKeys.externalId(author, externalId), ConsistentRead: true }));
+  return externalIdFromItem(link.Item)?.vid;
+}
+
+/** The video of `vid` among the items of a BatchGet that asked for its key (undefined when not found). */
+export const videoIn = (found: ReadonlyMap<string, Record<string, unknown>>, vid: string): VideoItem | undefined => videoFromItem(found.get(itemId(videoKeys.video(vid))));
+
 export async function getVideo(vid: string, consistent = false): Promise<VideoItem | undefined> {
   const out = await db.send(new GetCommand({ TableName: TABLE(), Key: videoKeys.video(vid), ConsistentRead: consistent }));
-  return out.Item as VideoItem | undefined;
+  return videoFromItem(out.Item);
 }
 
 /** Several videos with BatchGet, in the order asked, unknown vids dropped. */
 export async function getVideos(vids: string[]): Promise<VideoItem[]> {
-  const found = await batchGetHubItems<VideoItem>(vids.map((vid) => videoKeys.video(vid)));
-  return vids.map((vid) => found.get(itemId(videoKeys.video(vid)))).filter((v): v is VideoItem => v !== undefined);
+  const found = await batchGetHubItems(vids.map((vid) => videoKeys.video(vid)));
+  return vids.map((vid) => videoIn(found, vid)).filter((v): v is VideoItem => v !== undefined);
+}
+
+// The video item's attribute changes, for the use cases to compose --------------------------------------
+
+/** The counters of a video item that its writers move directly (the stream moves the others: videoCounterDelta). */
+export type VideoCounter = 'share_count' | 'open_count';
+
+/** The video's counters moved by `deltas` (a share, an open of a share page), as a transaction item; the video must exist. */
+export function videoCounterUpdate(vid: string, deltas: Partial<Record<VideoCounter, number>>): TransactItem {
+  const moved = Object.entries(deltas).filter(([, d]) => d !== 0);
+  return {
+    Update: {
+      TableName: TABLE(),
+      Key: videoKeys.video(vid),
+      UpdateExpression: `ADD ${moved.map(([c]) => `${c} :${c}`).join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: Object.fromEntries(moved.map(([c, d]) => [`:${c}`, d])),
+    },
+  };
+}
+
+/** A check that the video exists, as a transaction item. */
+export const videoExistsCheck = (vid: string): TransactItem => ({ ConditionCheck: { TableName: TABLE(), Key: videoKeys.video(vid), ConditionExpression: 'attribute_exists(pk)' } });
+
+/**
+ * A counter of the video that follows from the table's stream (lib/features/streams/counters.ts sums
+ * such deltas per item into one update): its like_count and comment_count, and its exact trend.
+ */
+export const videoCounterDelta = (vid: string, counter: 'like_count' | 'comment_count' | 'trend', delta: number) => ({ key: videoKeys.video(vid), attribute: counter, delta });
+
+/**
+ * The move of the video's trend key (gsi3sk, its place in the trending ranking) to its exact trend,
+ * at most once per interval: refused (a failed condition) while the last move is more recent than
+ * `dueMs`. Answers the whole item (ALL_NEW): its tags' ranking items follow (tagTrendKeyMove).
+ */
+export function trendKeyMove(vid: string, nowMs: number, dueMs: number): UpdateCommandInput {
+  return {
+    TableName: TABLE(),
+    Key: videoKeys.video(vid),
+    // Items written before the exact trend existed hold it in gsi3sk: no migration.
+    UpdateExpression: 'SET gsi3sk = if_not_exists(#trend, if_not_exists(gsi3sk, :zero)), trend_key_at = :now',
+    ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(trend_key_at) OR trend_key_at <= :due)',
+    ExpressionAttributeNames: { '#trend': 'trend' },
+    ExpressionAttributeValues: { ':now': nowMs, ':due': dueMs, ':zero': 0 },
+    ReturnValues: 'ALL_NEW',
+  };
+}
+
+/** A tag ranking item's key set to the video's moved trend key, unless a later move got there first; a removed tag is not created again. */
+export function tagTrendKeyMove(vid: string, tag: string, key: number, nowMs: number): UpdateCommandInput {
+  return {
+    TableName: TABLE(),
+    Key: videoKeys.videoTag(vid, tag),
+    UpdateExpression: 'SET gsi3sk = :key, trend_key_at = :now',
+    ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(trend_key_at) OR trend_key_at < :now)',
+    ExpressionAttributeValues: { ':key': key, ':now': nowMs },
+  };
+}
+
+/** The copy of the author's nickname a video item may hold, removed (an erasure); the video must exist. */
+export const authorNicknameRemoval = (vid: string): UpdateCommandInput => ({ TableName: TABLE(), Key: videoKeys.video(vid), UpdateExpression: 'REMOVE author_nickname', ConditionExpression: 'attribute_exists(pk)' });
+
+/** The video deleted (a moderator's removal, lib/features/moderation/actions.ts), as a transaction item: it must still exist. */
+export const videoDelete = (vid: string): TransactItem => ({ Delete: { TableName: TABLE(), Key: videoKeys.video(vid), ConditionExpression: 'attribute_exists(pk)' } });
+
+/** The video's tag ranking items deleted with it, as transaction items. */
+export const videoTagDeletes = (video: Pick<VideoItem, 'vid' | 'tags'>): TransactItem[] => video.tags.map((tag) => ({ Delete: { TableName: TABLE(), Key: videoKeys.videoTag(video.vid, tag) } }));
+
+/** The author's latest list without `vid` (none when `latest`, as read, does not hold it), conditional on the version read. */
+export function authorLatestRemoval(author: string, latest: StoredLatest | undefined, vid: string): TransactItem[] {
+  if (!latest?.videos?.some((v) => v.vid === vid)) return [];
+  return [
+    {
+      Update: {
+        TableName: TABLE(),
+        Key: videoKeys.authorLatest(author),
+        UpdateExpression: 'SET videos = :videos, version = :next',
+        ConditionExpression: 'version = :v',
+        ExpressionAttributeValues: { ':videos': latest.videos.filter((v) => v.vid !== vid), ':v': latest.version ?? 0, ':next': (latest.version ?? 0) + 1 },
+      },
+    },
+  ];
 }
 
 // Create / update --------------------------------------------------------------------------------------
@@ -56,7 +165,7 @@ function publishGuardKey(input: VideoInput, fields: VideoFields) {
 
 /** The vid a recent identical publish created, if its guard is still live, and its video (gone when a moderator removed it). */
 async function guardedVideo(guardKey: { pk: string; sk: string }): Promise<{ vid?: string; video?: VideoItem }> {
-  const guard = (await db.send(new GetCommand({ TableName: TABLE(), Key: guardKey, ConsistentRead: true }))).Item as { vid?: string; expires_at?: number } | undefined;
+  const guard = publishGuardFromItem((await db.send(new GetCommand({ TableName: TABLE(), Key: guardKey, ConsistentRead: true }))).Item);
   if (!guard?.vid || (guard.expires_at ?? 0) <= clock.now()) return {};
   return { vid: guard.vid, video: await getVideo(guard.vid, true) };
 }
@@ -92,9 +201,17 @@ export interface VideoRemoval {
 
 /** The removal of `vid` by a moderator, if it was removed (a strongly consistent read of its record). */
 export async function removalOf(vid: string): Promise<VideoRemoval | undefined> {
-  const item = (await db.send(new GetCommand({ TableName: TABLE(), Key: videoKeys.removed(vid), ConsistentRead: true }))).Item as VideoRemoval | undefined;
+  const item = removalFromItem((await db.send(new GetCommand({ TableName: TABLE(), Key: videoKeys.removed(vid), ConsistentRead: true }))).Item);
   return item ? { vid, removed_at: item.removed_at, removed_by: item.removed_by, ...(item.note ? { note: item.note } : {}) } : undefined;
 }
+
+/** The record of `video` removed by a moderator (its fields as they were, without index keys), as a transaction item. */
+export function removedVideoPut(fields: Record<string, unknown> & { vid: string }, removal: Omit<VideoRemoval, 'vid'>): TransactItem {
+  return { Put: { TableName: TABLE(), Item: { ...fields, ...videoKeys.removed(fields.vid), entity: 'removed_video', removed_at: removal.removed_at, removed_by: removal.removed_by, ...(removal.note ? { note: removal.note } : {}) } } };
+}
+
+/** The checked parse of a removed video's record. */
+const removalFromItem = itemParser<VideoRemoval>('removed video', { entity: 'removed_video', required: { removed_at: 'string', removed_by: 'string' }, optional: { note: 'string' } });
 
 /** A publish naming the vid of a video a moderator removed: that vid is never published again (docs/moderation.md, "Moderation"). */
 export class VideoRemovedError extends ForbiddenError {
@@ -130,19 +247,11 @@ async function createVideo(input: VideoInput, fields: VideoFields, guardKey: { p
     gsi3sk: initialTrend(clock.now()),
   };
   const latestKey = videoKeys.authorLatest(video.author_openid);
-  const latest = (await db.send(new GetCommand({ TableName: TABLE(), Key: latestKey, ConsistentRead: true }))).Item as StoredLatest | undefined;
+  const latest = authorLatestFromItem((await db.send(new GetCommand({ TableName: TABLE(), Key: latestKey, ConsistentRead: true }))).Item);
   const items: TransactItem[] = [
     { Put: { TableName: TABLE(), Item: videoItem(video), ConditionExpression: 'attribute_not_exists(pk)' } },
-    {
-      Update: {
-        TableName: TABLE(),
-        Key: accountKeys.account(video.author_openid),
-        UpdateExpression: 'ADD video_count :one',
-        // Not a deleted account (docs/accounts.md, "Erasure").
-        ConditionExpression: LIVE_ACCOUNT,
-        ExpressionAttributeValues: { ':one': 1 },
-      },
-    },
+    // Not a deleted account (docs/accounts.md, "Erasure").
+    accountCounterUpdate(video.author_openid, { video_count: 1 }, LIVE_ACCOUNT),
     {
       Put: {
         TableName: TABLE(),
@@ -256,8 +365,7 @@ async function findExisting(input: VideoInput): Promise<Found> {
     if (existing || !input.external_id) return { existing };
   }
   if (!input.external_id) return {};
-  const link = await db.send(new GetCommand({ TableName: TABLE(), Key: videoKeys.externalId(input.author_openid, input.external_id), ConsistentRead: true }));
-  const vid = (link.Item as { vid?: string } | undefined)?.vid;
+  const vid = await vidOfExternalId(input.author_openid, input.external_id);
   if (!vid) return {};
   const linked = await getVideo(vid, true);
   if (linked && input.vid === undefined) return { existing: linked };

@@ -1,3 +1,4 @@
+import { itemParser } from '../../platform/db/item-check.js';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getVideo } from '../catalog/videos.js';
 import { db, tableNames } from '../../platform/db/client.js';
@@ -7,9 +8,12 @@ import { NotFoundError } from '../../platform/errors.js';
 import { COMMENT_PAGE_SIZE, commentViews, type StoredComment } from './comments.js';
 
 interface CommentSequence {
-  n: number;
+  n?: number;
   gaps?: Set<number>;
 }
+
+/** The checked parse of a video's comment sequence (written by updates alone: no `entity`; `gaps` may come first, from the stream). */
+const sequenceFromItem = itemParser<CommentSequence>('comment sequence', { optional: { n: 'number', gaps: 'set' } });
 
 /**
  * The number of the comment ranked `rank` (1 = newest) among numbers 1..n less the gaps (`gapsDown`:
@@ -38,7 +42,7 @@ export async function commentPage({ vid, page, openid }: { vid: string; page: nu
     db.send(new GetCommand({ TableName, Key: commentKeys.commentSequence(vid), ConsistentRead: true })),
     openid ? blockedBy(openid) : new Set<string>(),
   ]);
-  const sequence = read.Item as CommentSequence | undefined;
+  const sequence = sequenceFromItem(read.Item);
   if (!sequence && !(await getVideo(vid, true))) throw new NotFoundError(`Video "${vid.slice(0, 64)}" does not exist`);
   const n = sequence?.n ?? 0;
   const gapsDown = [...(sequence?.gaps ?? [])].filter((g) => g <= n).sort((a, b) => b - a);

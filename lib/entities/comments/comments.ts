@@ -1,7 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetHubItems, itemId } from '../../platform/db/batch.js';
+import { batchGetHubItems } from '../../platform/db/batch.js';
+import { itemParser } from '../../platform/db/item-check.js';
 import { db, tableNames } from '../../platform/db/client.js';
-import { accountKeys, isDeleted } from '../accounts/accounts.js';
+import { accountIn, accountKeys, isDeleted } from '../accounts/accounts.js';
 import { pad, timeKey, shardKey, allShards, SHARDS } from '../../platform/db/keys.js';
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
@@ -38,6 +39,13 @@ export const commentKeys = {
   commentById: (cid: string) => ({ pk: `COMMENTID#${cid}`, sk: 'COMMENT' }),
 };
 
+/**
+ * A comment number whose write failed, added to the video's comment sequence's `gaps` by the table's
+ * stream (lib/features/streams/counters.ts, which merges such deltas per item; docs/data-model.md,
+ * "Comment numbers").
+ */
+export const commentGapDelta = (vid: string, seq: number) => ({ key: commentKeys.commentSequence(vid), attribute: 'gaps', delta: seq });
+
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
 export const commentPartitions = {
   comments: allShards('COMMENTS', SHARDS.comments),
@@ -55,6 +63,16 @@ export interface StoredComment {
   content: string;
   created_at: string;
 }
+
+/** The checked parse of a comment item (a deleted one keeps its place, its texts emptied: tombstoneUpdate). */
+export const commentFromItem = itemParser<StoredComment & { deleted_at?: string }>('comment', {
+  entity: 'comment',
+  required: { cid: 'string', vid: 'string', seq: 'number', created_at: 'string' },
+  optional: { openid: 'string', nickname: 'string', content: 'string', deleted_at: 'string' },
+});
+
+/** The checked parse of a comment's lookup item (commentLookupItem). */
+const commentLookupFromItem = itemParser<{ vid: string; seq: number }>('comment lookup', { entity: 'comment_id', required: { vid: 'string', seq: 'number' } });
 
 /** A comment in responses (docs/hub-api.md, "comment_set"). */
 export interface CommentView {
@@ -109,10 +127,10 @@ export function tombstoneUpdate(place: { vid: string; seq: number }, author: str
  * there is none: an unknown cid, or a comment written before the lookup existed.
  */
 export async function findComment(cid: string): Promise<(StoredComment & { deleted_at?: string }) | undefined> {
-  const lookup = (await db.send(new GetCommand({ TableName: tableNames.hub, Key: commentKeys.commentById(cid), ConsistentRead: true }))).Item as { vid: string; seq: number } | undefined;
+  const lookup = commentLookupFromItem((await db.send(new GetCommand({ TableName: tableNames.hub, Key: commentKeys.commentById(cid), ConsistentRead: true }))).Item);
   if (!lookup) return undefined;
-  const item = (await db.send(new GetCommand({ TableName: tableNames.hub, Key: commentKeys.comment(lookup.vid, lookup.seq), ConsistentRead: true }))).Item as (StoredComment & { entity: string }) | undefined;
-  return item?.entity === 'comment' && item.cid === cid ? item : undefined;
+  const item = commentFromItem((await db.send(new GetCommand({ TableName: tableNames.hub, Key: commentKeys.comment(lookup.vid, lookup.seq), ConsistentRead: true }))).Item);
+  return item?.cid === cid ? item : undefined;
 }
 
 /**
@@ -136,9 +154,9 @@ export const tombstoneView = (comment: StoredComment): CommentView => ({ cid: co
 
 /** Comments in response shape with the authors' current nicknames (one BatchGet); those of deleted accounts as tombstones. */
 export async function commentViews(comments: StoredComment[]): Promise<CommentView[]> {
-  const accounts = await batchGetHubItems<{ nickname?: string; deleted_at?: string }>(comments.filter((c) => c.openid).map((c) => accountKeys.account(c.openid)));
+  const accounts = await batchGetHubItems(comments.filter((c) => c.openid).map((c) => accountKeys.account(c.openid)));
   return comments.map((c) => {
-    const author = c.openid ? accounts.get(itemId(accountKeys.account(c.openid))) : undefined;
+    const author = c.openid ? accountIn(accounts, c.openid) : undefined;
     if (!c.openid || isDeleted(author)) return tombstoneView(c);
     return toCommentView(c, author?.nickname ?? c.nickname);
   });

@@ -11,13 +11,14 @@ import { backoff, type Backoff } from '../../platform/db/backoff.js';
 import { db, isConditionalCheckFailed, tableNames } from '../../platform/db/client.js';
 import { isTransient, retryTransient, wasRefused } from '../../platform/db/failures.js';
 import { commentKeys } from './comments.js';
+import { itemParser } from '../../platform/db/item-check.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../../platform/db/transact.js';
 import { ForbiddenError, NotFoundError, RateLimitedError, UnavailableError } from '../../platform/errors.js';
 import { notBlockedByCheck } from '../social/block-items.js';
 import { newCommentId } from '../../platform/ids.js';
 import { logger } from '../../platform/logger.js';
 import { contentMarkItem, getAccount, liveAccountCheck, personOf } from '../accounts/accounts.js';
-import { commentItem, commentLookupItem, commentViews, toCommentView, type CommentView, type StoredComment } from './comments.js';
+import { commentFromItem, commentItem, commentLookupItem, commentViews, toCommentView, type CommentView, type StoredComment } from './comments.js';
 import { ownCommentCount } from '../catalog/own-counts.js';
 import { rateLimitedError, rateLimitItem, rateWindowFull, refundRateLimits, secondsUntilWindowEnds, type RateLimit } from '../../platform/limits/rate-windows.js';
 
@@ -64,8 +65,12 @@ interface Taken {
 }
 
 const TABLE = () => tableNames.hub;
-const get = async <T>(key: { pk: string; sk: string }) =>
-  (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item as T | undefined;
+const read = async (key: { pk: string; sk: string }) => (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item;
+
+/** The checked parse of a comment's retry guard (comment_dedup): the vid and cid it reserved, its number once taken. */
+const guardFromItem = itemParser<Guard>('comment guard', { entity: 'comment_dedup', required: { vid: 'string', cid: 'string' }, optional: { seq: 'number', reserved_at: 'number', expires_at: 'number' } });
+const getComment = async (key: { pk: string; sk: string }) => commentFromItem(await read(key));
+const getGuard = async (key: { pk: string; sk: string }) => guardFromItem(await read(key));
 
 /**
  * The answer to a retry: the first comment, with the count as its author sees it (at least the
@@ -73,9 +78,9 @@ const get = async <T>(key: { pk: string; sk: string }) =>
  */
 async function firstComment(openid: string, guard: Guard): Promise<Answer | undefined> {
   const [stored, video, commented] = await Promise.all([
-    get<StoredComment>(commentKeys.comment(guard.vid, guard.seq!)),
+    getComment(commentKeys.comment(guard.vid, guard.seq!)),
     getVideo(guard.vid, true),
-    get<Record<string, unknown>>(commentKeys.commented(openid, guard.vid)),
+    read(commentKeys.commented(openid, guard.vid)),
   ]);
   if (!stored) return undefined;
   const [comment] = await commentViews([stored]);
@@ -162,7 +167,7 @@ async function abandonNumber(vid: string, seq: number, cid: string): Promise<'ab
     return 'abandoned';
   } catch (error) {
     if (!isConditionalCheckFailed(error)) throw error;
-    const there = await get<StoredComment>(commentKeys.comment(vid, seq));
+    const there = await getComment(commentKeys.comment(vid, seq));
     return there?.cid === cid ? 'written' : 'abandoned';
   }
 }
@@ -265,7 +270,7 @@ async function writeComment(comment: StoredComment, count: number, r: Reservatio
     } catch (error) {
       if (cancellationCode(error, 0) === 'ConditionalCheckFailed') {
         try {
-          const there = await get<StoredComment>(commentKeys.comment(comment.vid, comment.seq));
+          const there = await getComment(commentKeys.comment(comment.vid, comment.seq));
           return there?.cid === comment.cid ? { outcome: 'written' } : { outcome: 'taken' };
         } catch (readError) {
           return { outcome: 'failed', error: readError, maybeWritten: true };
@@ -288,7 +293,7 @@ async function awaitHolder(openid: string, guardKey: { pk: string; sk: string },
   for (let wait = 1; wait <= HOLDER_WAITS; wait++) {
     await backoff(wait, HOLDER_WAIT);
     const now = clock.now();
-    const guard = await get<Guard>(guardKey);
+    const guard = await getGuard(guardKey);
     if (!guard || guard.cid !== held.cid || guard.expires_at <= now || now - guard.reserved_at >= STALE_RESERVATION_MS) return undefined;
     if (guard.seq !== undefined) return firstComment(openid, guard);
   }
@@ -426,7 +431,7 @@ export async function postComment({ openid, vid, content, person }: { openid: st
     // A login token's check brought the person id: the window is read with the rest. An access
     // key's caller: after the account, which names the person.
     const [guard, video, author, early] = await Promise.all([
-      get<Guard>(guardKey),
+      getGuard(guardKey),
       getVideo(vid, true),
       getAccount(openid, true),
       person === undefined ? undefined : rateWindowFull(limitOf(person), now),

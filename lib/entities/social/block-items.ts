@@ -1,3 +1,4 @@
+import { itemParser } from '../../platform/db/item-check.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableNames } from '../../platform/db/client.js';
 import type { TransactItem } from '../../platform/db/transact.js';
@@ -37,8 +38,11 @@ export interface BlockListItem {
   version?: number;
 }
 
+/** The checked parse of a block-list item. */
+export const blockListFromItem = itemParser<BlockListItem>('block list', { entity: 'blocks', optional: { blocked: 'map', persons: 'map', version: 'number' } });
+
 /** The openids a block-list item holds (empty when there is none). */
-export const blockedIn = (item: Record<string, unknown> | undefined): Set<string> => new Set(Object.keys((item as BlockListItem | undefined)?.blocked ?? {}));
+export const blockedIn = (item: Record<string, unknown> | undefined): Set<string> => new Set(Object.keys(blockListFromItem(item)?.blocked ?? {}));
 
 /** The accounts `openid` blocked, one GetItem. */
 export async function blockedBy(openid: string): Promise<Set<string>> {

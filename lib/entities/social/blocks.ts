@@ -4,9 +4,9 @@ import { batchGetHubItems, batchWriteHubItems, inParallel, itemId } from '../../
 import { db, isConditionalCheckFailed, tableNames } from '../../platform/db/client.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../../platform/db/transact.js';
 import { LimitExceededError, NotFoundError, UnavailableError, ValidationError } from '../../platform/errors.js';
-import { accountKeys, isDeleted, LIVE_ACCOUNT, personOf, requireAccount, type Account } from '../accounts/accounts.js';
-import { followKeys } from './follows.js';
-import { blockKeys, type BlockListItem } from './block-items.js';
+import { accountCountersOrCheck, accountIn, accountKeys, isDeleted, LIVE_ACCOUNT, personOf, requireAccount } from '../accounts/accounts.js';
+import { followKeys, relationEndOrAbsence } from './follows.js';
+import { blockKeys, blockListFromItem, type BlockListItem } from './block-items.js';
 import type * as z from '../../platform/zod.js';
 import type { blockedPageSchema, blockResultSchema } from './block-schema.js';
 
@@ -22,7 +22,7 @@ function notSelf(openid: string, other: string) {
 }
 
 const readList = async (openid: string) =>
-  (await db.send(new GetCommand({ TableName: TABLE(), Key: blockKeys.blockList(openid), ConsistentRead: true }))).Item as BlockListItem | undefined;
+  blockListFromItem((await db.send(new GetCommand({ TableName: TABLE(), Key: blockKeys.blockList(openid), ConsistentRead: true }))).Item);
 
 const exists = async (key: { pk: string; sk: string }) =>
   (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true, ProjectionExpression: 'pk' }))).Item !== undefined;
@@ -41,30 +41,6 @@ function listWrite(openid: string, read: BlockListItem | undefined, blocked: Rec
 const personBlockPut = (person: string, blocker: string, blocked: string, at: string): TransactItem => ({
   Put: { TableName: TABLE(), Item: { ...blockKeys.personBlockedBy(person, blocker), entity: 'person_block', blocker, blocked, blocked_at: at } },
 });
-
-/** An account item's follow counters moved by `deltas` (none: only checked), conditional on `condition`. */
-function accountWrite(openid: string, deltas: { follow_count: number; follower_count: number }, condition: string): TransactItem {
-  const moved = Object.entries(deltas).filter(([, d]) => d !== 0);
-  if (moved.length === 0) return { ConditionCheck: { TableName: TABLE(), Key: accountKeys.account(openid), ConditionExpression: condition } };
-  return {
-    Update: {
-      TableName: TABLE(),
-      Key: accountKeys.account(openid),
-      UpdateExpression: `ADD ${moved.map(([c]) => `${c} :${c}`).join(', ')}`,
-      ConditionExpression: condition,
-      ExpressionAttributeValues: Object.fromEntries(moved.map(([c, d]) => [`:${c}`, d])),
-    },
-  };
-}
-
-/** The follow `follower` -> `followee` ended when it exists, or checked still absent (the state the block read). */
-function relationWrites(follower: string, followee: string, following: boolean): TransactItem[] {
-  if (!following) return [{ ConditionCheck: { TableName: TABLE(), Key: followKeys.follows(follower, followee), ConditionExpression: 'attribute_not_exists(pk)' } }];
-  return [
-    { Delete: { TableName: TABLE(), Key: followKeys.follows(follower, followee), ConditionExpression: 'attribute_exists(pk)' } },
-    { Delete: { TableName: TABLE(), Key: followKeys.followedBy(followee, follower) } },
-  ];
-}
 
 /** Tries of a block or unblock whose reads a parallel write made stale. */
 const ROUNDS = 5;
@@ -88,14 +64,14 @@ export async function block(openid: string, other: string): Promise<BlockResult>
     const at = clock.nowIso();
     const [m, t] = [mine ? 1 : 0, theirs ? 1 : 0];
     const items: TransactItem[] = [
-      accountWrite(other, { follow_count: -t, follower_count: -m }, LIVE_ACCOUNT),
+      accountCountersOrCheck(other, { follow_count: -t, follower_count: -m }, LIVE_ACCOUNT),
       listWrite(openid, list, { ...blocked, [other]: at }, { ...list?.persons, ...(person ? { [other]: person } : {}) }),
       { Put: { TableName: TABLE(), Item: { ...blockKeys.blockedBy(other, openid), entity: 'blocked_by', blocker: openid, blocked: other, blocked_at: at } } },
       ...(person ? [personBlockPut(person, openid, other, at)] : []),
-      ...relationWrites(openid, other, mine),
-      ...relationWrites(other, openid, theirs),
+      ...relationEndOrAbsence(openid, other, mine),
+      ...relationEndOrAbsence(other, openid, theirs),
       // Last: the blocker's own account, not deleted (docs/accounts.md, "Erasure"); checked alone when no follow ends.
-      accountWrite(openid, { follow_count: -m, follower_count: -t }, LIVE_ACCOUNT),
+      accountCountersOrCheck(openid, { follow_count: -m, follower_count: -t }, LIVE_ACCOUNT),
     ];
     try {
       await transactWrite(items);
@@ -154,9 +130,9 @@ export async function blockedPage(openid: string, offset: number): Promise<Block
   const item = await readList(openid);
   const entries = Object.entries(item?.blocked ?? {}).sort(([a, at], [b, bt]) => (at === bt ? (a < b ? -1 : 1) : at < bt ? 1 : -1));
   const page = entries.slice(offset, offset + PAGE_SIZE);
-  const accounts = await batchGetHubItems<Account>(page.map(([o]) => accountKeys.account(o)));
+  const accounts = await batchGetHubItems(page.map(([o]) => accountKeys.account(o)));
   const list = page.map(([o, at]) => {
-    const account = accounts.get(itemId(accountKeys.account(o)));
+    const account = accountIn(accounts, o);
     // A deleted account stays listed (its tombstone expires: then no item at all), without a name.
     if (account && !isDeleted(account)) return { openid: o, nickname: account.nickname, blocked_at: at, state: 'active' as const };
     return { openid: o, nickname: '', blocked_at: at, state: item?.persons?.[o] ? ('deleted' as const) : ('lapsed' as const) };
@@ -264,8 +240,8 @@ const dropStale = (person: string, b: PendingBlock) =>
  * The sign-in calls it when a try failed on a moved block's condition.
  */
 export async function liveBlocks(person: string, pending: PendingBlock[]): Promise<PendingBlock[]> {
-  const lists = await batchGetHubItems<BlockListItem>(pending.map((b) => blockKeys.blockList(b.blocker)));
-  const live = pending.filter((b) => lists.get(itemId(blockKeys.blockList(b.blocker)))?.blocked?.[b.blocked] !== undefined);
+  const lists = await batchGetHubItems(pending.map((b) => blockKeys.blockList(b.blocker)));
+  const live = pending.filter((b) => blockListFromItem(lists.get(itemId(blockKeys.blockList(b.blocker))))?.blocked?.[b.blocked] !== undefined);
   await inParallel(pending.filter((b) => !live.includes(b)), 10, (b) => dropStale(person, b));
   return live;
 }

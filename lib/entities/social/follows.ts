@@ -1,14 +1,14 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../../platform/clock.js';
 import { batchGetHubItems, itemId } from '../../platform/db/batch.js';
-import { db, isConditionalCheckFailed, tableNames } from '../../platform/db/client.js';
+import { db, tableNames } from '../../platform/db/client.js';
+import { itemParser } from '../../platform/db/item-check.js';
 import { pad, timeKey } from '../../platform/db/keys.js';
-import { accountKeys, LIVE_ACCOUNT } from '../accounts/accounts.js';
-import { afterCommit, retryTransient, wasRefused } from '../../platform/db/failures.js';
-import { cancellationCode, retryOnConflict, transactWrite } from '../../platform/db/transact.js';
+import { ACCOUNT_EXISTS, accountCounterUpdate, accountIn, accountKeys, giveBackRelationNumber, LIVE_ACCOUNT, takeRelationNumber } from '../accounts/accounts.js';
+import { afterCommit, wasRefused } from '../../platform/db/failures.js';
+import { cancellationCode, transactWrite, type TransactItem } from '../../platform/db/transact.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import { blockedIn, blockKeys, notBlockedCheck } from './block-items.js';
-import { logger } from '../../platform/logger.js';
 import { isDeleted, publicUser, requireAccount, type Account, type PublicUser } from '../accounts/accounts.js';
 import type * as z from '../../platform/zod.js';
 import type { followResultSchema, relationPageSchema } from './follow-schema.js';
@@ -50,8 +50,10 @@ interface RelationItem {
   follower: string;
   followee: string;
   seq: number;
-  followed_at: string;
 }
+
+/** The checked parse of a relation side as gsi1 holds it (keys, follower, followee and seq: no `entity`, docs/data-model.md, "Index projections"). */
+const relationFromIndexItem = itemParser<RelationItem>('follow', { required: { follower: 'string', followee: 'string', seq: 'number' } });
 
 export type FollowResult = z.output<typeof followResultSchema>;
 
@@ -74,62 +76,10 @@ function countAfterCommit(followee: Account, delta: 1 | -1): Promise<number> {
   return afterCommit('follower_count', () => followerCount(followee.openid), () => Math.max(0, (followee.follower_count ?? 0) + delta));
 }
 
-async function nextNumber(openid: string, counter: 'follow_seq' | 'follower_seq'): Promise<number> {
-  try {
-    const out = await retryOnConflict(() =>
-      db.send(
-        new UpdateCommand({
-          TableName: TABLE(),
-          Key: accountKeys.account(openid),
-          UpdateExpression: 'ADD #c :one',
-          // Never on a deleted account: its tombstone stays bare (docs/accounts.md, "Erasure").
-          ConditionExpression: LIVE_ACCOUNT,
-          ExpressionAttributeNames: { '#c': counter },
-          ExpressionAttributeValues: { ':one': 1 },
-          ReturnValues: 'UPDATED_NEW',
-        }),
-      ),
-    );
-    return Number(out.Attributes?.[counter]);
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
-    throw error;
-  }
-}
-
-/**
- * Gives back relation number `n` taken for a follow that was not written, unless a later follow
- * took the next one (then the number stays skipped: numbers must never repeat). Retried, as it runs
- * right after a failure; if it still fails the number stays skipped too.
- */
-async function releaseNumber(openid: string, counter: 'follow_seq' | 'follower_seq', n: number): Promise<void> {
-  await retryTransient(() =>
-    db.send(
-      new UpdateCommand({
-        TableName: TABLE(),
-        Key: accountKeys.account(openid),
-        UpdateExpression: 'ADD #c :minus',
-        ConditionExpression: '#c = :n',
-        ExpressionAttributeNames: { '#c': counter },
-        ExpressionAttributeValues: { ':minus': -1, ':n': n },
-      }),
-    ),
-  ).catch((error: Error) => {
-    if (!isConditionalCheckFailed(error)) logger.warn('relation number not given back', { counter, errorName: error.name });
-  });
-}
-
-const counterUpdate = (openid: string, counter: 'follow_count' | 'follower_count', delta: 1 | -1) => ({
-  Update: {
-    TableName: TABLE(),
-    Key: accountKeys.account(openid),
-    UpdateExpression: 'ADD #c :delta',
-    // A new relation never reaches a deleted account (its erasure may have ended its relations already).
-    ConditionExpression: delta > 0 ? LIVE_ACCOUNT : 'attribute_exists(pk)',
-    ExpressionAttributeNames: { '#c': counter },
-    ExpressionAttributeValues: { ':delta': delta },
-  },
-});
+/** The follower's follow_count or the followee's follower_count moved by a follow (+1) or its end (-1). */
+const counterUpdate = (openid: string, counter: 'follow_count' | 'follower_count', delta: 1 | -1) =>
+  // A new relation never reaches a deleted account (its erasure may have ended its relations already).
+  accountCounterUpdate(openid, { [counter]: delta }, delta > 0 ? LIVE_ACCOUNT : ACCOUNT_EXISTS);
 
 /**
  * The two items of one follow relation: the follower's side, numbered `mine` among the follower's
@@ -146,7 +96,7 @@ export function relationItems(follower: string, followee: string, at: string, mi
 /**
  * follow_user: idempotent; self 400; unknown followee 404. The two relation numbers are taken
  * first (atomic ADDs, so hot accounts never contend inside the transaction); when the relation is
- * then not written, numbers DynamoDB refused to use are given back (releaseNumber), so a 503 leaves
+ * then not written, numbers DynamoDB refused to use are given back (giveBackRelationNumber), so a 503 leaves
  * nothing behind. After a timeout nobody knows whether the write was applied: its numbers stay
  * skipped (a gap, never a repeat).
  */
@@ -155,11 +105,11 @@ export async function follow(follower: string, followee: string): Promise<Follow
   const target = await requireAccount(followee);
   if (await isFollowing(follower, followee)) return { follow_user: followee, following: true, follower_count: await followerCount(followee) };
 
-  const [taken, given] = await Promise.allSettled([nextNumber(follower, 'follow_seq'), nextNumber(followee, 'follower_seq')]);
+  const [taken, given] = await Promise.allSettled([takeRelationNumber(follower, 'follow_seq'), takeRelationNumber(followee, 'follower_seq')]);
   if (taken.status === 'rejected' || given.status === 'rejected') {
     await Promise.all([
-      taken.status === 'fulfilled' ? releaseNumber(follower, 'follow_seq', taken.value) : undefined,
-      given.status === 'fulfilled' ? releaseNumber(followee, 'follower_seq', given.value) : undefined,
+      taken.status === 'fulfilled' ? giveBackRelationNumber(follower, 'follow_seq', taken.value) : undefined,
+      given.status === 'fulfilled' ? giveBackRelationNumber(followee, 'follower_seq', given.value) : undefined,
     ]);
     throw taken.status === 'rejected' ? taken.reason : (given as PromiseRejectedResult).reason;
   }
@@ -188,7 +138,7 @@ export async function follow(follower: string, followee: string): Promise<Follow
       notBlockedCheck(follower, followee),
     ]);
   } catch (error) {
-    if (wasRefused(error)) await Promise.all([releaseNumber(follower, 'follow_seq', mine), releaseNumber(followee, 'follower_seq', theirs)]);
+    if (wasRefused(error)) await Promise.all([giveBackRelationNumber(follower, 'follow_seq', mine), giveBackRelationNumber(followee, 'follower_seq', theirs)]);
     // A parallel identical request won: the relation exists, which is what was asked.
     const lost = cancellationCode(error, 0) === 'ConditionalCheckFailed' || cancellationCode(error, 1) === 'ConditionalCheckFailed';
     if (lost) return { follow_user: followee, following: true, follower_count: await followerCount(followee) };
@@ -219,6 +169,18 @@ export async function unfollow(follower: string, followee: string): Promise<Foll
     return { follow_user: followee, following: false, follower_count: await followerCount(followee) };
   }
   return { follow_user: followee, following: false, follower_count: await countAfterCommit(target, -1) };
+}
+
+/**
+ * The follow `follower` -> `followee` ended when `following` (both sides; the counters are the
+ * caller's to move), or checked still absent: a block's transaction items, from the state it read.
+ */
+export function relationEndOrAbsence(follower: string, followee: string, following: boolean): TransactItem[] {
+  if (!following) return [{ ConditionCheck: { TableName: TABLE(), Key: followKeys.follows(follower, followee), ConditionExpression: 'attribute_not_exists(pk)' } }];
+  return [
+    { Delete: { TableName: TABLE(), Key: followKeys.follows(follower, followee), ConditionExpression: 'attribute_exists(pk)' } },
+    { Delete: { TableName: TABLE(), Key: followKeys.followedBy(followee, follower) } },
+  ];
 }
 
 /** The relation (follower, followee) that an item of `openid`'s partition is a side of, if it is one. */
@@ -285,7 +247,7 @@ async function publicUsers(viewer: string, openids: string[]): Promise<PublicUse
   ]);
   const blocked = blockedIn(found.get(itemId(blockKeys.blockList(viewer))));
   return openids.flatMap((o) => {
-    const account = found.get(itemId(accountKeys.account(o))) as Account | undefined;
+    const account = accountIn(found, o);
     if (!account || isDeleted(account) || blocked.has(o)) return [];
     return [
       publicUser(account, {
@@ -321,7 +283,7 @@ export async function relationPage(side: 'following' | 'followers', openid: stri
       Limit: FOLLOW_PAGE_SIZE + 1,
     }),
   );
-  const items = (out.Items ?? []) as RelationItem[];
+  const items = (out.Items ?? []).map((item) => relationFromIndexItem(item)!);
   const page = items.slice(0, FOLLOW_PAGE_SIZE);
   const users = await publicUsers(viewer, page.map((r) => (side === 'following' ? r.followee : r.follower)));
   const last = page[page.length - 1];

@@ -1,11 +1,9 @@
 import type { Principal } from '../auth/principal.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../../platform/audit/trail.js';
 import { clock } from '../../platform/clock.js';
-import { tableNames } from '../../platform/db/client.js';
-import { accountKeys } from '../../entities/accounts/accounts.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../../platform/db/transact.js';
 import { NotFoundError } from '../../platform/errors.js';
-import { getAccount, isDeleted } from '../../entities/accounts/accounts.js';
+import { getAccount, isDeleted, suspensionUpdate } from '../../entities/accounts/accounts.js';
 import { markKeysSuspended, suspensionMarkItems } from '../keys/suspension-marks.js';
 import { parseOpenid } from './admin-keys.js';
 
@@ -40,19 +38,7 @@ export async function changeSuspension(principal: Principal, openid: string, sus
     const now = clock.now();
     const nowIso = new Date(now).toISOString();
     const marks = attempt < 3 ? await suspensionMarkItems(openid, suspend) : undefined;
-    const accountUpdate: TransactItem = {
-      Update: {
-        TableName: tableNames.hub,
-        Key: accountKeys.account(openid),
-        ...(suspend
-          ? {
-              UpdateExpression: 'SET suspended_at = :now, suspended_by = :by',
-              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(suspended_at) AND attribute_not_exists(deleted_at)',
-              ExpressionAttributeValues: { ':now': nowIso, ':by': principal.user_id },
-            }
-          : { UpdateExpression: 'REMOVE suspended_at, suspended_by', ConditionExpression: 'attribute_exists(pk) AND attribute_exists(suspended_at) AND attribute_not_exists(deleted_at)' }),
-      },
-    };
+    const accountUpdate = suspensionUpdate(openid, suspend, principal.user_id, nowIso);
     try {
       await transactWrite([accountUpdate, auditItem(event, now), ...extra, ...(marks ?? [])]);
       writeAuditLine(event);

@@ -1,3 +1,4 @@
+import { itemParser } from '../../platform/db/item-check.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentAs } from '../../platform/api-doc.js';
 import * as z from '../../platform/zod.js';
@@ -9,7 +10,7 @@ import { randomBase62 } from '../../platform/ids.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../../platform/audit/trail.js';
 import { markKeysSuspended, suspensionMarkItems } from '../keys/suspension-marks.js';
 import { countMetric } from '../../platform/observability/metrics.js';
-import { accountKeys, getAccount, isDeleted } from '../../entities/accounts/accounts.js';
+import { deletionRequestUpdate, getAccount, isDeleted, phoneLinkRelease } from '../../entities/accounts/accounts.js';
 
 /**
  * Account deletion (docs/accounts.md, "Delete my account"): the request, which takes effect at once,
@@ -96,9 +97,16 @@ export function requireConfirmation(confirm: string | undefined): void {
   if (!parsed.success) throw new ValidationError(`Invalid parameter "confirm": ${parsed.error.issues[0]?.message}`);
 }
 
+/** The checked parse of a deletion record. */
+const deletionFromItem = itemParser<StoredDeletion>('deletion', {
+  entity: 'account_deletion',
+  required: { id: 'string', openid: 'string', state: 'string', requested_at: 'string', step: 'string', erased: 'map', v: 'number' },
+  optional: { invited_by: 'string', position: 'map' },
+});
+
 export async function getDeletion(id: string, consistent = true): Promise<StoredDeletion | undefined> {
   const out = await db.send(new GetCommand({ TableName: tableNames.hub, Key: deletionKeys.deletion(id), ConsistentRead: consistent }));
-  return out.Item as StoredDeletion | undefined;
+  return deletionFromItem(out.Item);
 }
 
 /** `GET /api/v1/deletions/{id}`: the deletion's state; 404 for an id that is not one. */
@@ -156,24 +164,9 @@ export async function requestDeletion(request: DeletionRequest): Promise<{ delet
     const event: AuditEvent = { action: 'account.deletion_requested', actor: request.actor, subject: account.openid, via: request.via };
     const marks = await suspensionMarkItems(account.openid, true, ROOM_FOR_KEY_MARKS);
     const items: TransactItem[] = [
-      {
-        Update: {
-          TableName: tableNames.hub,
-          Key: accountKeys.account(account.openid),
-          // Out of the accounts export at once (its index keys go); the profile's text is erased now.
-          UpdateExpression: 'SET deleted_at = :now, deletion_id = :id, nickname = :empty, signature = :empty, city = :empty, updated_at = :now REMOVE gsi1pk, gsi1sk, phone, invited_by',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
-          ExpressionAttributeValues: { ':now': nowIso, ':id': id, ':empty': '' },
-        },
-      },
-      {
-        Delete: {
-          TableName: tableNames.hub,
-          Key: accountKeys.phone(account.phone),
-          ConditionExpression: 'attribute_not_exists(pk) OR openid = :me',
-          ExpressionAttributeValues: { ':me': account.openid },
-        },
-      },
+      // Out of the accounts export at once (its index keys go); the profile's text is erased now.
+      deletionRequestUpdate(account.openid, id, nowIso),
+      phoneLinkRelease(account.phone, account.openid),
       {
         Put: {
           TableName: tableNames.hub,

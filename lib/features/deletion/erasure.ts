@@ -10,15 +10,16 @@ import { db, isConditionalCheckFailed, tableNames } from '../../platform/db/clie
 import { transactWrite, cancellationCode } from '../../platform/db/transact.js';
 import { auditItem, auditKeys, writeAuditLine, type AuditEvent } from '../../platform/audit/trail.js';
 import { commentKeys, tombstoneUpdate } from '../../entities/comments/comments.js';
-import { videoKeys, videoPartitions } from '../../entities/catalog/video-items.js';
-import { shareIdOf, shareKeys } from '../share/shares.js';
+import { videoPartitions } from '../../entities/catalog/video-items.js';
+import { authorNicknameRemoval } from '../../entities/catalog/videos.js';
+import { shareIdOf, shareKeys, sharerRemoval } from '../share/shares.js';
 import { endRelation, relationOfItem } from '../../entities/social/follows.js';
 import { eraseBlockItem, isBlockItem } from '../../entities/social/blocks.js';
 import { listKeysOfUser, removeKey, removeKeyQuota } from '../keys/key-records.js';
 import { logger } from '../../platform/logger.js';
 import { countMetric } from '../../platform/observability/metrics.js';
 import type { ChangeRecord } from '../streams/facts.js';
-import { accountKeys } from '../../entities/accounts/accounts.js';
+import { accountKeys, tombstonePut } from '../../entities/accounts/accounts.js';
 import { deletionIdOf, deletionKeys, getDeletion, type StoredDeletion } from './deletion.js';
 import { eraseReport, eraseReportsOf, hasReports } from '../report/reports.js';
 
@@ -170,15 +171,7 @@ async function tombstoneComment(d: StoredDeletion, place: { vid: string; seq: nu
 /** A share of the account without its sharer, out of the sharer index; false when it is already (or gone). */
 async function unlinkShare(d: StoredDeletion, shareid: string): Promise<boolean> {
   try {
-    await db.send(
-      new UpdateCommand({
-        TableName: TABLE(),
-        Key: shareKeys.share(shareid),
-        UpdateExpression: 'REMOVE openid, gsi2pk, gsi2sk',
-        ConditionExpression: 'openid = :me',
-        ExpressionAttributeValues: { ':me': d.openid },
-      }),
-    );
+    await db.send(new UpdateCommand(sharerRemoval(shareid, d.openid)));
     return true;
   } catch (error) {
     if (!isConditionalCheckFailed(error)) throw error;
@@ -224,9 +217,7 @@ async function eraseVideosPage(d: StoredDeletion, position: Record<string, unkno
   const erased: Record<string, number> = {};
   await inParallel((out.Items ?? []) as { vid: string }[], 10, async ({ vid }) => {
     try {
-      await db.send(
-        new UpdateCommand({ TableName: TABLE(), Key: videoKeys.video(vid), UpdateExpression: 'REMOVE author_nickname', ConditionExpression: 'attribute_exists(pk)' }),
-      );
+      await db.send(new UpdateCommand(authorNicknameRemoval(vid)));
       tally(erased, 'videos_kept');
     } catch (error) {
       if (!isConditionalCheckFailed(error)) throw error;
@@ -300,21 +291,8 @@ async function finish(d: StoredDeletion, erased: Record<string, number>): Promis
   const event: AuditEvent = { action: 'account.deleted', actor: 'system', subject: d.openid, via: 'erasure' };
   try {
     await transactWrite([
-      {
-        // The tombstone: no personal data; kept while a token issued before the deletion may live,
-        // so that every one of them stays refused (lib/features/auth/jwt.ts reads `deleted_at`).
-        Put: {
-          TableName: TABLE(),
-          Item: {
-            ...accountKeys.account(d.openid),
-            entity: 'deleted_account',
-            openid: d.openid,
-            deleted_at: d.requested_at,
-            deletion_id: d.id,
-            ttl: Math.floor(now / 1000) + config.JWT_TTL_SECONDS + 86_400,
-          },
-        },
-      },
+      // The tombstone, kept while a token issued before the deletion may live.
+      tombstonePut(d.openid, d.requested_at, d.id, Math.floor(now / 1000) + config.JWT_TTL_SECONDS + 86_400),
       {
         Update: {
           TableName: TABLE(),

@@ -1,6 +1,7 @@
 // Held content (docs/moderation.md, "Filter"): what a `hold` term matched, stored apart until a
 // moderator approves or discards it (lib/features/filter/held.ts). This module holds the items and the
 // author's reads of them.
+import { itemParser } from '../../platform/db/item-check.js';
 import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { accountKeys, liveAccountCheck } from '../../entities/accounts/accounts.js';
@@ -38,6 +39,12 @@ export const heldKeys = {
 };
 
 /** A held item as stored. */
+/** The checked parse of a held item. */
+export const heldFromItem = (item: Record<string, unknown> | undefined) => heldParse(item);
+
+/** The checked parse of a withdrawn held comment's marker. */
+const withdrawnFromItem = itemParser<{ vid?: string; created_at?: string }>('withdrawn held comment', { entity: 'held_withdrawn', optional: { vid: 'string', created_at: 'string' } });
+
 export interface HeldItem {
   pk: string;
   sk: string;
@@ -133,7 +140,7 @@ export async function holdComment(input: { openid: string; vid: string; content:
     return item;
   } catch (error) {
     if (cancellationCode(error, 0) === 'ConditionalCheckFailed') {
-      const existing = (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item as HeldItem | undefined;
+      const existing = heldFromItem((await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item);
       if (existing) return existing;
     }
     accountGone(error, 3);
@@ -221,7 +228,7 @@ export async function withdrawHeldComment(openid: string, vid: string, cid: stri
   const item = (await heldOfAuthor(openid, heldKeys.commentsOfVideoPrefix(vid))).find((h) => h.target_id === cid);
   const markerKey = heldKeys.withdrawnComment(openid, cid);
   if (!item) {
-    const marker = (await db.send(new GetCommand({ TableName: TABLE(), Key: markerKey, ConsistentRead: true }))).Item as { vid?: string; created_at?: string } | undefined;
+    const marker = withdrawnFromItem((await db.send(new GetCommand({ TableName: TABLE(), Key: markerKey, ConsistentRead: true }))).Item);
     return marker?.vid === vid ? { cid, vid, created_at: marker.created_at ?? '' } : undefined;
   }
   if (item.state !== 'pending') throw new UnavailableError('A moderator is approving this comment right now; retry in a moment', 5);
@@ -276,3 +283,9 @@ export async function heldOfAccount(openid: string): Promise<HeldView[]> {
   return (await heldOfAuthor(openid, heldKeys.prefix)).map(heldView);
 }
 
+
+const heldParse = itemParser<HeldItem>('held', {
+  entity: 'held',
+  required: { nonce: 'string', target_type: 'string', target_id: 'string', author: 'string', fields: 'list', text: 'map', at: 'string', state: 'string' },
+  optional: { vid: 'string', video: 'map' },
+});

@@ -2,7 +2,7 @@
 // oldest first (listHeld), and its actions (approveHeld, discardHeld). The items themselves:
 // lib/features/filter/held-items.ts.
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { accountKeys, getAccount, isDeleted, LIVE_ACCOUNT } from '../../entities/accounts/accounts.js';
+import { getAccount, isDeleted, profileFieldUpdate } from '../../entities/accounts/accounts.js';
 import { PUBLISHING_ROLES } from '../../entities/accounts/roles.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../../platform/audit/trail.js';
 import { putVideo, removalOf, VideoRemovedError, type VideoRemoval } from '../../entities/catalog/videos.js';
@@ -12,7 +12,7 @@ import { batchGetHubItems, itemId } from '../../platform/db/batch.js';
 import { db, isConditionalCheckFailed, tableNames } from '../../platform/db/client.js';
 import { cancellationCode, transactWrite } from '../../platform/db/transact.js';
 import { AppError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.js';
-import { heldKeys, heldView, isHeldItemKey, parseHeldId, type HeldItem, type HeldTargetType, type HeldView, type ProfileField } from './held-items.js';
+import { heldFromItem, heldKeys, heldView, isHeldItemKey, parseHeldId, type HeldItem, type HeldTargetType, type HeldView, type ProfileField } from './held-items.js';
 
 export type { HeldView, HeldTargetType };
 
@@ -56,9 +56,9 @@ export async function listHeld(options: { limit?: number; cursor?: string } = {}
     }),
   );
   const keys = (out.Items ?? []).map((i) => ({ pk: i.pk as string, sk: i.sk as string }));
-  const found = await batchGetHubItems<HeldItem>(keys);
+  const found = await batchGetHubItems(keys);
   const items = keys.flatMap((k) => {
-    const item = found.get(itemId(k));
+    const item = heldFromItem(found.get(itemId(k)));
     return item ? [item] : [];
   });
   const next = out.LastEvaluatedKey as Record<string, string> | undefined;
@@ -66,7 +66,7 @@ export async function listHeld(options: { limit?: number; cursor?: string } = {}
 }
 
 async function getHeld(key: { pk: string; sk: string }): Promise<HeldItem | undefined> {
-  return (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item as HeldItem | undefined;
+  return heldFromItem((await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item);
 }
 
 async function requireHeld(heldId: string): Promise<HeldItem> {
@@ -167,16 +167,7 @@ export async function approveHeld(heldId: string, moderator: Decider): Promise<H
     const field = item.fields[0] as ProfileField;
     try {
       await transactWrite([
-        {
-          Update: {
-            TableName: TABLE(),
-            Key: accountKeys.account(item.author),
-            UpdateExpression: 'SET #field = :value, updated_at = :now',
-            ConditionExpression: `${LIVE_ACCOUNT} AND attribute_not_exists(suspended_at)`,
-            ExpressionAttributeNames: { '#field': field },
-            ExpressionAttributeValues: { ':value': item.text[field], ':now': clock.nowIso() },
-          },
-        },
+        profileFieldUpdate(item.author, field, item.text[field]!, clock.nowIso()),
         { Delete: { TableName: TABLE(), Key: heldKey, ConditionExpression: 'nonce = :n', ExpressionAttributeValues: { ':n': item.nonce } } },
         auditItem(event),
       ]);

@@ -1,3 +1,4 @@
+import { itemParser } from '../../platform/db/item-check.js';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentAs } from '../../platform/api-doc.js';
 import * as z from '../../platform/zod.js';
@@ -58,9 +59,12 @@ export const putFilterTermsBodySchema = z.strictBody({
 
 export const filterTermPath = z.object({ term: termSchema });
 
+/** The checked parse of the stored filter term list. */
+const listFromItem = itemParser<StoredList>('filter terms', { entity: 'filter_terms', required: { version: 'number', terms: 'list' } });
+
 async function readStoredList(consistent: boolean): Promise<StoredList | undefined> {
   const out = await db.send(new GetCommand({ TableName: tableNames.hub, Key: filterTermKeys.list(), ConsistentRead: consistent }));
-  return out.Item as StoredList | undefined;
+  return listFromItem(out.Item);
 }
 
 const viewOf = (stored: StoredList | undefined): FilterTermList => ({ version: stored?.version ?? 0, terms: stored?.terms ?? [], updated_at: stored?.updated_at ?? null });

@@ -1,8 +1,9 @@
+import { itemParser } from '../../platform/db/item-check.js';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionalCheckFailed, tableNames } from '../../platform/db/client.js';
 import { retryTransient, wasRefused } from '../../platform/db/failures.js';
 import { batchGetItems, itemId } from '../../platform/db/batch.js';
-import { accountKeys } from '../../entities/accounts/accounts.js';
+import { liveAccountCheck, NOT_SUSPENDED_OR_DELETED } from '../../entities/accounts/accounts.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../../platform/db/transact.js';
 import { AuthError, LimitExceededError } from '../../platform/errors.js';
 import { logger } from '../../platform/logger.js';
@@ -41,6 +42,22 @@ export type KeyBinding = Pick<StoredKey, 'id' | 'user_id' | 'scopes' | 'expires_
   suspended?: boolean;
 };
 const BINDING_ATTRIBUTES = 'id, user_id, scopes, expires_at, is_active, last_used_at, rate_limit_per_minute, suspended';
+
+/** The checked parse of a key record (`expires_at` and `last_used_at` may be null: not checked by kind). */
+export const keyRecordFromItem = itemParser<StoredKey>('key record', {
+  entity: 'api_key',
+  required: { id: 'number', user_id: 'string', name: 'string', scopes: 'list', is_active: 'boolean', created_at: 'string' },
+  optional: { key_hash: 'string', key_hint: 'string', rate_limit_per_minute: 'number' },
+});
+
+/**
+ * The checked parse of a key's binding as its hash guard holds it: read with BINDING_ATTRIBUTES (no
+ * `entity`) or whole (a use's ALL_NEW), so only the attributes verification relies on are checked.
+ */
+export const keyBindingFromItem = itemParser<KeyBinding & Record<string, unknown>>('key binding', {
+  required: { id: 'number', user_id: 'string' },
+  optional: { scopes: 'list', is_active: 'boolean', rate_limit_per_minute: 'number', suspended: 'boolean' },
+});
 
 /** The key record as stored under its user's partition. */
 export function keyRecordItem(key: StoredKey): Record<string, unknown> {
@@ -118,13 +135,7 @@ export async function insertKey(key: StoredKey, maxKeysPerUser: number, also: Tr
       },
       // The owner's account must be neither suspended nor deleted: a create racing a suspension or a
       // deletion either lands before it (and that marks its guard) or is refused here.
-      {
-        ConditionCheck: {
-          TableName: tableNames.hub,
-          Key: accountKeys.account(key.user_id),
-          ConditionExpression: 'attribute_not_exists(suspended_at) AND attribute_not_exists(deleted_at)',
-        },
-      },
+      liveAccountCheck(key.user_id, NOT_SUSPENDED_OR_DELETED),
       ...also,
     ]);
   } catch (error) {
@@ -151,7 +162,7 @@ export async function listKeysOfUser(userId: string): Promise<StoredKey[]> {
         ExclusiveStartKey: startKey,
       }),
     );
-    keys.push(...((out.Items ?? []) as StoredKey[]));
+    keys.push(...(out.Items ?? []).map((item) => keyRecordFromItem(item)!));
     startKey = out.LastEvaluatedKey;
   } while (startKey);
   return keys;
@@ -159,7 +170,7 @@ export async function listKeysOfUser(userId: string): Promise<StoredKey[]> {
 
 export async function getKeyOfUser(userId: string, id: number): Promise<StoredKey | undefined> {
   const out = await db.send(new GetCommand({ TableName: TABLE(), Key: keyRecordKeys.record(userId, id), ConsistentRead: true }));
-  return out.Item as StoredKey | undefined;
+  return keyRecordFromItem(out.Item);
 }
 
 /**
@@ -234,7 +245,7 @@ export async function removeKeyQuota(userId: string): Promise<void> {
  */
 export async function findKeyByHash(keyHash: string): Promise<KeyBinding | undefined> {
   const guard = await db.send(new GetCommand({ TableName: TABLE(), Key: keyRecordKeys.hashGuard(keyHash), ConsistentRead: true, ProjectionExpression: BINDING_ATTRIBUTES }));
-  return guard.Item as KeyBinding | undefined;
+  return keyBindingFromItem(guard.Item);
 }
 
 /**
@@ -278,7 +289,7 @@ export async function findKeyById(id: number): Promise<StoredKey | undefined> {
  */
 export async function findKeyRecordByHash(keyHash: string): Promise<StoredKey | undefined> {
   const guard = await db.send(new GetCommand({ TableName: TABLE(), Key: keyRecordKeys.hashGuard(keyHash), ConsistentRead: true, ProjectionExpression: 'id, user_id, last_used_at' }));
-  const binding = guard.Item as Pick<KeyBinding, 'id' | 'user_id' | 'last_used_at'> | undefined;
+  const binding = keyBindingFromItem(guard.Item);
   const record = binding && (await getKeyOfUser(binding.user_id, binding.id));
   // last_used_at: the guard's, which every use records (withLastUse), when it is the later.
   const fromGuard = binding?.last_used_at;

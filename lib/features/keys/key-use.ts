@@ -6,7 +6,7 @@ import { cancellationCode, retryOnConflict, transactWrite, type TransactItem } f
 import { retryTransient } from '../../platform/db/failures.js';
 import { UnavailableError } from '../../platform/errors.js';
 import { keyStatus } from './key-record.js';
-import { keyRecordKeys, type KeyBinding } from './key-records.js';
+import { keyBindingFromItem, keyRecordKeys, type KeyBinding } from './key-records.js';
 
 /**
  * A key's use, checked and counted in ONE conditional UpdateItem of its hash guard
@@ -133,7 +133,7 @@ export async function useKey(keyHash: string, nowMs: number, defaultLimit: numbe
   const attempt = async (at: number, staleWindow?: string): Promise<KeyUse | { stale: string } | { later: string }> => {
     try {
       const out = await retryOnConflict(() => db.send(new UpdateCommand(keyUseUpdate(keyHash, at, defaultLimit, staleWindow))));
-      return { outcome: 'admitted', binding: out.Attributes as Guard };
+      return { outcome: 'admitted', binding: keyBindingFromItem(out.Attributes)! };
     } catch (error) {
       if (!isConditionalCheckFailed(error)) throw error;
       return refusal(fromOld((error as { Item?: Record<string, AttributeValue> }).Item), at, useParts(at).slot, defaultLimit);

@@ -3,20 +3,19 @@
 import * as z from '../../platform/zod.js';
 import { dropSharedHeads } from '../../entities/catalog/shared-heads.js';
 import type { Principal } from '../auth/principal.js';
-import { accountKeys, getAccount, isDeleted } from '../../entities/accounts/accounts.js';
+import { ACCOUNT_EXISTS, accountCounterUpdate, getAccount, isDeleted } from '../../entities/accounts/accounts.js';
 import { changeSuspension } from '../admin/suspension.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../../platform/audit/trail.js';
-import { getVideo } from '../../entities/catalog/videos.js';
-import { videoKeys, type StoredLatest, type VideoItem } from '../../entities/catalog/video-items.js';
+import { authorLatestIn, authorLatestRemoval, getVideo, removedVideoPut, videoDelete, videoTagDeletes } from '../../entities/catalog/videos.js';
+import { videoKeys, type VideoItem } from '../../entities/catalog/video-items.js';
 import { clock } from '../../platform/clock.js';
 import { findComment, tombstoneUpdate } from '../../entities/comments/comments.js';
-import { batchGetHubItems, itemId } from '../../platform/db/batch.js';
-import { tableNames } from '../../platform/db/client.js';
+import { batchGetHubItems } from '../../platform/db/batch.js';
 import { conditionFailed, transactWrite, type TransactItem } from '../../platform/db/transact.js';
 import { ForbiddenError, NotFoundError, UnavailableError, ValidationError } from '../../platform/errors.js';
 import { approveHeld, discardHeld } from '../filter/held.js';
 import { parseHeldId, type HeldTargetType } from '../filter/held-items.js';
-import { getCase, REASONS, reportKeys, type Decision, type StoredCase } from '../report/reports.js';
+import { closeCaseItem, getCase, type Decision, type StoredCase } from '../report/reports.js';
 import { TARGET_TYPES, type Target } from '../report/targets.js';
 import { checkedText } from '../../platform/text.js';
 
@@ -94,29 +93,18 @@ async function removeVideo({ principal, target, caseItem, nowIso, note }: Parame
   const video = await getVideo(target.id, true);
   const event = eventOf('video.removed', principal, video?.author_openid ?? caseItem.owner, target);
   if (!video) return { state: 'actioned', outcome: 'content_removed', items: [], event };
-  const TableName = tableNames.hub;
   const author = video.author_openid;
-  const [found, account] = await Promise.all([batchGetHubItems<StoredLatest>([videoKeys.authorLatest(author)]), getAccount(author, true)]);
-  const latest = found.get(itemId(videoKeys.authorLatest(author)));
+  const [found, account] = await Promise.all([batchGetHubItems([videoKeys.authorLatest(author)]), getAccount(author, true)]);
+  const latest = authorLatestIn(found, author);
   const { gsi1pk: _1, gsi1sk: _2, gsi2pk: _3, gsi2sk: _4, gsi3pk: _5, gsi3sk: _6, ...fields } = video as VideoItem & Record<string, unknown>;
   const items: TransactItem[] = [
-    { Delete: { TableName, Key: videoKeys.video(video.vid), ConditionExpression: 'attribute_exists(pk)' } },
-    { Put: { TableName, Item: { ...fields, ...moderationKeys.removedVideo(video.vid), entity: 'removed_video', removed_at: nowIso, removed_by: principal.user_id, ...(note ? { note } : {}) } } },
-    ...video.tags.map((tag) => ({ Delete: { TableName, Key: videoKeys.videoTag(video.vid, tag) } })),
+    videoDelete(video.vid),
+    removedVideoPut(fields, { removed_at: nowIso, removed_by: principal.user_id, ...(note ? { note } : {}) }),
+    ...videoTagDeletes(video),
+    ...authorLatestRemoval(author, latest, video.vid),
   ];
-  if (latest?.videos?.some((v) => v.vid === video.vid)) {
-    items.push({
-      Update: {
-        TableName,
-        Key: videoKeys.authorLatest(author),
-        UpdateExpression: 'SET videos = :videos, version = :next',
-        ConditionExpression: 'version = :v',
-        ExpressionAttributeValues: { ':videos': latest.videos.filter((v) => v.vid !== video.vid), ':v': latest.version ?? 0, ':next': (latest.version ?? 0) + 1 },
-      },
-    });
-  }
   if (account && !isDeleted(account)) {
-    items.push({ Update: { TableName, Key: accountKeys.account(author), UpdateExpression: 'ADD video_count :minus', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':minus': -1 } } });
+    items.push(accountCounterUpdate(author, { video_count: -1 }, ACCOUNT_EXISTS));
   }
   return { state: 'actioned', outcome: 'content_removed', items, event };
 }
@@ -185,25 +173,6 @@ async function actOnHeld(principal: Principal, heldId: string, action: Moderatio
 
 async function dismiss({ principal, target }: Parameters<Planner>[0]): Promise<Plan> {
   return { state: 'dismissed', outcome: null, items: [], event: eventOf('reports.dismissed', principal, principal.user_id, target) };
-}
-
-/** The case's round closed with `decision`: conditional on the round and open count as read, so a report filed meanwhile makes the action start again. */
-function closeCaseItem(caseItem: StoredCase, decision: Decision & { note?: string }): TransactItem {
-  const names: Record<string, string> = { '#round': 'round', '#r': String(caseItem.round) };
-  const reasonNames = REASONS.map((r, i) => {
-    names[`#c${i}`] = `r_${r}`;
-    return `#c${i}`;
-  });
-  return {
-    Update: {
-      TableName: tableNames.hub,
-      Key: reportKeys.case(caseItem.target_type, caseItem.target_id),
-      UpdateExpression: `SET decisions.#r = :d, #round = :next, open_count = :zero REMOVE oldest_open_at, gsi1pk, gsi1sk, ${reasonNames.join(', ')}`,
-      ConditionExpression: '#round = :round AND open_count = :n',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: { ':d': decision, ':next': caseItem.round + 1, ':zero': 0, ':round': caseItem.round, ':n': caseItem.open_count },
-    },
-  };
 }
 
 const resultOf = (target: Target, d: Decision): ActionResult => ({ target, action: d.action, state: d.state, outcome: d.outcome, reports: d.reports, decided_at: d.decided_at });

@@ -1,15 +1,15 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentAs } from '../../platform/api-doc.js';
 import * as z from '../../platform/zod.js';
-import { accountKeys, isDeleted } from '../../entities/accounts/accounts.js';
+import { accountIn, accountKeys, isDeleted } from '../../entities/accounts/accounts.js';
 import { clock } from '../../platform/clock.js';
 import { gaugeSeconds } from '../../platform/observability/metrics.js';
 import { batchGetHubItems, itemId } from '../../platform/db/batch.js';
 import { db, tableNames } from '../../platform/db/client.js';
 import { ValidationError } from '../../platform/errors.js';
 import type { VideoRemoval } from '../../entities/catalog/videos.js';
-import { heldKeys, heldView, type HeldItem, type HeldTargetType } from '../filter/held-items.js';
-import { reasonCounts, reportKeys, type StoredCase } from '../report/reports.js';
+import { heldFromItem, heldKeys, heldView, type HeldItem, type HeldTargetType } from '../filter/held-items.js';
+import { caseFromItem, reasonCounts, reportKeys, type StoredCase } from '../report/reports.js';
 import type { Target } from '../report/targets.js';
 import { MAX_CURSOR_LENGTH, openCursor, signCursor } from '../../platform/secrets/signed-cursor.js';
 
@@ -131,17 +131,20 @@ export async function moderationQueue(query: Record<string, string | undefined>,
     const takeReport = h >= held.rows.length || (r < reports.rows.length && since(reports.rows[r]!) <= since(held.rows[h]!));
     page.push(takeReport ? { source: 'reports', row: reports.rows[r++]! } : { source: 'held', row: held.rows[h++]! });
   }
-  const found = await batchGetHubItems<StoredCase | HeldItem>(page.map(({ row }) => ({ pk: row.pk, sk: row.sk })));
+  const found = await batchGetHubItems(page.map(({ row }) => ({ pk: row.pk, sk: row.sk })));
   type Found = { source: 'reports'; item: StoredCase } | { source: 'held'; item: HeldItem };
   const stored = page.flatMap(({ source, row }): Found[] => {
-    const item = found.get(itemId(row));
-    if (source === 'reports') return item && (item as StoredCase).open_count > 0 ? [{ source, item: item as StoredCase }] : [];
-    return item ? [{ source, item: item as HeldItem }] : [];
+    if (source === 'reports') {
+      const item = caseFromItem(found.get(itemId(row)));
+      return item && item.open_count > 0 ? [{ source, item }] : [];
+    }
+    const item = heldFromItem(found.get(itemId(row)));
+    return item ? [{ source, item }] : [];
   });
   const owners = stored.map((s) => (s.source === 'reports' ? s.item.owner : s.item.author));
-  const authors = await batchGetHubItems<{ nickname?: string; deleted_at?: string }>([...new Set(owners)].map((o) => accountKeys.account(o)));
+  const authors = await batchGetHubItems([...new Set(owners)].map((o) => accountKeys.account(o)));
   const authorOf = (openid: string) => {
-    const account = authors.get(itemId(accountKeys.account(openid)));
+    const account = accountIn(authors, openid);
     return { openid, nickname: isDeleted(account) ? '' : (account?.nickname ?? '') };
   };
   const items = stored.map((s): QueueEntry => {

@@ -1,6 +1,6 @@
 // Long by nature: every section of an account's data export, each a small reader of one range.
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { accountKeys, type Account } from '../../entities/accounts/accounts.js';
+import { accountKeys, getAccount, type Account } from '../../entities/accounts/accounts.js';
 import { shownEntry } from '../../platform/audit/audit-list.js';
 import { auditKeys, type AuditEntry } from '../../platform/audit/trail.js';
 import { reactionKeys } from '../../entities/catalog/reaction-items.js';
@@ -19,7 +19,7 @@ import { openCursor, signCursor } from '../../platform/secrets/signed-cursor.js'
 import { shareKeys, type StoredShare } from '../share/shares.js';
 import { followKeys } from '../../entities/social/follows.js';
 import { blockKeys } from '../../entities/social/block-items.js';
-import { reportKeys, type StoredReport } from '../report/reports.js';
+import { reportFromItem, reportKeys } from '../report/reports.js';
 import { heldKeys, type HeldItem } from '../filter/held-items.js';
 import type { AccountData, DataExportPage, ExportRecord, SectionName } from './data-export-api.js';
 
@@ -250,9 +250,9 @@ function feedRecord(item: Record<string, unknown>, _reader: Reader, nowMs: numbe
 }
 
 async function reportRecords(entries: Record<string, unknown>[]): Promise<ExportRecord[]> {
-  const found = await batchGetHubItems<StoredReport>(entries.map((e) => ({ pk: String(e.pk), sk: String(e.sk) })));
+  const found = await batchGetHubItems(entries.map((e) => ({ pk: String(e.pk), sk: String(e.sk) })));
   return entries.flatMap((e) => {
-    const r = found.get(itemId({ pk: e.pk, sk: e.sk }));
+    const r = reportFromItem(found.get(itemId({ pk: e.pk, sk: e.sk })));
     return r ? [{ type: 'report' as const, id: r.id, target_type: r.target_type, target_id: r.target_id, reason: r.reason, text: r.text, created_at: r.created_at, updated_at: r.updated_at }] : [];
   });
 }
@@ -338,10 +338,10 @@ export async function dataExportPage(reader: Reader, query: { cursor?: string })
   let requests = 0;
   let account: AccountData | undefined;
   if (first) {
-    const out = await db.send(new GetCommand({ TableName: tableNames.hub, Key: accountKeys.account(openid), ConsistentRead: true }));
+    const stored = await getAccount(openid, true);
     requests++;
-    if (!out.Item) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
-    account = accountData(out.Item as Account);
+    if (!stored) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
+    account = accountData(stored);
   }
 
   const records: ExportRecord[] = [];

@@ -1,13 +1,10 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentAs } from '../../platform/api-doc.js';
 import * as z from '../../platform/zod.js';
 import type { Principal } from '../auth/principal.js';
-import { db, tableNames } from '../../platform/db/client.js';
-import { videoKeys } from '../../entities/catalog/video-items.js';
 import { toVideoView, videoViews } from '../../entities/catalog/video-view.js';
 import { commentKeys } from '../../entities/comments/comments.js';
 import type { VideoView } from '../../entities/catalog/video-view-schema.js';
-import { getVideo, putVideo, removalOf } from '../../entities/catalog/videos.js';
+import { getVideo, putVideo, removalOf, vidOfExternalId } from '../../entities/catalog/videos.js';
 import { afterCommit } from '../../platform/db/failures.js';
 import { ForbiddenError, ValidationError } from '../../platform/errors.js';
 import { countMetric } from '../../platform/observability/metrics.js';
@@ -127,8 +124,7 @@ async function checkedPublish(principal: Principal, body: unknown) {
 /** The video an `external_id` of the author names, if any (the guard item putVideo writes, then its video), and the vid it names (its video may be gone: removed). */
 async function videoOfExternalId(author: string, externalId: string | undefined) {
   if (externalId === undefined) return {};
-  const link = await db.send(new GetCommand({ TableName: tableNames.hub, Key: videoKeys.externalId(author, externalId), ConsistentRead: true }));
-  const vid = (link.Item as { vid?: string } | undefined)?.vid;
+  const vid = await vidOfExternalId(author, externalId);
   return vid ? { vid, video: await getVideo(vid, true) } : {};
 }
 

@@ -4,7 +4,7 @@ import type { VideoView } from '../../entities/catalog/video-view-schema.js';
 import { clock } from '../../platform/clock.js';
 import { batchGetHubItems, batchWriteHubItems, itemId, type BatchWrite } from '../../platform/db/batch.js';
 import { shareExpired, type StoredShare } from '../share/shares.js';
-import { accountKeys } from '../../entities/accounts/accounts.js';
+import { accountIn, accountKeys } from '../../entities/accounts/accounts.js';
 import { videoKeys } from '../../entities/catalog/video-items.js';
 import { feedKeys } from './feed-state.js';
 import { reactionKeys } from '../../entities/catalog/reaction-items.js';
@@ -80,7 +80,7 @@ export async function nextList(req: FeedRequest): Promise<FeedAnswer> {
   for (const item of shown) {
     const video = item.title ? item : (lookups.get(itemId(videoKeys.video(item.vid))) as VideoItem | undefined);
     if (!video) continue;
-    const nickname = (lookups.get(itemId(accountKeys.account(video.author_openid))) as { nickname?: string } | undefined)?.nickname;
+    const nickname = accountIn(lookups, video.author_openid)?.nickname;
     if (!req.viewer) {
       list.push(toVideoView(video, nickname));
       continue;

@@ -4,13 +4,13 @@ import type { VideoItem } from '../../entities/catalog/video-items.js';
 import { getVideo } from '../../entities/catalog/videos.js';
 import { clock } from '../../platform/clock.js';
 import { db, tableNames } from '../../platform/db/client.js';
-import { accountKeys, LIVE_ACCOUNT, liveAccountCheck } from '../../entities/accounts/accounts.js';
+import { accountCounterUpdate, accountKeys, liveAccountCheck } from '../../entities/accounts/accounts.js';
 import { feedKeys } from './feed-state.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../../platform/db/transact.js';
 import { UpdateBuilder } from '../../platform/db/update-builder.js';
 import { NotFoundError, UnavailableError } from '../../platform/errors.js';
 import { addTaste, LIKED_CHUNK, LIKED_RECENT_CAP, likedHash, parseFeedState, TASTE } from './feed-state.js';
-import { likeItem, reactionKeys } from '../../entities/catalog/reaction-items.js';
+import { dislikeDelete, dislikeItem, getOwnDislike, getOwnLike, likeDelete, likeItem, noLikeCheck, reactionPut } from '../../entities/catalog/reaction-items.js';
 import { ownLikeCount } from '../../entities/catalog/own-counts.js';
 
 
@@ -50,17 +50,7 @@ class Retry extends Error {}
  * The liker's own like_count (must exist: an ADD would otherwise create a stub account), which also
  * refuses the reaction of a deleted account (docs/accounts.md, "Erasure").
  */
-function likerCountItem(openid: string, delta: 1 | -1): TransactItem {
-  return {
-    Update: {
-      TableName: TABLE(),
-      Key: accountKeys.account(openid),
-      UpdateExpression: 'ADD like_count :d',
-      ConditionExpression: LIVE_ACCOUNT,
-      ExpressionAttributeValues: { ':d': delta },
-    },
-  };
-}
+const likerCountItem = (openid: string, delta: 1 | -1): TransactItem => accountCounterUpdate(openid, { like_count: delta });
 
 function feedStateItem(openid: string, update: UpdateBuilder): TransactItem {
   return { Update: { TableName: TABLE(), Key: feedKeys.feedState(openid), ...update.params() } };
@@ -70,11 +60,6 @@ async function requireVideo(vid: string): Promise<VideoItem> {
   const video = await getVideo(vid, true);
   if (!video) throw new NotFoundError(`Video "${vid.slice(0, 64)}" does not exist`);
   return video;
-}
-
-/** One of the caller's own items, strongly consistent (the answer of a retry, the dislike a like clears). */
-async function ownItem(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
-  return (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item;
 }
 
 /** What a cancelled reaction transaction means, item by item. */
@@ -141,7 +126,7 @@ export async function likeVideo(openid: string, vid: string): Promise<LikeResult
     const [video, { recent, likes }, disliked] = await Promise.all([
       requireVideo(vid),
       readLikeContext(openid),
-      clearDislike ? ownItem(reactionKeys.dislike(openid, vid)) : undefined,
+      clearDislike ? getOwnDislike(openid, vid) : undefined,
     ]);
     const now = clock.now();
     // What the caller was shown before (at most a recent dislike's answer), plus this like.
@@ -159,15 +144,9 @@ export async function likeVideo(openid: string, vid: string): Promise<LikeResult
     feed.setValue('lr', [...recent.filter((v) => v !== vid).slice(-(LIKED_RECENT_CAP - 1)), vid]);
     addTaste(feed, video.tags ?? [], TASTE.like, now);
     const items: TransactItem[] = [
-      {
-        Put: {
-          TableName: TABLE(),
-          Item: likeItem(openid, video, nowIso, trendDelta, answer),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
+      reactionPut(likeItem(openid, video, nowIso, trendDelta, answer)),
       likerCountItem(openid, 1),
-      ...(clearDislike ? [{ Delete: { TableName: TABLE(), Key: reactionKeys.dislike(openid, vid) } }] : []),
+      ...(clearDislike ? [dislikeDelete(openid, vid)] : []),
       likedChunkItem(openid, vid, likes),
       // Last: a failed condition here means the video was disliked (see below).
       likeFeedStateItem(openid, vid, feed, clearDislike),
@@ -184,7 +163,7 @@ export async function likeVideo(openid: string, vid: string): Promise<LikeResult
       try {
         if (explainCancellation(error, items, openid) === 'exists') {
           // Liked already (a retry, a parallel duplicate): that like's answer holds.
-          return { vid, liked: true, like_count: ownLikeCount(video.like_count, { like: await ownItem(reactionKeys.like(openid, vid)) }, clock.now()) };
+          return { vid, liked: true, like_count: ownLikeCount(video.like_count, { like: await getOwnLike(openid, vid) }, clock.now()) };
         }
       } catch (reason) {
         if (reason instanceof Retry) continue;
@@ -198,34 +177,23 @@ export async function likeVideo(openid: string, vid: string): Promise<LikeResult
 
 export async function dislikeVideo(openid: string, vid: string): Promise<DislikeResult> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const [video, likeItem] = await Promise.all([
-      requireVideo(vid),
-      ownItem(reactionKeys.like(openid, vid)),
-    ]);
+    const [video, like] = await Promise.all([requireVideo(vid), getOwnLike(openid, vid)]);
     const now = clock.now();
     const nowIso = new Date(now).toISOString();
     // What the caller was shown before (at least a recent like's answer), less the like it removes.
-    const before = ownLikeCount(video.like_count, { like: likeItem }, now);
-    const answer = likeItem ? Math.max(0, before - 1) : before;
+    const before = ownLikeCount(video.like_count, { like }, now);
+    const answer = like ? Math.max(0, before - 1) : before;
     const feed = new UpdateBuilder().setValue('updated_at', nowIso).setValue('entity', 'feed_state').addToSet('disliked', [vid]);
     addTaste(feed, video.tags ?? [], TASTE.dislike, now);
-    const items: TransactItem[] = [
-      {
-        Put: {
-          TableName: TABLE(),
-          // A dislike that removed a like keeps its answer: the caller is shown no more while it is recent.
-          Item: { ...reactionKeys.dislike(openid, vid), entity: 'dislike', openid, vid, disliked_at: nowIso, ...(likeItem ? { shown_like_count: answer } : {}) },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    ];
-    if (likeItem) {
+    // A dislike that removed a like keeps its answer: the caller is shown no more while it is recent.
+    const items: TransactItem[] = [reactionPut(dislikeItem(openid, vid, nowIso, like ? answer : undefined))];
+    if (like) {
       // The removed like's stream record takes back its counts and trend on the video, its tags and its author.
-      items.push({ Delete: { TableName: TABLE(), Key: reactionKeys.like(openid, vid), ConditionExpression: 'attribute_exists(pk)' } }, likerCountItem(openid, -1));
+      items.push(likeDelete(openid, vid), likerCountItem(openid, -1));
     } else {
       // A like landing between our read and this write would survive the dislike: refuse and re-read.
       // No update of the account item here: its own check refuses a deleted account.
-      items.push({ ConditionCheck: { TableName: TABLE(), Key: reactionKeys.like(openid, vid), ConditionExpression: 'attribute_not_exists(pk)' } }, liveAccountCheck(openid));
+      items.push(noLikeCheck(openid, vid), liveAccountCheck(openid));
     }
     items.push(feedStateItem(openid, feed));
     try {
@@ -234,7 +202,7 @@ export async function dislikeVideo(openid: string, vid: string): Promise<Dislike
       try {
         // 'exists': already disliked (by a parallel retry, if the like was still there when read).
         explainCancellation(error, items, openid);
-        return { vid, disliked: true, like_count: ownLikeCount(video.like_count, { dislike: await ownItem(reactionKeys.dislike(openid, vid)) }, clock.now()) };
+        return { vid, disliked: true, like_count: ownLikeCount(video.like_count, { dislike: await getOwnDislike(openid, vid) }, clock.now()) };
       } catch (reason) {
         if (reason instanceof Retry) continue;
         throw reason;

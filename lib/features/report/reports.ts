@@ -1,5 +1,6 @@
 // Reports and their cases: filing (deduplicated, rate limited), the reporter's list with outcomes,
 // and what the erasure of a reporter does to them (docs/moderation.md, "Reports").
+import { itemParser } from '../../platform/db/item-check.js';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../../platform/clock.js';
 import { config } from '../../platform/config.js';
@@ -79,9 +80,13 @@ export interface StoredReport {
 export type ReportView = z.output<typeof reportViewSchema>;
 
 const TABLE = () => tableNames.hub;
-const getItem = async <T>(key: { pk: string; sk: string }) => (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item as T | undefined;
+const read = async (key: { pk: string; sk: string }) => (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item;
 
-export const getCase = (target: Target) => getItem<StoredCase>(reportKeys.case(target.type, target.id));
+/** The checked parse of a report's case (written by updates: SET entity = report_case) and of a report. */
+export const caseFromItem = itemParser<StoredCase>('report case', { entity: 'report_case', required: { target_type: 'string', target_id: 'string', owner: 'string', round: 'number' }, optional: { open_count: 'number', decisions: 'map' } });
+export const reportFromItem = itemParser<StoredReport>('report', { entity: 'report', required: { id: 'string', reporter: 'string', target_type: 'string', target_id: 'string', round: 'number', created_at: 'string' } });
+
+export const getCase = async (target: Target) => caseFromItem(await read(reportKeys.case(target.type, target.id)));
 
 /** The counts by reason of a case, reasons without a report left out. */
 export const reasonCounts = (c: StoredCase) => Object.fromEntries(REASONS.map((r) => [r, c[`r_${r}`] ?? 0] as const).filter(([, n]) => n > 0));
@@ -131,7 +136,7 @@ export async function fileReport(input: { reporter: string; person?: string; tar
     const caseItem = await getCase(target);
     const round = caseItem?.round ?? 1;
     const reportKey = reportKeys.report(target.type, target.id, reporter, round);
-    const existing = await getItem<StoredReport>(reportKey);
+    const existing = reportFromItem(await read(reportKey));
     const report: StoredReport = { id: existing?.id ?? `r_${randomBase62(16)}`, reporter, target_type: target.type, target_id: target.id, round, reason, text, created_at: existing?.created_at ?? nowIso, updated_at: nowIso };
     const values: Record<string, unknown> = { ':now': nowIso, ':type': target.type, ':id': target.id, ':owner': live.owner, ':preview': live.preview.slice(0, 300), ':empty': {}, ':one': 1 };
     const names: Record<string, string> = {};
@@ -228,10 +233,10 @@ export async function myReports(reporter: string, cursor: string): Promise<{ lis
   const out = await reportsOfReporter(reporter, MY_REPORTS_PAGE, { newestFirst: true, start });
   const keys = ((out.Items ?? []) as { pk: string; sk: string }[]).map(({ pk, sk }) => ({ pk, sk }));
   const caseKeys = [...new Set(keys.map((k) => k.pk))].map((pk) => ({ pk, sk: 'CASE' }));
-  const found = await batchGetHubItems<StoredReport | StoredCase>([...keys, ...caseKeys]);
+  const found = await batchGetHubItems([...keys, ...caseKeys]);
   const list = keys.flatMap((key) => {
-    const report = found.get(itemId(key)) as StoredReport | undefined;
-    return report ? [reportView(report, found.get(itemId({ pk: key.pk, sk: 'CASE' })) as StoredCase | undefined)] : [];
+    const report = reportFromItem(found.get(itemId(key)));
+    return report ? [reportView(report, caseFromItem(found.get(itemId({ pk: key.pk, sk: 'CASE' }))))] : [];
   });
   return { list, cursor: out.LastEvaluatedKey ? await signCursor(CURSOR_PURPOSE, { r: reporter, k: out.LastEvaluatedKey }) : '' };
 }
@@ -253,7 +258,7 @@ export async function eraseReportsOf(reporter: string, limit: number): Promise<n
 /** Erases one report of a deleted reporter (also from the reporter's mark of it, lib/features/deletion/erasure.ts); false when it was gone. */
 export async function eraseReport(key: { pk: string; sk: string }): Promise<boolean> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const report = await getItem<StoredReport>(key);
+    const report = reportFromItem(await read(key));
     if (!report) return false;
     const caseItem = await getCase({ type: report.target_type, id: report.target_id });
     const remove: TransactItem = { Delete: { TableName: TABLE(), Key: key, ConditionExpression: 'updated_at = :u', ExpressionAttributeValues: { ':u': report.updated_at } } };
@@ -287,4 +292,23 @@ export async function eraseReport(key: { pk: string; sk: string }): Promise<bool
 export async function hasReports(reporter: string): Promise<boolean> {
   const out = await reportsOfReporter(reporter, 1);
   return (out.Items ?? []).length > 0;
+}
+
+/** The case's round closed with `decision`: conditional on the round and open count as read, so a report filed meanwhile makes the action start again. */
+export function closeCaseItem(caseItem: StoredCase, decision: Decision & { note?: string }): TransactItem {
+  const names: Record<string, string> = { '#round': 'round', '#r': String(caseItem.round) };
+  const reasonNames = REASONS.map((r, i) => {
+    names[`#c${i}`] = `r_${r}`;
+    return `#c${i}`;
+  });
+  return {
+    Update: {
+      TableName: TABLE(),
+      Key: reportKeys.case(caseItem.target_type, caseItem.target_id),
+      UpdateExpression: `SET decisions.#r = :d, #round = :next, open_count = :zero REMOVE oldest_open_at, gsi1pk, gsi1sk, ${reasonNames.join(', ')}`,
+      ConditionExpression: '#round = :round AND open_count = :n',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ':d': decision, ':next': caseItem.round + 1, ':zero': 0, ':round': caseItem.round, ':n': caseItem.open_count },
+    },
+  };
 }

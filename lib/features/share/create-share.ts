@@ -4,8 +4,9 @@ import { config } from '../../platform/config.js';
 import { db, tableNames } from '../../platform/db/client.js';
 import { batchGetHubItems, itemId } from '../../platform/db/batch.js';
 import { videoKeys, type VideoItem } from '../../entities/catalog/video-items.js';
+import { videoCounterUpdate, videoExistsCheck } from '../../entities/catalog/videos.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../../platform/db/transact.js';
-import { dailyShareItem, newShareId, shareExpiry, shareItem, shareKeys, utcDay, type Sharer } from './shares.js';
+import { dailyShareItem, shareDayFromItem, newShareId, shareExpiry, shareItem, shareKeys, utcDay, type Sharer } from './shares.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { contentMarkItem, liveAccountCheck } from '../../entities/accounts/accounts.js';
 import { networkOf, rateLimitedError, rateLimitItem, windowKey, type RateLimit } from '../../platform/limits/rate-windows.js';
@@ -66,9 +67,7 @@ export async function createShare({ vid, d, locale, country, account, sourceIp }
         },
       },
       { Put: { TableName: tableNames.hub, Item: dailyShareItem(sharer, vid, now, shareid), ConditionExpression: 'attribute_not_exists(pk)' } },
-      counts
-        ? { Update: { TableName: tableNames.hub, Key: videoKey, UpdateExpression: 'ADD share_count :one', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':one': 1 } } }
-        : { ConditionCheck: { TableName: tableNames.hub, Key: videoKey, ConditionExpression: 'attribute_exists(pk)' } },
+      counts ? videoCounterUpdate(vid, { share_count: 1 }) : videoExistsCheck(vid),
       rateLimitItem(hourly, now),
       ...(counts && anonymousCount ? [rateLimitItem(anonymousCount, now)] : []),
       // An account's share: its mark, and the check that the account is not deleted (docs/accounts.md, "Erasure").
@@ -88,7 +87,7 @@ export async function createShare({ vid, d, locale, country, account, sourceIp }
     // The day's share was made meanwhile (a repeat sent at once, or this request's own commit whose
     // answer was lost and retried): answer it, counting nothing.
     if (cancellationCode(error, 1) === 'ConditionalCheckFailed') {
-      const made = (await db.send(new GetCommand({ TableName: tableNames.hub, Key: dayKey, ConsistentRead: true }))).Item as { shareid: string } | undefined;
+      const made = shareDayFromItem((await db.send(new GetCommand({ TableName: tableNames.hub, Key: dayKey, ConsistentRead: true }))).Item);
       if (made) return answer(made.shareid);
     }
     if (cancellationCode(error, 2) === 'ConditionalCheckFailed') throw notFound(vid);

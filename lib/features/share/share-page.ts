@@ -4,8 +4,9 @@ import { config } from '../../platform/config.js';
 import { tableNames } from '../../platform/db/client.js';
 import { batchGetHubItems, itemId } from '../../platform/db/batch.js';
 import { conditionFailed, transactWrite, type TransactItem } from '../../platform/db/transact.js';
-import { accountKeys } from '../../entities/accounts/accounts.js';
+import { accountIn, accountKeys } from '../../entities/accounts/accounts.js';
 import { videoKeys } from '../../entities/catalog/video-items.js';
+import { videoCounterUpdate } from '../../entities/catalog/videos.js';
 import { networkOf, rateLimitItem, windowKey, type RateLimit } from '../../platform/limits/rate-windows.js';
 import { logger } from '../../platform/logger.js';
 import { pageLanguage, renderNotFoundPage, renderSharePage, SHARE_PAGE_CSP, type PageLanguage } from './share-html.js';
@@ -126,8 +127,7 @@ async function videoAndAuthor(share: ShareItem): Promise<{ video?: VideoRecord; 
   const items = await batchGetHubItems<Record<string, unknown>>([videoKey, accountKey]);
   const video = items.get(itemId(videoKey)) as VideoRecord | undefined;
   if (!video) return {};
-  const account = items.get(itemId(accountKey));
-  return { video, author: typeof account?.nickname === 'string' ? account.nickname : undefined };
+  return { video, author: accountIn(items, share.author_openid)?.nickname };
 }
 
 /**
@@ -157,7 +157,7 @@ async function countView(share: ShareItem, window: RateLimit, preview: boolean, 
             ExpressionAttributeValues: { ':one': 1, ':ttl': shareExpiry(nowMs), ':now': Math.floor(nowMs / 1000) },
           },
         },
-        { Update: { TableName: tableNames.hub, Key: videoKeys.video(share.vid), UpdateExpression: 'ADD open_count :one', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':one': 1 } } },
+        videoCounterUpdate(share.vid, { open_count: 1 }),
       ];
   try {
     await transactWrite([rateLimitItem(window, nowMs), ...items]);

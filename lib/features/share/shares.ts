@@ -1,4 +1,7 @@
+import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { accountKeys } from '../../entities/accounts/accounts.js';
+import { tableNames } from '../../platform/db/client.js';
+import { itemParser } from '../../platform/db/item-check.js';
 import { timeKey } from '../../platform/db/keys.js';
 import { unguessableBase62 } from '../../platform/ids.js';
 
@@ -81,6 +84,9 @@ export function dailyShareItem(sharer: Sharer, vid: string, nowMs: number, share
   return { ...shareKeys.daily(sharer, vid, utcDay(nowMs)), entity: 'share_day', shareid, ttl: (dayStart + 2 * 86_400_000) / 1000 };
 }
 
+/** The checked parse of a sharer's daily share item (dailyShareItem). */
+export const shareDayFromItem = itemParser<{ shareid: string }>('share day', { entity: 'share_day', required: { shareid: 'string' } });
+
 /** The expiry of a share made or opened at `nowMs`. */
 export const shareExpiry = (nowMs: number) => Math.ceil(nowMs / 1000) + SHARE_LIFETIME_S;
 
@@ -95,3 +101,12 @@ export function shareItem(share: StoredShare) {
   const sharer = share.openid === undefined ? {} : shareKeys.sharerIndex(share.openid, share.created_at, share.shareid);
   return { ...shareKeys.share(share.shareid), ...sharer, entity: 'share', ...share };
 }
+
+/** The share without its sharer `openid`, out of the sharer index (an erasure): refused when the share is not (or no longer) theirs. */
+export const sharerRemoval = (shareid: string, openid: string): UpdateCommandInput => ({
+  TableName: tableNames.hub,
+  Key: shareKeys.share(shareid),
+  UpdateExpression: 'REMOVE openid, gsi2pk, gsi2sk',
+  ConditionExpression: 'openid = :me',
+  ExpressionAttributeValues: { ':me': openid },
+});

@@ -1,8 +1,8 @@
 import { clock } from '../../platform/clock.js';
 import { createDocumentClient, tableNames } from '../../platform/db/client.js';
-import { accountKeys } from '../../entities/accounts/accounts.js';
-import { videoKeys } from '../../entities/catalog/video-items.js';
-import { commentKeys } from '../../entities/comments/comments.js';
+import { accountCounterDelta } from '../../entities/accounts/accounts.js';
+import { videoCounterDelta } from '../../entities/catalog/videos.js';
+import { commentGapDelta } from '../../entities/comments/comments.js';
 import { cancellationCode, MAX_TRANSACTION_ITEMS, transactWrite, type TransactItem } from '../../platform/db/transact.js';
 import { logger } from '../../platform/logger.js';
 import { factOf, type ChangeRecord, type Fact } from './facts.js';
@@ -70,16 +70,16 @@ function deltasOf(fact: Fact): { key: Key; attribute: string; delta: number; mus
       const { like, sign } = fact;
       const trend = sign * (like.trend_add ?? 0);
       return [
-        { key: videoKeys.video(like.vid), attribute: 'like_count', delta: sign, mustExist: true },
+        { ...videoCounterDelta(like.vid, 'like_count', sign), mustExist: true },
         // The exact trend, in no index: its key (gsi3sk, and the tag rankings' copies) follows at most once per interval (trend-keys.ts).
-        { key: videoKeys.video(like.vid), attribute: 'trend', delta: trend, mustExist: true },
-        { key: accountKeys.account(like.author_openid), attribute: 'liked_count', delta: sign, mustExist: true },
+        { ...videoCounterDelta(like.vid, 'trend', trend), mustExist: true },
+        { ...accountCounterDelta(like.author_openid, 'liked_count', sign), mustExist: true },
       ];
     }
     case 'comment':
-      return [{ key: videoKeys.video(fact.comment.vid), attribute: 'comment_count', delta: fact.sign, mustExist: true }];
+      return [{ ...videoCounterDelta(fact.comment.vid, 'comment_count', fact.sign), mustExist: true }];
     case 'comment_gap':
-      return [{ key: commentKeys.commentSequence(fact.comment.vid), attribute: 'gaps', delta: fact.comment.seq, mustExist: false, set: true }];
+      return [{ ...commentGapDelta(fact.comment.vid, fact.comment.seq), mustExist: false, set: true }];
   }
 }
 

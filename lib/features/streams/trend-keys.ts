@@ -3,6 +3,7 @@ import { clock } from '../../platform/clock.js';
 import { isConditionalCheckFailed, tableNames } from '../../platform/db/client.js';
 import { batchGetItems, inParallel } from '../../platform/db/batch.js';
 import { videoKeys } from '../../entities/catalog/video-items.js';
+import { tagTrendKeyMove, trendKeyMove, videoFromItem } from '../../entities/catalog/videos.js';
 import { TREND_KEY_INTERVAL_MS } from '../../entities/catalog/trend.js';
 import { logger } from '../../platform/logger.js';
 
@@ -81,30 +82,15 @@ export async function moveTrendKeys(client: DynamoDBDocumentClient, vids: string
     const now = clock.now();
     try {
       const out = await client.send(
-        new UpdateCommand({
-          TableName: TABLE(),
-          Key: videoKeys.video(vid),
-          // Items written before the exact trend existed hold it in gsi3sk: no migration.
-          UpdateExpression: 'SET gsi3sk = if_not_exists(#trend, if_not_exists(gsi3sk, :zero)), trend_key_at = :now',
-          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(trend_key_at) OR trend_key_at <= :due)',
-          ExpressionAttributeNames: { '#trend': 'trend' },
-          ExpressionAttributeValues: { ':now': now, ':due': now - TREND_KEY_INTERVAL_MS, ':zero': 0 },
-          ReturnValues: 'ALL_NEW',
-        }),
+        new UpdateCommand(trendKeyMove(vid, now, now - TREND_KEY_INTERVAL_MS)),
       );
-      const video = out.Attributes as { gsi3sk: number; tags?: string[] };
+      const video = videoFromItem(out.Attributes)!;
       // A tag ranking takes the value of this move unless a later move got there first; a tag removed meanwhile is not created again.
       await Promise.all(
         (video.tags ?? []).map((tag) =>
           client
             .send(
-              new UpdateCommand({
-                TableName: TABLE(),
-                Key: videoKeys.videoTag(vid, tag),
-                UpdateExpression: 'SET gsi3sk = :key, trend_key_at = :now',
-                ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(trend_key_at) OR trend_key_at < :now)',
-                ExpressionAttributeValues: { ':key': video.gsi3sk, ':now': now },
-              }),
+              new UpdateCommand(tagTrendKeyMove(vid, tag, video.gsi3sk, now)),
             )
             .catch((error: unknown) => {
               if (!isConditionalCheckFailed(error)) throw error;

@@ -1,3 +1,4 @@
+import { itemParser } from '../db/item-check.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { derivedKey, getSigningSecrets, verificationSecrets, type SigningSecret } from '../secrets/signing-secrets.js';
@@ -90,9 +91,15 @@ export function putRequesterItem(phone: string, network: string, sentAt: number,
   };
 }
 
+/** The checked parse of a stored SMS code. */
+const codeFromItem = itemParser<StoredCode>('sms code', {
+  entity: 'sms_code',
+  required: { code_hash: 'string', nonce: 'string', attempts: 'number', used: 'boolean', sent_at: 'number', expires_at: 'number' },
+});
+
 export async function getCode(phone: string, nonce: string): Promise<StoredCode | undefined> {
   const out = await db.send(new GetCommand({ TableName: TABLE(), Key: smsKeys.smsCode(phone, nonce), ConsistentRead: true }));
-  return out.Item as StoredCode | undefined;
+  return codeFromItem(out.Item);
 }
 
 /** When `phone` was last sent a code for `network` (epoch ms), if within the item's lifetime. */
