@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/support/sequencer.js';
 
 /**
  * The test tiers (docs/testing.md), as vitest projects:
@@ -26,9 +27,10 @@ export default defineConfig({
     // speed, so as generous as the tests' own (its default, 1 s, failed test/e2e/web-moderation.test.ts
     // on a loaded machine).
     expect: { poll: { timeout: 60_000 } },
-    // Two cores: two files at a time.
+    // Two cores: two files at a time, the longest first whatever their tier (test/support/sequencer.ts).
     maxWorkers: 2,
     fileParallelism: true,
+    sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], pool: 'threads', isolate: false } },
       // A synth bundles every function with esbuild: about 40 s for the stack alone, several times that

@@ -90,6 +90,8 @@ describe('share ids', () => {
   });
 
   it('an old-format share (12 characters) keeps working until it expires', async () => {
+    // Time stopped: the expiry expected is computed from "now", which a slow view could carry past a second (seen failing under load).
+    clock.set(clock.now());
     const [, bob] = await twoAccounts();
     const video = await putTestVideo(bob.openid);
     const shareid = 'Old0format12';
@@ -109,6 +111,8 @@ describe('share ids', () => {
   });
 
   it('a share stored before expiry existed (no ttl) is counted on its next view, which gives it an expiry', async () => {
+    // Time stopped: the expiry expected is computed from "now", which a slow view could carry past a second (seen failing under load).
+    clock.set(clock.now());
     const [, bob] = await twoAccounts();
     const video = await putTestVideo(bob.openid);
     const shareid = 'Old0format13';

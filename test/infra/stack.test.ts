@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { build } from 'esbuild';
 import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
@@ -11,6 +12,7 @@ import { PROJECT_ROOT } from '../../infra/constructs/expohub-function.js';
 import { FUNCTIONS, ROUTES, usesAuthorizer, type FunctionName, type FunctionSpec } from '../../infra/routes.js';
 import { DEFAULT_SETTINGS, ExpohubStack, settingsFromContext } from '../../infra/stack.js';
 import { COMMON_RULE_SET_COUNT_ONLY } from '../../infra/constructs/web-acl.js';
+import { esbuildOptions } from '../../infra/constructs/lambda-bundle.js';
 import { DEFAULT_LIMITS } from '../../infra/settings.js';
 import { queryParameters, type ApiEvent } from '../../lib/transport/http/request.js';
 import { METRICS_NAMESPACE } from '../../lib/platform/observability/metric-names.js';
@@ -47,11 +49,24 @@ const CONTEXT = {
   verifyThrottleRate: '7',
   verifyThrottleBurst: '14',
 };
-/** A stack of the app as `cdk synth -c ...` builds it, without bundling the functions (quick). */
-async function synthWith(context: Record<string, unknown>): Promise<{ stack: ExpohubStack; resources: Record<string, Resource>; json: Json }> {
-  const { stack: built } = await createApp(new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } }), { webOutDir });
-  const json = Template.fromStack(built).toJSON();
-  return { stack: built, resources: json.Resources, json };
+/**
+ * A stack of the app as `cdk synth -c ...` builds it, without bundling the functions (quick): the
+ * template is the same but for the assets' hashes, and the bundles are checked by themselves below
+ * ("bundles every function as the stack deploys it"). The same context gives the same template, so
+ * it is synthesized once for the tests that read it.
+ */
+const synths = new Map<string, Promise<{ stack: ExpohubStack; resources: Record<string, Resource>; json: Json }>>();
+function synthWith(context: Record<string, unknown>): Promise<{ stack: ExpohubStack; resources: Record<string, Resource>; json: Json }> {
+  const key = JSON.stringify(context);
+  let synth = synths.get(key);
+  if (!synth) {
+    synth = createApp(new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } }), { webOutDir }).then(({ stack: built }) => {
+      const json = Template.fromStack(built).toJSON();
+      return { stack: built, resources: json.Resources, json };
+    });
+    synths.set(key, synth);
+  }
+  return synth;
 }
 // AWS managed policies (ids are fixed by CloudFront).
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
@@ -95,7 +110,7 @@ const refersTo = (value: unknown, logicalId: string) => JSON.stringify(value).in
 
 beforeAll(async () => {
   webOutDir = await mkdtemp(join(tmpdir(), 'expohub-web-'));
-  ({ stack } = await createApp(new App({ context: CONTEXT }), { webOutDir }));
+  ({ stack } = await createApp(new App({ context: { ...CONTEXT, 'aws:cdk:bundling-stacks': [] } }), { webOutDir }));
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources;
 });
@@ -537,6 +552,21 @@ describe('key-management page', () => {
 });
 
 describe('stack', () => {
+  it('bundles every function as the stack deploys it (esbuild with the options of infra/constructs/lambda-bundle.ts)', async () => {
+    // The synths here skip bundling (the template does not depend on it but for the assets' hashes);
+    // `cdk synth` runs esbuild once per function with these options: one build of every entry, each
+    // its own bundle, fails where any of them would. `npm run synth` (CI) bundles through CDK itself.
+    const { entryPoints: _entry, outfile: _outfile, ...options } = esbuildOptions('', '');
+    const entries = Object.fromEntries((Object.entries(FUNCTIONS) as [FunctionName, FunctionSpec][]).map(([name, spec]) => [name, join(PROJECT_ROOT, spec.entry)]));
+    const result = await build({ ...options, entryPoints: entries, outdir: join(tmpdir(), 'expohub-bundles'), absWorkingDir: PROJECT_ROOT, write: false, logLevel: 'silent' });
+    expect(result.errors).toEqual([]);
+    const outputs = new Map(result.outputFiles.map((f) => [basename(f.path), f.text.length]));
+    for (const name of Object.keys(entries)) {
+      expect(outputs.get(`${name}.js`), `the bundle of FUNCTIONS.${name}`).toBeGreaterThan(0);
+      expect(outputs.get(`${name}.js.map`), `the source map of FUNCTIONS.${name}`).toBeGreaterThan(0);
+    }
+  });
+
   it('outputs the URLs, the table names and the secret ARN', () => {
     expect(Object.keys(template.toJSON().Outputs)).toEqual(
       expect.arrayContaining(['ApiUrl', 'WebUrl', 'ApiKeysTableName', 'HubTableName', 'JwtSecretArn']),

@@ -11,14 +11,7 @@ export async function storeSnapshot(): Promise<Map<string, string>> {
   // What the stream processor derives from earlier writes belongs to the state before the next call.
   await settleStreams();
   const items = new Map<string, string>();
-  for (const table of [tableNames.hub, tableNames.apiKeys]) {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await db.send(new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey: start }));
-      for (const item of out.Items ?? []) items.set(`${table}|${String(item.pk)}|${String(item.sk)}`, stableJson(item));
-      start = out.LastEvaluatedKey;
-    } while (start);
-  }
+  for (const { table, item } of await allItems()) items.set(`${table}|${String(item.pk)}|${String(item.sk)}`, stableJson(item));
   return items;
 }
 
@@ -46,16 +39,20 @@ function stableJson(value: unknown): string {
 
 /** Every item of this test file's two tables, with its table (a Scan: the test's own tables, in tests only). */
 export async function allItems(): Promise<{ table: string; item: Record<string, unknown> }[]> {
-  const out: { table: string; item: Record<string, unknown> }[] = [];
-  for (const table of [tableNames.hub, tableNames.apiKeys]) {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await db.send(new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey: start }));
-      for (const item of page.Items ?? []) out.push({ table, item });
-      start = page.LastEvaluatedKey;
-    } while (start);
-  }
-  return out;
+  // The two tables read at the same time (reads only: nothing here depends on which ends first), listed hub first.
+  const tables = await Promise.all(
+    [tableNames.hub, tableNames.apiKeys].map(async (table) => {
+      const out: { table: string; item: Record<string, unknown> }[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await db.send(new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey: start }));
+        for (const item of page.Items ?? []) out.push({ table, item });
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return out;
+    }),
+  );
+  return tables.flat();
 }
 
 /**
