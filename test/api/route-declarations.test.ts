@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTES, type RouteSpec } from '../../lib/transport/http/routes.js';
+import type { RouteSpec } from '../../lib/transport/http/routes.js';
+import { ROUTES } from '../../lib/transport/routes/index.js';
 import { putTestAccounts, type TestAccount } from '../support/hub-fixtures.js';
 import { useTestStack, type ApiResponse } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';

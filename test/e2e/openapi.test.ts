@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as z from '../../lib/platform/zod.js';
 import { HUB_DOCS } from '../../lib/transport/hub/hub-api.js';
 import { REFERENCE_PAGE_CSP } from '../../lib/transport/openapi/reference-page.js';
-import { ROUTE_DOCS } from '../../scripts/openapi/registry.js';
+import { ROUTE_DOCS } from '../../lib/transport/routes/index.js';
 import { hub, latestCode, newNonce, newPhone, putTestVideo, signUp } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack, type ApiResponse } from '../support/stack.js';
 

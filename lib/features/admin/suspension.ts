@@ -7,7 +7,6 @@ import { cancellationCode, transactWrite, type TransactItem } from '../../platfo
 import { NotFoundError } from '../../platform/errors.js';
 import { getAccount, isDeleted } from '../../entities/accounts/accounts.js';
 import { markKeysSuspended, suspensionMarkItems } from '../keys/suspension-marks.js';
-import { parseOpenid } from './admin-keys.js';
 
 export interface SuspensionResult {
   openid: string;
@@ -74,11 +73,11 @@ export async function changeSuspension(principal: Principal, openid: string, sus
 }
 
 /** `POST /api/v1/admin/users/{openid}/suspend`: every session and key of the account gets 401 from the next request on. */
-export async function suspendAccount(principal: Principal, rawOpenid: string | undefined): Promise<SuspensionResult> {
-  return (await changeSuspension(principal, parseOpenid(rawOpenid), true)).result;
+export async function suspendAccount(principal: Principal, openid: string): Promise<SuspensionResult> {
+  return (await changeSuspension(principal, openid, true)).result;
 }
 
 /** `POST /api/v1/admin/users/{openid}/reinstate`: sessions and active keys work again; revoked keys stay revoked (`is_active` is another attribute). */
-export async function reinstateAccount(principal: Principal, rawOpenid: string | undefined): Promise<SuspensionResult> {
-  return (await changeSuspension(principal, parseOpenid(rawOpenid), false)).result;
+export async function reinstateAccount(principal: Principal, openid: string): Promise<SuspensionResult> {
+  return (await changeSuspension(principal, openid, false)).result;
 }

@@ -4,7 +4,7 @@ import * as z from '../../platform/zod.js';
 import { clock } from '../../platform/clock.js';
 import { db, tableNames } from '../../platform/db/client.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../../platform/db/transact.js';
-import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import { NotFoundError } from '../../platform/errors.js';
 import { randomBase62 } from '../../platform/ids.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../../platform/audit/trail.js';
 import { markKeysSuspended, suspensionMarkItems } from '../keys/suspension-marks.js';
@@ -90,11 +90,8 @@ export const confirmParam = documentAs(
   { type: 'string', enum: [CONFIRM_WORD] },
 );
 
-/** The REST routes' query: 400 naming `confirm` unless it is the word. */
-export function requireConfirmation(confirm: string | undefined): void {
-  const parsed = confirmParam.safeParse(confirm);
-  if (!parsed.success) throw new ValidationError(`Invalid parameter "confirm": ${parsed.error.issues[0]?.message}`);
-}
+/** The REST routes' query (lib/transport/routes/delete-account.ts, admin-delete-account.ts): 400 naming `confirm` unless it is the word. */
+export const confirmQuery = z.object({ confirm: confirmParam });
 
 export async function getDeletion(id: string, consistent = true): Promise<StoredDeletion | undefined> {
   const out = await db.send(new GetCommand({ TableName: tableNames.hub, Key: deletionKeys.deletion(id), ConsistentRead: consistent }));

@@ -215,9 +215,7 @@ const resultOf = (target: Target, d: Decision): ActionResult => ({ target, actio
  * last decision on a case with nothing open answers that decision again and changes nothing; another
  * action with nothing open, or on a target never reported, is 404.
  */
-export async function takeAction(principal: Principal, body: unknown): Promise<ActionResult> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
-  const { target: given, action, note } = actionBodySchema.parse(body);
+export async function takeAction(principal: Principal, { target: given, action, note }: ActionBody): Promise<ActionResult> {
   if (given.type === 'held') return actOnHeld(principal, given.id, action);
   const target: Target = { type: given.type, id: given.id };
   const planner = PLANNERS[action][target.type];

@@ -119,8 +119,7 @@ const since = (row: IndexKey) => row.gsi1sk.slice(0, row.gsi1sk.indexOf('#'));
  * projection is shared with other lists, docs/data-model.md "Index projections"). The entries about
  * `caller` or their content are marked `own` (they decide other moderators' cases only).
  */
-export async function moderationQueue(query: Record<string, string | undefined>, caller?: string): Promise<{ items: QueueEntry[]; next_cursor: string | null }> {
-  const parsed = queueQuerySchema.parse(query);
+export async function moderationQueue(parsed: z.output<typeof queueQuerySchema>, caller?: string): Promise<{ items: QueueEntry[]; next_cursor: string | null }> {
   const limit = parsed.limit === undefined ? QUEUE_PAGE_DEFAULT : Number(parsed.limit);
   if (limit < 1 || limit > QUEUE_PAGE_MAX) throw new ValidationError(`Invalid parameter "limit": must be an integer from 1 to ${QUEUE_PAGE_MAX}`);
   const cursor: QueueCursor = parsed.cursor ? await openQueueCursor(parsed.cursor) : { after: {}, done: [] };
