@@ -1,4 +1,5 @@
 import * as z from '../../platform/zod.js';
+import type { rolesResult } from './admin-api.js';
 import type { Principal } from '../auth/principal.js';
 import { ROLES, type Role } from '../../entities/accounts/roles.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
@@ -18,10 +19,8 @@ export const setRolesBodySchema = z.strictBody({
   ),
 });
 
-export interface RolesResult {
-  openid: string;
-  roles: string[];
-}
+/** What POST /api/v1/admin/users/{openid}/roles answers (its schema: lib/features/admin/admin-api.ts). */
+export type RolesResult = z.output<typeof rolesResult>;
 
 /** `POST /api/v1/admin/users/{openid}/roles`: replaces the stored roles of an account. */
 export async function setRoles(principal: Principal, openid: string, { roles }: z.output<typeof setRolesBodySchema>): Promise<RolesResult> {

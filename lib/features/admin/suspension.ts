@@ -1,3 +1,5 @@
+import type * as z from '../../platform/zod.js';
+import type { suspensionResult } from './admin-api.js';
 import type { Principal } from '../auth/principal.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../../platform/audit/trail.js';
 import { clock } from '../../platform/clock.js';
@@ -8,14 +10,8 @@ import { NotFoundError } from '../../platform/errors.js';
 import { getAccount, isDeleted } from '../../entities/accounts/accounts.js';
 import { markKeysSuspended, suspensionMarkItems } from '../keys/suspension-marks.js';
 
-export interface SuspensionResult {
-  openid: string;
-  suspended: boolean;
-  /** When the current suspension began; null when the account is not suspended. */
-  suspended_at: string | null;
-  /** How many of the account's keys now carry the suspension marker (or, on reinstate, lost it). */
-  keys: number;
-}
+/** What suspend and reinstate answer (its schema: lib/features/admin/admin-api.ts). */
+export type SuspensionResult = z.output<typeof suspensionResult>;
 
 /**
  * Sets or clears the suspension: the account item's `suspended_at`, its audit event and the marker on

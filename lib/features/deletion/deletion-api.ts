@@ -1,20 +1,9 @@
 import * as z from '../../platform/zod.js';
-import type { Same } from '../../platform/api-doc.js';
 import type { Principal } from '../auth/principal.js';
-import { DELETION_MESSAGE, deletionStatus, requestDeletion, type DeletionView } from './deletion.js';
+import { DELETION_MESSAGE, deletionStatus, deletionView, requestDeletion, type DeletionView } from './deletion.js';
 
 /** The deletion routes' use cases (docs/accounts.md) and what they answer, for the OpenAPI document (lib/transport/routes/delete-account.ts, admin-delete-account.ts, deletion-status.ts). */
 
-const deletionView = z.object({
-  id: z.string(),
-  state: z.enum(['erasing', 'erased']),
-  requested_at: z.string(),
-  completed_at: z.union([z.string(), z.null()]),
-  status_url: z.string(),
-  message: z.string(),
-});
-const deletionMatches: Same<z.output<typeof deletionView>, DeletionView> = true;
-void deletionMatches;
 export const deletionData = z.object({ deletion: deletionView });
 
 export const exampleDeletion: DeletionView = {

@@ -58,15 +58,16 @@ export interface StoredDeletion {
 }
 
 /** A deletion in answers (docs/accounts.md): no personal data. */
-export interface DeletionView {
-  id: string;
-  state: DeletionState;
-  requested_at: string;
-  completed_at: string | null;
-  status_url: string;
+export const deletionView = z.object({
+  id: z.string(),
+  state: z.enum(['erasing', 'erased']),
+  requested_at: z.string(),
+  completed_at: z.union([z.string(), z.null()]),
+  status_url: z.string(),
   /** What it means, in words a client can show (docs/accounts.md). */
-  message: string;
-}
+  message: z.string(),
+});
+export type DeletionView = z.output<typeof deletionView>;
 
 /** The deletion's meaning for the person, in every answer about it. */
 export const DELETION_MESSAGE =

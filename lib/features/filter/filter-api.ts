@@ -1,6 +1,4 @@
 import * as z from '../../platform/zod.js';
-import type { Same } from '../../platform/api-doc.js';
-import type { FilterTermList } from './terms.js';
 
 /** What the filter's administration routes (lib/transport/routes/*-filter-term*.ts) answer, for the OpenAPI document (lib/platform/api-doc.ts; docs/moderation.md, "Filter"). */
 export const termList = z.object({
@@ -8,8 +6,6 @@ export const termList = z.object({
   terms: z.array(z.object({ term: z.string(), action: z.enum(['reject', 'hold']) })),
   updated_at: z.union([z.string(), z.null()]),
 });
-const listMatches: Same<z.output<typeof termList>, FilterTermList> = true;
-void listMatches;
 export const changedList = z.object({ ...termList.def.shape, changed: z.boolean() });
 
 export const adminOnly =

@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentAs } from '../../platform/api-doc.js';
 import * as z from '../../platform/zod.js';
+import type { termList } from './filter-api.js';
 import type { Principal } from '../auth/principal.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../../platform/audit/trail.js';
 import { clock } from '../../platform/clock.js';
@@ -25,11 +26,8 @@ export const MAX_TERM_CHARS = 40;
  */
 export const FILTER_CACHE_MS = 60_000;
 
-export interface FilterTermList {
-  version: number;
-  terms: FilterTerm[];
-  updated_at: string | null;
-}
+/** The term list as the admin routes answer it (its schema: lib/features/filter/filter-api.ts). */
+export type FilterTermList = z.output<typeof termList>;
 
 interface StoredList {
   version: number;

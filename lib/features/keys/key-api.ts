@@ -1,6 +1,5 @@
 import * as z from '../../platform/zod.js';
-import { documentAs, type Same } from '../../platform/api-doc.js';
-import type { PublicKey } from './key-record.js';
+import { documentAs } from '../../platform/api-doc.js';
 
 /**
  * The shapes the key routes (lib/transport/routes/*-key*.ts) answer with, for the OpenAPI document
@@ -25,9 +24,6 @@ export const publicKeySchema = z.object({
   rate_limit_per_minute: z.number().check(z.int(), z.positive()),
 });
 
-// The schema and the type toPublicKey returns must be the same shape: tsc fails when one drifts.
-const publicKeyMatches: Same<z.output<typeof publicKeySchema>, PublicKey> = true;
-void publicKeyMatches;
 
 /** A key id in a path: a positive integer (the `id` of the key record), typed as one in the document. */
 export const keyIdPath = z.object({

@@ -15,7 +15,7 @@ import { tableNames } from '../../platform/db/client.js';
 import { conditionFailed, transactWrite, type TransactItem } from '../../platform/db/transact.js';
 import { ForbiddenError, NotFoundError, UnavailableError, ValidationError } from '../../platform/errors.js';
 import { approveHeld, discardHeld } from '../filter/held.js';
-import { parseHeldId, type HeldTargetType } from '../filter/held-items.js';
+import { parseHeldId } from '../filter/held-items.js';
 import { getCase, REASONS, reportKeys, type Decision, type StoredCase } from '../report/reports.js';
 import { TARGET_TYPES, type Target } from '../report/targets.js';
 import { checkedText } from '../../platform/text.js';
@@ -42,18 +42,19 @@ export const actionBodySchema = z.strictBody({
 });
 export type ActionBody = z.output<typeof actionBodySchema>;
 
-/** What an action answers, the first time and on every repeat. */
-export interface ActionResult {
-  target: { type: (typeof ACTION_TARGET_TYPES)[number]; id: string };
-  action: ModerationAction;
-  state: Decision['state'];
-  outcome: Decision['outcome'];
+/** What an action answers, the first time and on every repeat (POST /api/v1/moderation/actions). */
+export const actionResult = z.object({
+  target: z.object({ type: z.enum(ACTION_TARGET_TYPES), id: z.string() }),
+  action: z.enum(MODERATION_ACTIONS),
+  state: z.enum(['actioned', 'dismissed']),
+  outcome: z.union([z.enum(['content_removed', 'author_suspended', 'content_approved']), z.null()]),
   /** The open reports the decision closed (each reporter sees the outcome in my_reports). */
-  reports: number;
-  decided_at: string;
+  reports: z.number(),
+  decided_at: z.string(),
   /** Held content only: what the held item was, by the id the content has now (an approved comment's new cid). */
-  content?: { type: HeldTargetType; id: string };
-}
+  content: z.optional(z.object({ type: z.enum(TARGET_TYPES), id: z.string() })),
+});
+export type ActionResult = z.output<typeof actionResult>;
 
 /** What one action changes besides the case: its items, its audit event, or another way to commit. */
 interface Plan {

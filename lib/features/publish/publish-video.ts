@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentAs } from '../../platform/api-doc.js';
 import * as z from '../../platform/zod.js';
+import type { dryRunSchema } from './publish-api.js';
 import type { Principal } from '../auth/principal.js';
 import { db, tableNames } from '../../platform/db/client.js';
 import { videoKeys } from '../../entities/catalog/video-items.js';
@@ -76,12 +77,8 @@ export const publishQuerySchema = z.object({
   ),
 });
 
-/** The answer of a dry run: what the publish would do, and the video an update would change. */
-export interface PublishDryRun {
-  dry_run: true;
-  action: 'create' | 'update';
-  vid: string | null;
-}
+/** The answer of a dry run: what the publish would do, and the video an update would change (its schema: lib/features/publish/publish-api.ts). */
+export type PublishDryRun = z.output<typeof dryRunSchema>;
 
 /**
  * `POST /api/v1/videos`. Authorized by the caller's STORED roles, read now: an access key carries

@@ -1,5 +1,5 @@
-import { actionBodySchema, takeAction } from '../../features/moderation/actions.js';
-import { actionResult, moderatorOnly } from '../../features/moderation/moderation-api.js';
+import { actionBodySchema, actionResult, takeAction } from '../../features/moderation/actions.js';
+import { moderatorOnly } from '../../features/moderation/moderation-api.js';
 import { defineRoute } from '../http/define-route.js';
 
 export const route = defineRoute({
