@@ -1,6 +1,6 @@
 /**
- * The one price table of the cost estimates: the bench's "USD / 1M calls" column (docs/performance.md)
- * and the monthly estimate of docs/cost.md (bench/cost-report.ts). AWS public on-demand list prices in
+ * The one price table of the cost estimates: the bench's "USD / 1M calls" column (docs/reports/performance.md)
+ * and the monthly estimate of docs/reports/cost.md (bench/cost-report.ts). AWS public on-demand list prices in
  * USD, us-east-1 unless a line says otherwise, without the free tier. Edit here when prices change,
  * then run `npm run cost:report`.
  */
@@ -68,7 +68,7 @@ export const REGIONAL_PRICES: Record<string, { known: string; assumedEqual: stri
   },
   'ap-east-1': {
     known: 'none in this table',
-    assumedEqual: 'every regional price (Lambda, DynamoDB, API Gateway, Secrets Manager, KMS, CloudWatch, X-Ray): Hong Kong is among the dearer regions (Lambda too), so the figures of docs/cost.md are a lower bound there',
+    assumedEqual: 'every regional price (Lambda, DynamoDB, API Gateway, Secrets Manager, KMS, CloudWatch, X-Ray): Hong Kong is among the dearer regions (Lambda too), so the figures of docs/reports/cost.md are a lower bound there',
   },
 };
 

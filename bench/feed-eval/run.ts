@@ -4,8 +4,8 @@
  * feed and writes bench/feed-eval-gen<N>.json, which later runs show beside theirs; `--render` scores
  * and reports the saved figures of that file again (targets, tables) without measuring. Each world runs in a child process on its own in-memory
  * DynamoDB Local (one shared by the worlds made every write of a later world scan the stream records
- * of the earlier ones: test/support/dynamo.ts); the figures go to bench/feed-eval.json and, for a full run, into the
- * generated section of docs/feed.md. Exits 1 when the metric code fails its check against the random
+ * of the earlier ones: test/support/dynamo.ts); the figures go to bench/feed-eval.json and, for a full run, to
+ * docs/reports/feed-eval.md (whole). Exits 1 when the metric code fails its check against the random
  * baseline's analytic expectation; missed targets are reported, not hidden.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -15,15 +15,11 @@ import { join, resolve } from 'node:path';
 import { createTables } from '../../local/create-tables.js';
 import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
 import { benchSettings } from '../environment.js';
-import { renderMarkdown, replaceGeneratedSection, type Generation } from './report.js';
+import { FEED_EVAL_REPORT, GENERATIONS, renderMarkdown, renderReportPage, type Generation } from './report.js';
 import { checkRandom, evaluateTargets, type ControlledResult, type EvalResult, type WorldResult } from './targets.js';
 import { generateWorld, QUICK_WORLDS, WORLDS } from './worlds.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const GENERATIONS: [string, string][] = [
-  ['gen2', 'second-generation feed'],
-  ['gen1', 'first-generation feed'],
-];
 
 function parseArgs(argv: string[]) {
   let quick = false;
@@ -148,8 +144,8 @@ try {
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`results written to ${out}`);
   if (docs) {
-    const path = join(ROOT, 'docs', 'feed.md');
-    writeFileSync(path, replaceGeneratedSection(readFileSync(path, 'utf8'), markdown));
+    const path = join(ROOT, FEED_EVAL_REPORT);
+    writeFileSync(path, renderReportPage(markdown));
     console.log(`tables written to ${path}`);
   }
   if (!result.randomCheck.ok) {

@@ -1,6 +1,5 @@
 import * as z from '../../lib/platform/zod.js';
 import { applyDocumented, type JsonSchema, type RouteDoc, type RouteExample } from '../../lib/platform/api-doc.js';
-import { HUB_DOCS, type HubOperationDoc } from '../../lib/transport/hub/hub-api.js';
 import type { HubOperation } from '../../lib/transport/hub/operation.js';
 import { HUB_OPERATIONS } from '../../lib/transport/hub/operations.js';
 import type { RouteSpec } from '../../lib/transport/http/routes.js';
@@ -239,7 +238,7 @@ function hubParameterUnion(names: string[], queries: Record<string, JsonSchema>)
   return union;
 }
 
-function hubOperation(operations: Record<string, HubOperation>, docs: Record<string, HubOperationDoc>, queries: Record<string, JsonSchema>) {
+function hubOperation(operations: Record<string, HubOperation>, queries: Record<string, JsonSchema>) {
   const names = Object.keys(operations);
   return {
     operationId: 'hub',
@@ -281,15 +280,15 @@ function hubOperation(operations: Record<string, HubOperation>, docs: Record<str
     },
     'x-hub-operations': Object.fromEntries(
       names.map((op) => {
-        const doc = docs[op]!;
+        const operation = operations[op]!;
         return [
           op,
           {
-            summary: doc.summary,
-            ...hubAuth(operations[op]!),
+            summary: operation.summary,
+            ...hubAuth(operation),
             query: ref(HUB_QUERY(op)),
             data: ref(HUB_DATA(op)),
-            examples: doc.examples,
+            examples: operation.examples,
           },
         ];
       }),
@@ -300,27 +299,27 @@ function hubOperation(operations: Record<string, HubOperation>, docs: Record<str
 export interface DocumentSources {
   routes: readonly RouteSpec[];
   routeDocs: Record<string, RouteDoc>;
+  /** Each declares its own summary, answer and examples (lib/transport/hub/operation.ts). */
   hubOperations: Record<string, HubOperation>;
-  hubDocs: Record<string, HubOperationDoc>;
 }
 
-export const DEFAULT_SOURCES: DocumentSources = { routes: ROUTES, routeDocs: ROUTE_DOCS, hubOperations: HUB_OPERATIONS, hubDocs: HUB_DOCS };
+export const DEFAULT_SOURCES: DocumentSources = { routes: ROUTES, routeDocs: ROUTE_DOCS, hubOperations: HUB_OPERATIONS };
 
 /** The document; throws naming every route of ROUTES or `do` of HUB_OPERATIONS that has no description. */
 export function buildOpenApiDocument(sources: DocumentSources = DEFAULT_SOURCES) {
-  const { routes, routeDocs, hubOperations, hubDocs } = sources;
+  const { routes, routeDocs, hubOperations } = sources;
   const missing = [
     ...routes.filter((r) => r.path !== HUB_PATH && !routeDocs[`${r.method} ${r.path}`]).map((r) => `route ${r.method} ${r.path} (give its route module a doc: lib/transport/routes/)`),
-    ...Object.keys(hubOperations)
-      .filter((op) => !hubDocs[op])
-      .map((op) => `do=${op} (add it to lib/transport/hub/hub-api.ts)`),
+    ...Object.entries(hubOperations)
+      .filter(([, operation]) => !operation.summary || !operation.examples?.length)
+      .map(([op]) => `do=${op} (declare its summary and examples in its module under lib/transport/hub/)`),
   ];
   if (missing.length) throw new Error(`The OpenAPI document does not describe: ${missing.join('; ')}`);
 
   const hubQueries = Object.fromEntries(Object.entries(hubOperations).map(([op, operation]) => [op, hubQuerySchema(op, operation)]));
   const paths: Record<string, Partial<Record<Lowercase<HttpMethod>, unknown>>> = {};
   for (const route of routes) {
-    const operation = route.path === HUB_PATH ? hubOperation(hubOperations, hubDocs, hubQueries) : routeOperation(route, routeDocs[`${route.method} ${route.path}`]!);
+    const operation = route.path === HUB_PATH ? hubOperation(hubOperations, hubQueries) : routeOperation(route, routeDocs[`${route.method} ${route.path}`]!);
     (paths[route.path] ??= {})[route.method.toLowerCase() as Lowercase<HttpMethod>] = operation;
   }
 
@@ -333,7 +332,7 @@ export function buildOpenApiDocument(sources: DocumentSources = DEFAULT_SOURCES)
   };
   for (const op of Object.keys(hubOperations)) {
     schemas[HUB_QUERY(op)] = hubQueries[op]!;
-    schemas[HUB_DATA(op)] = jsonSchema(hubDocs[op]!.data, 'output');
+    schemas[HUB_DATA(op)] = jsonSchema(hubOperations[op]!.data, 'output');
   }
 
   return {

@@ -5,7 +5,9 @@ import { config } from '../../lib/platform/config.js';
 import { db, tableNames } from '../../lib/platform/db/client.js';
 import type { PublicUser } from '../../lib/entities/accounts/accounts.js';
 import type { CommentView } from '../../lib/entities/comments/comments.js';
+import { HUB_OPERATIONS } from '../../lib/transport/hub/operations.js';
 import { recordRequests } from '../support/db-requests.js';
+import { hubSample, PLACEHOLDER_WORLD } from '../support/hub-operations.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { apiClient, settleStreams, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
@@ -69,18 +71,10 @@ async function allPages(fetch: (offset: number) => ReturnType<typeof followers>)
 }
 
 describe('authentication of the hub operations', () => {
-  const ops: [string, Record<string, string>][] = [
-    ['get_fav', { next_id: '0', fav_index: '0', watch_list: '', view: '', q: '' }],
-    ['get_follow', { watch_list: '', offset: '0' }],
-    ['get_follower', { watch_list: '', offset: '0' }],
-    ['comment_set', { vid: 'v1', content: 'hi' }],
-    ['comment_get', { vid: 'v1', page: '1', d: '' }],
-    ['follow_user', { follow_user: 'u_x' }],
-    ['unfollow_user', { follow_user: 'u_x' }],
-    ['change_nickname', { nickname: 'x' }],
-    ['change_signature', { signature: 'x' }],
-    ['change_city', { city: 'x' }],
-  ];
+  // Every operation that requires a credential, with parameters that pass its validation.
+  const ops = Object.values(HUB_OPERATIONS)
+    .filter((operation) => operation.auth === 'required')
+    .map((operation) => [operation.name, hubSample(operation.name).params(PLACEHOLDER_WORLD)] as const);
 
   it.each(ops)('%s: no token, a bad token, or the token of another openid is 401', async (op, params) => {
     for (const token of [undefined, 'not-a-jwt', bob.token]) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { config } from '../../lib/platform/config.js';
 import { HUB_OPERATIONS } from '../../lib/transport/hub/operations.js';
+import { HUB_OPERATION_NAMES, hubSample, PLACEHOLDER_WORLD } from '../support/hub-operations.js';
 import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { apiClient, startTestStack } from '../support/stack.js';
@@ -130,66 +131,23 @@ describe('scope gate on (ENFORCE_KEY_SCOPES=true)', () => {
 });
 
 /**
- * The scope table of docs/protected-api.md, "The scope gate", written out here rather than read
- * from lib/transport/hub/operations.ts (a test reading the product's own table would agree with any mistake
- * in it): hub:read = get_*, comment_get and my_reports, hub:write = every other hub operation that
- * takes a credential.
+ * The scope of every hub operation that takes a credential, as the contract gives it
+ * (test/support/hub-operations.ts, `access`): hub:read = get_*, comment_get and my_reports,
+ * hub:write = every other hub operation that takes a credential; delete_account and accept_terms
+ * refuse keys whatever their scopes.
  */
-const CONTRACT_HUB_SCOPES: Record<string, 'hub:read' | 'hub:write'> = {
-  get_next_list: 'hub:read',
-  get_fav: 'hub:read',
-  get_follow: 'hub:read',
-  get_follower: 'hub:read',
-  comment_get: 'hub:read',
-  like: 'hub:write',
-  dislike: 'hub:write',
-  comment_set: 'hub:write',
-  comment_delete: 'hub:write',
-  report: 'hub:write',
-  my_reports: 'hub:read',
-  follow_user: 'hub:write',
-  unfollow_user: 'hub:write',
-  change_nickname: 'hub:write',
-  change_signature: 'hub:write',
-  change_city: 'hub:write',
-  // Optional, as get_next_list: a credential attributes the share (docs/hub-api.md, "sharetext").
-  sharetext: 'hub:write',
-  // Last, block then unblock: the follows above are not refused by the block.
-  get_blocked: 'hub:read',
-  block_user: 'hub:write',
-  unblock_user: 'hub:write',
-};
-/** Operations no access key may call, whatever its scopes (docs/accounts.md: a key never deletes its owner; docs/moderation.md: nor accepts terms for a person). */
-const LOGIN_TOKEN_ONLY = ['delete_account', 'accept_terms'];
+const CONTRACT_HUB_SCOPES = Object.fromEntries(
+  HUB_OPERATION_NAMES.map((op) => [op, hubSample(op).access] as const).filter((entry): entry is [string, 'hub:read' | 'hub:write'] => entry[1] === 'hub:read' || entry[1] === 'hub:write'),
+);
+const LOGIN_TOKEN_ONLY = HUB_OPERATION_NAMES.filter((op) => hubSample(op).access === 'login token only');
 
 describe('the scope of every authenticated hub operation (docs/protected-api.md, "The scope gate")', () => {
   let readKey: string;
   let writeKey: string;
   let commentNumber = 0;
   /** Parameters that pass each operation's validation, so that the only thing left to refuse is the scope. */
-  const validParams = (op: string): Record<string, string | number> =>
-    ({
-      get_next_list: { order: 'new', d: 'gate' },
-      get_fav: { next_id: 0, fav_index: 0, watch_list: '', view: '', q: '' },
-      get_follow: { watch_list: '', offset: 0 },
-      get_follower: { watch_list: '', offset: 0 },
-      comment_get: { vid, page: 1, d: '' },
-      like: { vid },
-      dislike: { vid, action: 'dislike' },
-      comment_set: { vid, content: `scope table ${++commentNumber}` },
-      follow_user: { follow_user: admin.openid },
-      unfollow_user: { follow_user: admin.openid },
-      change_nickname: { nickname: 'Gatekeeper' },
-      change_signature: { signature: 'checks scopes' },
-      change_city: { city: 'Ningbo' },
-      sharetext: { vid, d: 'gate', locale: 'en', country: '' },
-      get_blocked: { offset: 0 },
-      block_user: { block_user: admin.openid },
-      unblock_user: { block_user: admin.openid },
-      comment_delete: { vid, cid: ownComment },
-      report: { target: 'user', id: admin.openid, reason: 'spam' },
-      my_reports: {},
-    })[op]!;
+  const validParams = (op: string): Record<string, string> =>
+    hubSample(op).params({ vid, other: admin.openid, ownComment, unique: () => `scope table ${++commentNumber}` });
   const call = (op: string, key: string) => hub(api, op, { openid: editor.openid, ...validParams(op) }, { authorization: `Bearer ${key}` });
 
   let ownComment = '';
@@ -208,7 +166,7 @@ describe('the scope of every authenticated hub operation (docs/protected-api.md,
 
   it.each(LOGIN_TOKEN_ONLY)('%s: a key gets 403 whatever its scopes', async (op) => {
     for (const key of [readKey, writeKey, (await keyOf(editor, [])).api_key]) {
-      const refused = await hub(api, op, { openid: editor.openid, confirm: 'delete', terms_version: '1' }, { authorization: `Bearer ${key}` });
+      const refused = await hub(api, op, { openid: editor.openid, ...hubSample(op).params(PLACEHOLDER_WORLD) }, { authorization: `Bearer ${key}` });
       expect(refused.status).toBe(403);
       expect(refused.body).toEqual({ code: 'FORBIDDEN', error: expect.stringContaining('login token') });
     }

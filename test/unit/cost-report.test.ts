@@ -5,7 +5,7 @@ import { PRICES } from '../../bench/prices.js';
 import { readResults, type BenchResults } from '../../bench/report.js';
 
 /**
- * docs/cost.md is what npm run cost:report renders from the committed bench/results.json and
+ * docs/reports/cost.md is what npm run cost:report renders from the committed bench/results.json and
  * bench/prices.ts: a bench run or a price change committed without the page fails here.
  */
 const results = readResults();
@@ -17,7 +17,7 @@ const lineOf = (e: ReturnType<typeof estimate>, service: string, item: string) =
   return line!.usd;
 };
 
-describe('docs/cost.md', () => {
+describe('docs/reports/cost.md', () => {
   it('is what npm run cost:report renders from the committed results and prices', () => {
     expect(doc).toContain('## The month');
     expect(doc).toBe(renderCostDoc(results));

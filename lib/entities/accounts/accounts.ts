@@ -13,6 +13,8 @@ import { newOpenid, randomDigits } from '../../platform/ids.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../../platform/audit/trail.js';
 import { isAdminPhone, maskPhone } from '../../platform/sms/phone.js';
 import { timeKey, shardKey, allShards, SHARDS } from '../../platform/db/keys.js';
+import type * as z from '../../platform/zod.js';
+import type { ownProfileSchema, publicUserSchema } from './profile-schema.js';
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
 export const accountKeys = {
@@ -126,30 +128,12 @@ export interface Account {
 }
 
 /** The caller's own profile (get_fav, change_*): the phone only masked. */
-export interface OwnProfile {
-  openid: string;
-  nickname: string;
-  signature: string;
-  city: string;
-  phone: string;
-  follow_count: number;
-  follower_count: number;
-  like_count: number;
-  liked_count: number;
-  video_count: number;
-}
+export type OwnProfile = z.output<typeof ownProfileSchema>;
 
 export type PublicProfile = Omit<OwnProfile, 'phone'>;
 
 /** A user in any list (docs/hub-api.md, "Rules shared by every operation"). */
-export interface PublicUser {
-  openid: string;
-  nickname: string;
-  signature: string;
-  city: string;
-  followed_by_me: boolean;
-  follows_me: boolean;
-}
+export type PublicUser = z.output<typeof publicUserSchema>;
 
 const TABLE = () => tableNames.hub;
 

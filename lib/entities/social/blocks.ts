@@ -7,16 +7,15 @@ import { LimitExceededError, NotFoundError, UnavailableError, ValidationError } 
 import { accountKeys, isDeleted, LIVE_ACCOUNT, personOf, requireAccount, type Account } from '../accounts/accounts.js';
 import { followKeys } from './follows.js';
 import { blockKeys, type BlockListItem } from './block-items.js';
+import type * as z from '../../platform/zod.js';
+import type { blockedPageSchema, blockResultSchema } from './block-schema.js';
 
 /** The most accounts one account may block: the list is one item, read whole by every feed call (docs/moderation.md, "Blocking"). */
 export const MAX_BLOCKS = 1000;
 const PAGE_SIZE = 20;
 const TABLE = () => tableNames.hub;
 
-export interface BlockResult {
-  block_user: string;
-  blocked: boolean;
-}
+export type BlockResult = z.output<typeof blockResultSchema>;
 
 function notSelf(openid: string, other: string) {
   if (openid === other) throw new ValidationError('Invalid parameter "block_user": you cannot block or unblock yourself');
@@ -146,13 +145,9 @@ export async function unblock(openid: string, other: string): Promise<BlockResul
  * request and takes this entry's place); `lapsed` (deleted, and the block cannot follow the person:
  * it was made before blocks kept the person id).
  */
-export type BlockedState = 'active' | 'deleted' | 'lapsed';
+export type BlockedState = BlockedPage['list'][number]['state'];
 
-export interface BlockedPage {
-  list: { openid: string; nickname: string; blocked_at: string; state: BlockedState }[];
-  total: number;
-  next_offset: number;
-}
+export type BlockedPage = z.output<typeof blockedPageSchema>;
 
 /** get_blocked: the caller's blocked accounts, newest block first, PAGE_SIZE from position `offset` (one GetItem, one BatchGet). */
 export async function blockedPage(openid: string, offset: number): Promise<BlockedPage> {

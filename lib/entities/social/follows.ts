@@ -10,6 +10,8 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../../platform/e
 import { blockedIn, blockKeys, notBlockedCheck } from './block-items.js';
 import { logger } from '../../platform/logger.js';
 import { isDeleted, publicUser, requireAccount, type Account, type PublicUser } from '../accounts/accounts.js';
+import type * as z from '../../platform/zod.js';
+import type { followResultSchema, relationPageSchema } from './follow-schema.js';
 
 /** Keys of the hub table owned by this module (docs/data-model.md, "Access patterns"). */
 export const followKeys = {
@@ -51,11 +53,7 @@ interface RelationItem {
   followed_at: string;
 }
 
-export interface FollowResult {
-  follow_user: string;
-  following: boolean;
-  follower_count: number;
-}
+export type FollowResult = z.output<typeof followResultSchema>;
 
 function notSelf(follower: string, followee: string) {
   if (follower === followee) throw new ValidationError('Invalid parameter "follow_user": you cannot follow or unfollow yourself');
@@ -298,11 +296,7 @@ async function publicUsers(viewer: string, openids: string[]): Promise<PublicUse
   });
 }
 
-export interface RelationPage {
-  list: PublicUser[];
-  total: number;
-  next_offset: number;
-}
+export type RelationPage = z.output<typeof relationPageSchema>;
 
 /**
  * One page of the users `openid` follows (`following`) or is followed by (`followers`), newest

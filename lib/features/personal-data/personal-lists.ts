@@ -121,6 +121,7 @@ export async function personalLists({ openid, next_id, fav_index, watch_list, vi
     listPage(list, target, next_id, size, q, openid, blocked),
     own ? undefined : relationsOf(openid, [target]).then((m) => m.get(target)),
   ]);
-  const profile = own ? ownProfile(account) : { ...publicProfile(account), ...relation };
+  // Another user's: relationsOf answers every openid it is given.
+  const profile = own ? ownProfile(account) : { ...publicProfile(account), ...relation! };
   return { profile, list: page.list, next_id: page.next_id };
 }

@@ -14,9 +14,10 @@ import { rateLimitedError, rateLimitItem, type RateLimit } from '../../platform/
 import { openCursor, signCursor } from '../../platform/secrets/signed-cursor.js';
 import { liveTarget, type Target, type TargetType } from './targets.js';
 import { getAccount, personOf } from '../../entities/accounts/accounts.js';
+import type * as z from '../../platform/zod.js';
+import { REASONS, type Reason, type reportViewSchema } from './report-schema.js';
 
-export const REASONS = ['spam', 'abusive', 'sexual', 'violent', 'illegal', 'privacy', 'other'] as const;
-export type Reason = (typeof REASONS)[number];
+export { REASONS, type Reason };
 export const MAX_REPORT_TEXT = 500;
 export const MY_REPORTS_PAGE = 20;
 
@@ -75,17 +76,7 @@ export interface StoredReport {
 }
 
 /** A report as its reporter sees it (docs/hub-api.md, "report", "my_reports"). */
-export interface ReportView {
-  id: string;
-  target: Target;
-  reason: Reason;
-  text: string;
-  state: 'open' | 'actioned' | 'dismissed';
-  outcome: Decision['outcome'];
-  created_at: string;
-  updated_at: string;
-  decided_at: string | null;
-}
+export type ReportView = z.output<typeof reportViewSchema>;
 
 const TABLE = () => tableNames.hub;
 const getItem = async <T>(key: { pk: string; sk: string }) => (await db.send(new GetCommand({ TableName: TABLE(), Key: key, ConsistentRead: true }))).Item as T | undefined;

@@ -4,6 +4,8 @@ import { NotFoundError } from '../../platform/errors.js';
 import { withdrawHeldComment } from '../../features/filter/held-items.js';
 import { identifier } from './params.js';
 import { defineOperation } from './operation.js';
+import { commentViewSchema } from '../../entities/comments/comment-view-schema.js';
+import { exampleComment, signedIn } from './examples.js';
 
 const query = z.object({ openid: identifier(), vid: identifier(), cid: identifier() });
 
@@ -13,9 +15,19 @@ const query = z.object({ openid: identifier(), vid: identifier(), cid: identifie
  * answered it with), which is withdrawn (docs/moderation.md, "Held content") and answered alike.
  */
 export const commentDelete = defineOperation({
+  name: 'comment_delete',
+  summary: 'Delete your own comment: a tombstone in place, numbering and comment_count unchanged (a held comment, by the cid comment_set answered: withdrawn from the moderation queue); again: the same answer',
   auth: 'required',
   scope: 'hub:write',
   query,
+  data: z.object({ comment: commentViewSchema, deleted: z.literal(true) }),
+  examples: [
+    {
+      summary: 'Delete a comment',
+      query: { ...signedIn, vid: 'v_8k2m4q', cid: 'c_01' },
+      data: { comment: { ...exampleComment, openid: '', nickname: '', content: '' }, deleted: true },
+    },
+  ],
   async run(input): Promise<CommentDeleted> {
     try {
       return await deleteOwnComment(input);

@@ -13,6 +13,8 @@ import { ownCommentCount } from '../../entities/catalog/own-counts.js';
 import { clock } from '../../platform/clock.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { notBlockedByCheck } from '../../entities/social/block-items.js';
+import { commentViewSchema } from '../../entities/comments/comment-view-schema.js';
+import { exampleComment, signedIn } from './examples.js';
 
 const query = z.object({
   openid: identifier(),
@@ -37,9 +39,13 @@ const query = z.object({
  * and the count as the caller sees it (docs/data-model.md, "Read your own writes").
  */
 export const commentSet = defineOperation({
+  name: 'comment_set',
+  summary: 'Comment on a video',
   auth: 'required',
   scope: 'hub:write',
   query,
+  data: z.object({ comment: commentViewSchema, comment_count: z.number(), held: z.optional(z.literal(true)) }),
+  examples: [{ summary: 'A comment', query: { ...signedIn, vid: 'v_8k2m4q', content: 'Great booth!' }, data: { comment: exampleComment, comment_count: 4 } }],
   async run(input, { person }) {
     const { held } = await checkFields({ content: input.content });
     if (held.length === 0) return postComment({ ...input, person });
@@ -49,7 +55,7 @@ export const commentSet = defineOperation({
     // transaction the person's comment window (docs/accounts.md, "The person id") and the block
     // (lib/entities/comments/post-comment.ts reserve).
     const item = await holdComment({ ...input, person: person ?? personOf(author) }, notBlockedByCheck(video.author_openid, input.openid));
-    const comment = { cid: item.target_id, vid: input.vid, openid: input.openid, nickname: author.nickname, content: item.text.content!, created_at: item.at, held: true };
-    return { comment, comment_count: ownCommentCount(video.comment_count, commented, clock.now()), held: true };
+    const comment = { cid: item.target_id, vid: input.vid, openid: input.openid, nickname: author.nickname, content: item.text.content!, created_at: item.at, held: true as const };
+    return { comment, comment_count: ownCommentCount(video.comment_count, commented, clock.now()), held: true as const };
   },
 });

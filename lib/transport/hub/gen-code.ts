@@ -15,7 +15,11 @@ const query = z.object({
 
 /** gen_code (docs/hub-api.md, "gen_code"): a sign-in code sent by SMS to the phone, for this nonce. */
 export const genCode = defineOperation({
+  name: 'gen_code',
+  summary: 'Send a 6-digit sign-in code by SMS',
   auth: 'none',
   query,
+  data: z.object({ expires_in: z.number(), resend_in: z.number() }),
+  examples: [{ summary: 'A Chinese mobile number', query: { phonenumber: '+8613800138000', nonce: 'device-nonce-01' }, data: { expires_in: 300, resend_in: 60 } }],
   run: ({ phonenumber, nonce }, ctx) => sendCode({ phone: phonenumber, nonce, sourceIp: ctx.sourceIp }),
 });

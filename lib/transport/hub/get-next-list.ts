@@ -4,6 +4,8 @@ import { countMetric } from '../../platform/observability/metrics.js';
 import { nextList } from '../../features/recommend/feed.js';
 import { defineOperation } from './operation.js';
 import { deviceId, identifier, oneOfText, optionalInt, optionalText } from './params.js';
+import { exampleVideo, videoViewSchema } from '../../entities/catalog/video-view-schema.js';
+import { signedIn } from './examples.js';
 
 const VID = /^[A-Za-z0-9_-]{1,64}$/;
 /** How many vids one call may report as viewed (view_list plus view). */
@@ -51,9 +53,16 @@ const query = z
  * that is present must be valid and belong to `openid`.
  */
 export const getNextList = defineOperation({
+  name: 'get_next_list',
+  summary: 'The feed: recommended, hot, new, search or "more like this"',
   auth: 'optional',
   scope: 'hub:read',
   query,
+  data: z.object({ list: z.array(videoViewSchema), fav_index: z.string() }),
+  examples: [
+    { summary: 'Anonymous, 5 new videos', query: { openid: 'anonymous-device', order: 'new', watch_count: '5' }, data: { list: [exampleVideo], fav_index: '' } },
+    { summary: 'Search', query: { ...signedIn, q: 'booth', view_list: 'v_1,v_2' } },
+  ],
   run: (p, ctx) => {
     countMetric('FeedCalls');
     return nextList({

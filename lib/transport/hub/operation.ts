@@ -14,15 +14,31 @@ export interface HubContext {
   sourceIp: string;
 }
 
+/** A request example of the OpenAPI document, validated against the query and data schemas (test/unit/openapi.test.ts). */
+export interface HubExample<D> {
+  summary: string;
+  query: Record<string, string>;
+  /** The answer's `data`. */
+  data?: D;
+}
+
 /**
- * One `do` operation: its query schema, who may call it, and a use case taking plain input.
+ * One `do` operation, declared once in its module under lib/transport/hub/: its name, its query
+ * schema, who may call it, what the OpenAPI document says of it (summary, the answer's `data`
+ * schema, examples) and a use case taking plain input, whose answer tsc checks against `data`.
  * - auth 'required': token (query) or Authorization Bearer (JWT or access key); the user must equal `openid`.
  * - auth 'optional': the same when a credential is present (an invalid one is still 401).
  * - auth 'none': the sign-up steps.
  */
-export type HubOperation<S extends z.ZodMiniType = z.ZodMiniType> = {
+export type HubOperation<S extends z.ZodMiniType = z.ZodMiniType, D extends z.ZodMiniType = z.ZodMiniType> = {
+  /** The `do` value. */
+  name: string;
+  summary: string;
   query: S;
-  run(input: z.output<S>, ctx: HubContext): Promise<unknown>;
+  /** The answer's `data`. */
+  data: D;
+  examples: HubExample<NoInfer<z.output<D>>>[];
+  run(input: z.output<S>, ctx: HubContext): Promise<NoInfer<z.output<D>>>;
 } & (
   | { auth: 'none' }
   /**
@@ -32,7 +48,7 @@ export type HubOperation<S extends z.ZodMiniType = z.ZodMiniType> = {
   | { auth: 'required' | 'optional'; scope: Scope; loginTokenOnly?: true }
 );
 
-/** Keeps each operation's input type tied to its schema. */
-export function defineOperation<S extends z.ZodMiniType>(operation: HubOperation<S>): HubOperation<S> {
+/** Keeps each operation's input type tied to its query schema and its answer to its data schema. */
+export function defineOperation<S extends z.ZodMiniType, D extends z.ZodMiniType>(operation: HubOperation<S, D>): HubOperation<S, D> {
   return operation;
 }

@@ -16,6 +16,7 @@ import { getFollow } from './get-follow.js';
 import { getBlocked } from './get-blocked.js';
 import { getFollower } from './get-follower.js';
 import { getNextList } from './get-next-list.js';
+import { getVideo } from './get-video.js';
 import { like } from './like.js';
 import { myReports } from './my-reports.js';
 import type { HubOperation } from './operation.js';
@@ -25,32 +26,40 @@ import { unblockUser } from './unblock-user.js';
 import { unfollowUser } from './unfollow-user.js';
 
 /**
- * The dispatch table of `GET /api/v1?do=<operation>`: one module per operation under lib/transport/hub/.
- * Keys are the `do` values, one section each in docs/hub-api.md and docs/hub-feed-api.md.
+ * Every hub operation, one line each, in the order of the API reference (docs/hub-api.md,
+ * docs/hub-feed-api.md: a section each). Each module under lib/transport/hub/ declares its `do`
+ * (operation.ts); the dispatch table, the OpenAPI document's hub section
+ * (scripts/openapi/document.ts) and the tests' lists of operations are derived from this list
+ * (what a test needs per operation: test/support/hub-operations.ts, checked by
+ * test/unit/hub-operations.test.ts).
  */
-export const HUB_OPERATIONS: Record<string, HubOperation> = {
-  gen_code: genCode,
-  create_phone_account: createPhoneAccount,
-  get_next_list: getNextList,
-  get_fav: getFav,
-  get_follow: getFollow,
-  get_follower: getFollower,
+export const HUB_OPERATION_LIST: readonly HubOperation[] = [
+  genCode,
+  createPhoneAccount,
+  getNextList,
+  getVideo,
+  getFav,
+  getFollow,
+  getFollower,
   like,
   dislike,
-  comment_set: commentSet,
-  comment_get: commentGet,
-  comment_delete: commentDelete,
+  commentSet,
+  commentGet,
+  commentDelete,
   report,
-  my_reports: myReports,
+  myReports,
   sharetext,
-  follow_user: followUser,
-  unfollow_user: unfollowUser,
-  change_nickname: changeNickname,
-  change_signature: changeSignature,
-  change_city: changeCity,
-  delete_account: deleteAccount,
-  accept_terms: acceptTermsOperation,
-  block_user: blockUser,
-  unblock_user: unblockUser,
-  get_blocked: getBlocked,
-};
+  followUser,
+  unfollowUser,
+  changeNickname,
+  changeSignature,
+  changeCity,
+  deleteAccount,
+  acceptTermsOperation,
+  blockUser,
+  unblockUser,
+  getBlocked,
+];
+
+/** The dispatch table of `GET /api/v1?do=<operation>`, keyed by each operation's `do`. */
+export const HUB_OPERATIONS: Record<string, HubOperation> = Object.fromEntries(HUB_OPERATION_LIST.map((operation) => [operation.name, operation]));

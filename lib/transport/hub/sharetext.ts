@@ -3,6 +3,7 @@ import * as z from '../../platform/zod.js';
 import { createShare } from '../../features/share/create-share.js';
 import { defineOperation } from './operation.js';
 import { identifier, presentText } from './params.js';
+import { OPENID, signedIn } from './examples.js';
 
 // Made on first use: loading ICU's region names costs about 25 ms of CPU, which every cold start
 // of the hub would otherwise pay at import (docs/performance.md, "Cold starts").
@@ -39,8 +40,23 @@ const query = z.object({
 
 /** sharetext (docs/hub-api.md, "sharetext"): a share of a video, its text and link. */
 export const sharetext = defineOperation({
+  name: 'sharetext',
+  summary: 'Share text and link of a video',
   auth: 'optional',
   scope: 'hub:write',
   query,
+  data: z.object({ text: z.string(), url: z.string(), shareid: z.string() }),
+  examples: [
+    {
+      summary: 'Chinese share text, anonymous (openid is not stored)',
+      query: { openid: OPENID, vid: 'v_8k2m4q', d: '', locale: 'zh-CN', country: 'CN' },
+      data: { text: 'Booth tour: hall 3 https://share.example.com/s/Qm7xT2kLp9VbN4rZc8Hd', url: 'https://share.example.com/s/Qm7xT2kLp9VbN4rZc8Hd', shareid: 'Qm7xT2kLp9VbN4rZc8Hd' },
+    },
+    {
+      summary: "Signed in: the account's share",
+      query: { ...signedIn, vid: 'v_8k2m4q', d: '', locale: 'en', country: 'CN' },
+      data: { text: 'Watch "Booth tour: hall 3" on expohub: https://share.example.com/s/K2rq8mZp4xTaW6nYe3Ju', url: 'https://share.example.com/s/K2rq8mZp4xTaW6nYe3Ju', shareid: 'K2rq8mZp4xTaW6nYe3Ju' },
+    },
+  ],
   run: (input, ctx) => createShare({ ...input, account: ctx.principal?.user_id, sourceIp: ctx.sourceIp }),
 });

@@ -746,6 +746,37 @@ export interface components {
             }[];
             fav_index: string;
         };
+        HubQuery_get_video: {
+            /** @constant */
+            do: "get_video";
+            /** @description The login token (a JWT), or send it as Authorization: Bearer (a JWT or an access key); empty: as if absent */
+            token?: string;
+            openid: string;
+            vid: string;
+            d?: string;
+        };
+        HubData_get_video: {
+            video: {
+                vid: string;
+                title: string;
+                description: string;
+                cover_url: string;
+                video_url: string;
+                duration_s: number;
+                tags: string[];
+                author: {
+                    openid: string;
+                    nickname: string;
+                };
+                created_at: string;
+                like_count: number;
+                comment_count: number;
+                share_count: number;
+                open_count: number;
+                liked?: boolean;
+                disliked?: boolean;
+            };
+        };
         HubQuery_get_fav: {
             /** @constant */
             do: "get_fav";
@@ -1359,7 +1390,7 @@ export interface operations {
                      * @description The operation
                      * @enum {string}
                      */
-                    do: "gen_code" | "create_phone_account" | "get_next_list" | "get_fav" | "get_follow" | "get_follower" | "like" | "dislike" | "comment_set" | "comment_get" | "comment_delete" | "report" | "my_reports" | "sharetext" | "follow_user" | "unfollow_user" | "change_nickname" | "change_signature" | "change_city" | "delete_account" | "accept_terms" | "block_user" | "unblock_user" | "get_blocked";
+                    do: "gen_code" | "create_phone_account" | "get_next_list" | "get_video" | "get_fav" | "get_follow" | "get_follower" | "like" | "dislike" | "comment_set" | "comment_get" | "comment_delete" | "report" | "my_reports" | "sharetext" | "follow_user" | "unfollow_user" | "change_nickname" | "change_signature" | "change_city" | "delete_account" | "accept_terms" | "block_user" | "unblock_user" | "get_blocked";
                     /** @enum {string} */
                     action?: "dislike";
                     block_user?: string;
@@ -1414,7 +1445,7 @@ export interface operations {
                      */
                     watch_count?: number | string;
                     watch_list?: ("" | "like" | "history" | "comment") | string;
-                } & (components["schemas"]["HubQuery_gen_code"] | components["schemas"]["HubQuery_create_phone_account"] | components["schemas"]["HubQuery_get_next_list"] | components["schemas"]["HubQuery_get_fav"] | components["schemas"]["HubQuery_get_follow"] | components["schemas"]["HubQuery_get_follower"] | components["schemas"]["HubQuery_like"] | components["schemas"]["HubQuery_dislike"] | components["schemas"]["HubQuery_comment_set"] | components["schemas"]["HubQuery_comment_get"] | components["schemas"]["HubQuery_comment_delete"] | components["schemas"]["HubQuery_report"] | components["schemas"]["HubQuery_my_reports"] | components["schemas"]["HubQuery_sharetext"] | components["schemas"]["HubQuery_follow_user"] | components["schemas"]["HubQuery_unfollow_user"] | components["schemas"]["HubQuery_change_nickname"] | components["schemas"]["HubQuery_change_signature"] | components["schemas"]["HubQuery_change_city"] | components["schemas"]["HubQuery_delete_account"] | components["schemas"]["HubQuery_accept_terms"] | components["schemas"]["HubQuery_block_user"] | components["schemas"]["HubQuery_unblock_user"] | components["schemas"]["HubQuery_get_blocked"]);
+                } & (components["schemas"]["HubQuery_gen_code"] | components["schemas"]["HubQuery_create_phone_account"] | components["schemas"]["HubQuery_get_next_list"] | components["schemas"]["HubQuery_get_video"] | components["schemas"]["HubQuery_get_fav"] | components["schemas"]["HubQuery_get_follow"] | components["schemas"]["HubQuery_get_follower"] | components["schemas"]["HubQuery_like"] | components["schemas"]["HubQuery_dislike"] | components["schemas"]["HubQuery_comment_set"] | components["schemas"]["HubQuery_comment_get"] | components["schemas"]["HubQuery_comment_delete"] | components["schemas"]["HubQuery_report"] | components["schemas"]["HubQuery_my_reports"] | components["schemas"]["HubQuery_sharetext"] | components["schemas"]["HubQuery_follow_user"] | components["schemas"]["HubQuery_unfollow_user"] | components["schemas"]["HubQuery_change_nickname"] | components["schemas"]["HubQuery_change_signature"] | components["schemas"]["HubQuery_change_city"] | components["schemas"]["HubQuery_delete_account"] | components["schemas"]["HubQuery_accept_terms"] | components["schemas"]["HubQuery_block_user"] | components["schemas"]["HubQuery_unblock_user"] | components["schemas"]["HubQuery_get_blocked"]);
             };
             header?: never;
             path?: never;
@@ -1432,7 +1463,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         code: 0;
-                        data: components["schemas"]["HubData_gen_code"] | components["schemas"]["HubData_create_phone_account"] | components["schemas"]["HubData_get_next_list"] | components["schemas"]["HubData_get_fav"] | components["schemas"]["HubData_get_follow"] | components["schemas"]["HubData_get_follower"] | components["schemas"]["HubData_like"] | components["schemas"]["HubData_dislike"] | components["schemas"]["HubData_comment_set"] | components["schemas"]["HubData_comment_get"] | components["schemas"]["HubData_comment_delete"] | components["schemas"]["HubData_report"] | components["schemas"]["HubData_my_reports"] | components["schemas"]["HubData_sharetext"] | components["schemas"]["HubData_follow_user"] | components["schemas"]["HubData_unfollow_user"] | components["schemas"]["HubData_change_nickname"] | components["schemas"]["HubData_change_signature"] | components["schemas"]["HubData_change_city"] | components["schemas"]["HubData_delete_account"] | components["schemas"]["HubData_accept_terms"] | components["schemas"]["HubData_block_user"] | components["schemas"]["HubData_unblock_user"] | components["schemas"]["HubData_get_blocked"];
+                        data: components["schemas"]["HubData_gen_code"] | components["schemas"]["HubData_create_phone_account"] | components["schemas"]["HubData_get_next_list"] | components["schemas"]["HubData_get_video"] | components["schemas"]["HubData_get_fav"] | components["schemas"]["HubData_get_follow"] | components["schemas"]["HubData_get_follower"] | components["schemas"]["HubData_like"] | components["schemas"]["HubData_dislike"] | components["schemas"]["HubData_comment_set"] | components["schemas"]["HubData_comment_get"] | components["schemas"]["HubData_comment_delete"] | components["schemas"]["HubData_report"] | components["schemas"]["HubData_my_reports"] | components["schemas"]["HubData_sharetext"] | components["schemas"]["HubData_follow_user"] | components["schemas"]["HubData_unfollow_user"] | components["schemas"]["HubData_change_nickname"] | components["schemas"]["HubData_change_signature"] | components["schemas"]["HubData_change_city"] | components["schemas"]["HubData_delete_account"] | components["schemas"]["HubData_accept_terms"] | components["schemas"]["HubData_block_user"] | components["schemas"]["HubData_unblock_user"] | components["schemas"]["HubData_get_blocked"];
                     };
                 };
             };
