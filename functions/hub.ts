@@ -1,4 +1,2 @@
-import { httpHandler } from '../lib/transport/http/handler.js';
-import { dispatchHub } from '../lib/transport/hub/dispatch.js';
-
-export const handler = httpHandler('hub', dispatchHub);
+// The hub's route module is its Lambda entry (lib/transport/routes/hub.ts); this file keeps the old entry's name.
+export { handler } from '../lib/transport/routes/hub.js';

@@ -2,9 +2,9 @@ import type * as z from './zod.js';
 
 /**
  * The description of one HTTP route for the generated OpenAPI document (scripts/openapi/): the zod
- * schemas that validate its request, the schema of its answer's `data`, and examples. It sits next
- * to the route's use case, so the document and the validation share one source; scripts/openapi/
- * registry.ts lists every route's description, keyed by the route of infra/routes.ts it describes.
+ * schemas that validate its request, the schema of its answer's `data`, and examples. A route module
+ * (lib/transport/routes/) declares it beside the schemas the shared chain validates the request with,
+ * so the document and the validation share one source; lib/transport/routes/index.ts lists them.
  * A leaf module (no imports but types; a WeakMap for documentAs): any use case may declare one.
  */
 export interface RouteDoc {

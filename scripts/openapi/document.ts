@@ -2,15 +2,15 @@ import * as z from '../../lib/platform/zod.js';
 import { applyDocumented, type JsonSchema, type RouteDoc, type RouteExample } from '../../lib/platform/api-doc.js';
 import type { HubOperation } from '../../lib/transport/hub/operation.js';
 import { HUB_OPERATIONS } from '../../lib/transport/hub/operations.js';
-import { ROUTES, type RouteSpec } from '../../infra/routes.js';
-import { ROUTE_DOCS } from './registry.js';
+import type { RouteSpec } from '../../lib/transport/http/routes.js';
+import { ROUTE_DOCS, ROUTES } from '../../lib/transport/routes/index.js';
 
 /**
  * Builds the OpenAPI 3.1 document from the zod schemas that validate the requests
  * (README.md, "API reference"):
  * requests from their input side (what a client sends, before trims and transforms), answers from
  * the output side. Run by `npm run openapi`, which writes lib/transport/openapi/generated/openapi.json (served by
- * functions/openapi.ts) and the typed client's types.
+ * lib/transport/routes/openapi.ts) and the typed client's types.
  *
  * The hub is one path with every parameter in the query; OpenAPI allows one operation per path and
  * method, so `GET /api/v1` has one query parameter object (`style: form, explode: true`) whose
@@ -72,7 +72,7 @@ const requestIdHeader = { 'x-request-id': { $ref: '#/components/headers/RequestI
 const retryAfterHeader = { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } };
 
 /**
- * The functions that read no store (lib/transport/http/routes.ts): they cannot answer 503. Every other route
+ * The functions that read no store (lib/transport/routes/): they cannot answer 503. Every other route
  * can, when DynamoDB, Secrets Manager or SNS is throttled or down.
  */
 const NO_DEPENDENCY = new Set(['health', 'openapi', 'policies', 'wellKnown']);
@@ -85,7 +85,7 @@ const envelope = (data: JsonSchema) => ({
   required: ['code', 'data'],
 });
 
-/** The route's declared authorization (lib/transport/http/routes.ts) as OpenAPI security requirements. */
+/** The route's declared authorization (lib/transport/http/routes.ts, RouteAuth) as OpenAPI security requirements. */
 function security(auth: RouteSpec['auth']) {
   if (auth === 'none') return [];
   if (auth === 'jwt' || auth === 'admin' || auth === 'moderator') return [{ bearerJwt: [] }];
@@ -309,7 +309,7 @@ export const DEFAULT_SOURCES: DocumentSources = { routes: ROUTES, routeDocs: ROU
 export function buildOpenApiDocument(sources: DocumentSources = DEFAULT_SOURCES) {
   const { routes, routeDocs, hubOperations } = sources;
   const missing = [
-    ...routes.filter((r) => r.path !== HUB_PATH && !routeDocs[`${r.method} ${r.path}`]).map((r) => `route ${r.method} ${r.path} (add it to scripts/openapi/registry.ts)`),
+    ...routes.filter((r) => r.path !== HUB_PATH && !routeDocs[`${r.method} ${r.path}`]).map((r) => `route ${r.method} ${r.path} (give its route module a doc: lib/transport/routes/)`),
     ...Object.entries(hubOperations)
       .filter(([, operation]) => !operation.summary || !operation.examples?.length)
       .map(([op]) => `do=${op} (declare its summary and examples in its module under lib/transport/hub/)`),

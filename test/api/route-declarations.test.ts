@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTES, type RouteSpec } from '../../lib/transport/http/routes.js';
+import type { RouteSpec } from '../../lib/transport/http/routes.js';
+import { ROUTES } from '../../lib/transport/routes/index.js';
 import { putTestAccounts, type TestAccount } from '../support/hub-fixtures.js';
 import { useTestStack, type ApiResponse } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
 
 /**
- * Every route answers as lib/transport/http/routes.ts declares (docs/protected-api.md, "Who may do what"): a
+ * Every route answers as its route module (lib/transport/routes/) declares (docs/protected-api.md, "Who may do what"): a
  * function whose behaviour and declaration disagree (a use case that refuses what the route admits,
  * a handler that does not read its declaration, a declaration the stack ignores) fails here. The
  * scope gate is on, so a declared scope is checked too. "Admitted" means the credential got past

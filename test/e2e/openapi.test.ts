@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as z from '../../lib/platform/zod.js';
 import { REFERENCE_PAGE_CSP } from '../../lib/transport/openapi/reference-page.js';
-import { ROUTE_DOCS } from '../../scripts/openapi/registry.js';
+import { ROUTE_DOCS } from '../../lib/transport/routes/index.js';
 import { HUB_OPERATIONS } from '../../lib/transport/hub/operations.js';
 import { HUB_OPERATION_NAMES, hubSample } from '../support/hub-operations.js';
 import { hub, latestCode, newNonce, newPhone, putTestVideo, signUp } from '../support/hub-fixtures.js';

@@ -1,4 +1,5 @@
 import * as z from '../../platform/zod.js';
+import type { rolesResult } from './admin-api.js';
 import type { Principal } from '../auth/principal.js';
 import { ROLES, type Role } from '../../entities/accounts/roles.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
@@ -8,6 +9,9 @@ import { tryNormalizePhone } from '../../platform/sms/phone.js';
 
 export const openidSchema = checkedText(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters')));
 
+/** An account named in a path (`/admin/users/{openid}/...`). */
+export const openidPath = z.object({ openid: openidSchema });
+
 export const setRolesBodySchema = z.strictBody({
   roles: z.pipe(
     z.array(z.enum(ROLES, { error: `every role must be one of: ${ROLES.join(', ')}` }), { error: 'must be an array of role names' }),
@@ -15,19 +19,13 @@ export const setRolesBodySchema = z.strictBody({
   ),
 });
 
-export interface RolesResult {
-  openid: string;
-  roles: string[];
-}
+/** What POST /api/v1/admin/users/{openid}/roles answers (its schema: lib/features/admin/admin-api.ts). */
+export type RolesResult = z.output<typeof rolesResult>;
 
 /** `POST /api/v1/admin/users/{openid}/roles`: replaces the stored roles of an account. */
-export async function setRoles(principal: Principal, rawOpenid: string | undefined, body: unknown): Promise<RolesResult> {
-  const openid = openidSchema.safeParse(rawOpenid ?? '');
-  if (!openid.success) throw new ValidationError(`Invalid parameter "openid": ${openid.error.issues[0]?.message}`);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
-  const { roles } = setRolesBodySchema.parse(body);
+export async function setRoles(principal: Principal, openid: string, { roles }: z.output<typeof setRolesBodySchema>): Promise<RolesResult> {
   // Setting the roles an account already holds changes nothing: no audit event.
-  const { account } = await replaceAccountRolesAudited(openid.data, roles, roleChangeBy(principal.user_id, openid.data, principal.auth_type));
+  const { account } = await replaceAccountRolesAudited(openid, roles, roleChangeBy(principal.user_id, openid, principal.auth_type));
   return { openid: account.openid, roles: account.roles };
 }
 

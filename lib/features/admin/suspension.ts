@@ -1,3 +1,5 @@
+import type * as z from '../../platform/zod.js';
+import type { suspensionResult } from './admin-api.js';
 import type { Principal } from '../auth/principal.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../../platform/audit/trail.js';
 import { clock } from '../../platform/clock.js';
@@ -5,16 +7,9 @@ import { cancellationCode, transactWrite, type TransactItem } from '../../platfo
 import { NotFoundError } from '../../platform/errors.js';
 import { getAccount, isDeleted, suspensionUpdate } from '../../entities/accounts/accounts.js';
 import { markKeysSuspended, suspensionMarkItems } from '../keys/suspension-marks.js';
-import { parseOpenid } from './admin-keys.js';
 
-export interface SuspensionResult {
-  openid: string;
-  suspended: boolean;
-  /** When the current suspension began; null when the account is not suspended. */
-  suspended_at: string | null;
-  /** How many of the account's keys now carry the suspension marker (or, on reinstate, lost it). */
-  keys: number;
-}
+/** What suspend and reinstate answer (its schema: lib/features/admin/admin-api.ts). */
+export type SuspensionResult = z.output<typeof suspensionResult>;
 
 /**
  * Sets or clears the suspension: the account item's `suspended_at`, its audit event and the marker on
@@ -60,11 +55,11 @@ export async function changeSuspension(principal: Principal, openid: string, sus
 }
 
 /** `POST /api/v1/admin/users/{openid}/suspend`: every session and key of the account gets 401 from the next request on. */
-export async function suspendAccount(principal: Principal, rawOpenid: string | undefined): Promise<SuspensionResult> {
-  return (await changeSuspension(principal, parseOpenid(rawOpenid), true)).result;
+export async function suspendAccount(principal: Principal, openid: string): Promise<SuspensionResult> {
+  return (await changeSuspension(principal, openid, true)).result;
 }
 
 /** `POST /api/v1/admin/users/{openid}/reinstate`: sessions and active keys work again; revoked keys stay revoked (`is_active` is another attribute). */
-export async function reinstateAccount(principal: Principal, rawOpenid: string | undefined): Promise<SuspensionResult> {
-  return (await changeSuspension(principal, parseOpenid(rawOpenid), false)).result;
+export async function reinstateAccount(principal: Principal, openid: string): Promise<SuspensionResult> {
+  return (await changeSuspension(principal, openid, false)).result;
 }

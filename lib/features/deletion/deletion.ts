@@ -5,7 +5,7 @@ import * as z from '../../platform/zod.js';
 import { clock } from '../../platform/clock.js';
 import { db, tableNames } from '../../platform/db/client.js';
 import { cancellationCode, transactWrite, type TransactItem } from '../../platform/db/transact.js';
-import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import { NotFoundError } from '../../platform/errors.js';
 import { randomBase62 } from '../../platform/ids.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../../platform/audit/trail.js';
 import { markKeysSuspended, suspensionMarkItems } from '../keys/suspension-marks.js';
@@ -59,15 +59,16 @@ export interface StoredDeletion {
 }
 
 /** A deletion in answers (docs/accounts.md): no personal data. */
-export interface DeletionView {
-  id: string;
-  state: DeletionState;
-  requested_at: string;
-  completed_at: string | null;
-  status_url: string;
+export const deletionView = z.object({
+  id: z.string(),
+  state: z.enum(['erasing', 'erased']),
+  requested_at: z.string(),
+  completed_at: z.union([z.string(), z.null()]),
+  status_url: z.string(),
   /** What it means, in words a client can show (docs/accounts.md). */
-  message: string;
-}
+  message: z.string(),
+});
+export type DeletionView = z.output<typeof deletionView>;
 
 /** The deletion's meaning for the person, in every answer about it. */
 export const DELETION_MESSAGE =
@@ -91,11 +92,8 @@ export const confirmParam = documentAs(
   { type: 'string', enum: [CONFIRM_WORD] },
 );
 
-/** The REST routes' query: 400 naming `confirm` unless it is the word. */
-export function requireConfirmation(confirm: string | undefined): void {
-  const parsed = confirmParam.safeParse(confirm);
-  if (!parsed.success) throw new ValidationError(`Invalid parameter "confirm": ${parsed.error.issues[0]?.message}`);
-}
+/** The REST routes' query (lib/transport/routes/delete-account.ts, admin-delete-account.ts): 400 naming `confirm` unless it is the word. */
+export const confirmQuery = z.object({ confirm: confirmParam });
 
 /** The checked parse of a deletion record. */
 const deletionFromItem = itemParser<StoredDeletion>('deletion', {

@@ -2,7 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import { accountKeys } from '../../entities/accounts/accounts.js';
 import { getAccounts, type Account } from '../../entities/accounts/accounts.js';
 import { commentViews, type StoredComment } from '../../entities/comments/comments.js';
-import { encodeCursor, expectKey, parsePageQuery, queryPage, type ExportList, type PageKey } from './paging.js';
+import { encodeCursor, expectKey, parsePageQuery, queryPage, type ExportList, type PageKey, type PageQuery } from './paging.js';
 import { accountRow, accountRows, commentRows, exportViewer, type AccountRow, type CommentRow } from './visibility.js';
 
 export interface ExportPage<T> {
@@ -17,7 +17,7 @@ const page = async <T>(list: ExportList, items: T[], next: PageKey | undefined):
  * `GET /api/v1/export/comments`: oldest first; a page is one Query (an admin's: one per shard of
  * all comments, in parallel) plus one BatchGet of the authors' nicknames. The index holds the comments whole.
  */
-export async function exportComments(principal: Principal, query: Record<string, string>): Promise<ExportPage<CommentRow>> {
+export async function exportComments(principal: Principal, query: PageQuery): Promise<ExportPage<CommentRow>> {
   const request = await parsePageQuery(query, 'export:comments');
   const viewer = await exportViewer(principal);
   const index = commentRows(viewer);
@@ -31,7 +31,7 @@ export async function exportComments(principal: Principal, query: Record<string,
  * parallel) and reads the page's accounts with one BatchGet: the index holds no counters. Anyone else
  * gets their own account as the first row (its cursor is the account's key), then the accounts they follow.
  */
-export async function exportAccounts(principal: Principal, query: Record<string, string>): Promise<ExportPage<AccountRow>> {
+export async function exportAccounts(principal: Principal, query: PageQuery): Promise<ExportPage<AccountRow>> {
   const request = await parsePageQuery(query, 'export:accounts');
   const viewer = await exportViewer(principal);
   const rows = accountRows(viewer);

@@ -42,6 +42,9 @@ export const pageQuerySchema = z.object({
   ),
 });
 
+/** The export's query as pageQuerySchema outputs it (the route parses it: lib/transport/routes/export-comments.ts). */
+export type PageQuery = z.output<typeof pageQuerySchema>;
+
 /** Date.parse rolls 2026-02-30 over to March: the calendar date and the clock time must exist as written. */
 function isRealInstant(s: string): boolean {
   const [y, m, d] = s.slice(0, 10).split('-').map(Number) as [number, number, number];
@@ -74,8 +77,7 @@ const BAD_CURSOR = 'Invalid parameter "cursor": not a cursor from a previous pag
  * `?cursor=&limit=`: a cursor the server did not sign for this list, or an altered one, is 400
  * naming `cursor` before anything is read; what it holds must still be a key of strings.
  */
-export async function parsePageQuery(query: Record<string, string>, list: ExportList): Promise<PageRequest> {
-  const { limit, cursor, since } = pageQuerySchema.parse(query);
+export async function parsePageQuery({ limit, cursor, since }: PageQuery, list: ExportList): Promise<PageRequest> {
   if (!cursor) return { limit, after: undefined, since };
   const decoded = await openCursor(list, cursor);
   const values = typeof decoded === 'object' && decoded !== null && !Array.isArray(decoded) ? Object.values(decoded) : [];

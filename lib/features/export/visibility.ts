@@ -1,9 +1,10 @@
+import type * as z from '../../platform/zod.js';
 import type { Principal } from '../auth/principal.js';
+import type { accountRow as accountRowSchema, commentRow as commentRowSchema } from './export-api.js';
 import { accountPartitions } from '../../entities/accounts/accounts.js';
 import { commentKeys, commentPartitions } from '../../entities/comments/comments.js';
 import { followPartitions } from '../../entities/social/follows.js';
 import { getAccount, type Account } from '../../entities/accounts/accounts.js';
-import type { CommentView } from '../../entities/comments/comments.js';
 import { maskPhone } from '../../platform/sms/phone.js';
 import type { IndexSpec } from './paging.js';
 import { storedCount } from '../../platform/db/attributes.js';
@@ -54,21 +55,11 @@ export function accountRows(viewer: ExportViewer): AccountRows {
 
 // Columns ---------------------------------------------------------------------------------------
 
-export interface AccountRow {
-  openid: string;
-  nickname: string;
-  signature: string;
-  city: string;
-  phone: string;
-  /** Only for an admin or the row's owner: roles tell who the administrators are. */
-  roles?: string[];
-  created_at: string;
-  follow_count: number;
-  follower_count: number;
-}
+/** An account row of the export (its schema: lib/features/export/export-api.ts). */
+export type AccountRow = z.output<typeof accountRowSchema>;
 
 /** A comment row is the hub's own comment shape: comments are public (comment_get). */
-export type CommentRow = CommentView;
+export type CommentRow = z.output<typeof commentRowSchema>;
 
 
 /**

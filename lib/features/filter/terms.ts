@@ -2,6 +2,7 @@ import { itemParser } from '../../platform/db/item-check.js';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentAs } from '../../platform/api-doc.js';
 import * as z from '../../platform/zod.js';
+import type { termList } from './filter-api.js';
 import type { Principal } from '../auth/principal.js';
 import { auditItem, writeAuditLine, type AuditEvent } from '../../platform/audit/trail.js';
 import { clock } from '../../platform/clock.js';
@@ -26,11 +27,8 @@ export const MAX_TERM_CHARS = 40;
  */
 export const FILTER_CACHE_MS = 60_000;
 
-export interface FilterTermList {
-  version: number;
-  terms: FilterTerm[];
-  updated_at: string | null;
-}
+/** The term list as the admin routes answer it (its schema: lib/features/filter/filter-api.ts). */
+export type FilterTermList = z.output<typeof termList>;
 
 interface StoredList {
   version: number;
@@ -155,9 +153,7 @@ async function changeList(principal: Principal, change: (terms: FilterTerm[]) =>
 const sorted = (terms: FilterTerm[]) => [...terms].sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
 
 /** `POST /api/v1/admin/filter-terms`: adds the terms, or replaces the action of those already listed. */
-export async function putFilterTerms(principal: Principal, body: unknown): Promise<FilterTermList & { changed: boolean }> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
-  const { terms } = putFilterTermsBodySchema.parse(body);
+export async function putFilterTerms(principal: Principal, { terms }: z.output<typeof putFilterTermsBodySchema>): Promise<FilterTermList & { changed: boolean }> {
   const given = new Map(terms.map((t) => [normaliseTerm(t.term), t.action] as const));
   return changeList(principal, (before) => {
     const merged = new Map(before.map((t) => [t.term, t.action] as const));
@@ -167,10 +163,8 @@ export async function putFilterTerms(principal: Principal, body: unknown): Promi
 }
 
 /** `DELETE /api/v1/admin/filter-terms/{term}`: removes the term (given in any spelling that normalises to it); absent: changes nothing. */
-export async function deleteFilterTerm(principal: Principal, rawTerm: string | undefined): Promise<FilterTermList & { changed: boolean }> {
-  const parsed = filterTermPath.safeParse({ term: rawTerm ?? '' });
-  if (!parsed.success) throw new ValidationError(`Invalid parameter "term": ${parsed.error.issues[0]?.message}`);
-  const term = normaliseTerm(parsed.data.term);
+export async function deleteFilterTerm(principal: Principal, given: string): Promise<FilterTermList & { changed: boolean }> {
+  const term = normaliseTerm(given);
   return changeList(principal, (before) => before.filter((t) => t.term !== term));
 }
 

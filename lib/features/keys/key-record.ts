@@ -1,4 +1,6 @@
+import type * as z from '../../platform/zod.js';
 import { config } from '../../platform/config.js';
+import type { publicKeySchema } from './key-api.js';
 import { KEY_PREFIX } from './key-material.js';
 
 /** A key record as stored (docs/data-model.md, "The api_keys table"), key_hash included. */
@@ -22,7 +24,8 @@ export interface StoredKey {
 
 export type KeyStatus = 'valid' | 'revoked' | 'expired';
 
-export type PublicKey = Omit<StoredKey, 'key_hash' | 'key_hint' | 'rate_limit_per_minute'> & { key_hint: string; rate_limit_per_minute: number; status: KeyStatus };
+/** A key record in answers (its schema, the OpenAPI document's: lib/features/keys/key-api.ts): never the hash. */
+export type PublicKey = z.output<typeof publicKeySchema>;
 
 /** What a list shows of a key created before hints existed: its prefix alone (the plaintext is gone). */
 const HINTLESS = `${KEY_PREFIX}…`;

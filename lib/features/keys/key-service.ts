@@ -73,22 +73,17 @@ export const createKeySchema = z.strictBody({
 });
 
 export type CreateKeyInput = z.input<typeof createKeySchema>;
+type CreateKeyBody = z.output<typeof createKeySchema>;
+/**
+ * What createKey takes: the body as the route's schema outputs it (POST /api/v1/api-keys,
+ * lib/transport/routes/create-key.ts); scopes and expiry may be left out by a caller in the code.
+ */
+export type NewKey = Pick<CreateKeyBody, 'name' | 'rate_limit_per_minute'> & Partial<Pick<CreateKeyBody, 'scopes' | 'expires_at'>>;
 
-const keyIdSchema = z.pipe(z.string().check(z.regex(/^[1-9][0-9]{0,14}$/, 'must be a positive integer')), z.transform(Number));
-
-export function parseKeyId(raw: string | undefined): number {
-  const parsed = keyIdSchema.safeParse(raw ?? '');
-  if (!parsed.success) throw new ValidationError('Invalid parameter "id": must be a positive integer');
-  return parsed.data;
-}
-
-export async function createKey(userId: string, body: unknown): Promise<{ api_key: string; key: PublicKey }> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ValidationError('The request body must be a JSON object');
-  }
-  const input = createKeySchema.parse(body);
+export async function createKey(userId: string, input: NewKey): Promise<{ api_key: string; key: PublicKey }> {
   const now = clock.now();
-  if (input.expires_at !== null && Date.parse(input.expires_at) <= now) {
+  const expiresAt = input.expires_at ?? null;
+  if (expiresAt !== null && Date.parse(expiresAt) <= now) {
     throw new ValidationError('Invalid parameter "expires_at": must be in the future');
   }
   const apiKey = generateApiKey();
@@ -98,8 +93,8 @@ export async function createKey(userId: string, body: unknown): Promise<{ api_ke
     name: input.name,
     key_prefix: KEY_PREFIX,
     user_id: userId, // from the credential, never from the body
-    scopes: input.scopes,
-    expires_at: input.expires_at,
+    scopes: input.scopes ?? [],
+    expires_at: expiresAt,
     last_used_at: null,
     is_active: true,
     created_at: nowIso,
@@ -109,7 +104,7 @@ export async function createKey(userId: string, body: unknown): Promise<{ api_ke
     key_hint: keyHint(apiKey),
     rate_limit_per_minute: input.rate_limit_per_minute ?? config.KEY_RATE_LIMIT_PER_MINUTE,
   };
-  // Key management takes a login JWT only (functions/*-key.ts): the actor is the owner, by JWT.
+  // Key management takes a login JWT only (lib/transport/routes/*-key.ts): the actor is the owner, by JWT.
   const event: AuditEvent = { action: 'key.created', actor: userId, subject: userId, key_id: String(record.id), key_name: record.name, via: 'jwt' };
   await insertKey(record, config.MAX_KEYS_PER_USER, [auditItem(event, now)]);
   writeAuditLine(event);

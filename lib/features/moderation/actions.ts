@@ -14,7 +14,7 @@ import { batchGetHubItems } from '../../platform/db/batch.js';
 import { conditionFailed, transactWrite, type TransactItem } from '../../platform/db/transact.js';
 import { ForbiddenError, NotFoundError, UnavailableError, ValidationError } from '../../platform/errors.js';
 import { approveHeld, discardHeld } from '../filter/held.js';
-import { parseHeldId, type HeldTargetType } from '../filter/held-items.js';
+import { parseHeldId } from '../filter/held-items.js';
 import { closeCaseItem, getCase, type Decision, type StoredCase } from '../report/reports.js';
 import { TARGET_TYPES, type Target } from '../report/targets.js';
 import { checkedText } from '../../platform/text.js';
@@ -41,18 +41,19 @@ export const actionBodySchema = z.strictBody({
 });
 export type ActionBody = z.output<typeof actionBodySchema>;
 
-/** What an action answers, the first time and on every repeat. */
-export interface ActionResult {
-  target: { type: (typeof ACTION_TARGET_TYPES)[number]; id: string };
-  action: ModerationAction;
-  state: Decision['state'];
-  outcome: Decision['outcome'];
+/** What an action answers, the first time and on every repeat (POST /api/v1/moderation/actions). */
+export const actionResult = z.object({
+  target: z.object({ type: z.enum(ACTION_TARGET_TYPES), id: z.string() }),
+  action: z.enum(MODERATION_ACTIONS),
+  state: z.enum(['actioned', 'dismissed']),
+  outcome: z.union([z.enum(['content_removed', 'author_suspended', 'content_approved']), z.null()]),
   /** The open reports the decision closed (each reporter sees the outcome in my_reports). */
-  reports: number;
-  decided_at: string;
+  reports: z.number(),
+  decided_at: z.string(),
   /** Held content only: what the held item was, by the id the content has now (an approved comment's new cid). */
-  content?: { type: HeldTargetType; id: string };
-}
+  content: z.optional(z.object({ type: z.enum(TARGET_TYPES), id: z.string() })),
+});
+export type ActionResult = z.output<typeof actionResult>;
 
 /** What one action changes besides the case: its items, its audit event, or another way to commit. */
 interface Plan {
@@ -184,9 +185,7 @@ const resultOf = (target: Target, d: Decision): ActionResult => ({ target, actio
  * last decision on a case with nothing open answers that decision again and changes nothing; another
  * action with nothing open, or on a target never reported, is 404.
  */
-export async function takeAction(principal: Principal, body: unknown): Promise<ActionResult> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
-  const { target: given, action, note } = actionBodySchema.parse(body);
+export async function takeAction(principal: Principal, { target: given, action, note }: ActionBody): Promise<ActionResult> {
   if (given.type === 'held') return actOnHeld(principal, given.id, action);
   const target: Target = { type: given.type, id: given.id };
   const planner = PLANNERS[action][target.type];

@@ -1,16 +1,15 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentAs } from '../../platform/api-doc.js';
 import * as z from '../../platform/zod.js';
+import type { queueEntry } from './moderation-api.js';
 import { accountIn, accountKeys, isDeleted } from '../../entities/accounts/accounts.js';
 import { clock } from '../../platform/clock.js';
 import { gaugeSeconds } from '../../platform/observability/metrics.js';
 import { batchGetHubItems, itemId } from '../../platform/db/batch.js';
 import { db, tableNames } from '../../platform/db/client.js';
 import { ValidationError } from '../../platform/errors.js';
-import type { VideoRemoval } from '../../entities/catalog/videos.js';
-import { heldFromItem, heldKeys, heldView, type HeldItem, type HeldTargetType } from '../filter/held-items.js';
+import { heldFromItem, heldKeys, heldView, type HeldItem } from '../filter/held-items.js';
 import { caseFromItem, reasonCounts, reportKeys, type StoredCase } from '../report/reports.js';
-import type { Target } from '../report/targets.js';
 import { MAX_CURSOR_LENGTH, openCursor, signCursor } from '../../platform/secrets/signed-cursor.js';
 
 export const QUEUE_PAGE_DEFAULT = 20;
@@ -22,45 +21,12 @@ export const queueQuerySchema = z.object({
   limit: z.optional(documentAs(z.string().check(z.regex(/^[0-9]{1,3}$/, `must be an integer from 1 to ${QUEUE_PAGE_MAX}`)), { type: 'integer', minimum: 1, maximum: QUEUE_PAGE_MAX })),
 });
 
+/** An entry of the queue (its schema, with what each field holds: lib/features/moderation/moderation-api.ts). */
+export type QueueEntry = z.output<typeof queueEntry>;
 /** A case of the queue: a reported target with open reports (docs/moderation.md, "Moderation"). */
-export interface ReportsEntry {
-  kind: 'reports';
-  target: Target;
-  /** The content as last reported: a comment's text, a video's title, a user's nickname. */
-  preview: string;
-  /** The account whose content it is (for a user: the user), with its current nickname ('' when deleted). */
-  author: { openid: string; nickname: string };
-  /** A comment's video. */
-  vid?: string;
-  report_count: number;
-  reasons: Record<string, number>;
-  oldest_report_at: string;
-  latest_report_at: string;
-  /** Present (true) when the case is about the caller or the caller's content: another moderator or an administrator decides it. */
-  own?: true;
-}
-
+export type ReportsEntry = Extract<QueueEntry, { kind: 'reports' }>;
 /** Held content in the queue (docs/moderation.md, "Filter"): acted on as target `{type: 'held', id: held_id}`. */
-export interface HeldEntry {
-  kind: 'held';
-  held_id: string;
-  /** What it holds: a comment (the cid it is held under; approved, it is posted with a new one), a video (its vid), a user's profile field (the openid). */
-  target: { type: HeldTargetType; id: string };
-  /** The author, with the current nickname ('' when deleted). */
-  author: { openid: string; nickname: string };
-  /** A held comment's video. */
-  vid?: string;
-  /** The fields a `hold` term matched, and the held text of each (a video: title and description, and each held tag). */
-  fields: string[];
-  text: Record<string, string>;
-  held_at: string;
-  /** A held video: the earlier video of the same content or external_id that a moderator removed (who, when, the decision's note). */
-  removed?: VideoRemoval;
-  /** Present (true) when the caller is the author: another moderator or an administrator decides it. */
-  own?: true;
-}
-
-export type QueueEntry = ReportsEntry | HeldEntry;
+export type HeldEntry = Extract<QueueEntry, { kind: 'held' }>;
 
 type IndexKey = { pk: string; sk: string; gsi1pk: string; gsi1sk: string };
 /** The two sources of the queue, each a gsi1 partition read oldest first. */
@@ -119,8 +85,7 @@ const since = (row: IndexKey) => row.gsi1sk.slice(0, row.gsi1sk.indexOf('#'));
  * projection is shared with other lists, docs/data-model.md "Index projections"). The entries about
  * `caller` or their content are marked `own` (they decide other moderators' cases only).
  */
-export async function moderationQueue(query: Record<string, string | undefined>, caller?: string): Promise<{ items: QueueEntry[]; next_cursor: string | null }> {
-  const parsed = queueQuerySchema.parse(query);
+export async function moderationQueue(parsed: z.output<typeof queueQuerySchema>, caller?: string): Promise<{ items: QueueEntry[]; next_cursor: string | null }> {
   const limit = parsed.limit === undefined ? QUEUE_PAGE_DEFAULT : Number(parsed.limit);
   if (limit < 1 || limit > QUEUE_PAGE_MAX) throw new ValidationError(`Invalid parameter "limit": must be an integer from 1 to ${QUEUE_PAGE_MAX}`);
   const cursor: QueueCursor = parsed.cursor ? await openQueueCursor(parsed.cursor) : { after: {}, done: [] };

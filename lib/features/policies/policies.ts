@@ -6,6 +6,7 @@ import { cancellationCode, transactWrite } from '../../platform/db/transact.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { documentAs } from '../../platform/api-doc.js';
 import * as z from '../../platform/zod.js';
+import type { policiesSchema, termsStatusSchema } from './policies-api.js';
 
 /**
  * The terms of use an account accepted and where to report abuse (docs/moderation.md, "Terms and
@@ -19,7 +20,7 @@ export const termsVersionWire = { type: 'string', pattern: `^\\s*${TERMS_VERSION
 documentAs(termsVersionParam, termsVersionWire);
 
 /** `GET /api/v1/policies`: the current terms and the contact for reports. */
-export function currentPolicies() {
+export function currentPolicies(): z.output<typeof policiesSchema> {
   return {
     terms: { version: config.TERMS_VERSION, url: config.TERMS_URL ?? null },
     contact: { email: config.CONTACT_EMAIL ?? null, url: config.CONTACT_URL ?? null },
@@ -27,13 +28,8 @@ export function currentPolicies() {
 }
 
 /** What `GET /api/v1/me` says about an account's terms. */
-export interface TermsStatus {
-  accepted_version: string | null;
-  accepted_at: string | null;
-  current_version: string;
-  /** false: the client should show the current terms and record their acceptance (accept_terms). */
-  accepted_current: boolean;
-}
+/** The terms an account accepted (its schema: lib/features/policies/policies-api.ts). */
+export type TermsStatus = z.output<typeof termsStatusSchema>;
 
 export function termsStatus(account: Pick<Account, 'terms_version' | 'terms_accepted_at'> | undefined): TermsStatus {
   const accepted = account?.terms_version ?? null;

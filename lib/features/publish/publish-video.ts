@@ -1,12 +1,13 @@
 import { documentAs } from '../../platform/api-doc.js';
 import * as z from '../../platform/zod.js';
+import type { dryRunSchema } from './publish-api.js';
 import type { Principal } from '../auth/principal.js';
 import { toVideoView, videoViews } from '../../entities/catalog/video-view.js';
 import { commentKeys } from '../../entities/comments/comments.js';
 import type { VideoView } from '../../entities/catalog/video-view-schema.js';
 import { getVideo, putVideo, removalOf, vidOfExternalId } from '../../entities/catalog/videos.js';
 import { afterCommit } from '../../platform/db/failures.js';
-import { ForbiddenError, ValidationError } from '../../platform/errors.js';
+import { ForbiddenError } from '../../platform/errors.js';
 import { countMetric } from '../../platform/observability/metrics.js';
 import { checkedText, isBlank, NOT_BLANK, textIssues } from '../../platform/text.js';
 import { getAccount } from '../../entities/accounts/accounts.js';
@@ -73,12 +74,8 @@ export const publishQuerySchema = z.object({
   ),
 });
 
-/** The answer of a dry run: what the publish would do, and the video an update would change. */
-export interface PublishDryRun {
-  dry_run: true;
-  action: 'create' | 'update';
-  vid: string | null;
-}
+/** The answer of a dry run: what the publish would do, and the video an update would change (its schema: lib/features/publish/publish-api.ts). */
+export type PublishDryRun = z.output<typeof dryRunSchema>;
 
 /**
  * `POST /api/v1/videos`. Authorized by the caller's STORED roles, read now: an access key carries
@@ -87,8 +84,8 @@ export interface PublishDryRun {
  * The same (author, external_id) updates that video (putVideo's guard item makes this safe under retries
  * and concurrent publishes).
  */
-export async function publishVideo(principal: Principal, body: unknown): Promise<{ video: VideoView; created: boolean; held?: true }> {
-  const { account, input, held } = await checkedPublish(principal, body);
+export async function publishVideo(principal: Principal, publish: PublishRequest): Promise<{ video: VideoView; created: boolean; held?: true }> {
+  const { account, input, held } = await checkedPublish(publish);
   if (Object.keys(held).length > 0) return holdPublish(account, input, held);
   const { video, created, replayed } = await putVideo({ author_openid: account.openid, ...input });
   // A new video or an update by external_id; a retry answered with the first publish's video is not another.
@@ -103,18 +100,35 @@ export async function publishVideo(principal: Principal, body: unknown): Promise
   return { video: view!, created };
 }
 
-/** The role (read now), then the body: what a publish and its dry run both check. */
-async function checkedPublish(principal: Principal, body: unknown) {
+/**
+ * The role, read now (the route runs it before the body is parsed: a caller without the role is 403
+ * whatever the body holds): what a publish and its dry run both check first.
+ */
+export async function authorizePublisher(principal: Principal) {
   const account = await getAccount(principal.user_id, true);
   if (!account || !(account.roles ?? []).some((role) => (PUBLISHING_ROLES as readonly string[]).includes(role))) {
     throw new ForbiddenError('Publishing videos needs the editor or admin role');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The request body must be a JSON object');
-  const input = publishVideoSchema.parse(body);
+  return account;
+}
+
+/** A publish as the route hands it over: the publisher's account (authorizePublisher), the body as the schema outputs it, and the tags as sent. */
+export interface PublishRequest {
+  account: Awaited<ReturnType<typeof authorizePublisher>>;
+  input: z.output<typeof publishVideoSchema>;
+  /** The body's `tags` as sent (before trimming and dropping repeats): the filter names a tag by its index there. */
+  sentTags: readonly string[];
+}
+
+/** The body's tags as sent, for PublishRequest.sentTags (the schema has checked they are strings). */
+export const sentTagsOf = (body: unknown): string[] => ((body as { tags?: string[] } | undefined)?.tags ?? []).slice();
+
+/** The filter on a publish the route has authorized and parsed. */
+async function checkedPublish({ account, input, sentTags: sent }: PublishRequest) {
   // The filter (docs/moderation.md, "Filter"): a `reject` term is 400 naming the field, a tag by its
   // index as sent (`tags.2`), as the schema names it; each tag as it is stored and shown (trimmed).
   // A repeated tag is checked once, under its first index.
-  const sentTags = ((body as { tags?: string[] }).tags ?? []).map((tag) => tag.trim());
+  const sentTags = sent.map((tag) => tag.trim());
   const tagFields = sentTags.flatMap((tag, i) => (sentTags.indexOf(tag) === i ? [[`tags.${i}`, tag] as const] : []));
   const fields: Record<string, string> = { title: input.title, description: input.description, ...Object.fromEntries(tagFields) };
   const { held } = await checkFields(fields);
@@ -153,8 +167,8 @@ async function holdPublish(account: { openid: string; nickname: string }, input:
  * Without `external_id` the answer is `create`: only a publish within 10 minutes of an identical
  * one is recognized as its retry (docs/protected-api.md), which is not what a dry run is for.
  */
-export async function dryRunPublish(principal: Principal, body: unknown): Promise<PublishDryRun> {
-  const { account, input } = await checkedPublish(principal, body);
+export async function dryRunPublish(publish: PublishRequest): Promise<PublishDryRun> {
+  const { account, input } = await checkedPublish(publish);
   if (input.external_id === undefined) return { dry_run: true, action: 'create', vid: null };
   // As putVideo decides: a guard whose video is gone is a new video.
   const existing = (await videoOfExternalId(account.openid, input.external_id)).video;

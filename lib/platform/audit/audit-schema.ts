@@ -3,7 +3,7 @@ import { AUDIT_ACTION_NAMES } from './actions.js';
 
 /**
  * The shape of a stored audit event, once: `GET /api/v1/audit` and the data export document it
- * (lib/platform/audit/audit-api.ts, lib/features/personal-data/data-export-api.ts), the trail and its log line take
+ * (lib/transport/routes/list-audit.ts, lib/features/personal-data/data-export-api.ts), the trail and its log line take
  * their types from it (lib/platform/audit/trail.ts, lib/platform/audit/log-line.ts).
  */
 

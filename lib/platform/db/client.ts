@@ -3,9 +3,22 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
 
 /**
- * A document client on the configured endpoint (DynamoDB Local when DYNAMODB_ENDPOINT is set).
+ * A document client on the configured endpoint (DynamoDB Local when DYNAMODB_ENDPOINT is set),
+ * built on first use: importing a use case reads no setting, so the CDK app and the OpenAPI
+ * generator can import the route modules (lib/transport/routes/index.ts) without a configured environment.
  */
 export function createDocumentClient(): DynamoDBDocumentClient {
+  let client: DynamoDBDocumentClient | undefined;
+  return new Proxy({} as DynamoDBDocumentClient, {
+    get: (_, name) => {
+      client ??= buildDocumentClient();
+      const value: unknown = Reflect.get(client, name, client);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(client) : value;
+    },
+  });
+}
+
+function buildDocumentClient(): DynamoDBDocumentClient {
   const base = new DynamoDBClient({
     region: config.AWS_REGION,
     ...(config.DYNAMODB_ENDPOINT
@@ -16,7 +29,7 @@ export function createDocumentClient(): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
 }
 
-/** Created once per cold start and shared by every use case. */
+/** Created on first use, once per cold start, and shared by every use case. */
 export const db = createDocumentClient();
 
 /** The physical table names, as configured (read on use: a harness may configure them). */

@@ -60,26 +60,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/policies": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The current terms version and where to report abuse (configured per deployment)
-         * @description No credential needed: an app shows it before sign-up (docs/moderation.md, "Terms and contact").
-         */
-        get: operations["policies"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/docs": {
         parameters: {
             query?: never;
@@ -92,6 +72,26 @@ export interface paths {
          * @description A page without scripts, under a strict Content-Security-Policy.
          */
         get: operations["openapiDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current terms version and where to report abuse (configured per deployment)
+         * @description No credential needed: an app shows it before sign-up (docs/moderation.md, "Terms and contact").
+         */
+        get: operations["policies"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1517,42 +1517,6 @@ export interface operations {
             };
         };
     };
-    policies: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success: the envelope `{code: 0, data}` */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        code: 0;
-                        data: {
-                            terms: {
-                                version: string;
-                                url: string | null;
-                            };
-                            contact: {
-                                email: string | null;
-                                url: string | null;
-                            };
-                        };
-                    };
-                };
-            };
-            403: components["responses"]["Error403"];
-            500: components["responses"]["Error500"];
-        };
-    };
     openapiDocs: {
         parameters: {
             query?: never;
@@ -1592,6 +1556,42 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+        };
+    };
+    policies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the envelope `{code: 0, data}` */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        data: {
+                            terms: {
+                                version: string;
+                                url: string | null;
+                            };
+                            contact: {
+                                email: string | null;
+                                url: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            403: components["responses"]["Error403"];
+            500: components["responses"]["Error500"];
         };
     };
     listKeys: {
