@@ -16,9 +16,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const NOT_YET_CHECKED = new Set<string>();
 
 /** The folders a path in the docs may start with. */
-const TOP = ['lib', 'functions', 'infra', 'web', 'cli', 'test', 'bench', 'docs', '.ci'];
+const TOP = ['lib', 'functions', 'infra', 'local', 'scripts', 'web', 'cli', 'test', 'bench', 'docs', '.ci'];
 /** The code whose comments may cite a section of the docs. */
-const CODE = ['lib', 'functions', 'infra', 'web/src', 'cli/src', 'test', 'bench'];
+const CODE = ['lib', 'functions', 'infra', 'local', 'scripts', 'web/src', 'cli/src', 'test', 'bench'];
 
 /** Git-ignored paths without wildcards (web/dist, cdk.out, ...): built or written by a run, never committed, so never required. */
 const IGNORED = readFileSync(join(ROOT, '.gitignore'), 'utf8')
@@ -96,7 +96,9 @@ function globPattern(glob: string): RegExp {
     else if (c === ',' && out.lastIndexOf('(?:') > out.lastIndexOf(')')) out += '|';
     else if (c === '<') {
       out += '[^/]+';
-      i = glob.indexOf('>', i);
+      // An unclosed `<` takes the rest of the name: indexOf's -1 would restart the loop for ever.
+      const close = glob.indexOf('>', i);
+      i = close === -1 ? glob.length : close;
     } else out += c.replace(/[.+?^$()|[\]\\]/g, '\\$&');
   }
   return new RegExp(`^${out.replace(/\/$/, '')}$`);
@@ -154,6 +156,8 @@ describe('paths, links and section citations of the docs', () => {
     expect(pathExists('lib/transport/hub/{like,dislike}.ts', ['lib/transport/hub/likes.ts'])).toBe(false);
     expect(pathExists('lib/features/auth/**', ['lib/features/auth/jwt/x.ts'])).toBe(true);
     expect(pathExists('test/deep/faults-*.test.ts', ['test/deep/faults/hub.test.ts'])).toBe(false);
+    // An unclosed `<` matches the rest of its name instead of looping for ever.
+    expect(pathExists('lib/x/<name in kebab-case.ts', ['lib/x/anything'])).toBe(true);
     expect(pathExists('lib/transport/hub/accounts.ts', ['lib/entities/accounts/accounts.ts'])).toBe(false);
     // Comments only: a `/*` or `//` inside a string is code.
     expect(commentsOf("const g = 'lib/features/auth/**', u = 'http://x';\n// see lib/x.ts\n/* a\n lib/y.ts */ code('lib/z.ts')")).toBe('\n see lib/x.ts\n a\n lib/y.ts ');
