@@ -3,7 +3,7 @@
 // counters and relation numbers, suspension, deletion and the tombstone). No other module names the
 // account item's attributes in a write (test/unit/key-ownership.test.ts, "item ownership").
 import { createHash } from 'node:crypto';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ROLES, type Role } from './roles.js';
 import { clock } from '../../platform/clock.js';
 import { storedCount } from '../../platform/db/attributes.js';
@@ -279,21 +279,29 @@ async function updateAccount(
   names: Record<string, string>,
   values: Record<string, unknown>,
 ): Promise<Account> {
+  const attributes = await updateLiveAccount(openid, {
+    UpdateExpression: expression,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: { ':now': clock.nowIso(), ...values },
+    ReturnValues: 'ALL_NEW',
+  });
+  return accountFromItem(attributes)!;
+}
+
+/**
+ * One update of a live account's item (never a deleted account's: its tombstone stays bare,
+ * docs/accounts.md, "Erasure"), retried on a transaction conflict; 404 when the account is deleted or
+ * absent. Returns the attributes the update asked for.
+ */
+async function updateLiveAccount(
+  openid: string,
+  update: Pick<UpdateCommandInput, 'UpdateExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues' | 'ReturnValues'>,
+): Promise<Record<string, unknown> | undefined> {
   try {
     const out = await retryOnConflict(() =>
-      db.send(
-        new UpdateCommand({
-          TableName: TABLE(),
-          Key: accountKeys.account(openid),
-          UpdateExpression: expression,
-          ConditionExpression: LIVE_ACCOUNT,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ':now': clock.nowIso(), ...values },
-          ReturnValues: 'ALL_NEW',
-        }),
-      ),
+      db.send(new UpdateCommand({ TableName: TABLE(), Key: accountKeys.account(openid), ConditionExpression: LIVE_ACCOUNT, ...update })),
     );
-    return accountFromItem(out.Attributes)!;
+    return out.Attributes;
   } catch (error) {
     if (isConditionalCheckFailed(error)) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
     throw error;
@@ -591,26 +599,13 @@ export async function addToAccountCounters(openid: string, deltas: Partial<Recor
  * numbers each side of a follow with it). Never on a deleted account: 404.
  */
 export async function takeRelationNumber(openid: string, sequence: AccountSequence): Promise<number> {
-  try {
-    const out = await retryOnConflict(() =>
-      db.send(
-        new UpdateCommand({
-          TableName: TABLE(),
-          Key: accountKeys.account(openid),
-          UpdateExpression: 'ADD #c :one',
-          // Never on a deleted account: its tombstone stays bare (docs/accounts.md, "Erasure").
-          ConditionExpression: LIVE_ACCOUNT,
-          ExpressionAttributeNames: { '#c': sequence },
-          ExpressionAttributeValues: { ':one': 1 },
-          ReturnValues: 'UPDATED_NEW',
-        }),
-      ),
-    );
-    return Number(out.Attributes?.[sequence]);
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) throw new NotFoundError(`User "${openid.slice(0, 64)}" does not exist`);
-    throw error;
-  }
+  const attributes = await updateLiveAccount(openid, {
+    UpdateExpression: 'ADD #c :one',
+    ExpressionAttributeNames: { '#c': sequence },
+    ExpressionAttributeValues: { ':one': 1 },
+    ReturnValues: 'UPDATED_NEW',
+  });
+  return Number(attributes?.[sequence]);
 }
 
 /**
