@@ -64,12 +64,13 @@ const OTHER_FUNCTIONS = {
     timeoutSeconds: 60,
   },
   // No route: every hour (infra/constructs/feed-model.ts): the feed's learned model
-  // (lib/features/recommend/model-refresh.ts). The catalog from gsi3, every video's likers from gsi2 (Query),
-  // the previous lists (BatchGetItem), the changed ones written (BatchWriteItem).
+  // (lib/features/recommend/model-refresh.ts). The catalog from gsi3, every video's likers from gsi2 and
+  // each liker's view history from gsi1 (Query), their feed states and the previous lists
+  // (BatchGetItem), the changed lists written (BatchWriteItem).
   refreshModel: {
     entry: 'functions/refresh-model.ts',
-    description: "Rebuilds the feed's learned model (item neighbours) from every like",
-    tables: { hub: { actions: ['BatchGetItem', 'BatchWriteItem'], indexes: ['gsi2', 'gsi3'] } },
+    description: "Retrains the feed's learned model on every like, view and dislike",
+    tables: { hub: { actions: ['BatchGetItem', 'BatchWriteItem'], indexes: ['gsi1', 'gsi2', 'gsi3'] } },
     memoryMb: 1024,
     timeoutSeconds: 900,
   },

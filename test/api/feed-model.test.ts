@@ -11,7 +11,7 @@ import { recordRequests } from '../support/db-requests.js';
 import { MAX_REQUESTS } from '../../lib/features/recommend/feed-context.js';
 
 /**
- * The feed's learned model (docs/feed.md, "The learned model: item neighbours") through the real
+ * The feed's learned model (docs/feed.md, "The learned model") through the real
  * operations on DynamoDB Local: the refresh builds neighbour lists from the likers' index, rec ranks
  * by them where tags and popularity say nothing, and every like (not only the latest 20) keeps a
  * video off the caller's pages while anything else is left.
@@ -131,6 +131,34 @@ describe('the learned model', () => {
     expect(page.slice(0, 3).sort()).toEqual(vids.slice(2, 5).sort());
     expect(page).not.toContain(vids[0]);
     expect(page).not.toContain(vids[1]);
+  });
+
+  it('counts what a person did a minute ago: a view made after the refresh changes the next page, a dislike takes its video off it', async () => {
+    await refreshRecommendationModel();
+    const [viewer] = await putTestAccounts(1);
+    const ask = (params: Record<string, string | number> = {}) => feed(viewer!, { cmd: 'refresh', watch_count: 10, ...params });
+    // Nothing done yet: popularity leads (m005..m039 carry 40 likes each, m001..m004 none).
+    expect((await ask()).data.list.slice(0, 4).map((v) => v.vid).filter((vid) => vids.slice(1, 5).includes(vid))).toEqual([]);
+    // One view of m000 (reported with this call), no like, no refresh since: its list leads the next page.
+    expect((await ask({ view_list: vids[0]! })).status).toBe(200);
+    const page = (await ask()).data.list.map((v) => v.vid);
+    expect(page.slice(0, 4).sort()).toEqual(vids.slice(1, 5).sort());
+    // A dislike a moment later: that video is gone from the next page, the others stay.
+    expect((await hub(api, 'dislike', { openid: viewer!.openid, token: viewer!.token, vid: vids[1]!, action: 'dislike' })).status).toBe(200);
+    const after = (await ask()).data.list.map((v) => v.vid);
+    expect(after).not.toContain(vids[1]);
+    expect(after.slice(0, 3).sort()).toEqual(vids.slice(2, 5).sort());
+  });
+
+  it('trains on views too: a liker\'s view history enters the model at a view\'s weight', async () => {
+    const [p] = await putTestAccounts(1);
+    await like(p!, vids[30]!);
+    expect((await feed(p!, { watch_count: 1, view_list: `${vids[31]},${vids[32]}` })).status).toBe(200);
+    const refresh = await refreshRecommendationModel();
+    expect(refresh.views).toBeGreaterThanOrEqual(2);
+    // Only this person put m030 and m031 together (a like and a view): m031 is in m030's list.
+    const near = neighbourCandidates(await getHubItem(videoKeys.neighbours(vids[30]!)));
+    expect(near.map((n) => n.vid)).toContain(vids[31]);
   });
 
   it('drops a list once nobody\'s likes pair its video with anything', async () => {

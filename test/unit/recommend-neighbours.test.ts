@@ -1,65 +1,109 @@
 import { describe, expect, it } from 'vitest';
-import { computeNeighbours, neighbourScores, type Like } from '../../lib/features/recommend/neighbours.js';
+import { easeWeights, gramMatrix, invertInPlace, topOfRow } from '../../lib/features/recommend/ease.js';
+import { ITEM_MODEL, neighbourScores, trainItemModel, type Action } from '../../lib/features/recommend/neighbours.js';
 import { neighbourCandidates, neighbourItem, neighbourSignature } from '../../lib/features/recommend/neighbour-items.js';
+import { seededRandom } from '../../lib/platform/seeded-random.js';
 
-/** The learned model's similarity (lib/features/recommend/neighbours.ts), against values computed by hand. */
-const likes = (openid: string, vids: string[], day = 1): Like[] => vids.map((vid, i) => ({ openid, vid, at: `2026-11-${String(day).padStart(2, '0')}T00:00:${String(i).padStart(2, '0')}Z` }));
-const w = (n: number) => 1 / Math.log2(2 + n);
-const get = (model: Map<string, { vid: string; sim: number }[]>, a: string, b: string) => model.get(a)?.find((n) => n.vid === b)?.sim;
+/** The learned model (lib/features/recommend/ease.ts, lib/features/recommend/neighbours.ts), against values computed by hand. */
+const acts = (openid: string, vids: string[], kind: Action['kind'] = 'like', day = 1): Action[] =>
+  vids.map((vid, i) => ({ openid, vid, kind, at: `2026-11-${String(day).padStart(2, '0')}T00:00:${String(i).padStart(2, '0')}Z` }));
+const get = (lists: Map<string, { vid: string; sim: number }[]>, a: string, b: string) => lists.get(a)?.find((n) => n.vid === b)?.sim;
 
-describe('computeNeighbours', () => {
-  it('is the weighted cosine over co-likes, shrunk by the number of shared likers', () => {
-    // u1 likes a, b; u2 likes a, b, c; u3 likes c.
-    const model = computeNeighbours([...likes('u1', ['a', 'b']), ...likes('u2', ['a', 'b', 'c']), ...likes('u3', ['c'])], { shrink: 2 });
-    const [w1, w2, w3] = [w(2), w(3), w(1)];
-    // a and b: liked by u1 and u2 (c = 2); n(a) = n(b) = w1^2 + w2^2.
-    expect(get(model, 'a', 'b')).toBeCloseTo(((w1 ** 2 + w2 ** 2) / (w1 ** 2 + w2 ** 2)) * (2 / 4), 12);
-    // a and c: only u2 (c = 1); n(c) = w2^2 + w3^2.
-    expect(get(model, 'a', 'c')).toBeCloseTo((w2 ** 2 / Math.sqrt((w1 ** 2 + w2 ** 2) * (w2 ** 2 + w3 ** 2))) * (1 / 3), 12);
-    // Symmetric, never itself, strongest first.
-    expect(get(model, 'c', 'a')).toBeCloseTo(get(model, 'a', 'c')!, 12);
-    expect(model.get('a')!.map((n) => n.vid)).toEqual(['b', 'c']);
+describe('EASE in closed form', () => {
+  it('inverts a symmetric positive definite matrix (A A^-1 = I)', () => {
+    const n = 7;
+    const rand = seededRandom(5);
+    const x = Array.from({ length: n + 3 }, () => Array.from({ length: n }, () => rand()));
+    const a = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) a[i * n + j] = (i === j ? 0.5 : 0) + x.reduce((s, row) => s + row[i]! * row[j]!, 0);
+    const inverse = Float64Array.from(a);
+    invertInPlace(inverse, n);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        let product = 0;
+        for (let k = 0; k < n; k++) product += a[i * n + k]! * inverse[k * n + j]!;
+        expect(product).toBeCloseTo(i === j ? 1 : 0, 10);
+      }
+    }
   });
 
-  it('lets a person who likes everything say less than one who likes two things', () => {
-    const picky = computeNeighbours([...likes('picky', ['x', 'y']), ...likes('other', ['x', 'z'])]);
-    const allLiker = Array.from({ length: 50 }, (_, i) => `v${i}`);
-    const broad = computeNeighbours([...likes('broad', ['x', 'y', ...allLiker]), ...likes('other', ['x', 'z'])], { perVideo: 100 });
-    // x~y rests on one liker in both; that liker liked 2 videos in one world and 52 in the other.
-    expect(get(picky, 'x', 'y')! > get(broad, 'x', 'y')!).toBe(true);
+  it('gives two videos the weight c / (G_ii + lambda) of each other (the 2 x 2 case by hand)', () => {
+    // Rows: (1, 1), (1, 0), (0.5, 1): G = [[2.25, 1.5], [1.5, 2]].
+    const g = gramMatrix(
+      [
+        { items: [0, 1], values: [1, 1] },
+        { items: [0], values: [1] },
+        { items: [0, 1], values: [0.5, 1] },
+      ],
+      2,
+    );
+    expect([...g]).toEqual([2.25, 1.5, 1.5, 2]);
+    const b = easeWeights(g, 2, 1);
+    // P = (G + I)^-1; B[0][1] = -P01 / P11 = G01 / (G00 + 1); B[1][0] = G10 / (G11 + 1).
+    expect(b[1]).toBeCloseTo(1.5 / 3.25, 12);
+    expect(b[2]).toBeCloseTo(1.5 / 3, 12);
+    expect(b[0]).toBe(0);
+    expect(topOfRow(b, 2, 0, 5)).toEqual([{ index: 1, weight: b[1] }]);
+  });
+});
+
+describe('trainItemModel', () => {
+  it('is EASE over likes (1) and views (the view weight), with the ridge penalty from the data', () => {
+    const model = trainItemModel([...acts('u1', ['a', 'b']), ...acts('u2', ['a']), ...acts('u2', ['b'], 'view')], new Map(), { minLambda: 0, lambdaShare: 1 });
+    const v = ITEM_MODEL.viewWeight;
+    const [gaa, gbb, gab] = [2, 1 + v * v, 1 + v];
+    const lambda = (gaa + gbb) / 2;
+    expect(model.lambda).toBeCloseTo(lambda, 12);
+    expect(get(model.lists, 'a', 'b')).toBeCloseTo(gab / (gaa + lambda), 12);
+    expect(get(model.lists, 'b', 'a')).toBeCloseTo(gab / (gbb + lambda), 12);
+    expect(model).toMatchObject({ videos: 2, people: 2, entries: 4 });
   });
 
-  it('keeps the top perVideo, ties by vid, and pairs only a person\'s latest likes', () => {
-    const many = computeNeighbours(likes('u', ['a', 'e', 'd', 'c', 'b']), { perVideo: 2 });
-    expect(many.get('a')!.map((n) => n.vid)).toEqual(['b', 'c']);
-    // The oldest like (day 1) falls outside the latest 2 (day 2): it pairs with nothing.
-    const capped = computeNeighbours([...likes('u', ['old'], 1), ...likes('u', ['n1', 'n2'], 2)], { likesPerPerson: 2 });
-    expect(capped.has('old')).toBe(false);
-    expect(capped.get('n1')!.map((n) => n.vid)).toEqual(['n2']);
+  it('counts a like over a view of the same video, and nothing the person disliked', () => {
+    const liked = trainItemModel([...acts('u', ['a', 'b']), ...acts('u', ['b'], 'view', 2)], new Map(), { minLambda: 1, lambdaShare: 0 });
+    // b's like (1) wins over its later view: G = [[1, 1], [1, 1]].
+    expect(get(liked.lists, 'a', 'b')).toBeCloseTo(1 / 2, 12);
+    const disliked = trainItemModel([...acts('u', ['a', 'b']), ...acts('w', ['a', 'c'])], new Map([['u', new Set(['b'])]]), { minLambda: 1, lambdaShare: 0 });
+    expect(disliked.lists.has('b')).toBe(false);
+    expect(get(disliked.lists, 'a', 'c')).toBeCloseTo(1 / 3, 12);
   });
 
-  it('gives a video liked only by people who liked nothing else no neighbours', () => {
-    expect(computeNeighbours(likes('solo', ['only'])).size).toBe(0);
+  it('keeps a person\'s latest actions, the videos with the most interactions, and the top of each list', () => {
+    const capped = trainItemModel([...acts('u', ['old'], 'like', 1), ...acts('u', ['n1', 'n2'], 'like', 2)], new Map(), { actionsPerPerson: 2 });
+    expect(capped.lists.has('old')).toBe(false);
+    expect(capped.lists.get('n1')!.map((n) => n.vid)).toEqual(['n2']);
+    const few = trainItemModel([...acts('u', ['a', 'b', 'c']), ...acts('w', ['a', 'b'])], new Map(), { maxVideos: 2 });
+    expect(few.videos).toBe(2);
+    expect([...few.lists.keys()].sort()).toEqual(['a', 'b']);
+    const top = trainItemModel([...acts('u', ['a', 'b', 'c', 'd']), ...acts('w', ['a', 'b'])], new Map(), { perVideo: 1 });
+    expect(top.lists.get('a')!.map((n) => n.vid)).toEqual(['b']);
+  });
+
+  it('gives a video nobody else acted on with another no list, and trains the same twice', () => {
+    expect(trainItemModel(acts('solo', ['only'])).lists.size).toBe(0);
+    const world = [...acts('u1', ['a', 'b', 'c']), ...acts('u2', ['b', 'c']), ...acts('u3', ['c', 'a'], 'view')];
+    expect(trainItemModel(world)).toEqual(trainItemModel([...world].reverse()));
   });
 });
 
 describe('neighbourScores and the stored lists', () => {
-  it('sums a candidate\'s similarities over the lists of the likes it is near', () => {
+  it('sums a candidate\'s weights over the lists, each times its action\'s weight', () => {
     const scores = neighbourScores([
-      [{ vid: 'x', sim: 0.5 }, { vid: 'y', sim: 0.25 }],
-      [{ vid: 'x', sim: 0.125 }],
+      { list: [{ vid: 'x', sim: 0.5 }, { vid: 'y', sim: 0.25 }], weight: 1 },
+      { list: [{ vid: 'x', sim: 0.5 }], weight: 0.25 },
     ]);
     expect(Object.fromEntries(scores)).toEqual({ x: 0.625, y: 0.25 });
   });
 
-  it('round-trips a list through its stored item, and signs only vids and similarities in steps of 0.05', () => {
+  it('round-trips a list through its stored item, and signs only vids and weights in steps of 5 % of the strongest', () => {
     const entry = { vid: 'v1', sim: 0.123456, author_openid: 'u_a', tags: ['robotics', 'expo'], created_at: '2026-11-01T10:00:00.000Z', trend: 123.456789 };
+    const second = { ...entry, vid: 'v2', sim: 0.06 };
     const item = neighbourItem('v0', [entry], '2026-11-26T00:00:00.000Z');
     expect(item).toMatchObject({ pk: 'VIDEO#v0', sk: 'NEIGHBOURS', entity: 'neighbours' });
-    expect(neighbourCandidates(item)).toEqual([{ ...entry, sim: 0.123, trend: 123.5 }]);
-    expect(neighbourSignature([{ ...entry, sim: 0.11 }])).toBe(neighbourSignature([entry]));
-    expect(neighbourSignature([{ ...entry, sim: 0.2 }])).not.toBe(neighbourSignature([entry]));
-    expect(neighbourSignature([{ ...entry, vid: 'v2' }])).not.toBe(neighbourSignature([entry]));
+    expect(neighbourCandidates(item)).toEqual([{ ...entry, sim: 0.1235, trend: 123.5 }]);
+    expect(neighbourSignature([entry, { ...second, sim: 0.061 }])).toBe(neighbourSignature([entry, second]));
+    expect(neighbourSignature([entry, { ...second, sim: 0.1 }])).not.toBe(neighbourSignature([entry, second]));
+    expect(neighbourSignature([{ ...entry, vid: 'v3' }])).not.toBe(neighbourSignature([entry]));
     expect(neighbourCandidates(undefined)).toEqual([]);
   });
 });

@@ -4,21 +4,24 @@ import type { CandidateFields } from './sources.js';
 /**
  * A video's neighbour list as stored (docs/data-model.md, "Access patterns"): `VIDEO#vid/NEIGHBOURS`,
  * written by the model's refresh only (lib/features/recommend/model-refresh.ts), read by get_next_list
- * (the caller's latest likes' lists, with the followed accounts' lists; "more like this": the
- * video's). Each entry is a list `[vid, similarity, author, created (epoch s), trend, ...tags]`:
- * what ranking needs, so a neighbour is a candidate without reading its video. About 2.5 KB for
- * 30 neighbours (under 4 KB: one read unit each).
+ * (the lists of the caller's latest likes and views, with the followed accounts' lists; "more like
+ * this": the video's). Each entry is a list `[vid, weight, author, created (epoch s), trend, ...tags]`:
+ * what ranking needs, so an entry is a candidate without reading its video. About 4-5 KB for 50
+ * entries (one or two read units, eventually consistent).
  */
 export type NeighbourEntry = CandidateFields & { sim: number };
 
-const stored = (e: NeighbourEntry): unknown[] => [e.vid, Number(e.sim.toPrecision(3)), e.author_openid, Math.floor(Date.parse(e.created_at) / 1000), Number(e.trend.toPrecision(4)), ...e.tags];
+const stored = (e: NeighbourEntry): unknown[] => [e.vid, Number(e.sim.toPrecision(4)), e.author_openid, Math.floor(Date.parse(e.created_at) / 1000), Number(e.trend.toPrecision(4)), ...e.tags];
 
 /**
- * What decides whether a list changed: its vids in order and their similarities in steps of 0.05 (a
- * refresh rewrites only changed lists; a few more likes move most similarities a little, and rarely
- * a list's members or order).
+ * What decides whether a list changed: its vids in order and their weights in steps of 5 % of its
+ * strongest (a refresh rewrites only changed lists; a few more actions move most weights a little,
+ * and rarely a list's members or order).
  */
-export const neighbourSignature = (list: NeighbourEntry[]) => list.map((e) => `${e.vid}:${Math.round(e.sim * 20)}`).join(',');
+export const neighbourSignature = (list: NeighbourEntry[]) => {
+  const top = Math.max(0, ...list.map((e) => e.sim));
+  return list.map((e) => `${e.vid}:${top > 0 ? Math.round((e.sim / top) * 20) : 0}`).join(',');
+};
 
 export const neighbourItem = (vid: string, list: NeighbourEntry[], builtAt: string) => ({
   ...videoKeys.neighbours(vid),

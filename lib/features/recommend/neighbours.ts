@@ -1,31 +1,46 @@
+import { easeWeights, gramMatrix, topOfRow, type SparseRow } from './ease.js';
+
 /**
- * The feed's learned collaborative signal (docs/feed.md, "The learned model: item neighbours"): for
- * every video, the videos most often liked by the same people, by cosine similarity over the whole
- * like graph. Pure: lib/features/recommend/model-refresh.ts reads the likes and writes the lists; the unit
- * tests drive this directly.
+ * The feed's learned model (docs/feed.md, "The learned model"): item-to-item weights trained in batch
+ * on everything people did, by EASE (lib/features/recommend/ease.ts) over a matrix X with a row per
+ * person and a column per video:
  *
- *   sim(i, j) = sum over people who liked both of w(u)  /  sqrt(n(i) x n(j))  x  c / (c + SHRINK)
+ *   x = 1 for a like, VIEW weight for a video reported viewed and not liked, nothing for a dislike
  *
- * n(i) is the weighted number of people who liked i and c the number who liked both; w(u) =
- * 1 / log2(2 + likes of u) lets a person who likes everything say less about what goes together
- * than one who likes little (the inverse user frequency of collaborative filtering); the last
- * factor shrinks a similarity resting on one or two shared likers towards 0.
+ * (a disliked video is also never served: lib/features/recommend/scoring.ts). Each video's list is the
+ * row of B cut to its `perVideo` largest weights; rec scores a candidate by the sum of the weights
+ * the caller's latest likes and views give it (neighbourScores), which is EASE's own prediction
+ * restricted to those actions and lists. Pure: lib/features/recommend/model-refresh.ts reads the
+ * actions and writes the lists; the unit tests drive this directly.
  */
-export const NEIGHBOURS = {
-  /** Neighbours kept per video (a list stays under 4 KB: one read unit). */
-  perVideo: 30,
-  /** A person's latest likes that pair with each other (bounds the work: pairs grow with its square). */
-  likesPerPerson: 300,
-  shrink: 2,
-  /** Neighbours below this similarity are left out. */
-  minSimilarity: 0.005,
+export const ITEM_MODEL = {
+  /** Entries kept per video (a list stays under 8 KB). */
+  perVideo: 50,
+  /** What a view (opened, not liked) weighs against a like, in training and at request time. */
+  viewWeight: 0.25,
+  /**
+   * The ridge penalty as a share of the mean diagonal of X'X (a video's mean interaction mass), at
+   * least `minLambda`: it scales with the data, so a thin world's weights stay small.
+   */
+  lambdaShare: 1,
+  minLambda: 2,
+  /** A person's latest actions that enter X (bounds one heavy account's weight and the work). */
+  actionsPerPerson: 300,
+  /**
+   * The videos with the most interactions that enter the model: training is dense, n^3 / 2 for n
+   * videos (docs/feed.md, "Training cost"); past this, training moves off the function.
+   */
+  maxVideos: 6000,
+  /** Weights below this are left out of a list. */
+  minWeight: 1e-4,
 };
 
-export interface Like {
+export interface Action {
   openid: string;
   vid: string;
-  /** When (ISO): a person's latest likes pair when there are too many. */
+  /** When (ISO): a person's latest actions enter when there are too many. */
   at: string;
+  kind: 'like' | 'view';
 }
 
 export interface Neighbour {
@@ -33,68 +48,84 @@ export interface Neighbour {
   sim: number;
 }
 
-const personWeight = (likes: number) => 1 / Math.log2(2 + likes);
+export interface ItemModel {
+  lists: Map<string, Neighbour[]>;
+  /** Videos in the model (columns of X), people (rows), entries of X. */
+  videos: number;
+  people: number;
+  entries: number;
+  lambda: number;
+}
+
+const byVid = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Top `perVideo` neighbours of every liked video, strongest first (ties by vid, so a model built
- * twice from the same likes is the same). A video liked by nobody, or only by people who liked
- * nothing else, has none.
+ * Trains the model on the given actions; `disliked` holds each person's disliked vids (their views
+ * and likes of those do not count). Deterministic: the same actions give the same lists.
  */
-export function computeNeighbours(likes: Iterable<Like>, options: Partial<typeof NEIGHBOURS> = {}): Map<string, Neighbour[]> {
-  const o = { ...NEIGHBOURS, ...options };
-  const byPerson = new Map<string, Like[]>();
-  for (const like of likes) {
-    const list = byPerson.get(like.openid);
-    if (list) list.push(like);
-    else byPerson.set(like.openid, [like]);
+export function trainItemModel(actions: Iterable<Action>, disliked: ReadonlyMap<string, ReadonlySet<string>> = new Map(), options: Partial<typeof ITEM_MODEL> = {}): ItemModel {
+  const o = { ...ITEM_MODEL, ...options };
+  const byPerson = new Map<string, Action[]>();
+  for (const a of actions) {
+    const list = byPerson.get(a.openid);
+    if (list) list.push(a);
+    else byPerson.set(a.openid, [a]);
   }
-  // Each person's latest likes, de-duplicated; the item's weighted liker count.
-  const people: { vids: string[]; w: number }[] = [];
-  const norm = new Map<string, number>();
-  const likers = new Map<string, number[]>();
-  for (const list of byPerson.values()) {
-    const vids = [...new Set(list.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0)).map((l) => l.vid))].slice(0, o.likesPerPerson);
-    const w = personWeight(vids.length);
-    const index = people.push({ vids, w }) - 1;
-    for (const vid of vids) {
-      norm.set(vid, (norm.get(vid) ?? 0) + w * w);
-      const l = likers.get(vid);
-      if (l) l.push(index);
-      else likers.set(vid, [index]);
+  // Each person's latest actions: a video's value is its strongest (a like beats a view).
+  const people: Map<string, number>[] = [];
+  const mass = new Map<string, number>();
+  for (const [openid, list] of [...byPerson.entries()].sort((a, b) => byVid(a[0], b[0]))) {
+    const no = disliked.get(openid);
+    const values = new Map<string, number>();
+    list.sort((a, b) => byVid(b.at, a.at) || byVid(a.vid, b.vid) || byVid(a.kind, b.kind));
+    for (const a of list) {
+      if (no?.has(a.vid)) continue;
+      const value = a.kind === 'like' ? 1 : o.viewWeight;
+      if ((values.get(a.vid) ?? 0) >= value) continue;
+      if (!values.has(a.vid) && values.size >= o.actionsPerPerson) continue;
+      values.set(a.vid, value);
+    }
+    if (values.size === 0) continue;
+    people.push(values);
+    for (const [vid, x] of values) mass.set(vid, (mass.get(vid) ?? 0) + x * x);
+  }
+  const vids = [...mass.keys()].sort((a, b) => mass.get(b)! - mass.get(a)! || byVid(a, b)).slice(0, o.maxVideos);
+  const index = new Map(vids.map((vid, i) => [vid, i]));
+  const n = vids.length;
+  const rows: SparseRow[] = [];
+  let entries = 0;
+  for (const values of people) {
+    const items: number[] = [];
+    const xs: number[] = [];
+    for (const [vid, x] of values) {
+      const i = index.get(vid);
+      if (i === undefined) continue;
+      items.push(i);
+      xs.push(x);
+    }
+    entries += items.length;
+    if (items.length > 0) rows.push({ items, values: xs });
+  }
+  const meanDiagonal = n ? vids.reduce((s, vid) => s + mass.get(vid)!, 0) / n : 0;
+  const lambda = Math.max(o.minLambda, o.lambdaShare * meanDiagonal);
+  const lists = new Map<string, Neighbour[]>();
+  if (n > 1) {
+    const b = easeWeights(gramMatrix(rows, n), n, lambda);
+    for (let i = 0; i < n; i++) {
+      const top = topOfRow(b, n, i, o.perVideo, o.minWeight);
+      if (top.length) lists.set(vids[i]!, top.map((t) => ({ vid: vids[t.index]!, sim: t.weight })));
     }
   }
-  const result = new Map<string, Neighbour[]>();
-  // Item by item: co-like sums with every other item of its likers, then the top of them.
-  for (const [vid, who] of likers) {
-    const weighted = new Map<string, number>();
-    const count = new Map<string, number>();
-    for (const p of who) {
-      const { vids, w } = people[p]!;
-      for (const other of vids) {
-        if (other === vid) continue;
-        weighted.set(other, (weighted.get(other) ?? 0) + w * w);
-        count.set(other, (count.get(other) ?? 0) + 1);
-      }
-    }
-    const own = norm.get(vid)!;
-    const scored: Neighbour[] = [];
-    for (const [other, sum] of weighted) {
-      const c = count.get(other)!;
-      const sim = (sum / Math.sqrt(own * norm.get(other)!)) * (c / (c + o.shrink));
-      if (sim >= o.minSimilarity) scored.push({ vid: other, sim });
-    }
-    scored.sort((a, b) => b.sim - a.sim || (a.vid < b.vid ? -1 : 1));
-    if (scored.length > 0) result.set(vid, scored.slice(0, o.perVideo));
-  }
-  return result;
+  return { lists, videos: n, people: people.length, entries, lambda };
 }
 
 /**
- * How strongly a candidate goes with what a person liked: the sum of its similarities to their
- * likes, over the neighbour lists of those likes (lists the model keeps per video).
+ * How strongly a candidate goes with what a person did: the sum, over the lists of their latest
+ * likes and views, of the weight each list gives it times the action's own weight (1 for a like,
+ * ITEM_MODEL.viewWeight for a view).
  */
-export function neighbourScores(lists: Iterable<Neighbour[]>): Map<string, number> {
+export function neighbourScores(lists: Iterable<{ list: Neighbour[]; weight: number }>): Map<string, number> {
   const scores = new Map<string, number>();
-  for (const list of lists) for (const n of list) scores.set(n.vid, (scores.get(n.vid) ?? 0) + n.sim);
+  for (const { list, weight } of lists) for (const n of list) scores.set(n.vid, (scores.get(n.vid) ?? 0) + weight * n.sim);
   return scores;
 }

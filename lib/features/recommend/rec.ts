@@ -5,10 +5,10 @@ import { videoKeys } from '../../entities/catalog/video-items.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { encodeCursor } from './cursor.js';
 import { LIMITS, spare, visible, type Context, type Found, type Key, type Outcome } from './feed-context.js';
-import { FOLLOW_NEW_MAX_AGE_MS, RESERVOIR_CAP, type ReservoirEntry } from './feed-state.js';
+import { FOLLOW_NEW_MAX_AGE_MS, LIKED_RECENT_CAP, RESERVOIR_CAP, type ReservoirEntry } from './feed-state.js';
 import { CandidatePool, composePage, explorePlaces, noise, rankCandidates, type RankContext, type RankMode, type Scored, type Source } from './scoring.js';
 import { neighbourCandidates } from './neighbour-items.js';
-import { neighbourScores } from './neighbours.js';
+import { ITEM_MODEL, neighbourScores } from './neighbours.js';
 import { authorVideos, latestCandidates, exploreStep, tagCandidates, trendingVideos, videoCandidate, type CandidateFields } from './sources.js';
 import { distinctiveTags, idfOf, tasteProfile } from './taste.js';
 
@@ -78,15 +78,32 @@ function tagFrequencies(tags: string[]): { planned?: Planned; current: () => Tag
 }
 
 /**
- * The candidates of the learned model: every neighbour of the given lists, scored by the sum of its
- * similarities to the videos the lists belong to (lib/features/recommend/neighbours.ts neighbourScores).
+ * The candidates of the learned model: every entry of the given lists, scored by the sum of the
+ * weights the lists give it, each list weighted by its action (lib/features/recommend/neighbours.ts
+ * neighbourScores).
  */
-function neighboursOf(items: (Record<string, unknown> | undefined)[]): CandidateFields[] {
-  const lists = items.map(neighbourCandidates);
+function neighboursOf(items: { item: Record<string, unknown> | undefined; weight: number }[]): CandidateFields[] {
+  const lists = items.map(({ item, weight }) => ({ list: neighbourCandidates(item), weight }));
   const scores = neighbourScores(lists);
   const byVid = new Map<string, CandidateFields>();
-  for (const list of lists) for (const { sim: _sim, ...c } of list) if (!byVid.has(c.vid)) byVid.set(c.vid, { ...c, cf: scores.get(c.vid) });
+  for (const { list } of lists) for (const { sim: _sim, ...c } of list) if (!byVid.has(c.vid)) byVid.set(c.vid, { ...c, cf: scores.get(c.vid) });
   return [...byVid.values()];
+}
+
+/** Keys one BatchGet takes (DynamoDB's limit). */
+const BATCH_KEYS = 100;
+
+/**
+ * The caller's latest views whose lists the model reads: seen in the last 7 days (newest first), not
+ * liked or disliked, as many as the BatchGet has room for (at most LIKED_RECENT_CAP).
+ */
+function recentViews(ctx: Context, room: number): string[] {
+  const out: string[] = [];
+  for (const vid of ctx.seen) {
+    if (out.length >= Math.min(room, LIKED_RECENT_CAP)) break;
+    if (!ctx.liked(vid) && !ctx.state.disliked.has(vid)) out.push(vid);
+  }
+  return out;
 }
 
 const toReservoir = ({ candidate: c }: Scored): ReservoirEntry => ({ vid: c.vid, a: c.author_openid, t: c.tags, c: c.created_at, tr: c.trend });
@@ -146,11 +163,9 @@ export async function recommend(ctx: Context): Promise<Outcome> {
   const hasTaste = personal && [...state.tags.values()].some((w) => w > 0);
   let batch: Found = new Map();
   const likedVids = personal ? [...new Set(state.likedRecent)] : [];
-  const batchKeys: Key[] = [
-    ...(sharedVid ? [videoKeys.video(sharedVid)] : []),
-    ...ctx.followees.map((a) => videoKeys.authorLatest(a)),
-    ...likedVids.map((vid) => videoKeys.neighbours(vid)),
-  ];
+  const fixedKeys: Key[] = [...(sharedVid ? [videoKeys.video(sharedVid)] : []), ...ctx.followees.map((a) => videoKeys.authorLatest(a)), ...likedVids.map((vid) => videoKeys.neighbours(vid))];
+  const viewedVids = personal ? recentViews(ctx, BATCH_KEYS - fixedKeys.length) : [];
+  const batchKeys: Key[] = [...fixedKeys, ...viewedVids.map((vid) => videoKeys.neighbours(vid))];
   // Exploration walks the whole catalog across calls (a refresh does not restart it).
   let explore: string | null | undefined = state.explore;
   const heavy = ctx.seen.size > LIMITS.heavyViewer;
@@ -213,9 +228,11 @@ export async function recommend(ctx: Context): Promise<Outcome> {
     for (const c of latest) if (c.created_at > followSince) followNew.add(c.vid);
   }
   const shared = visible(ctx, sharedVid ? (batch.get(itemId(videoKeys.video(sharedVid))) as VideoItem | undefined) : undefined);
-  g.candidates(neighboursOf(likedVids.map((vid) => batch.get(itemId(videoKeys.neighbours(vid))))), 'neighbour');
+  const listOf = (vid: string) => batch.get(itemId(videoKeys.neighbours(vid)));
+  const actions = [...likedVids.map((vid) => ({ item: listOf(vid), weight: 1 })), ...viewedVids.map((vid) => ({ item: listOf(vid), weight: ITEM_MODEL.viewWeight }))];
+  g.candidates(neighboursOf(actions), 'neighbour');
 
-  const rankCtx = rankContext(ctx, served, frequencies.current(), [shared]);
+  const rankCtx = { ...rankContext(ctx, served, frequencies.current(), [shared]), modelEvidence: actions.reduce((e, a) => e + (a.item ? a.weight : 0), 0) };
   const ranked = rankCandidates(g.pool.values(), rankCtx, personal ? 'personal' : 'anonymous');
   const count = req.count - (shared ? 1 : 0);
   const page = composePage(ranked, {
@@ -253,7 +270,7 @@ export async function moreLikeThis(ctx: Context): Promise<Outcome> {
   const served = req.refresh ? new Set<string>() : state.served;
   const sharedVid = ctx.sharedVid && !served.has(ctx.sharedVid) && ctx.sharedVid !== similar.vid ? ctx.sharedVid : undefined;
   const g = new Gatherer();
-  g.candidates(neighboursOf([found.get(itemId(videoKeys.neighbours(similar.vid)))]), 'neighbour');
+  g.candidates(neighboursOf([{ item: found.get(itemId(videoKeys.neighbours(similar.vid))), weight: 1 }]), 'neighbour');
 
   const frequencies = tagFrequencies(similar.tags ?? []);
   let tags: string[] | undefined;

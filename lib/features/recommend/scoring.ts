@@ -82,6 +82,11 @@ export interface RankContext {
   exclude: Set<string>;
   /** "More like this": the video the list is about. */
   similarTo?: { vid: string; tags: string[]; author_openid: string };
+  /**
+   * How much the caller did that the model has lists for: 1 per latest like with a list, the view
+   * weight per view with one (rec.ts). The model's share of relevance grows with it (modelWeight).
+   */
+  modelEvidence?: number;
 }
 
 export interface Scored {
@@ -100,14 +105,21 @@ export interface Scored {
  * to less than the gap between a video of the caller's strongest tag and one that shares only a
  * generic tag with the taste).
  */
-const WEIGHTS = {
-  personal: { cf: 1.5, follow: 0.2, trend: 0.3, fresh: 0.05, noise: 0.03 },
+export const WEIGHTS = {
+  personal: { follow: 0.2, trend: 0.3, fresh: 0.05, noise: 0.03 },
   /** Anonymous callers: what is hot, what is new, and some exploration. */
   anonymous: { trend: 0.55, fresh: 0.3, noise: 0.15 },
   similar: { cf: 0.5, sameAuthor: 0.1, trend: 0.1, fresh: 0.05, noise: 0.02 },
   /** Exploration places go to the unseen candidates that score best on this, among the non-relevant. */
   explore: { trend: 0.6, fresh: 0.3, noise: 0.1 },
 };
+/**
+ * The blend of taste and the learned model (docs/feed.md, "The blend"): the model's weight grows from
+ * `min` towards `max` with the caller's evidence e (modelEvidence) as e / (e + half); tags weigh 1
+ * (the strongest tag of the taste), so with little evidence tags and follows carry the page.
+ */
+export const BLEND = { min: 0.5, max: 4, half: 4 };
+export const modelWeight = (evidence: number) => BLEND.min + ((BLEND.max - BLEND.min) * evidence) / (evidence + BLEND.half);
 const FRESH_HALF_LIFE_DAYS = 7;
 const FOLLOW_HALF_LIFE_DAYS = 14;
 const AUTHOR_CAP = 2;
@@ -152,6 +164,7 @@ export function rankCandidates(candidates: Candidate[], ctx: RankContext, mode: 
   const trendNorm = (c: Candidate) => (maxHot > 0 ? Math.log1p(hotness(c.trend, ctx.nowMs)) / Math.log1p(maxHot) : 0);
   const cfNorm = (c: Candidate) => (maxCf > 0 ? c.cf / maxCf : 0);
   const similar = ctx.similarTo;
+  const cfWeight = modelWeight(ctx.modelEvidence ?? 0);
 
   const scored = pool.map((c): Scored => {
     const age = ageDays(c.created_at, ctx.nowMs);
@@ -166,7 +179,7 @@ export function rankCandidates(candidates: Candidate[], ctx: RankContext, mode: 
     } else if (mode === 'personal') {
       const w = WEIGHTS.personal;
       const follow = ctx.followedAuthors.has(c.author_openid) ? decay(age, FOLLOW_HALF_LIFE_DAYS) : 0;
-      relevance = tasteScore(c.tags, ctx.profile) + w.cf * cfNorm(c) + w.follow * follow;
+      relevance = tasteScore(c.tags, ctx.profile) + cfWeight * cfNorm(c) + w.follow * follow;
       score = relevance + w.trend * trendNorm(c) + w.fresh * fresh + w.noise * n;
     } else {
       const w = WEIGHTS.anonymous;
