@@ -13,7 +13,7 @@ import { batchGetHubItems } from '../../lib/platform/db/batch.js';
 import { LIKED_RECENT_CAP } from '../../lib/features/recommend/feed-state.js';
 
 /**
- * The feed's learned model (docs/feed.md, "The learned model: item neighbours"; docs/performance.md,
+ * The feed's learned model (docs/feed.md, "The learned model"; docs/performance.md,
  * "The feed's learned model"): worlds of likes of two sizes (the larger one the size of MovieLens
  * 100K's likes: 1,700 videos, 950 people, about 55,000 likes) written as the like operation writes
  * them, each added to the store (the second refresh reads both worlds), then the refresh as the
