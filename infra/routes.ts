@@ -71,7 +71,12 @@ const OTHER_FUNCTIONS = {
     entry: 'functions/refresh-model.ts',
     description: "Retrains the feed's learned model on every like, view and dislike",
     tables: { hub: { actions: ['BatchGetItem', 'BatchWriteItem'], indexes: ['gsi1', 'gsi2', 'gsi3'] } },
-    memoryMb: 1024,
+    // One full vCPU (Lambda gives one at 1,769 MB): the training is a single-threaded dense solve,
+    // n^3 / 2 multiply-adds for n videos, so it runs at one vCPU's speed and more memory would buy only
+    // vCPUs it cannot use; 1,769 MB also holds the matrix (8 n^2 bytes, 288 MB at ITEM_MODEL.maxVideos)
+    // and 1M interactions with room to spare. 15 minutes, Lambda's most: the solve at maxVideos takes
+    // minutes (`npm run bench -- --only training`, docs/feed.md "Training cost").
+    memoryMb: 1769,
     timeoutSeconds: 900,
   },
   // No route: every 5 minutes (infra/constructs/synthetic-check.ts): the checks of `npm run smoke` through
