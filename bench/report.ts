@@ -16,6 +16,7 @@ import type { HotItemsResult } from './sections/hot-items.js';
 import type { KeyLimitResult } from './sections/key-limit.js';
 import type { DeletionResult } from './sections/deletion.js';
 import type { ModelResult } from './sections/model.js';
+import { trainingTables, type TrainingResult } from './training-tables.js';
 import type { LocalCapacityResult } from './sections/local-capacity.js';
 import type { HotspotsResult, HotspotRow, SharedHeadsModel } from './sections/hotspots.js';
 import { postingsTable, type PostingsResult } from './sections/postings.js';
@@ -38,6 +39,7 @@ export interface BenchResults {
   keylimit?: KeyLimitResult;
   deletion?: DeletionResult;
   model?: ModelResult;
+  training?: TrainingResult;
   hotspots?: HotspotsResult;
   'local-capacity'?: LocalCapacityResult;
   targets?: TargetCheck[];
@@ -149,6 +151,7 @@ export function renderReport(r: BenchResults): string {
     );
     out.push(`Request path: rec of a person whose ${r.model.request.lists} latest likes have lists: ${r.model.request.requests} requests, ${r.model.request.rcu} RCU, of which ${r.model.request.batchGetRcu} RCU for the BatchGet carrying the ${r.model.request.lists} lists.\n`);
   }
+  if (r.training) for (const t of trainingTables(r.training)) table(t.title, t.headers, t.rows);
   const lc = r['local-capacity'];
   if (lc) {
     table(

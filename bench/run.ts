@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only cost,latency,load,coldstart,scaling,postings,hotspots,hotitems,keylimit,deletion,model,local-capacity] [-- --out file]`
+ * `npm run bench [-- --quick] [-- --only cost,latency,load,coldstart,scaling,postings,hotspots,hotitems,keylimit,deletion,model,training,local-capacity] [-- --out file]`
  *
  * A benchmark, not a test: it prints tables and writes bench/results.json. It starts its own
  * DynamoDB Local (in memory), so it needs Java like `npm start`, and nothing else.
@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { startBenchEnvironment } from './environment.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const SECTIONS = ['cost', 'latency', 'load', 'coldstart', 'scaling', 'postings', 'hotspots', 'hotitems', 'keylimit', 'deletion', 'model', 'local-capacity'] as const;
+const SECTIONS = ['cost', 'latency', 'load', 'coldstart', 'scaling', 'postings', 'hotspots', 'hotitems', 'keylimit', 'deletion', 'model', 'training', 'local-capacity'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: string[]) {
@@ -76,6 +76,7 @@ const runners: Record<Section, () => Promise<unknown>> = {
   keylimit: async () => (await import('./sections/key-limit.js')).keyLimitSection({ quick }),
   deletion: async () => (await import('./sections/deletion.js')).deletionSection({ quick, settle: env.settleStreams }),
   model: async () => (await import('./sections/model.js')).modelSection({ quick }),
+  training: async () => (await import('./sections/training.js')).trainingSection({ quick }),
   'local-capacity': async () => (await import('./sections/local-capacity.js')).localCapacitySection({ quick }),
 };
 
