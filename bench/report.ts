@@ -143,11 +143,11 @@ export function renderReport(r: BenchResults): string {
     );
   }
   if (r.model) {
-    const refresh = (f: ModelResult['rows'][number]['scratch']) => [f.ms, f.cost.requests, f.cost.rcu, f.cost.wcu, f.written, f.deleted];
+    const refresh = (f: ModelResult['rows'][number]['scratch']) => [f.ms, f.model?.trainMs, f.cost.requests, f.cost.rcu, f.cost.wcu, f.written, f.deleted];
     table(
       "The feed's learned model: one refresh from scratch, again unchanged, and after 1 % more likes",
-      ['world', 'videos in store', 'likes in store', 'lists', 'list bytes', 'heap MB', 'scratch: ms', 'requests', 'RCU', 'WCU', 'written', 'deleted', 'unchanged: ms', 'requests', 'RCU', 'WCU', 'written', 'deleted', '+1 %: ms', 'requests', 'RCU', 'WCU', 'written', 'deleted'],
-      r.model.rows.map((m) => [m.world, m.scratch.videos, m.scratch.likes, m.scratch.lists, m.listBytes, m.scratch.heapMb, ...refresh(m.scratch), ...refresh(m.unchanged), ...refresh(m.afterOnePercent)]),
+      ['world', 'videos in store', 'likes in store', 'views', 'people', 'model videos / entries', 'lists', 'list bytes', 'heap MB', 'scratch: ms', 'train ms', 'requests', 'RCU', 'WCU', 'written', 'deleted', 'unchanged: ms', 'train ms', 'requests', 'RCU', 'WCU', 'written', 'deleted', '+1 %: ms', 'train ms', 'requests', 'RCU', 'WCU', 'written', 'deleted'],
+      r.model.rows.map((m) => [m.world, m.scratch.videos, m.scratch.likes, m.scratch.views, m.scratch.people, m.scratch.model ? `${m.scratch.model.videos} / ${m.scratch.model.entries}` : undefined, m.scratch.lists, m.listBytes, m.scratch.heapMb, ...refresh(m.scratch), ...refresh(m.unchanged), ...refresh(m.afterOnePercent)]),
     );
     out.push(`Request path: rec of a person whose ${r.model.request.lists} latest likes have lists: ${r.model.request.requests} requests, ${r.model.request.rcu} RCU, of which ${r.model.request.batchGetRcu} RCU for the BatchGet carrying the ${r.model.request.lists} lists.\n`);
   }

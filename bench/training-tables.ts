@@ -39,11 +39,11 @@ const sum = (reads: SizeResult['reads']) => reads.catalog + reads.likers + reads
 
 /** The training section's tables (bench/sections/training.ts), printed by its run and rendered into docs/reports/performance.md (bench/report.ts). */
 export function trainingTables(t: TrainingResult): { title: string; headers: string[]; rows: (string | number)[][] }[] {
-  const usd = (x: number) => (x < 0.01 ? x.toPrecision(2) : x.toFixed(2));
+  const usd = (x: number) => x.toPrecision(2);
   return [
     {
       title: `The feed's model: training at 10k, 100k and 1M interactions (trainItemModel; CPU seconds of one vCPU, split by the profiler; refresh priced at ${t.memoryMb} MB arm64, hourly = ${REFRESHES_PER_MONTH} a month)`,
-      headers: ['interactions', 'likes / views', 'videos', 'people', 'grouping s', 'gram s', 'solve s', 'lists s', 'GC s', 'train s (wall)', 'peak RSS MB', 'matrix MB', 'read units', 'lists rewritten / hour', 'write units', 'DynamoDB wait s (modelled)', 'GB-s', 'USD / refresh', 'USD / month'],
+      headers: ['interactions', 'likes / views', 'videos', 'people', 'grouping s', 'gram s', 'solve s', 'lists s', 'GC s', 'train s (wall)', 'peak RSS MB', 'matrix MB', 'read units', 'lists rewritten / hour', 'write units', 'DynamoDB wait s (modelled)', 'GB-s', 'USD / refresh: Lambda', 'DynamoDB', 'total', 'USD / month'],
       rows: t.rows.map((m) => [
         m.interactions,
         `${m.likes} / ${m.views}`,
@@ -62,8 +62,10 @@ export function trainingTables(t: TrainingResult): { title: string; headers: str
         m.writeUnits,
         m.ioSeconds,
         r(m.cost.gbSeconds, 0),
+        usd(m.cost.lambdaUsd),
+        usd(m.cost.dynamoUsd),
         usd(m.cost.usd),
-        usd(m.cost.usdPerMonth),
+        m.cost.usdPerMonth.toFixed(2),
       ]),
     },
     {
