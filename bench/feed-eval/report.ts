@@ -118,7 +118,7 @@ export function renderMarkdown(result: EvalResult, earlier: Generation[] = []): 
   parts.push(
     `Run${label} of ${result.meta.date.slice(0, 10)} on commit ${result.meta.commit ?? '?'}${result.meta.quick ? ' (quick)' : ''}, ${result.meta.seconds} s` +
       (result.meta.rescored ? ` (scored again by commit ${result.meta.rescored.commit})` : '') +
-      earlier.map((g) => `; ${g.name}: commit ${g.result.meta.commit ?? '?'}`).join('') +
+      earlier.filter((g) => g.result.worlds.some((x) => result.worlds.some((w) => w.name === x.name))).map((g) => `; ${g.name}: commit ${g.result.meta.commit ?? '?'}`).join('') +
       '. First page (`watch_count=10`, after `cmd=refresh`), averaged over the world\'s evaluated people; ratios are to the best local baseline of the world (per metric) and, where topics are planted, to the oracle with at most 2 per author. Every local baseline obeys the feed\'s page rules (nothing liked, disliked or viewed; at most 2 per author). An earlier generation shows only on the worlds it was measured on.',
   );
   const seeds = seedsLine(result.meta);
