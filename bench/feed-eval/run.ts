@@ -1,12 +1,16 @@
 /**
- * `npm run eval:feed [-- --quick] [-- --label gen2] [-- --out file.json] [-- --no-docs]`: the feed's
- * offline evaluation (docs/feed.md, "Offline evaluation"). `--label genN` measures a generation of the
- * feed and writes bench/feed-eval-gen<N>.json, which later runs show beside theirs; `--render` scores
- * and reports the saved figures of that file again (targets, tables) without measuring. Each world runs in a child process on its own in-memory
+ * `npm run eval:feed [-- --quick | --tune | --seeds a,b,c] [-- --kinds k1,k2] [-- --label gen4] [-- --out file.json] [-- --no-docs]`:
+ * the feed's offline evaluation (docs/feed.md, "Offline evaluation"). The default run builds every
+ * world kind at its REPORT seeds (bench/feed-eval/worlds.ts, `WORLD_KINDS`) and writes
+ * bench/feed-eval.json and docs/reports/feed-eval.md (whole); `--tune` runs the TUNING seeds,
+ * `--seeds` any seeds (each kind at each), `--quick` three small worlds, `--kinds` only the named
+ * kinds: those write to the temporary directory, never to the docs. `--label genN` measures a
+ * generation of the feed on the report worlds and writes bench/feed-eval-gen<N>.json, which later
+ * runs show beside theirs; `--render` scores and reports the saved figures of that file again
+ * (targets, tables) without measuring. Each world runs in a child process on its own in-memory
  * DynamoDB Local (one shared by the worlds made every write of a later world scan the stream records
- * of the earlier ones: test/support/dynamo.ts); the figures go to bench/feed-eval.json and, for a full run, to
- * docs/reports/feed-eval.md (whole). Exits 1 when the metric code fails its check against the random
- * baseline's analytic expectation; missed targets are reported, not hidden.
+ * of the earlier ones: test/support/dynamo.ts). Exits 1 when the metric code fails its check
+ * against the random baseline's analytic expectation; missed targets are reported, not hidden.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,39 +21,55 @@ import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
 import { benchSettings } from '../environment.js';
 import { FEED_EVAL_REPORT, GENERATIONS, renderMarkdown, renderReportPage, type Generation } from './report.js';
 import { checkRandom, evaluateTargets, type ControlledResult, type EvalResult, type WorldResult } from './targets.js';
-import { generateWorld, QUICK_WORLDS, WORLDS } from './worlds.js';
+import { generateWorld, QUICK_WORLDS, WORLD_KINDS, worldsOf } from './worlds.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
 function parseArgs(argv: string[]) {
   let quick = false;
+  let tune = false;
+  let seeds: number[] | undefined;
+  let kinds: string[] = [];
   let docs = true;
-  let seedOffset = 0;
   let out: string | undefined;
   let label: string | undefined;
   let render = false;
+  const value = (arg: string, i: number, name: string) => (arg.startsWith(`${name}=`) ? arg.slice(name.length + 1) : argv[i + 1]);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
+    const takes = (name: string) => arg === name || arg.startsWith(`${name}=`);
+    const next = (name: string) => {
+      const v = value(arg, i, name);
+      if (!arg.includes('=')) i++;
+      if (v === undefined) throw new Error(`${name} takes a value`);
+      return v;
+    };
     if (arg === '--quick') quick = true;
+    else if (arg === '--tune') tune = true;
     else if (arg === '--no-docs') docs = false;
-    else if (arg === '--seed-offset' || arg.startsWith('--seed-offset=')) seedOffset = Number(arg.includes('=') ? arg.slice(14) : argv[++i]);
-    else if (arg === '--out' || arg.startsWith('--out=')) out = arg.includes('=') ? arg.slice(6) : argv[++i];
+    else if (takes('--seeds')) seeds = next('--seeds').split(',').map(Number);
+    else if (takes('--kinds')) kinds = next('--kinds').split(',').map((k) => k.trim()).filter(Boolean);
+    else if (takes('--out')) out = next('--out');
     else if (arg === '--render') render = true;
-    else if (arg === '--label' || arg.startsWith('--label=')) label = arg.includes('=') ? arg.slice(8) : argv[++i];
+    else if (takes('--label')) label = next('--label');
     else if (arg === '--help' || arg === '-h') {
-      console.log('usage: npm run eval:feed -- [--quick] [--seed-offset n] [--label gen2] [--out file.json] [--render] [--no-docs]');
+      console.log('usage: npm run eval:feed -- [--quick | --tune | --seeds a,b,c] [--kinds k1,k2] [--label gen4] [--out file.json] [--render] [--no-docs]');
+      console.log(`kinds: ${WORLD_KINDS.map((k) => `${k.kind} (tune ${k.tune.join(',')}; report ${k.report.join(',')})`).join(', ')}`);
       process.exit(0);
     } else throw new Error(`unknown argument ${arg} (try --help)`);
   }
-  if (!Number.isInteger(seedOffset)) throw new Error('--seed-offset takes an integer');
+  if (seeds && !seeds.every((n) => Number.isInteger(n) && n >= 0)) throw new Error('--seeds takes non-negative integers, comma-separated');
+  if ([quick, tune, seeds !== undefined].filter(Boolean).length > 1) throw new Error('--quick, --tune and --seeds exclude each other');
   if (label !== undefined && !/^gen[0-9]+$/.test(label)) throw new Error('--label takes genN (a generation of the feed)');
-  // Only the committed worlds write the committed figures: other seeds (validation worlds) and quick runs go elsewhere.
-  const defaultOut = !quick && seedOffset === 0 && out === undefined;
-  out ??= defaultOut ? join(ROOT, 'bench', label ? `feed-eval-${label}.json` : 'feed-eval.json') : join(tmpdir(), `expohub-feed-eval-${quick ? 'quick' : `seeds+${seedOffset}`}.json`);
-  return { quick, seedOffset, out: resolve(out), label, render, docs: docs && defaultOut };
+  const seedSet = quick ? ('quick' as const) : tune ? ('tune' as const) : seeds ? ('custom' as const) : ('report' as const);
+  // Only the report worlds, whole, write the committed figures: tuning, custom seeds, chosen kinds and quick runs go elsewhere.
+  const defaultOut = seedSet === 'report' && kinds.length === 0 && out === undefined;
+  out ??= defaultOut ? join(ROOT, 'bench', label ? `feed-eval-${label}.json` : 'feed-eval.json') : join(tmpdir(), `expohub-feed-eval-${seedSet}.json`);
+  // The page shows bench/feed-eval.json (test/unit/feed-eval-report.test.ts): a labelled run does not write it.
+  return { quick, seedSet, seeds, kinds, out: resolve(out), label, render, docs: docs && defaultOut && !label };
 }
 
-const { quick, seedOffset, out, label, render, docs } = parseArgs(process.argv.slice(2));
+const { quick, seedSet, seeds, kinds, out, label, render, docs } = parseArgs(process.argv.slice(2));
 const started = performance.now();
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const dir = mkdtempSync(join(tmpdir(), 'expohub-feed-eval-'));
@@ -93,7 +113,8 @@ function commitOf(): string {
 let failed = false;
 /** Builds and asks every world (and the controlled case), two at a time. */
 async function measure(): Promise<EvalResult> {
-  const specs = (quick ? QUICK_WORLDS : WORLDS).map((w) => ({ ...w, seed: w.seed + seedOffset }));
+  const specs = quick ? QUICK_WORLDS.filter((w) => kinds.length === 0 || kinds.includes(w.kind!)) : worldsOf(seedSet === 'custom' ? seeds! : seedSet === 'tune' ? 'tune' : 'report', kinds);
+  if (specs.length === 0) throw new Error('no world to run');
   // Worlds are independent (own process, own tables): two at a time on this 2-core machine, the
   // longest (most events) first so that neither process idles at the end.
   const bySize = specs.map((s) => ({ s, events: generateWorld(s).events.length })).sort((a, b) => b.events - a.events);
@@ -112,7 +133,15 @@ async function measure(): Promise<EvalResult> {
   const worlds = specs.map((s) => results.get(s.name) as WorldResult);
   const controlled = results.get('controlled') as ControlledResult;
   const result: EvalResult = {
-    meta: { date: new Date().toISOString(), commit: commitOf(), ...(label ? { label } : {}), quick, seedOffset, seconds: 0 },
+    meta: {
+      date: new Date().toISOString(),
+      commit: commitOf(),
+      ...(label ? { label } : {}),
+      quick,
+      seedSet,
+      seeds: WORLD_KINDS.filter((k) => specs.some((s) => s.kind === k.kind)).map((k) => ({ kind: k.kind, report: k.report, tune: k.tune })),
+      seconds: 0,
+    },
     worlds,
     controlled,
     randomCheck: checkRandom(worlds),

@@ -11,9 +11,9 @@ import { mustSucceed, signUp, type Account } from '../fixtures.js';
 import { bearer, hubRequest, invoke } from '../invoke.js';
 import { costOf, installRecorder, recordDb } from '../recorder.js';
 import { seededRandom } from '../../lib/platform/seeded-random.js';
-import { ItemKnn, pickCapped, rankedPage } from './baselines.js';
+import { alsScorer, easeScorer, itemKnnScorer, likeCounts, pageFor, pickCapped, popularityScorer, tuneAls, tuneEase, type Interactions, type Scorer } from './baselines.js';
 import { evaluateSystem, mean, randomExpectation, topicPrecision, type Catalog, type SystemMetrics, type UserCase } from './metrics.js';
-import { controlledWorld, DAY_MS, generateWorld, weightedSample, type Actor, type WorldSpec, type WorldVideo } from './worlds.js';
+import { controlledWorld, DAY_MS, generateWorld, weightedSample, worldStatistics, type Actor, type WorldSpec, type WorldVideo } from './worlds.js';
 
 const ADMIN_PHONE = '+8613800138000';
 const K = 10;
@@ -186,7 +186,8 @@ async function runWorld(spec: WorldSpec) {
   for (let u = 0; u < users.length; u++) {
     const user = world.users[u]!;
     const onTopic = user.liked.filter((v) => user.favourites.includes(world.videos[v]!.topic));
-    const source = onTopic[Math.floor(rand() * onTopic.length)]!;
+    const pool = onTopic.length ? onTopic : user.liked;
+    const source = pool[Math.floor(rand() * pool.length)]!;
     similarSources.push({ u, source });
     at(world.nowMs + 600_000 + u * 1000);
     const { vids } = await feed(users[u]!, { vid: vidOf[source]!, watch_count: K });
@@ -208,6 +209,7 @@ async function runWorld(spec: WorldSpec) {
     const ranked = [...eligible.filter((i) => user.favourites.includes(world.videos[i]!.topic)).sort(byLikes), ...eligible.filter((i) => !user.favourites.includes(world.videos[i]!.topic)).sort(byLikes)];
     return pickCapped(ranked, catalog.authorOf, cap, K);
   };
+  const planted = spec.generator !== 'latent';
   const oracleCases = users.map((_, u) => caseOf(u, oracle(u, Infinity)));
   // "More like this" has an achievable ceiling too: the most-liked unseen videos of the source's topic, at most 2 per author.
   const similarOracle = similarSources.map(({ u, source }) => {
@@ -218,16 +220,33 @@ async function runWorld(spec: WorldSpec) {
   });
   const oracleCappedCases = users.map((_, u) => caseOf(u, oracle(u, 2)));
 
-  // Local baselines from the same training interactions: every like performed, by users and background accounts.
-  const likesByActor: number[][] = [...world.users.map(() => [] as number[]), ...world.crowd.map(() => [] as number[])];
-  for (const e of world.events) if (e.kind === 'like') likesByActor[e.actor.group === 'user' ? e.actor.index : world.users.length + e.actor.index]!.push(e.video);
-  const knn = new ItemKnn(likesByActor);
-  const popularityOf = (v: number) => likes[v]!;
-  const popularityCases = users.map((_, u) => caseOf(u, rankedPage(eligibleOf(u), popularityOf, popularityOf, catalog.authorOf, Infinity, K)));
-  const knnCases = users.map((_, u) => {
-    const scores = knn.scores(likesByActor[u]!, eligibleOf(u));
-    return caseOf(u, rankedPage(eligibleOf(u), (v) => scores.get(v) ?? 0, popularityOf, catalog.authorOf, 2, K));
-  });
+  // Local baselines from the same training data: everything performed (likes in time order, views,
+  // dislikes) by the evaluated people and the background accounts; EASE's and ALS's hyperparameters
+  // chosen on a validation split of it (each evaluated person's last training like), never on the held-out likes.
+  const train: Interactions = { videos: world.videos.length, people: [...world.users, ...world.crowd].map(() => ({ liked: [] as number[], viewed: [] as number[], disliked: [] as number[] })) };
+  const personOf = (actor: Actor) => (actor.group === 'user' ? actor.index : world.users.length + actor.index);
+  for (const e of world.events) {
+    if (e.kind === 'like') train.people[personOf(e.actor)]!.liked.push(e.video);
+    else if (e.kind === 'view') train.people[personOf(e.actor)]!.viewed.push(...e.videos);
+    else if (e.kind === 'dislike') train.people[personOf(e.actor)]!.disliked.push(e.video);
+  }
+  const evaluated = users.map((_, u) => u);
+  const tLocal = performance.now();
+  const easeTuned = tuneEase(train, evaluated, catalog.authorOf);
+  const alsTuned = tuneAls(train, evaluated, catalog.authorOf);
+  const trainedLikes = likeCounts(train);
+  const baselineCases = (scorer: Scorer) => users.map((_, u) => caseOf(u, pageFor(train, u, scorer, catalog.authorOf, trainedLikes, 2, K)));
+  const popularityCases = baselineCases(popularityScorer(train));
+  const knnCases = baselineCases(itemKnnScorer(train));
+  const easeCases = baselineCases(easeScorer(train, easeTuned.params));
+  const alsCases = baselineCases(alsScorer(train, alsTuned.params));
+  const localSeconds = (performance.now() - tLocal) / 1000;
+  console.log(`  local baselines in ${Math.round(localSeconds)} s: EASE ${JSON.stringify(easeTuned.params)}, ALS ${JSON.stringify(alsTuned.params)}`);
+  const tuning = {
+    ease: { params: easeTuned.params, validation: easeTuned.validation, configurations: easeTuned.grid.length, seconds: Math.round(easeTuned.seconds * 10) / 10 },
+    als: { params: alsTuned.params, validation: alsTuned.validation, configurations: alsTuned.grid.length, seconds: Math.round(alsTuned.seconds * 10) / 10 },
+    seconds: Math.round(localSeconds),
+  };
 
   // Random: many draws per user, compared with the analytic expectation (a check of the metric code).
   const randomRuns: SystemMetrics[] = [];
@@ -288,6 +307,9 @@ async function runWorld(spec: WorldSpec) {
       dominantTagShare: world.videos.filter((v) => v.tags.includes(world.dominantTag)).length / world.videos.length,
       heldOut: world.users.reduce((s, u) => s + u.heldOut.length, 0),
       userLikes: spread(world.users.map((u) => u.liked.length)),
+      people: world.users.length + world.crowd.length,
+      eventCount: world.events.length,
+      ...worldStatistics(world),
       buildSeconds: Math.round(buildSeconds),
     },
     model: { afterBuild: modelAfterBuild, afterFreshness: modelAfterFreshness },
@@ -297,10 +319,13 @@ async function runWorld(spec: WorldSpec) {
       newest: evaluateSystem(lists.newest, catalog),
       popularityLocal: evaluateSystem(popularityCases, catalog),
       itemKnn: evaluateSystem(knnCases, catalog),
+      ease: evaluateSystem(easeCases, catalog),
+      als: evaluateSystem(alsCases, catalog),
       random,
-      oracle: evaluateSystem(oracleCases, catalog),
-      oracleCapped: evaluateSystem(oracleCappedCases, catalog),
+      // The oracles know the planted topics: none in a latent world.
+      ...(planted ? { oracle: evaluateSystem(oracleCases, catalog), oracleCapped: evaluateSystem(oracleCappedCases, catalog) } : {}),
     },
+    tuning,
     randomExpected,
     moreLikeThis: { calls: similar.length, topicPrecision: mean(similar), oracleCapped: mean(similarOracle) },
     followFreshness: { pairs: freshPairs, hits: freshHits, rate: freshPairs ? freshHits / freshPairs : 0, missesWithAuthorCapFull: freshMissesCap },

@@ -51,6 +51,22 @@ export interface WorldSpec {
    * Without it, the fixed counts described above.
    */
   likeCounts?: { user: LikeCount; crowd: LikeCount };
+  /** The world kind this spec is a seed of (WORLD_KINDS); the spec's name is `<kind>-<seed>`. */
+  kind?: string;
+  /**
+   * 'planted' (default): the planted-topic generator above (it gives the capped oracle). 'latent':
+   * generateLatentWorld, statistics like real data's: `topics` are latent taste groups in no tag,
+   * every person is evaluated on their last like in time (`users` people, no crowd).
+   */
+  generator?: 'planted' | 'latent';
+  /** A thin-data world (few people, 3-15 likes each): the feed must reach 0.85x the capped oracle's HR@10. */
+  thin?: boolean;
+  /** 'latent': each person's like count, the held-out last like included (log-normal, clipped). */
+  activity?: LikeCount;
+  /** 'latent': the spread (sigma of the log) of the videos' appeal: the popularity tail. */
+  appealSigma?: number;
+  /** 'latent': videos opened and not liked, per like. */
+  viewsPerLike?: number;
 }
 
 export interface LikeCount {
@@ -131,6 +147,8 @@ export interface WorldUser {
   liked: number[];
   /** Likes in the favourite topics that are NOT performed: the truth the feed should find. */
   heldOut: number[];
+  /** 'latent' worlds: when each held-out like would have happened (after every like performed). */
+  heldOutAt?: number[];
   disliked: number[];
   viewed: number[];
   follows: number[];
@@ -190,6 +208,7 @@ function normal(rand: Rand): number {
 const between = (rand: Rand, lo: number, hi: number) => lo + rand() * (hi - lo);
 
 export function generateWorld(spec: WorldSpec): World {
+  if (spec.generator === 'latent') return generateLatentWorld(spec);
   if (spec.topics > TOPIC_TAGS.length) throw new Error(`at most ${TOPIC_TAGS.length} topics`);
   const rand = seededRandom(spec.seed);
   const nowMs = WORLD_NOW_MS;
@@ -417,30 +436,237 @@ export function controlledWorld(topics = 10, perTopic = 10): ControlledWorld {
 }
 
 /**
- * The worlds of `npm run eval:feed`: three of the issue's shape and size (one with skewed attention,
- * one where "expo" is on 90 % of videos), and three that each take away one thing the first three
- * give: "many-authors" (40 one-topic authors, 3-4 per topic: the author cap no longer binds the
- * oracle), "co-liking" (no topic in the tags; long-tailed like counts from latent tastes; 480 videos
- * so that heavy likers do not exhaust their topics) and "popularity-skew" (Zipf-like quality within
- * each topic: popularity is a strong baseline).
+ * A world from statistics like real data's (MovieLens-like), with nothing planted that a tag shows:
+ * - `topics` latent taste groups of unequal size (group g draws 1 / (g + 1)^0.6 of the attention);
+ *   a video's latent profile is its main group (its `topic`) and now and then a second one (0.4);
+ *   tags are broad genres (GENRES: 2 likely per group, shared across groups, several per video)
+ *   plus the generic ones, so tags alone do not reveal tastes;
+ * - a long-tailed appeal per video (log-normal, sigma `appealSigma`): a few videos draw most likes;
+ * - people with a latent taste (a main group, 0-2 more at 0.3-0.7, a floor of 0.03 on every group;
+ *   heavy likers broader) and a long-tailed like count (`activity`: cold people with 3-5 likes,
+ *   heavy ones with 100+); each like drawn by appeal x taste-profile match;
+ * - views (opened, not liked: `viewsPerLike` per like, drawn by the square root of that weight),
+ *   dislikes (popular videos off the person's taste), follows of authors they like, all timestamped;
+ * - every person is evaluated: their LAST like in time is held out (never performed), as in the
+ *   outside check on MovieLens 100K (issue 37). No crowd: everyone is a person of the world.
  */
+export function generateLatentWorld(spec: WorldSpec): World {
+  if (spec.topics > TOPIC_TAGS.length) throw new Error(`at most ${TOPIC_TAGS.length} latent groups`);
+  const rand = seededRandom(spec.seed);
+  const nowMs = WORLD_NOW_MS;
+  const groups = spec.topics;
+  const topicTags = TOPIC_TAGS.slice(0, groups) as string[];
+  const attention = topicTags.map((_, g) => 1 / (g + 1) ** 0.6);
+  const genreProfiles = topicTags.map(() => weightedSample(rand, GENRES, () => 1, 2));
+  const authors: WorldAuthor[] = Array.from({ length: spec.authors }, (_, a) => {
+    const home = [a < groups ? a : weightedIndex(rand, attention)];
+    if (rand() < 0.4) {
+      const g = weightedIndex(rand, attention);
+      if (!home.includes(g)) home.push(g);
+    }
+    return { key: `author${a}`, homeTopics: home };
+  });
+  const output = authors.map(() => Math.exp(0.8 * normal(rand)));
+  const profiles: number[][] = [];
+  const videos: WorldVideo[] = Array.from({ length: spec.videos }, (_, i) => {
+    const author = weightedIndex(rand, output);
+    const home = authors[author]!.homeTopics;
+    const topic = rand() < 0.85 ? home[pickIndex(rand, home.length)]! : weightedIndex(rand, attention);
+    const profile = new Array<number>(groups).fill(0);
+    profile[topic] = 1;
+    const second = rand() < 0.35 ? weightedIndex(rand, attention.map((w, g) => (g === topic ? 0 : w))) : -1;
+    if (second >= 0) profile[second] = 0.4;
+    profiles.push(profile);
+    const tags = GENRES.filter((g) => rand() < (genreProfiles[topic]!.includes(g) ? 0.75 : second >= 0 && genreProfiles[second]!.includes(g) ? 0.4 : 0.1));
+    if (tags.length === 0) tags.push(genreProfiles[topic]![0]!);
+    for (const g of GENERIC) if (rand() < (g.share < 0 ? spec.dominantGenericShare : g.share)) tags.push(g.tag);
+    return {
+      key: `v${i}`,
+      topic,
+      author,
+      tags,
+      quality: Math.exp((spec.appealSigma ?? 1.2) * normal(rand)),
+      createdMs: Math.round(nowMs - between(rand, 0.05, spec.days) * DAY_MS),
+      title: `Expo report ${i}`,
+      description: `Synthetic video ${i} of the evaluation world ${spec.name}.`,
+      durationS: 30 + pickIndex(rand, 600),
+    };
+  });
+  const all = videos.map((_, i) => i);
+  const activity = spec.activity ?? { median: 20, sigma: 1, min: 3, max: 160 };
+  const events: WorldEvent[] = videos.map((v, i) => ({ at: v.createdMs, kind: 'publish' as const, video: i }));
+  const reactionTime = (video: number, from: number, to: number) => {
+    const start = Math.max(videos[video]!.createdMs + 60_000, from);
+    return Math.round(start + rand() * Math.max(60_000, to - start));
+  };
+  const users: WorldUser[] = Array.from({ length: spec.users }, (_, u) => {
+    const actor: Actor = { group: 'user', index: u };
+    const count = Math.min(activity.max, Math.max(activity.min, Math.round(Math.exp(Math.log(activity.median) + activity.sigma * normal(rand)))));
+    const taste = new Array<number>(groups).fill(0.03);
+    taste[weightedIndex(rand, attention)] = 1;
+    const extra = (rand() < 0.6 ? 1 : 0) + (rand() < 0.3 ? 1 : 0) + (count > 60 ? 1 : 0);
+    for (let e = 0; e < extra && taste.some((t) => t < 0.1); e++) taste[weightedIndex(rand, attention.map((w, g) => (taste[g]! > 0.1 ? 0 : w)))] = 0.3 + 0.4 * rand();
+    const match = all.map((v) => profiles[v]!.reduce((s, p, g) => s + p * taste[g]!, 0));
+    const weight = all.map((v) => videos[v]!.quality * match[v]!);
+    const drawn = weightedSample(rand, all, (v) => weight[v]!, count);
+    const from = nowMs - between(rand, 0.3, 1) * spec.days * DAY_MS;
+    const to = nowMs - 3_600_000;
+    const likes = drawn.map((video) => ({ video, at: reactionTime(video, from, to) })).sort((a, b) => a.at - b.at);
+    const heldOut = [likes.at(-1)!.video];
+    const performed = likes.slice(0, -1);
+    const liked = performed.map((l) => l.video);
+    const taken = new Set(drawn);
+    const viewed = weightedSample(
+      rand,
+      all.filter((v) => !taken.has(v)),
+      (v) => Math.sqrt(weight[v]!),
+      Math.round(count * (spec.viewsPerLike ?? 0.6)),
+    );
+    for (const v of viewed) taken.add(v);
+    const maxMatch = Math.max(...match);
+    const disliked = weightedSample(
+      rand,
+      all.filter((v) => !taken.has(v)),
+      (v) => videos[v]!.quality * (1 - match[v]! / maxMatch) ** 2,
+      1 + Math.floor(count / 15),
+    );
+    // Follows: an author whose videos the person liked (most likely the one liked most), sometimes two.
+    const likedAuthors = liked.map((v) => videos[v]!.author);
+    const follows: number[] = [];
+    for (const p of [0.8, 0.3]) {
+      const left = authors.map((_, a) => (follows.includes(a) ? 0 : likedAuthors.filter((x) => x === a).length));
+      if (rand() < p && left.some((n) => n > 0)) follows.push(weightedIndex(rand, left));
+    }
+    for (const author of follows) events.push({ at: Math.round(from + rand() * DAY_MS), kind: 'follow', actor, author });
+    for (const { video, at } of performed) events.push({ at, kind: 'like', actor, video });
+    // Views reported 3 at a time, as a client does with view_list.
+    const views = viewed.map((video) => ({ video, at: reactionTime(video, from, to) })).sort((a, b) => a.at - b.at);
+    for (let i = 0; i < views.length; i += 3) {
+      const batch = views.slice(i, i + 3);
+      events.push({ at: batch.at(-1)!.at, kind: 'view', actor, videos: batch.map((b) => b.video) });
+    }
+    for (const video of disliked) events.push({ at: reactionTime(video, from, to), kind: 'dislike', actor, video });
+    const favourites = taste.map((t, g) => ({ t, g })).filter(({ t }) => t >= 0.3).map(({ g }) => g);
+    return { favourites, liked, heldOut, heldOutAt: [likes.at(-1)!.at], disliked, viewed, follows };
+  });
+  const order = { publish: 0, follow: 1, view: 2, like: 3, dislike: 4 };
+  events.sort((a, b) => a.at - b.at || order[a.kind] - order[b.kind]);
+  return { spec, topicTags, freshTags: genreProfiles, dominantTag: GENERIC[0]!.tag, authors, videos, users, crowd: [], events, nowMs };
+}
+
+/** A kind of world and its two disjoint seed sets: TUNE seeds (`--tune`) and REPORT seeds (the default run). */
+export interface WorldKind {
+  kind: string;
+  spec: Omit<WorldSpec, 'name' | 'seed' | 'kind'>;
+  tune: number[];
+  report: number[];
+}
+
 const LONG_TAILED_LIKES: WorldSpec['likeCounts'] = {
   // Users 10-120 likes (mean about 40), background accounts 4-60 (mean about 13).
   user: { median: 32, sigma: 0.7, min: 10, max: 120 },
   crowd: { median: 10, sigma: 0.7, min: 4, max: 60 },
 };
+/** Thin data: 3-12 likes performed (2-3 more held out) by the evaluated people, 3-15 by the others. */
+const THIN_LIKES: WorldSpec['likeCounts'] = {
+  user: { median: 6, sigma: 0.5, min: 3, max: 12 },
+  crowd: { median: 6, sigma: 0.6, min: 3, max: 15 },
+};
+const PLANTED: WorldKind['spec'] = { topics: 12, videos: 300, authors: 15, users: 60, crowd: 120, dominantGenericShare: 0.73, popularity: 'uniform', days: 60 };
 
-export const WORLDS: WorldSpec[] = [
-  { name: 'uniform', seed: 11, topics: 12, videos: 300, authors: 15, users: 60, crowd: 120, dominantGenericShare: 0.73, popularity: 'uniform', days: 60 },
-  { name: 'skewed', seed: 22, topics: 12, videos: 300, authors: 15, users: 60, crowd: 120, dominantGenericShare: 0.73, popularity: 'skewed', skew: 6, days: 60 },
-  { name: 'generic-heavy', seed: 33, topics: 12, videos: 300, authors: 15, users: 60, crowd: 120, dominantGenericShare: 0.9, popularity: 'uniform', days: 30 },
-  { name: 'many-authors', seed: 55, topics: 12, videos: 300, authors: 40, authorHomeTopics: 1, users: 60, crowd: 120, dominantGenericShare: 0.73, popularity: 'uniform', days: 60 },
-  { name: 'co-liking', seed: 66, topics: 12, videos: 480, authors: 30, users: 50, crowd: 120, dominantGenericShare: 0.73, popularity: 'uniform', days: 60, tagging: 'genres', likeCounts: LONG_TAILED_LIKES },
-  { name: 'popularity-skew', seed: 77, topics: 12, videos: 300, authors: 15, users: 60, crowd: 120, dominantGenericShare: 0.73, popularity: 'uniform', quality: 'zipf', zipfExponent: 2, days: 60 },
+/**
+ * The world kinds of `npm run eval:feed`. Planted-topic kinds (the capped oracle exists): three of
+ * the issue's shape and size ("uniform", "skewed" with one topic drawing 6 times the attention,
+ * "generic-heavy" with "expo" on 90 % of videos) and three that each take away one thing those give:
+ * "many-authors" (40 one-topic authors: the author cap no longer binds the oracle), "co-liking" (no
+ * topic in the tags; long-tailed like counts from latent tastes) and "popularity-skew" (Zipf-like
+ * quality within each topic). "realistic": latent tastes (generateLatentWorld). "thin" and
+ * "thin-small": the launch, 150 and 50 people with 3-15 likes each, planted topics with tags.
+ *
+ * The TUNE seeds are the ones the feed was developed on (the planted kinds' are the worlds of the
+ * first three generations); the REPORT seeds were drawn once for reporting and must never be used
+ * for tuning: a kind's two sets are disjoint (test/unit/feed-eval.test.ts checks it).
+ */
+export const WORLD_KINDS: WorldKind[] = [
+  { kind: 'uniform', spec: PLANTED, tune: [11], report: [7301] },
+  { kind: 'skewed', spec: { ...PLANTED, popularity: 'skewed', skew: 6 }, tune: [22], report: [5113] },
+  { kind: 'generic-heavy', spec: { ...PLANTED, dominantGenericShare: 0.9, days: 30 }, tune: [33], report: [6247] },
+  { kind: 'many-authors', spec: { ...PLANTED, authors: 40, authorHomeTopics: 1 }, tune: [55], report: [8419] },
+  { kind: 'co-liking', spec: { ...PLANTED, videos: 480, authors: 30, users: 50, tagging: 'genres', likeCounts: LONG_TAILED_LIKES }, tune: [66], report: [9034] },
+  { kind: 'popularity-skew', spec: { ...PLANTED, quality: 'zipf', zipfExponent: 2 }, tune: [77], report: [3371] },
+  {
+    kind: 'realistic',
+    spec: { generator: 'latent', topics: 10, videos: 400, authors: 40, users: 120, crowd: 0, dominantGenericShare: 0.6, popularity: 'uniform', days: 90, activity: { median: 20, sigma: 1, min: 3, max: 160 }, appealSigma: 1.6, viewsPerLike: 0.6 },
+    tune: [81, 82],
+    report: [4409, 4421],
+  },
+  { kind: 'thin', spec: { ...PLANTED, users: 80, crowd: 70, thin: true, likeCounts: THIN_LIKES }, tune: [91], report: [2953] },
+  { kind: 'thin-small', spec: { ...PLANTED, users: 40, crowd: 10, thin: true, likeCounts: THIN_LIKES }, tune: [92], report: [1787] },
 ];
 
-/** `--quick`: a small world of each kind of tagging, to try the harness in a few minutes. */
+/** The worlds of one seed set: every kind (or the named ones) at each of its seeds, or at the given ones. */
+export function worldsOf(set: 'tune' | 'report' | number[], kinds: readonly string[] = []): WorldSpec[] {
+  const chosen = kinds.length ? WORLD_KINDS.filter((k) => kinds.includes(k.kind)) : WORLD_KINDS;
+  const unknown = kinds.filter((k) => !WORLD_KINDS.some((x) => x.kind === k));
+  if (unknown.length) throw new Error(`unknown world kind ${unknown.join(', ')} (kinds: ${WORLD_KINDS.map((k) => k.kind).join(', ')})`);
+  return chosen.flatMap((k) => (Array.isArray(set) ? set : k[set]).map((seed) => ({ ...k.spec, kind: k.kind, name: `${k.kind}-${seed}`, seed })));
+}
+
+/** The tuning worlds (for tests and `--tune`). */
+export const WORLDS: WorldSpec[] = worldsOf('tune');
+
+/** `--quick`: a small world of each generator and of thin data, to try the harness in a few minutes. */
 export const QUICK_WORLDS: WorldSpec[] = [
-  { name: 'quick', seed: 44, topics: 8, videos: 120, authors: 8, users: 20, crowd: 40, dominantGenericShare: 0.73, popularity: 'uniform', days: 30 },
-  { name: 'quick-co-liking', seed: 45, topics: 6, videos: 150, authors: 10, users: 15, crowd: 30, dominantGenericShare: 0.73, popularity: 'uniform', days: 30, tagging: 'genres', likeCounts: LONG_TAILED_LIKES },
+  { name: 'quick', kind: 'quick', seed: 44, topics: 8, videos: 120, authors: 8, users: 20, crowd: 40, dominantGenericShare: 0.73, popularity: 'uniform', days: 30 },
+  {
+    name: 'quick-realistic',
+    kind: 'quick-realistic',
+    seed: 46,
+    generator: 'latent',
+    topics: 6,
+    videos: 150,
+    authors: 12,
+    users: 50,
+    crowd: 0,
+    dominantGenericShare: 0.6,
+    popularity: 'uniform',
+    days: 60,
+    activity: { median: 12, sigma: 0.9, min: 3, max: 60 },
+    appealSigma: 1.6,
+    viewsPerLike: 0.6,
+  },
+  { name: 'quick-thin', kind: 'quick-thin', seed: 47, topics: 8, videos: 120, authors: 8, users: 30, crowd: 20, dominantGenericShare: 0.73, popularity: 'uniform', days: 30, thin: true, likeCounts: THIN_LIKES },
 ];
+
+/** The value at quantile `q` (0-1) of `xs`, nearest rank below. */
+export function quantile(xs: readonly number[], q: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor(q * (sorted.length - 1))]! : Number.NaN;
+}
+
+/**
+ * What a world looks like in numbers, as one would describe real data: likes per person (the
+ * evaluated ones' held-out likes included) at the 0/10/50/90/100 % quantiles, the share of likes on
+ * the top 10 % of videos, views and dislikes per person.
+ */
+export function worldStatistics(world: World) {
+  const people = world.users.length + world.crowd.length;
+  const perPerson = [...world.users.map((u) => u.liked.length + u.heldOut.length), ...world.crowd.map((c) => c.liked.length)];
+  const perVideo = new Array<number>(world.videos.length).fill(0);
+  let views = 0;
+  let dislikes = 0;
+  for (const e of world.events) {
+    if (e.kind === 'like') perVideo[e.video]!++;
+    else if (e.kind === 'view') views += e.videos.length;
+    else if (e.kind === 'dislike') dislikes++;
+  }
+  const byLikes = perVideo.sort((a, b) => b - a);
+  const total = byLikes.reduce((s, n) => s + n, 0);
+  const top = byLikes.slice(0, Math.ceil(byLikes.length / 10)).reduce((s, n) => s + n, 0);
+  return {
+    likesPerPerson: { min: quantile(perPerson, 0), p10: quantile(perPerson, 0.1), median: quantile(perPerson, 0.5), p90: quantile(perPerson, 0.9), max: quantile(perPerson, 1) },
+    topTenthLikeShare: total ? top / total : 0,
+    viewsPerPerson: views / Math.max(1, people),
+    dislikesPerPerson: dislikes / Math.max(1, people),
+  };
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateSystem, hit, maxPerAuthor, ndcg, randomExpectation, recall, topicPrecision } from '../../bench/feed-eval/metrics.js';
-import { controlledWorld, generateWorld, GENRES, TOPIC_TAGS, WORLDS, type World, type WorldSpec } from '../../bench/feed-eval/worlds.js';
+import { controlledWorld, generateWorld, GENRES, QUICK_WORLDS, quantile, TOPIC_TAGS, WORLD_KINDS, WORLDS, worldsOf, worldStatistics, type World, type WorldSpec } from '../../bench/feed-eval/worlds.js';
 
 /** The offline evaluation's instruments (bench/feed-eval): metrics against hand-computed and enumerated values, worlds by their planted structure. */
 describe('ranking metrics', () => {
@@ -122,7 +122,7 @@ describe('evaluation worlds', () => {
     expect(fans(0)).toBeGreaterThan(3 * Math.max(...others));
   });
 
-  const named = (name: string) => generateWorld(WORLDS.find((w) => w.name === name)!);
+  const named = (kind: string) => generateWorld(WORLDS.find((w) => w.kind === kind)!);
   const likesPerVideo = (w: World) => {
     const n = new Array<number>(w.videos.length).fill(0);
     for (const e of w.events) if (e.kind === 'like') n[e.video]!++;
@@ -182,10 +182,115 @@ describe('evaluation worlds', () => {
     expect(share(world)).toBeLessThan(0.6);
   });
 
+  it('tuning and report seeds: disjoint for every kind, one world per kind and seed, named by both', () => {
+    for (const k of WORLD_KINDS) {
+      expect(k.tune.length).toBeGreaterThan(0);
+      expect(k.report.length).toBeGreaterThan(0);
+      expect(k.report.filter((s) => k.tune.includes(s))).toEqual([]);
+    }
+    const report = worldsOf('report');
+    expect(report).toHaveLength(WORLD_KINDS.reduce((n, k) => n + k.report.length, 0));
+    expect(new Set(report.map((w) => w.name)).size).toBe(report.length);
+    expect(report.find((w) => w.kind === 'uniform')).toMatchObject({ name: 'uniform-7301', seed: 7301, topics: 12 });
+    expect(worldsOf([5, 6], ['thin']).map((w) => w.name)).toEqual(['thin-5', 'thin-6']);
+    expect(() => worldsOf('report', ['nope'])).toThrow(/unknown world kind nope/);
+    // Every world of a full report run, and of a tuning run, stays within the run's time budget (about 40,000 events).
+    for (const set of ['report', 'tune'] as const) expect(worldsOf(set).reduce((n, w) => n + generateWorld(w).events.length, 0)).toBeLessThan(40_000);
+  });
+
   it('the controlled case: 10 x 10 videos tagged [topic, "expo"], each author once per topic', () => {
     const c = controlledWorld();
     expect(c.videos).toHaveLength(100);
     for (const v of c.videos) expect(v.tags).toEqual([c.topicTags[v.topic], 'expo']);
     for (let t = 0; t < 10; t++) expect(new Set(c.videos.filter((v) => v.topic === t).map((v) => v.author)).size).toBe(10);
+  });
+});
+
+describe('"realistic" worlds (latent tastes, statistics like real data\'s)', () => {
+  const specs = [...worldsOf('report', ['realistic']), ...worldsOf('tune', ['realistic'])];
+  const worlds = specs.map(generateWorld);
+
+  it('long-tailed activity: cold people with 3-5 likes, heavy ones with 100+, median about 20', () => {
+    for (const w of worlds) {
+      const counts = w.users.map((u) => u.liked.length + u.heldOut.length);
+      expect(quantile(counts, 0)).toBeGreaterThanOrEqual(3);
+      expect(quantile(counts, 0.1)).toBeLessThanOrEqual(5);
+      expect(quantile(counts, 0.5)).toBeGreaterThanOrEqual(14);
+      expect(quantile(counts, 0.5)).toBeLessThanOrEqual(28);
+      expect(quantile(counts, 1)).toBeGreaterThanOrEqual(100);
+      expect(worldStatistics(w).likesPerPerson.median).toBe(quantile(counts, 0.5));
+    }
+  });
+
+  it('long-tailed popularity: the top 10 % of videos hold a third of the likes or more, several times a tenth', () => {
+    for (const w of worlds) expect(worldStatistics(w).topTenthLikeShare).toBeGreaterThan(0.3);
+    expect(worldStatistics(generateWorld(WORLDS[0]!)).topTenthLikeShare).toBeLessThan(0.3);
+  });
+
+  it('broad genre tags shared across the latent groups: no group name in any tag or title', () => {
+    for (const w of worlds) {
+      for (const v of w.videos) {
+        expect(v.tags.filter((tag) => TOPIC_TAGS.some((t) => tag === t || tag.startsWith(`${t}-`)))).toEqual([]);
+        expect(v.tags.some((tag) => GENRES.includes(tag))).toBe(true);
+        expect(v.title).not.toContain(w.topicTags[v.topic]!);
+      }
+      for (const g of GENRES) expect(new Set(w.videos.filter((v) => v.tags.includes(g)).map((v) => v.topic)).size).toBeGreaterThan(2);
+    }
+  });
+
+  it("each person's held-out like is their last in time, never liked, viewed or disliked before", () => {
+    for (const w of worlds) {
+      expect(w.crowd).toEqual([]);
+      const seen = new Map<number, Set<number>>();
+      const lastLike = new Map<number, number>();
+      for (const e of w.events) {
+        if (e.kind === 'publish' || e.kind === 'follow') continue;
+        const mine = seen.get(e.actor.index) ?? new Set<number>();
+        seen.set(e.actor.index, mine);
+        for (const v of e.kind === 'view' ? e.videos : [e.video]) mine.add(v);
+        if (e.kind === 'like') lastLike.set(e.actor.index, e.at);
+      }
+      w.users.forEach((u, i) => {
+        expect(u.heldOut).toHaveLength(1);
+        expect(seen.get(i)?.has(u.heldOut[0]!)).toBe(false);
+        expect(u.liked).not.toContain(u.heldOut[0]);
+        expect(u.heldOutAt![0]).toBeGreaterThanOrEqual(lastLike.get(i)!);
+        expect(u.liked.length).toBeGreaterThanOrEqual(2);
+      });
+    }
+  });
+
+  it('views (opened, not liked) and dislikes, every reaction after its video was published', () => {
+    for (const w of worlds) {
+      const s = worldStatistics(w);
+      expect(s.viewsPerPerson).toBeGreaterThan(5);
+      expect(s.dislikesPerPerson).toBeGreaterThanOrEqual(1);
+      const published = new Map<number, number>();
+      const early: number[] = [];
+      for (const e of w.events) {
+        if (e.kind === 'publish') published.set(e.video, e.at);
+        else if (e.kind !== 'follow') for (const v of e.kind === 'view' ? e.videos : [e.video]) if (!(published.get(v)! < e.at)) early.push(v);
+      }
+      expect(early).toEqual([]);
+      expect(w.users.flatMap((u) => u.viewed.filter((v) => u.liked.includes(v)))).toEqual([]);
+    }
+  });
+});
+
+describe('thin-data worlds', () => {
+  it('50-200 people with 3-15 likes each, planted topics with a topic tag on every video', () => {
+    const thin = [...worldsOf('report', ['thin', 'thin-small']), ...worldsOf('tune', ['thin', 'thin-small']), QUICK_WORLDS.find((w) => w.thin)!];
+    expect(thin.length).toBeGreaterThanOrEqual(5);
+    for (const spec of thin) {
+      const w = generateWorld(spec);
+      const people = w.users.length + w.crowd.length;
+      expect(people).toBeGreaterThanOrEqual(50);
+      expect(people).toBeLessThanOrEqual(200);
+      for (const n of [...w.users.map((u) => u.liked.length + u.heldOut.length), ...w.crowd.map((c) => c.liked.length)]) {
+        expect(n).toBeGreaterThanOrEqual(3);
+        expect(n).toBeLessThanOrEqual(15);
+      }
+      for (const v of w.videos) expect(v.tags[0]).toBe(w.topicTags[v.topic]);
+    }
   });
 });

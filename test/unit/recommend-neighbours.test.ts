@@ -86,6 +86,26 @@ describe('trainItemModel', () => {
   });
 });
 
+describe('the ridge penalty chosen on the training data', () => {
+  // p0..p9 liked x, then t (their latest); q0..q9 liked x and t, then z (their latest).
+  const world = Array.from({ length: 10 }, (_, k) => [...acts(`p${k}`, ['x', 't']), ...acts(`q${k}`, ['x', 't']), ...acts(`q${k}`, ['z'], 'like', 2)]).flat();
+
+  it('holds out each person\'s latest like and picks the share whose served lists find it most often (ties: the larger)', () => {
+    const model = trainItemModel(world, new Map(), { minValidation: 5, lambdaShares: [1, 4] });
+    // Without their t, the p_k find it through x's list (the q_k put x and t together) whatever the
+    // share; without their z, the q_k find nothing (z is in no training row).
+    expect(model.validation).toEqual({ judged: 20, hits: [10, 10] });
+    expect(model.lambdaShare).toBe(4);
+    // The model itself is trained on everything: x and t 20 likes each, z 10.
+    expect(model.lambda).toBeCloseTo((4 * 50) / 3, 9);
+  });
+
+  it('takes the middle of the grid when too few people can be judged, and a given share without validating', () => {
+    expect(trainItemModel(world, new Map(), { minValidation: 21, lambdaShares: [1, 4, 9] })).toMatchObject({ lambdaShare: 4, validation: { judged: 20, hits: [] } });
+    expect(trainItemModel(world, new Map(), { lambdaShare: 7 })).toMatchObject({ lambdaShare: 7, validation: { judged: 0, hits: [] } });
+  });
+});
+
 describe('neighbourScores and the stored lists', () => {
   it('sums a candidate\'s weights over the lists, each times its action\'s weight', () => {
     const scores = neighbourScores([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CandidatePool, composePage, explorePlaces, followPlaces, noise, PAGE, rankCandidates, tierOf, type Candidate, type RankContext, type Scored } from '../../lib/features/recommend/scoring.js';
+import { BLEND, CandidatePool, composePage, explorePlaces, followPlaces, modelWeight, noise, PAGE, rankCandidates, tierOf, type Candidate, type RankContext, type Scored } from '../../lib/features/recommend/scoring.js';
 import { CREATION_WEIGHT, hotness, initialTrend, TREND_HALF_LIFE_DAYS, trendUnit } from '../../lib/entities/catalog/trend.js';
 
 const NOW = Date.UTC(2026, 10, 21);
@@ -37,6 +37,21 @@ describe('trend with time decay', () => {
     // Older events (a bulk import of old videos) all weigh the smallest amount DynamoDB can store.
     expect(trendUnit(Date.UTC(2020, 0, 1))).toBeGreaterThan(1e-130);
     expect(trendUnit(Date.UTC(2020, 0, 1))).toBe(trendUnit(Date.UTC(2010, 0, 1)));
+  });
+});
+
+describe('the blend of tags and the learned model', () => {
+  // "tagged": the caller's strongest tag, nothing from the model; "modelled": the model's best, no tag of the taste.
+  const pool = () => [candidate('tagged', { tags: ['robotics'] }), candidate('modelled', { cf: 0.8 }), candidate('other', { cf: 0.1 })];
+  const profile = new Map([['robotics', 1]]);
+
+  it('lets tags carry the page while the caller has done little, and the model once they have done more', () => {
+    expect(modelWeight(0)).toBe(BLEND.min);
+    expect(modelWeight(BLEND.half)).toBeCloseTo((BLEND.min + BLEND.max) / 2, 12);
+    expect(modelWeight(1e9)).toBeCloseTo(BLEND.max, 6);
+    expect(order(rankCandidates(pool(), context({ profile, modelEvidence: 0 }), 'personal'))[0]).toBe('tagged');
+    expect(order(rankCandidates(pool(), context({ profile, modelEvidence: 0.25 }), 'personal'))[0]).toBe('tagged');
+    expect(order(rankCandidates(pool(), context({ profile, modelEvidence: 3 }), 'personal'))[0]).toBe('modelled');
   });
 });
 

@@ -5,7 +5,7 @@ import { RANKED_ATTRIBUTES, videoCandidate, type CandidateFields } from './sourc
 import { clock } from '../../platform/clock.js';
 import { batchGetHubItems, batchWriteHubItems, inParallel, itemId, type BatchWrite } from '../../platform/db/batch.js';
 import { db, tableNames } from '../../platform/db/client.js';
-import { trainItemModel, type Action, type Neighbour } from './neighbours.js';
+import { trainItemModel, type Action, type Neighbour, type TrainOptions } from './neighbours.js';
 import { feedKeys } from './feed-state.js';
 import { neighbourItem, neighbourSignature, type NeighbourEntry } from './neighbour-items.js';
 
@@ -27,8 +27,8 @@ export interface ModelRefresh {
   /** Views (opened, not liked) read from the likers' histories. */
   views: number;
   people: number;
-  /** Videos (columns) and entries of the trained matrix, its ridge penalty, and the training's own time (ms). */
-  model: { videos: number; entries: number; lambda: number; trainMs: number };
+  /** Videos (columns) and entries of the trained matrix, its ridge penalty (and the share of the mean diagonal its validation chose), and the training's own time (ms, the validation included). */
+  model: { videos: number; entries: number; lambda: number; lambdaShare: number; validation: { judged: number; hits: number[] }; trainMs: number };
   /** Videos with a neighbour list after the refresh. */
   lists: number;
   written: number;
@@ -134,7 +134,8 @@ async function readDislikes(people: string[]): Promise<{ disliked: Map<string, S
   return { disliked, requests: Math.ceil(people.length / 100) };
 }
 
-export async function refreshRecommendationModel(): Promise<ModelRefresh> {
+/** `options`: the training's settings other than ITEM_MODEL's (the evaluation and the tests; the schedule passes none). */
+export async function refreshRecommendationModel(options: TrainOptions = {}): Promise<ModelRefresh> {
   const started = performance.now();
   const catalog = await readCatalog();
   const vids = [...catalog.videos.keys()];
@@ -142,7 +143,7 @@ export async function refreshRecommendationModel(): Promise<ModelRefresh> {
   const people = [...new Set(likes.map((l) => l.openid))].sort();
   const [{ views, requests: viewRequests }, { disliked, requests: dislikeRequests }] = await Promise.all([readViews(people, catalog.videos), readDislikes(people)]);
   const trainStarted = performance.now();
-  const trained = trainItemModel([...likes, ...views], disliked);
+  const trained = trainItemModel([...likes, ...views], disliked, options);
   const trainMs = Math.round(performance.now() - trainStarted);
   const model = trained.lists;
 
@@ -176,7 +177,7 @@ export async function refreshRecommendationModel(): Promise<ModelRefresh> {
     likes: likes.length,
     views: views.length,
     people: people.length,
-    model: { videos: trained.videos, entries: trained.entries, lambda: Number(trained.lambda.toPrecision(4)), trainMs },
+    model: { videos: trained.videos, entries: trained.entries, lambda: Number(trained.lambda.toPrecision(4)), lambdaShare: trained.lambdaShare, validation: trained.validation, trainMs },
     lists,
     written: writes.length - deleted,
     deleted,

@@ -118,7 +118,7 @@ export const WEIGHTS = {
  * `min` towards `max` with the caller's evidence e (modelEvidence) as e / (e + half); tags weigh 1
  * (the strongest tag of the taste), so with little evidence tags and follows carry the page.
  */
-export const BLEND = { min: 0.5, max: 4, half: 4 };
+export const BLEND = { min: 0.5, max: 6, half: 3 };
 export const modelWeight = (evidence: number) => BLEND.min + ((BLEND.max - BLEND.min) * evidence) / (evidence + BLEND.half);
 const FRESH_HALF_LIFE_DAYS = 7;
 const FOLLOW_HALF_LIFE_DAYS = 14;
