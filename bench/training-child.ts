@@ -35,11 +35,12 @@ export interface SizeResult {
   /**
    * trainItemModel's CPU time (s: what one dedicated vCPU takes; the machine is shared, so its wall
    * time, also kept, is longer), and that CPU time split by the profiler's samples: grouping (its own
-   * code: grouping, sorting, the rows), gram, solve, lists, and the garbage collector.
+   * code: grouping, sorting, the rows), the validation that chooses the ridge penalty
+   * (chooseLambdaShare: its own trainings at fewer videos), gram, solve, lists, and the garbage collector.
    */
   trainSeconds: number;
   trainWallSeconds: number;
-  phases: { grouping: number; gram: number; solve: number; lists: number; gc: number };
+  phases: { grouping: number; validation?: number; gram: number; solve: number; lists: number; gc: number };
   /** Peak RSS of the process (the world in memory, then the training), RSS with the world built, MB; the dense matrix, MB. */
   peakRssMb: number;
   worldRssMb: number;
@@ -101,19 +102,23 @@ async function profiled<T>(fn: () => T): Promise<{ value: T; seconds: number; wa
   const parent = new Map<number, number>();
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  // A node's phase from the top down: anything under chooseLambdaShare is the validation; otherwise
+  // the nearest phase function above it (or itself), trainItemModel's own code being the grouping.
   const phaseOf = new Map<number, keyof SizeResult['phases'] | undefined>();
   const classify = (id: number): keyof SizeResult['phases'] | undefined => {
     if (phaseOf.has(id)) return phaseOf.get(id);
     const name = byId.get(id)!.callFrame.functionName;
+    const above = parent.has(id) ? classify(parent.get(id)!) : undefined;
     let phase: keyof SizeResult['phases'] | undefined;
     if (name === '(garbage collector)') phase = 'gc';
+    else if (above === 'validation' || name === 'chooseLambdaShare') phase = 'validation';
     else if (PHASES[name]) phase = PHASES[name];
     else if (name === 'trainItemModel') phase = 'grouping';
-    else if (parent.has(id)) phase = classify(parent.get(id)!);
+    else phase = above;
     phaseOf.set(id, phase);
     return phase;
   };
-  const phases = { grouping: 0, gram: 0, solve: 0, lists: 0, gc: 0 };
+  const phases = { grouping: 0, validation: 0, gram: 0, solve: 0, lists: 0, gc: 0 };
   const samples = profile.samples ?? [];
   const deltas = profile.timeDeltas ?? [];
   for (let i = 0; i < samples.length; i++) {
@@ -123,7 +128,7 @@ async function profiled<T>(fn: () => T): Promise<{ value: T; seconds: number; wa
   // The samples are wall-clock: their shares, applied to the CPU time.
   const sampled = Object.values(phases).reduce((s, t) => s + t, 0);
   const share = (t: number) => round(sampled > 0 ? (t / sampled) * seconds : 0);
-  return { value, seconds, wallSeconds, phases: { grouping: share(phases.grouping), gram: share(phases.gram), solve: share(phases.solve), lists: share(phases.lists), gc: share(phases.gc) } };
+  return { value, seconds, wallSeconds, phases: { grouping: share(phases.grouping), validation: share(phases.validation), gram: share(phases.gram), solve: share(phases.solve), lists: share(phases.lists), gc: share(phases.gc) } };
 }
 
 function entriesOf(model: ItemModel, index: Map<string, number>): Map<string, NeighbourEntry[]> {
@@ -257,7 +262,7 @@ function solveJob(sizes: number[], seed: number): SolveResult {
     for (let i = 0; i < n; i++) trace += gram[i * n + i]!;
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
-    easeWeights(gram, n, Math.max(ITEM_MODEL.minLambda, (ITEM_MODEL.lambdaShare * trace) / n));
+    easeWeights(gram, n, Math.max(ITEM_MODEL.minLambda, (ITEM_MODEL.lambdaShares[0]! * trace) / n));
     points.push({ n, seconds: round(cpuSeconds(cpu0)), wallSeconds: round((performance.now() - t0) / 1000), entries: world.actions.length });
     console.log(`  solve alone at n = ${n}: ${points.at(-1)!.seconds} s CPU (${points.at(-1)!.wallSeconds} s wall)`);
   }

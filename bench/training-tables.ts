@@ -43,13 +43,14 @@ export function trainingTables(t: TrainingResult): { title: string; headers: str
   return [
     {
       title: `The feed's model: training at 10k, 100k and 1M interactions (trainItemModel; CPU seconds of one vCPU, split by the profiler; refresh priced at ${t.memoryMb} MB arm64, hourly = ${REFRESHES_PER_MONTH} a month)`,
-      headers: ['interactions', 'likes / views', 'videos', 'people', 'grouping s', 'gram s', 'solve s', 'lists s', 'GC s', 'train s (wall)', 'peak RSS MB', 'matrix MB', 'read units', 'lists rewritten / hour', 'write units', 'DynamoDB wait s (modelled)', 'GB-s', 'USD / refresh: Lambda', 'DynamoDB', 'total', 'USD / month'],
+      headers: ['interactions', 'likes / views', 'videos', 'people', 'grouping s', 'validation s', 'gram s', 'solve s', 'lists s', 'GC s', 'train s (wall)', 'peak RSS MB', 'matrix MB', 'read units', 'lists rewritten / hour', 'write units', 'DynamoDB wait s (modelled)', 'GB-s', 'USD / refresh: Lambda', 'DynamoDB', 'total', 'USD / month'],
       rows: t.rows.map((m) => [
         m.interactions,
         `${m.likes} / ${m.views}`,
         m.model.videos,
         m.model.people,
         m.phases.grouping,
+        m.phases.validation ?? 'n/a',
         m.phases.gram,
         m.phases.solve,
         m.phases.lists,
