@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FUNCTION_DEFAULTS } from '../infra/constructs/expohub-function.js';
 import { MODEL_REFRESH_RATE } from '../infra/constructs/feed-model.js';
+import { ITEM_MODEL } from '../lib/features/recommend/neighbours.js';
 import { REPORT_AGE_SCHEDULE } from '../infra/constructs/monitoring.js';
 import { FUNCTIONS, ROUTES, usesAuthorizer, type FunctionName, type FunctionSpec } from '../infra/routes.js';
 import { loadConfig } from '../lib/platform/config.js';
@@ -300,18 +301,25 @@ export function estimate(results: BenchResults, level: Level): Estimate {
   // The stream processor: one invocation per record at most.
   invoke('streamCounters', streamRecords, ASSUMPTIONS.streamProcessorMs, memoryMb('streamCounters'));
 
-  // The model refresh (bench section model, the larger world): reads scale with the catalog, writes with the videos liked since the last run.
+  // The model refresh (bench sections model and training): reads scale with the catalog (the model
+  // section's larger world, per video); the training with the videos in the model (at most
+  // ITEM_MODEL.maxVideos) as the training section's fitted solve, with the validation's four solves
+  // of at most ITEM_MODEL.validationVideos; every list of the model is rewritten each run (EASE's
+  // weights move together: the training section's rewritten share).
   const modelWorld = results.model?.rows.at(-1);
-  if (!modelWorld) throw new Error('bench/results.json has no model section');
+  const training = results.training;
+  if (!modelWorld || !training) throw new Error('bench/results.json lacks the model or the training section');
   const refreshRuns = runs(MODEL_REFRESH_RATE.toMinutes());
   const rcuPerVideo = modelWorld.unchanged.cost.rcu / modelWorld.unchanged.videos;
-  const wcuPerList = modelWorld.afterOnePercent.cost.wcu / modelWorld.afterOnePercent.written;
-  const msPerVideo = modelWorld.afterOnePercent.ms / modelWorld.afterOnePercent.videos;
-  const likesPerRun = DAILY_MIX.filter((e) => e.stream === 'like').reduce((s, e) => s + e.perDauPerDay, 0) * level.dau / (24 * 60 / MODEL_REFRESH_RATE.toMinutes());
-  const listsPerRun = Math.min(level.videos, likesPerRun);
+  const wcuPerList = modelWorld.afterOnePercent.cost.wcu / Math.max(1, modelWorld.afterOnePercent.written);
+  const ioMsPerVideo = (modelWorld.unchanged.ms - (modelWorld.unchanged.model?.trainMs ?? 0)) / modelWorld.unchanged.videos;
+  const modelVideos = Math.min(level.videos, ITEM_MODEL.maxVideos);
+  const solveSeconds = (n: number) => training.fit.c * n ** 3;
+  const trainMs = 1000 * (solveSeconds(modelVideos) + ITEM_MODEL.lambdaShares.length * solveSeconds(Math.min(modelVideos, ITEM_MODEL.validationVideos)));
+  const rewrittenShare = Math.max(...training.rows.map((r) => r.rewrittenShare));
   const modelRru = refreshRuns * rcuPerVideo * level.videos;
-  const modelWru = refreshRuns * wcuPerList * listsPerRun;
-  invoke('refreshModel', refreshRuns, msPerVideo * level.videos, memoryMb('refreshModel'));
+  const modelWru = refreshRuns * wcuPerList * rewrittenShare * modelVideos;
+  invoke('refreshModel', refreshRuns, trainMs + ioMsPerVideo * level.videos, memoryMb('refreshModel'));
 
   const reportRuns = runs(REPORT_AGE_SCHEDULE.toMinutes());
   const sweepRuns = runs(ASSUMPTIONS.sweepEveryMinutes);
@@ -528,7 +536,7 @@ export function renderCostDoc(results: BenchResults): string {
   out.push(`- Lambda: ${LAMBDA_ARCH()} as deployed (infra/constructs/expohub-function.ts), each function at its configured memory (infra/routes.ts, default ${FUNCTION_DEFAULTS.memoryMb} MB), billed per whole ms of the warm p50 measured in process against DynamoDB Local (docs/reports/performance.md): deployed round trips to DynamoDB differ. ${a.coldStartShare * 100} % of invocations start cold and are billed their init too (the bench's import time of that function).`);
   out.push(`- The authorizer runs once per call of a route behind it (no result cache): the JWT row for a login token, the access-key row for a key. The hub authenticates its own operations.`);
   out.push(`- The stream processor: one invocation of ${a.streamProcessorMs} ms per like, dislike or comment (an upper bound: Lambda batches records when they queue); its counter writes are the hotspots section's writes per call less the call's own.`);
-  out.push(`- The model refresh: runs every ${MODEL_REFRESH_RATE.toMinutes()} minutes over the whole catalog, at the bench's read units and time per video and 2 write units per rewritten list (model section, the larger world), rewriting one list per video liked since the last run (at most every video).`);
+  out.push(`- The model refresh: runs every ${MODEL_REFRESH_RATE.toMinutes()} minutes over the whole catalog, at the bench's read units and time of reading per video (model section, the larger world), training the ${ITEM_MODEL.maxVideos.toLocaleString('en-US')} videos with the most interactions at most (the training section's fitted solve, c n^3, plus the validation's ${ITEM_MODEL.lambdaShares.length} solves of at most ${ITEM_MODEL.validationVideos.toLocaleString('en-US')}), and rewriting every list of the model each run (the training section's rewritten share) at the model section's write units per list.`);
   out.push(`- The report-age check (every ${REPORT_AGE_SCHEDULE.toMinutes()} minutes) and the erasure sweeper (every ${a.sweepEveryMinutes}): ${a.scheduledMs} ms and ${a.scheduledRcu} read units a run. Account deletions: ${a.deletionsPerDauPerDay * 100} % of DAU a day, each erased as the bench's small account (deletion section).`);
   out.push(`- The synthetic check: one function run of ${SYNTHETIC_CHECK.functionMs} ms at ${SYNTHETIC_CHECK.memoryMb} MB every ${SYNTHETIC_CHECK.everyMinutes} minutes, making ${SYNTHETIC_CHECK.calls.length} calls through CloudFront (${SYNTHETIC_CHECK.calls.map((c) => `${c.activity.replace('synthetic: ', '')}, costed as ${c.row}`).join('; ')}), with ${SYNTHETIC_CHECK.metrics > 0 ? `${SYNTHETIC_CHECK.metrics} metrics, ` : ''}${SYNTHETIC_CHECK.alarms} alarm and ${SYNTHETIC_CHECK.secrets} secret (its key) of its own${SYNTHETIC_CHECK.metrics > 0 ? '' : ' (its metrics, SyntheticSuccess and SyntheticLatency, are among the custom metrics above)'}, reading its secret once a run. The key page it also loads comes from S3 through CloudFront: 8,640 requests a month, not counted (under a cent).`);
   out.push(`- Storage: ${a.storageKbPerDau} KB per DAU (about a year of the mix, indexes included) and ${a.storageKbPerVideo} KB per catalog video (the video, its search postings and neighbour list); point-in-time recovery is billed on the same size.`);
