@@ -207,16 +207,23 @@ export async function recommend(ctx: Context): Promise<Outcome> {
 
   const first: Planned[] = [];
   if (frequencies.planned) first.push(frequencies.planned);
-  if (batchKeys.length) first.push({ read: async () => void (batch = (await batchGetHubItems(batchKeys)) as Found) });
+  const batchRead: Planned = { read: async () => void (batch = (await batchGetHubItems(batchKeys)) as Found) };
+  // With no like, follow or shared video the BatchGet would carry only the lists of the caller's
+  // views: it then takes what the catalog reads leave (unseen videos first); otherwise the views'
+  // lists ride in the BatchGet the call makes anyway.
+  const viewListsOnly = fixedKeys.length === 0 && viewedVids.length > 0;
+  if (batchKeys.length && !viewListsOnly) first.push(batchRead);
   if (heavy) {
     // A heavy viewer has seen most of what the rankings and trending hold: unseen videos come from
     // deep exploration first, and the taste's rankings get the requests left.
     await readWithin(ctx, [...first, { read: explorePage }]);
     await exploreWhileShort();
+    if (viewListsOnly) await readWithin(ctx, [batchRead]);
     if (hasTaste) await readWithin(ctx, [tagRead(0), tagRead(1)]);
   } else {
     await readWithin(ctx, [...first, ...(hasTaste ? [tagRead(0)] : []), { read: wide }, ...(hasTaste ? [tagRead(1)] : []), { read: otherWide }]);
     await exploreWhileShort();
+    if (viewListsOnly) await readWithin(ctx, [batchRead]);
   }
 
   const oldest = new Date(ctx.nowMs - FOLLOW_NEW_MAX_AGE_MS).toISOString();
