@@ -13,11 +13,12 @@ import { ROUTE_DOCS, ROUTES } from '../../lib/transport/routes/index.js';
  * lib/transport/routes/openapi.ts) and the typed client's types.
  *
  * The hub is one path with every parameter in the query; OpenAPI allows one operation per path and
- * method, so `GET /api/v1` has one query parameter object (`style: form, explode: true`) whose
- * schema lists every hub parameter in its `properties` and holds a `oneOf` of one schema per `do`
- * (components.schemas.HubQuery_<do>, each with `do: {const: <do>}`); the answer's `data` is an
- * `anyOf` of HubData_<do>; and `x-hub-operations` maps each `do` to its query, data, auth, scope and
- * examples (docs/hub-api.md, "The OpenAPI document").
+ * method, so `GET /api/v1` has flat query parameters (`do` required, every other hub parameter
+ * optional) plus one validator-only object parameter holding a `oneOf` of one schema per `do`
+ * (components.schemas.HubQuery_<do>, each with `do: {const: <do>}`: hubOperation below); the
+ * answer's `data` is an `anyOf` of HubData_<do>; and `x-hub-operations` maps each `do` to its
+ * required and optional parameters, query, data, auth, scope and examples (docs/hub-api.md, "The
+ * OpenAPI document").
  */
 type HttpMethod = RouteSpec['method'];
 
@@ -76,8 +77,13 @@ const retryAfterHeader = { 'Retry-After': { $ref: '#/components/headers/RetryAft
  * can, when DynamoDB, Secrets Manager or SNS is throttled or down.
  */
 const NO_DEPENDENCY = new Set(['health', 'openapi', 'policies', 'wellKnown']);
-/** A key over its per-minute limit is 429 on every route an access key may call (docs/api-keys.md, "Per-key rate limit"). */
-const keyAuthenticated = (auth: RouteSpec['auth']) => auth === 'either' || auth === 'key';
+/**
+ * A key over its per-minute limit is 429 on every route behind the authorizer (docs/api-keys.md,
+ * "Per-key rate limit"): the authorizer counts the key before the route's own check refuses a key
+ * (lib/transport/http/route-access.ts, principalFor), so a login-token-only route answers 429 to a
+ * limited key too. Verification counts the key it verifies (its doc declares the 429).
+ */
+const behindAuthorizer = (auth: RouteSpec['auth']) => auth !== 'none';
 
 const envelope = (data: JsonSchema) => ({
   type: 'object',
@@ -107,7 +113,7 @@ function routeOperation(route: RouteSpec, doc: RouteDoc) {
     ...(hasInput && !page ? [400] : []),
     ...(route.auth === 'none' ? [] : [401]),
     ...(NO_DEPENDENCY.has(route.function) || page ? [] : [503]),
-    ...(keyAuthenticated(route.auth) ? [429] : []),
+    ...(behindAuthorizer(route.auth) ? [429] : []),
   ];
   const success =
     doc.success.kind === 'json'
@@ -215,19 +221,21 @@ function hubAuth(operation: HubOperation) {
 }
 
 /**
- * Every hub parameter once, for the `params` object's top-level `properties`: a validator that
- * deserializes a `form`, `explode: true` object from the query string (Prism) takes the keys its
- * schema lists there, so each must be listed; what a `do` accepts is its HubQuery_<do> in the `oneOf`.
- * A name two operations use differently (`token`: a JWT, or sign-up's nonce) is described by either.
+ * Every hub parameter once, by name: its schema (an `anyOf` of the variants where two operations
+ * describe one name differently: `token` is a JWT, or sign-up's nonce; `fav_index` a cursor, or
+ * get_fav's page size) and, per `do`, whether that operation requires or allows it.
  */
-function hubParameterUnion(names: string[], queries: Record<string, JsonSchema>): Record<string, JsonSchema> {
+function hubParameterUnion(names: string[], queries: Record<string, JsonSchema>) {
   const variants = new Map<string, Map<string, JsonSchema>>();
+  const usedBy = new Map<string, string[]>();
   for (const op of names) {
-    for (const [name, schema] of Object.entries(queries[op]!.properties as Record<string, JsonSchema>)) {
+    const query = queries[op]!;
+    for (const [name, schema] of Object.entries(query.properties as Record<string, JsonSchema>)) {
       if (name === 'do') continue;
       const seen = variants.get(name) ?? new Map<string, JsonSchema>();
       seen.set(JSON.stringify(schema), schema);
       variants.set(name, seen);
+      usedBy.set(name, [...(usedBy.get(name) ?? []), (query.required as string[]).includes(name) ? `${op} (required)` : op]);
     }
   }
   const union: Record<string, JsonSchema> = { do: { type: 'string', enum: names, description: 'The operation' } };
@@ -235,34 +243,70 @@ function hubParameterUnion(names: string[], queries: Record<string, JsonSchema>)
     const schemas = [...variants.get(name)!.values()];
     union[name] = schemas.length === 1 ? schemas[0]! : { anyOf: schemas };
   }
-  return union;
+  return { union, usedBy };
 }
 
+/** The name of the hub's validator parameter (docs/hub-api.md, "The OpenAPI document"): never set by a client. */
+export const HUB_RULES_PARAMETER = 'hub_rules';
+
+/**
+ * The hub (docs/hub-api.md, "The OpenAPI document"): flat query parameters, `do` required (an enum
+ * of every operation) and every other parameter of any operation optional, which client generators
+ * read with their defaults (openapi-typescript + openapi-fetch: `params: { query: { do: 'like',
+ * openid, token, vid } }`); what each `do` requires is in `do`'s description, in
+ * `x-hub-operations` (`required`, `optional`, `query`, `data`) and in one more parameter,
+ * HUB_RULES_PARAMETER: an optional object with `style: form, explode: true` (its properties are the
+ * flat parameters themselves, never a parameter of its own on the wire) whose `oneOf` holds one
+ * schema per operation, so that a validator reading the document (Prism, Ajv) refuses what the
+ * server refuses for that `do` (get_fav's `fav_index=51`), which flat parameters cannot say.
+ */
 function hubOperation(operations: Record<string, HubOperation>, queries: Record<string, JsonSchema>) {
   const names = Object.keys(operations);
+  const { union, usedBy } = hubParameterUnion(names, queries);
+  const requiredOf = (op: string) => (queries[op]!.required as string[]).filter((name) => name !== 'do');
+  const optionalOf = (op: string) => Object.keys(queries[op]!.properties as JsonSchema).filter((name) => name !== 'do' && !requiredOf(op).includes(name));
+  const table = names.map((op) => `| ${op} | ${requiredOf(op).join(', ') || '-'} | ${optionalOf(op).join(', ') || '-'} |`).join('\n');
+  const flat = Object.entries(union).map(([name, schema]) =>
+    name === 'do'
+      ? {
+          name,
+          in: 'query',
+          required: true,
+          description:
+            'The operation. What each requires and allows (all other parameters are ignored by it; `x-hub-operations` lists the same, with the answer\'s schema):\n\n' +
+            `| do | required | optional |\n|---|---|---|\n${table}`,
+          schema,
+        }
+      : { name, in: 'query', required: false, description: `Used by: ${usedBy.get(name)!.join(', ')}`, schema },
+  );
   return {
     operationId: 'hub',
     summary: 'The hub: one path, the operation named by `do`, every parameter in the query string',
     description:
-      'The query string is one object, `params` (`style: form, explode: true`: each of its properties is a query parameter of its own, `?do=like&openid=...`, never `params[do]=`): ' +
-      'its `properties` list every hub parameter, and its `oneOf` holds one schema per operation, `do` a constant in each (components.schemas.HubQuery_<do>) with what that operation requires and allows. ' +
-      'openapi-fetch sends it with `querySerializer: { object: { style: "form", explode: true } }` (docs/hub-api.md, "The OpenAPI document"). ' +
+      'Every parameter is a query parameter of its own (`?do=like&openid=...`): `do` is required, every other one is listed once and is optional here, as operations differ; ' +
+      'what each `do` requires is in `do`\'s description and in `x-hub-operations` (`required`, `optional`; `query`: components.schemas.HubQuery_<do>, `do` a constant in it). ' +
+      `\`${HUB_RULES_PARAMETER}\` is not sent: a form-exploded object whose properties are those same parameters, its \`oneOf\` the HubQuery_<do> schemas, so that validators (Prism, Ajv) check a request against its operation; clients leave it unset. ` +
+      'openapi-typescript + openapi-fetch with their defaults: `client.GET("/api/v1", { params: { query: { do: "like", openid, token, vid } } })` (docs/hub-api.md, "The OpenAPI document"). ' +
       'Strings are trimmed before they are checked (surrounding whitespace is allowed and ignored); unknown parameters are ignored. ' +
-      'The answer\'s `data` is the operation\'s HubData_<do> (`x-hub-operations` maps each `do` to its query, answer, auth, scope and examples); ' +
-      'the response schema lists them in an `anyOf`, as two operations can give the same answer (an empty page of get_follow and of get_follower). ' +
+      'The answer\'s `data` is the operation\'s HubData_<do> (`x-hub-operations` maps each `do` to it); ' +
+      'the response schema lists them in an `anyOf`, as an answer does not name its `do` and two operations can give the same answer (an empty page of get_follow and of get_follower). ' +
       'Authentication: the `token` query parameter (a JWT only), otherwise an Authorization Bearer header (a JWT or an access key); the user must equal `openid`.',
     tags: ['Hub'],
     security: [{}, { tokenQuery: [] }, { bearerJwt: [] }, { accessKey: [] }],
     parameters: [
+      ...flat,
       {
-        name: 'params',
+        name: HUB_RULES_PARAMETER,
         in: 'query',
-        required: true,
+        required: false,
+        description:
+          'Not a parameter of its own: leave it unset. The rules of each `do` for validators (`style: form, explode: true`: its properties are the query parameters above), ' +
+          'one schema per operation in its `oneOf` (components.schemas.HubQuery_<do>).',
         style: 'form',
         explode: true,
         schema: {
           type: 'object',
-          properties: hubParameterUnion(names, queries),
+          properties: union,
           required: ['do'],
           // No `discriminator`: each branch's `do` is a constant, which every JSON Schema validator reads;
           // a discriminator's `mapping` (needed, as the values are not the schemas' names) is refused by Ajv's.
@@ -276,7 +320,8 @@ function hubOperation(operations: Record<string, HubOperation>, queries: Record<
         headers: requestIdHeader,
         content: { 'application/json': { schema: envelope({ anyOf: names.map((op) => ref(HUB_DATA(op))) }) } },
       },
-      ...errorResponses([400, 401, 403, 404, 429, 500, 503]),
+      // 409: block_user past the most accounts one may block (lib/entities/social/blocks.ts).
+      ...errorResponses([400, 401, 403, 404, 409, 429, 500, 503]),
     },
     'x-hub-operations': Object.fromEntries(
       names.map((op) => {
@@ -286,6 +331,8 @@ function hubOperation(operations: Record<string, HubOperation>, queries: Record<
           {
             summary: operation.summary,
             ...hubAuth(operation),
+            required: requiredOf(op),
+            optional: optionalOf(op),
             query: ref(HUB_QUERY(op)),
             data: ref(HUB_DATA(op)),
             examples: operation.examples,

@@ -8,7 +8,7 @@ import type { RouteDoc } from '../../lib/platform/api-doc.js';
 import { defineOperation } from '../../lib/transport/hub/operation.js';
 import { HUB_OPERATIONS } from '../../lib/transport/hub/operations.js';
 import { renderReferencePage } from '../../lib/transport/openapi/reference-page.js';
-import { buildOpenApiDocument, DEFAULT_SOURCES, HUB_PATH, type OpenApiDocument } from '../../scripts/openapi/document.js';
+import { buildOpenApiDocument, DEFAULT_SOURCES, HUB_PATH, HUB_RULES_PARAMETER, type OpenApiDocument } from '../../scripts/openapi/document.js';
 import { generatedFiles } from '../../scripts/openapi/generated-files.js';
 import { DEV_ROUTES } from '../../local/dev-routes.js';
 import { ROUTE_DOCS, ROUTES } from '../../lib/transport/routes/index.js';
@@ -18,21 +18,44 @@ const served = JSON.parse(readFileSync(join(ROOT, 'lib/transport/openapi/generat
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const paths = served.paths as Record<string, Record<string, Json>>;
 const hubOperation = paths[HUB_PATH]!.get!;
+const hubParameters = hubOperation.parameters as Json[];
+/** The hub's validator-only object parameter (docs/hub-api.md, "The OpenAPI document"). */
+const hubRules = hubParameters.find((p) => p.name === HUB_RULES_PARAMETER)!;
+const hubFlat = hubParameters.filter((p) => p !== hubRules);
 
 describe('the OpenAPI document covers every route and every do', () => {
   it.each(ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const))('%s', (_, route) => {
     expect(paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path} is not in lib/transport/openapi/generated/openapi.json`).toBeDefined();
   });
 
-  it.each(Object.keys(HUB_OPERATIONS))('do=%s: a query schema in the oneOf, its parameters among the top-level properties, and its x-hub-operations entry', (op) => {
-    const params = hubOperation.parameters[0];
+  it.each(Object.keys(HUB_OPERATIONS))('do=%s: a query schema in the oneOf, its parameters among the top-level properties and the flat parameters, and its x-hub-operations entry', (op) => {
+    const params = hubRules;
+    expect(params).toMatchObject({ in: 'query', required: false, style: 'form', explode: true });
     expect(params.schema.oneOf).toContainEqual({ $ref: `#/components/schemas/HubQuery_${op}` });
     expect(params.schema.properties.do.enum).toContain(op);
     // A validator deserializing the form-exploded object (Prism) keeps only the keys listed at the top.
     const query = (served.components.schemas as Json)[`HubQuery_${op}`];
     expect(Object.keys(query.properties).filter((name) => !(name in params.schema.properties))).toEqual([]);
+    // A client generator sends the flat parameters: each of the operation's is one, typed as in the object.
+    const flat = new Map(hubFlat.map((p) => [p.name as string, p]));
+    expect(Object.keys(query.properties).filter((name) => flat.get(name)?.in !== 'query')).toEqual([]);
+    for (const name of Object.keys(query.properties)) expect(flat.get(name)!.schema, name).toEqual(params.schema.properties[name]);
     expect((served.components.schemas as Json)[`HubQuery_${op}`].properties.do).toEqual({ const: op });
-    expect(hubOperation['x-hub-operations'][op].query).toEqual({ $ref: `#/components/schemas/HubQuery_${op}` });
+    const entry = hubOperation['x-hub-operations'][op];
+    expect(entry.query).toEqual({ $ref: `#/components/schemas/HubQuery_${op}` });
+    expect(entry.data).toEqual({ $ref: `#/components/schemas/HubData_${op}` });
+    // Its required and optional parameters, stated in x-hub-operations and in do's table.
+    expect(entry.required).toEqual(query.required.filter((name: string) => name !== 'do'));
+    expect([...entry.required, ...entry.optional, 'do'].sort()).toEqual(Object.keys(query.properties).sort());
+    expect(flat.get('do')!.description).toContain(`| ${op} | ${entry.required.join(', ') || '-'} | ${entry.optional.join(', ') || '-'} |`);
+  });
+
+  it('the hub\'s flat parameters: do required, an enum of every operation; every other optional, described by the operations that use it', () => {
+    const [first, ...others] = hubFlat;
+    expect(first).toMatchObject({ name: 'do', in: 'query', required: true, schema: { type: 'string', enum: Object.keys(HUB_OPERATIONS) } });
+    expect(others.filter((p) => p.required !== false || p.in !== 'query' || !/^Used by: /.test(p.description)).map((p) => p.name)).toEqual([]);
+    expect(new Set(hubFlat.map((p) => p.name)).size).toBe(hubFlat.length);
+    expect(hubFlat.map((p) => p.name).sort()).toEqual(Object.keys(hubRules.schema.properties).sort());
   });
 
   it('has nothing else: no path or do that the API does not serve, and no local-only route', () => {
@@ -92,13 +115,23 @@ describe('the OpenAPI document covers every route and every do', () => {
       }
     }
     expect(refused).toEqual([]);
-    const hub = ajv.compile(local(hubOperation.parameters[0].schema));
+    const hub = ajv.compile(local(hubRules.schema));
     const valid = (query: Record<string, string>) => hub(structuredClone(query)) as boolean;
     expect(valid({ do: 'like', openid: 'u_1', vid: 'v_1' })).toBe(true);
     expect(valid({ do: 'like', openid: 'u_1' })).toBe(false);
     expect(valid({ do: 'get_fav', openid: 'u_1', next_id: '0', fav_index: ' 5 ', watch_list: '', view: '', q: '' })).toBe(true);
     expect(valid({ do: 'get_fav', openid: 'u_1', next_id: '0', fav_index: '51', watch_list: '', view: '', q: '' })).toBe(false);
     expect(valid({ do: 'no_such_operation' })).toBe(false);
+  });
+
+  it('lists the statuses the code answers besides the declared ones: 429 behind the authorizer and on verify, 409 on the hub', () => {
+    // A limited key is 429 on every route behind the authorizer, before the route refuses it (lib/transport/http/route-access.ts).
+    const authorized = ROUTES.filter((r) => r.auth !== 'none');
+    expect(authorized.filter((r) => !paths[r.path]![r.method.toLowerCase()]!.responses['429']).map((r) => `${r.method} ${r.path}`)).toEqual([]);
+    // Verification counts the key it verifies (lib/features/keys/key-service.ts).
+    expect(Object.keys(paths['/api/v1/api-keys/verify']!.get!.responses)).toContain('429');
+    // block_user past the most accounts one may block (lib/entities/social/blocks.ts), and the sign-in, comment, share and report limits.
+    expect(Object.keys(hubOperation.responses)).toEqual(expect.arrayContaining(['409', '429', '503']));
   });
 
   it('is OpenAPI 3.1 with one operation id per operation', () => {

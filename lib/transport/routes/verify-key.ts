@@ -22,7 +22,8 @@ export const route = defineRoute({
     summary: 'Verify an access key',
     description: 'Public. Any key that does not verify (missing, malformed, unknown, revoked, expired) gets the same 401.',
     success: { status: 200, kind: 'json', data: z.object({ user_id: z.string(), scopes: z.array(z.string()), valid: z.literal(true) }) },
-    errors: [401],
+    // 429: the key is past its own per-minute limit (verifying counts as a use: docs/api-keys.md, "Per-key rate limit").
+    errors: [401, 429],
     examples: [{ summary: 'A valid key', query: { key: 'ak_3q2hY0rG1mQ5v8Tn2Lx7Zc4Wb9K…' }, data: { user_id: 'u_9f2c4e1a7b', scopes: ['videos:write'], valid: true } }],
   },
   handler: async ({ query }) => ({ data: await verifyKeyEndpoint(query.key) }),

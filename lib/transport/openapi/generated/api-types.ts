@@ -29,7 +29,7 @@ export interface paths {
         };
         /**
          * The hub: one path, the operation named by `do`, every parameter in the query string
-         * @description The query string is one object, `params` (`style: form, explode: true`: each of its properties is a query parameter of its own, `?do=like&openid=...`, never `params[do]=`): its `properties` list every hub parameter, and its `oneOf` holds one schema per operation, `do` a constant in each (components.schemas.HubQuery_<do>) with what that operation requires and allows. openapi-fetch sends it with `querySerializer: { object: { style: "form", explode: true } }` (docs/hub-api.md, "The OpenAPI document"). Strings are trimmed before they are checked (surrounding whitespace is allowed and ignored); unknown parameters are ignored. The answer's `data` is the operation's HubData_<do> (`x-hub-operations` maps each `do` to its query, answer, auth, scope and examples); the response schema lists them in an `anyOf`, as two operations can give the same answer (an empty page of get_follow and of get_follower). Authentication: the `token` query parameter (a JWT only), otherwise an Authorization Bearer header (a JWT or an access key); the user must equal `openid`.
+         * @description Every parameter is a query parameter of its own (`?do=like&openid=...`): `do` is required, every other one is listed once and is optional here, as operations differ; what each `do` requires is in `do`'s description and in `x-hub-operations` (`required`, `optional`; `query`: components.schemas.HubQuery_<do>, `do` a constant in it). `hub_rules` is not sent: a form-exploded object whose properties are those same parameters, its `oneOf` the HubQuery_<do> schemas, so that validators (Prism, Ajv) check a request against its operation; clients leave it unset. openapi-typescript + openapi-fetch with their defaults: `client.GET("/api/v1", { params: { query: { do: "like", openid, token, vid } } })` (docs/hub-api.md, "The OpenAPI document"). Strings are trimmed before they are checked (surrounding whitespace is allowed and ignored); unknown parameters are ignored. The answer's `data` is the operation's HubData_<do> (`x-hub-operations` maps each `do` to it); the response schema lists them in an `anyOf`, as an answer does not name its `do` and two operations can give the same answer (an empty page of get_follow and of get_follower). Authentication: the `token` query parameter (a JWT only), otherwise an Authorization Bearer header (a JWT or an access key); the user must equal `openid`.
          */
         get: operations["hub"];
         put?: never;
@@ -1385,7 +1385,118 @@ export interface operations {
     hub: {
         parameters: {
             query: {
-                params: {
+                /**
+                 * @description The operation. What each requires and allows (all other parameters are ignored by it; `x-hub-operations` lists the same, with the answer's schema):
+                 *
+                 *     | do | required | optional |
+                 *     |---|---|---|
+                 *     | gen_code | phonenumber, nonce | - |
+                 *     | create_phone_account | openid, token, code, openid0, token0 | invite_uid, terms_version |
+                 *     | get_next_list | openid | token, d, vid, watch_count, order, cmd, view_list, view, fav_index, shareid, q |
+                 *     | get_video | openid, vid | token, d |
+                 *     | get_fav | openid, next_id, fav_index, watch_list, view, q | token, d |
+                 *     | get_follow | openid, watch_list, offset | token, d |
+                 *     | get_follower | openid, watch_list, offset | token, d |
+                 *     | like | openid, vid | token |
+                 *     | dislike | openid, vid, action | token |
+                 *     | comment_set | openid, vid, content | token |
+                 *     | comment_get | openid, vid, page, d | token |
+                 *     | comment_delete | openid, vid, cid | token |
+                 *     | report | openid, target, id, reason | token, text |
+                 *     | my_reports | openid | token, cursor |
+                 *     | sharetext | openid, vid, d, locale, country | token |
+                 *     | follow_user | openid, follow_user | token |
+                 *     | unfollow_user | openid, follow_user | token |
+                 *     | change_nickname | openid, nickname | token |
+                 *     | change_signature | openid, signature | token |
+                 *     | change_city | openid, city | token |
+                 *     | delete_account | openid, confirm | token |
+                 *     | accept_terms | openid, terms_version | token |
+                 *     | block_user | openid, block_user | token |
+                 *     | unblock_user | openid, block_user | token |
+                 *     | get_blocked | openid, offset | token, d |
+                 */
+                do: "gen_code" | "create_phone_account" | "get_next_list" | "get_video" | "get_fav" | "get_follow" | "get_follower" | "like" | "dislike" | "comment_set" | "comment_get" | "comment_delete" | "report" | "my_reports" | "sharetext" | "follow_user" | "unfollow_user" | "change_nickname" | "change_signature" | "change_city" | "delete_account" | "accept_terms" | "block_user" | "unblock_user" | "get_blocked";
+                /** @description Used by: dislike (required) */
+                action?: "dislike";
+                /** @description Used by: block_user (required), unblock_user (required) */
+                block_user?: string;
+                /** @description Used by: comment_delete (required) */
+                cid?: string;
+                /** @description Used by: change_city (required) */
+                city?: string;
+                /** @description Used by: get_next_list */
+                cmd?: "" | "refresh";
+                /** @description Used by: create_phone_account (required) */
+                code?: string;
+                /** @description Used by: delete_account (required) */
+                confirm?: "delete";
+                /** @description Used by: comment_set (required) */
+                content?: string;
+                /** @description Used by: sharetext (required) */
+                country?: string;
+                /** @description Used by: my_reports */
+                cursor?: string;
+                /** @description Used by: get_next_list, get_video, get_fav, get_follow, get_follower, comment_get (required), sharetext (required), get_blocked */
+                d?: string;
+                /** @description Used by: get_next_list, get_fav (required) */
+                fav_index?: string | number;
+                /** @description Used by: follow_user (required), unfollow_user (required) */
+                follow_user?: string;
+                /** @description Used by: report (required) */
+                id?: string;
+                /** @description Used by: create_phone_account */
+                invite_uid?: string;
+                /** @description Used by: sharetext (required) */
+                locale?: string;
+                /** @description Used by: get_fav (required) */
+                next_id?: number;
+                /** @description Used by: change_nickname (required) */
+                nickname?: string;
+                /** @description Used by: gen_code (required) */
+                nonce?: string;
+                /** @description Used by: get_follow (required), get_follower (required), get_blocked (required) */
+                offset?: number;
+                /** @description Used by: create_phone_account (required), get_next_list (required), get_video (required), get_fav (required), get_follow (required), get_follower (required), like (required), dislike (required), comment_set (required), comment_get (required), comment_delete (required), report (required), my_reports (required), sharetext (required), follow_user (required), unfollow_user (required), change_nickname (required), change_signature (required), change_city (required), delete_account (required), accept_terms (required), block_user (required), unblock_user (required), get_blocked (required) */
+                openid?: string;
+                /** @description Used by: create_phone_account (required) */
+                openid0?: string;
+                /** @description Used by: get_next_list */
+                order?: "" | "rec" | "hot" | "new";
+                /** @description Used by: comment_get (required) */
+                page?: number;
+                /** @description Used by: gen_code (required) */
+                phonenumber?: string;
+                /** @description Used by: get_next_list, get_fav (required) */
+                q?: string;
+                /** @description Used by: report (required) */
+                reason?: "spam" | "abusive" | "sexual" | "violent" | "illegal" | "privacy" | "other";
+                /** @description Used by: get_next_list */
+                shareid?: string;
+                /** @description Used by: change_signature (required) */
+                signature?: string;
+                /** @description Used by: report (required) */
+                target?: "video" | "comment" | "user";
+                /** @description Used by: create_phone_account, accept_terms (required) */
+                terms_version?: string;
+                /** @description Used by: report */
+                text?: string;
+                /** @description Used by: create_phone_account (required), get_next_list, get_video, get_fav, get_follow, get_follower, like, dislike, comment_set, comment_get, comment_delete, report, my_reports, sharetext, follow_user, unfollow_user, change_nickname, change_signature, change_city, delete_account, accept_terms, block_user, unblock_user, get_blocked */
+                token?: string;
+                /** @description Used by: create_phone_account (required) */
+                token0?: string;
+                /** @description Used by: get_next_list, get_video (required), like (required), dislike (required), comment_set (required), comment_get (required), comment_delete (required), sharetext (required) */
+                vid?: string;
+                /** @description Used by: get_next_list, get_fav (required) */
+                view?: string;
+                /** @description Used by: get_next_list */
+                view_list?: string;
+                /** @description Used by: get_next_list */
+                watch_count?: number | string;
+                /** @description Used by: get_fav (required), get_follow (required), get_follower (required) */
+                watch_list?: ("" | "like" | "history" | "comment") | string;
+                /** @description Not a parameter of its own: leave it unset. The rules of each `do` for validators (`style: form, explode: true`: its properties are the query parameters above), one schema per operation in its `oneOf` (components.schemas.HubQuery_<do>). */
+                hub_rules?: {
                     /**
                      * @description The operation
                      * @enum {string}
@@ -1471,6 +1582,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
@@ -1635,6 +1747,7 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -1696,6 +1809,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -1733,6 +1847,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -1770,6 +1885,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -1807,6 +1923,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -1936,6 +2053,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -2141,6 +2259,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -2183,6 +2302,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -2215,6 +2335,7 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -2270,6 +2391,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -2319,6 +2441,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -2357,6 +2480,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -2414,6 +2538,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -2452,6 +2577,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -2490,6 +2616,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -2535,6 +2662,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -2614,6 +2742,7 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -2663,6 +2792,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -2704,6 +2834,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -2971,6 +3102,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -3033,6 +3165,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
