@@ -18,7 +18,8 @@ export const route = defineRoute({
     summary: 'Delete my account',
     description: `Needs the login token (an access key is 401: a key can never delete its owner). \`confirm=delete\` is required. ${whatHappens}`,
     success: { status: 202, kind: 'json', data: deletionData },
-    errors: [401],
+    // 404: the account went while the request ran (lib/features/deletion/deletion.ts, requestDeletion).
+    errors: [401, 404],
     examples: [{ summary: 'Delete the signed-in account', query: { confirm: 'delete' }, data: { deletion: exampleDeletion } }],
   },
   handler: async ({ principal }) => ({ status: 202, data: await deleteOwnAccount(principal!) }),

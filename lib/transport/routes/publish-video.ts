@@ -23,7 +23,8 @@ export const route = defineRoute({
       'With `dry_run=true` the request is checked as a publish (role, scope, body) and nothing is written: 200 with the action it would take.',
     success: { status: 201, kind: 'json', data: z.object({ video: videoViewSchema, created: z.boolean(), held: z.optional(z.literal(true)) }) },
     alternative: { status: 200, when: '`dry_run=true`', data: dryRunSchema },
-    errors: [401, 403],
+    // 404: the publisher's account was deleted while the publish ran (the write's condition on it: lib/entities/catalog/videos.ts, putVideo; lib/features/filter/held-items.ts for a held one).
+    errors: [401, 403, 404],
     examples: [
       {
         summary: 'A video from a pipeline',
