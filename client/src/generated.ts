@@ -1221,7 +1221,7 @@ export const OPERATIONS = {
   'me.acceptTerms': {"kind":"hub","method":"GET","path":"/api/v1","do":"accept_terms","auth":"required","idempotent":false},
   'safety.block': {"kind":"hub","method":"GET","path":"/api/v1","do":"block_user","auth":"required","idempotent":false},
   'safety.unblock': {"kind":"hub","method":"GET","path":"/api/v1","do":"unblock_user","auth":"required","idempotent":false},
-  'safety.blocked': {"kind":"hub","method":"GET","path":"/api/v1","do":"get_blocked","auth":"required","idempotent":true,"page":{"param":"cursor","next":"cursor","end":""}},
+  'safety.blocked': {"kind":"hub","method":"GET","path":"/api/v1","do":"get_blocked","auth":"required","idempotent":true,"page":{"param":"offset","next":"next_offset","end":-1}},
   'service.health': {"kind":"route","method":"GET","path":"/api/v1/health","auth":"none","idempotent":true,"answer":"json","query":[],"body":null},
   'service.openapi': {"kind":"route","method":"GET","path":"/api/v1/openapi.json","auth":"none","idempotent":true,"answer":"file","query":[],"body":null},
   'service.docs': {"kind":"route","method":"GET","path":"/api/v1/docs","auth":"none","idempotent":true,"answer":"html","query":[],"body":null},

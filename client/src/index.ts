@@ -233,7 +233,7 @@ export function createClient(options: ClientOptions): ExpohubClient {
         return result.data;
       }
       const { error } = result;
-      if (error.status === 401 && held && spec.auth !== 'none' && !params.token) {
+      if (error.status === 401 && held && spec.auth !== 'none' && !params.token && (params.openid === undefined || params.openid === held.openid)) {
         await session.set(null);
         options.onSessionEnded?.({ error, session: held });
         throw error;

@@ -32,6 +32,11 @@ export async function clientFile(): Promise<string> {
   const ops: string[] = [];
   const seen = new Set<string>();
   const typeName = (name: string) => name.replace(/(^|\.)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+  /** A paged list's cursor must be one of its parameters, and what continues it a field of its answer. */
+  const checkPage = (name: string, page: Paging | undefined, params: Record<string, unknown>, data: JsonSchema) => {
+    const fields = (data.properties ?? {}) as Record<string, unknown>;
+    if (page && (!(page.param in params) || !(page.next in fields) || (page.end === 'has_more' && !('has_more' in fields)))) throw new Error(`${name}: its paging does not match its parameters and answer`);
+  };
   const entry = (name: string, fields: Record<string, unknown>, page: Paging | undefined) => {
     if (seen.has(name)) throw new Error(`client name ${name} used twice`);
     seen.add(name);
@@ -56,7 +61,9 @@ export async function clientFile(): Promise<string> {
     required = required.filter((p) => !empty.includes(p));
     lines.push(`/** ${op.summary} (hub \`do=${op.name}\`). */`);
     lines.push(`export type ${t}Params = ${emit({ type: 'object', properties: props, required, 'x-params': true }, '')};`);
-    lines.push(`export type ${t}Data = ${emit(json(op.data, 'output'), '')};`);
+    const data = json(op.data, 'output');
+    checkPage(named.name, named.page, props, data);
+    lines.push(`export type ${t}Data = ${emit(data, '')};`);
     ops.push(`  '${named.name}': { params: ${t}Params; data: ${t}Data };`);
     const idempotent = 'scope' in op && op.scope === 'hub:read';
     entry(named.name, { kind: 'hub', method: 'GET', path: '/api/v1', do: op.name, auth: op.auth, idempotent, ...(empty.length > 0 && { empty }) }, named.page);
@@ -86,6 +93,7 @@ export async function clientFile(): Promise<string> {
         if (part.where === 'path' || ((part.schema.required as string[] | undefined) ?? []).includes(name)) required.push(name);
       }
     }
+    if (doc.success.kind === 'json') checkPage(named.name, named.page, props, json(doc.success.data, 'output'));
     const data = doc.success.kind === 'json' ? emit(json(doc.success.data, 'output'), '') : 'string';
     const alternative = doc.alternative ? ` | ${emit(json(doc.alternative.data, 'output'), '')}` : '';
     lines.push(`/** ${doc.summary} (\`${key}\`). */`);

@@ -37,7 +37,7 @@ export const HUB_NAMES: Record<string, { name: string; page?: Paging }> = {
   accept_terms: { name: 'me.acceptTerms' },
   block_user: { name: 'safety.block' },
   unblock_user: { name: 'safety.unblock' },
-  get_blocked: { name: 'safety.blocked', page: { param: 'cursor', next: 'cursor', end: '' } },
+  get_blocked: { name: 'safety.blocked', page: { param: 'offset', next: 'next_offset', end: -1 } },
 };
 
 const cursor: Paging = { param: 'cursor', next: 'next_cursor', end: null };
