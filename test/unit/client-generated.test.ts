@@ -37,6 +37,17 @@ describe('@expohub/client generated types', () => {
     }
   });
 
+  it('client/README.md lists every method with its do or route', () => {
+    const readme = readFileSync(join(ROOT, 'client/README.md'), 'utf8');
+    for (const [name, spec] of Object.entries(OPERATIONS)) {
+      const [group, member] = name.split('.') as [string, string];
+      const line = readme.split('\n').find((l) => l.startsWith(`- **${group}**: `));
+      const what = spec.kind === 'hub' ? `\`do=${spec.do}\`` : `\`${spec.method} ${spec.path}\``;
+      expect(line, name).toContain(`\`${member}\``);
+      expect(line, name).toContain(what);
+    }
+  });
+
   it('retries only what is safe to repeat: GET routes and the hub operations that read', () => {
     for (const [name, spec] of Object.entries(OPERATIONS)) {
       if (spec.kind === 'route') expect(spec.idempotent, name).toBe(spec.method === 'GET');
