@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   // lib/transport/openapi/generated: written by npm run openapi (its freshness is a test, test/unit/openapi.test.ts).
-  { ignores: ['node_modules/**', 'cdk.out/**', 'web/dist/**', '.data/**', 'test-artifacts/**', 'bench/results.json', 'lib/transport/openapi/generated/**'] },
+  { ignores: ['node_modules/**', 'cdk.out/**', 'web/dist/**', 'client/dist/**', '.data/**', 'test-artifacts/**', 'bench/results.json', 'lib/transport/openapi/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
