@@ -5,7 +5,7 @@ import { RANKED_ATTRIBUTES, videoCandidate, type CandidateFields } from './sourc
 import { clock } from '../../platform/clock.js';
 import { batchGetHubItems, batchWriteHubItems, inParallel, itemId, type BatchWrite } from '../../platform/db/batch.js';
 import { db, tableNames } from '../../platform/db/client.js';
-import { trainItemModel, type Action, type Neighbour, type TrainOptions } from './neighbours.js';
+import { trainItemModel, type Action, type Neighbour } from './neighbours.js';
 import { feedKeys } from './feed-state.js';
 import { neighbourItem, neighbourSignature, type NeighbourEntry } from './neighbour-items.js';
 
@@ -134,8 +134,7 @@ async function readDislikes(people: string[]): Promise<{ disliked: Map<string, S
   return { disliked, requests: Math.ceil(people.length / 100) };
 }
 
-/** `options`: the training's settings other than ITEM_MODEL's (the evaluation and the tests; the schedule passes none). */
-export async function refreshRecommendationModel(options: TrainOptions = {}): Promise<ModelRefresh> {
+export async function refreshRecommendationModel(): Promise<ModelRefresh> {
   const started = performance.now();
   const catalog = await readCatalog();
   const vids = [...catalog.videos.keys()];
@@ -143,7 +142,7 @@ export async function refreshRecommendationModel(options: TrainOptions = {}): Pr
   const people = [...new Set(likes.map((l) => l.openid))].sort();
   const [{ views, requests: viewRequests }, { disliked, requests: dislikeRequests }] = await Promise.all([readViews(people, catalog.videos), readDislikes(people)]);
   const trainStarted = performance.now();
-  const trained = trainItemModel([...likes, ...views], disliked, options);
+  const trained = trainItemModel([...likes, ...views], disliked);
   const trainMs = Math.round(performance.now() - trainStarted);
   const model = trained.lists;
 

@@ -105,7 +105,7 @@ export interface Scored {
  * to less than the gap between a video of the caller's strongest tag and one that shares only a
  * generic tag with the taste).
  */
-export const WEIGHTS = {
+const WEIGHTS = {
   personal: { follow: 0.2, trend: 0.3, fresh: 0.05, noise: 0.03 },
   /** Anonymous callers: what is hot, what is new, and some exploration. */
   anonymous: { trend: 0.55, fresh: 0.3, noise: 0.15 },
