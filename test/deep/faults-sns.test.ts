@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 // The real SNS sender, configured as deployed (lib/platform/config.ts is read once, at the first import):
 // its SNSClient reaches the stand-in through AWS_ENDPOINT_URL_SNS, set once the stand-in listens.
@@ -22,6 +22,12 @@ afterAll(async () => {
   delete process.env.AWS_ENDPOINT_URL_SNS;
 });
 const api = useTestStack({ env: { SMS_SENDER: 'sns', RATE_SMS_PHONE_HOURLY: '1', AWS_ACCESS_KEY_ID: 'AKIDLOCALSTANDIN', AWS_SECRET_ACCESS_KEY: 'local-stand-in-secret' } });
+const HOUR = 3_600_000;
+let hoursAhead = 0;
+// Each test starts 5 minutes into a whole hour of its own, so the one-per-hour window under test
+// cannot roll over between a send and the refusal that follows it (it did once, when CI reached
+// this file at 15:59).
+beforeEach(() => clock.set(Math.ceil(Date.now() / HOUR) * HOUR + ++hoursAhead * HOUR + 5 * 60_000));
 afterEach(async () => {
   clearFaults();
   await sns.setMode('ok');
