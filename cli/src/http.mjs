@@ -1,8 +1,13 @@
-/* global AbortSignal */
-// HTTP: one API call with bounded retries, answers read from the contract's envelope.
+// HTTP: the API's operations through @expohub/client (a bundled copy, cli/src/vendor/client.mjs),
+// with the CLI's own retry policy around them.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createClient as createAnyClient, ExpohubError, OPERATIONS } from './vendor/client.mjs';
 import { CliError, EXIT, log } from './output.mjs';
 import { VERSION } from './version.mjs';
+
+/** @typedef {import('../../client/src/index.js').Operations} Operations */
+/** @type {typeof import('../../client/src/index.js').createClient} */
+const createClient = /** @type {any} */ (createAnyClient);
 
 const REQUEST_TIMEOUT_MS = 30_000;
 const MAX_BACKOFF_MS = 30_000;
@@ -21,18 +26,9 @@ export function exitCodeOf(status) {
 export class RequestError extends CliError {
   constructor(status, code, message) {
     super(message, { exitCode: exitCodeOf(status), code, status });
-    /** @type {string | undefined} the answer's Retry-After, when it had one */
+    /** @type {string | undefined} the answer's Retry-After in seconds, when it had one */
     this.retryAfter = undefined;
   }
-}
-
-function retryAfterMs(headers) {
-  const value = headers.get('retry-after');
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.min(Math.max(0, date - Date.now()), MAX_RETRY_AFTER_MS);
 }
 
 /** Exponential backoff with full jitter, never shorter than what the server asked for. */
@@ -43,101 +39,84 @@ function backoffMs(attempt, serverAskedMs) {
 }
 
 function transportMessage(error) {
-  if (error?.name === 'TimeoutError') return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
   const cause = error?.cause;
   if (cause?.code) return cause.message ? cause.message : cause.code;
   return cause?.message ?? error?.message ?? String(error);
 }
 
-/** `/api/v1/api-keys/{id}/usage` with `{id: 7}` and a query -> the URL path and query string. */
-function buildPath(path, params = {}, query = undefined) {
-  const filled = path.replace(/\{(\w+)\}/g, (_, name) => {
-    if (params[name] === undefined) throw new Error(`missing path parameter ${name} of ${path}`);
-    return encodeURIComponent(String(params[name]));
-  });
-  const qs = Object.entries(query ?? {})
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
-    .join('&');
-  return qs ? `${filled}?${qs}` : filled;
+/** The client's query strings are form-encoded (a space is '+', a '+' is %2B): a space goes as %20, which every server reads as a space. */
+function spacesAsPercent20(url) {
+  const at = url.indexOf('?');
+  return at < 0 ? url : url.slice(0, at) + url.slice(at).replace(/\+/g, '%20');
 }
 
 /**
- * A client of one server with one credential (or none). 429 and 503 are retried (the contract
- * promises that nothing was written) unless `waitWhenBusy` is false: the sign-in reports its SMS
- * limits instead of waiting a minute or more. A connection failure is retried when `idempotent`
- * is true (GET by default), or when the connection was refused (the request never reached the server).
- *
- * Typed by the OpenAPI document: in the repository, `npm run typecheck` checks the paths, bodies
- * and fields read from answers against lib/transport/openapi/client.ts (generated lib/transport/openapi/generated/api-types.ts),
- * through tsconfig.cli.json. The types are JSDoc, so the package is plain JavaScript with no build step.
+ * A client of one server with one credential (or none): `call('keys.list', params)` runs the
+ * client's method of that name (client/README.md, "Operations"), typed by client/src/index.ts in
+ * `npm run typecheck` (tsconfig.cli.json). The client itself does not retry (retries: 0): 429 and 503
+ * are retried here (the contract promises that nothing was written) unless `waitWhenBusy` is false
+ * (the sign-in reports its SMS limits instead of waiting a minute or more). A connection failure is
+ * retried when `idempotent` is true (by default, when the client marks the operation safe to repeat),
+ * or when the connection was refused (the request never reached the server).
  *
  * @param {{ base: string, credential?: string, maxAttempts: number, verbose: boolean }} options
  */
 export function makeClient({ base, credential, maxAttempts, verbose }) {
+  /** The client of one attempt: its --verbose line names the attempt (no query string: the sign-in carries the SMS code there). */
+  const clientOf = (attempt) =>
+    createClient({
+      baseUrl: base,
+      accessKey: credential,
+      retries: 0,
+      timeoutMs: REQUEST_TIMEOUT_MS,
+      fetch: async (input, init = {}) => {
+        const url = spacesAsPercent20(String(input));
+        const shown = `${init.method ?? 'GET'} ${new URL(url).pathname}`;
+        try {
+          const response = await fetch(url, { ...init, headers: { .../** @type {Record<string, string>} */ (init.headers), 'user-agent': `expohub-cli/${VERSION}` } });
+          if (verbose) log(`${shown} -> ${response.status} (attempt ${attempt}/${maxAttempts}, request ${response.headers.get('x-request-id') ?? '-'})`);
+          return response;
+        } catch (error) {
+          // The client's NETWORK_ERROR carries this message: the cause (ECONNREFUSED...), not "fetch failed".
+          const message = init.signal?.aborted ? 'aborted' : transportMessage(error);
+          if (verbose) log(`${shown} -> ${message} (attempt ${attempt}/${maxAttempts})`);
+          throw new Error(message);
+        }
+      },
+    });
+
   /**
-   * @template {'GET' | 'POST' | 'DELETE'} M
-   * @template {import('../../lib/transport/openapi/client.js').PathsWith<Lowercase<M>>} P
-   * @param {M} method
-   * @param {P} path
-   * @param {{ params?: Record<string, string | number>, query?: Record<string, string | undefined>, body?: import('../../lib/transport/openapi/client.js').CallOptions<P, Lowercase<M>>['body'], idempotent?: boolean, waitWhenBusy?: boolean }} [options]
-   * @returns {Promise<import('../../lib/transport/openapi/client.js').ResponseData<P, Lowercase<M>>>}
+   * @template {keyof Operations} N
+   * @param {N} name
+   * @param {Operations[N]['params']} [params]
+   * @param {{ idempotent?: boolean, waitWhenBusy?: boolean }} [options]
+   * @returns {Promise<Operations[N]['data']>}
    */
-  async function call(method, path, { params, query, body, idempotent = method === 'GET', waitWhenBusy = true } = {}) {
-    const url = base + buildPath(path, params, query);
-    // Logged without the query string: the hub's sign-in carries the SMS code there.
-    const shown = `${method} ${buildPath(path, params)}`;
+  async function call(name, params, { idempotent = OPERATIONS[name].idempotent, waitWhenBusy = true } = {}) {
     for (let attempt = 1; ; attempt++) {
-      let response;
       try {
-        response = await fetch(url, {
-          method,
-          headers: {
-            ...(credential ? { authorization: `Bearer ${credential}` } : {}),
-            accept: 'application/json',
-            'user-agent': `expohub-cli/${VERSION}`,
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-        });
+        return await clientOf(attempt).call(name, /** @type {any} */ (params ?? {}));
       } catch (error) {
-        const message = transportMessage(error);
-        const retryable = idempotent || error?.cause?.code === 'ECONNREFUSED';
-        if (verbose) log(`${shown} -> ${message} (attempt ${attempt}/${maxAttempts})`);
-        if (!retryable || attempt >= maxAttempts) throw new RequestError(0, 'CONNECTION_ERROR', `cannot reach ${base}: ${message}`);
-        await sleep(backoffMs(attempt));
-        continue;
+        if (!(error instanceof ExpohubError)) throw error;
+        if (error.status === 0) {
+          const message = error.code === 'TIMEOUT' ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} s` : error.message;
+          const retryable = idempotent || message.includes('ECONNREFUSED');
+          if (!retryable || attempt >= maxAttempts) throw new RequestError(0, 'CONNECTION_ERROR', `cannot reach ${base}: ${message}`);
+          await sleep(backoffMs(attempt));
+          continue;
+        }
+        const asked = error.retryAfter === undefined ? undefined : Math.min(error.retryAfter * 1000, MAX_RETRY_AFTER_MS);
+        if ((error.status === 429 || error.status === 503) && waitWhenBusy && attempt < maxAttempts) {
+          await sleep(backoffMs(attempt, asked));
+          continue;
+        }
+        // The client words an answer without the envelope "HTTP <status>".
+        const bare = error.message === `HTTP ${error.status}`;
+        const failure = new RequestError(error.status, bare ? `HTTP_${error.status}` : error.code, bare ? `unexpected answer (HTTP ${error.status})` : error.message);
+        failure.retryAfter = error.retryAfter === undefined ? undefined : String(error.retryAfter);
+        throw failure;
       }
-      let envelope;
-      try {
-        envelope = await response.json();
-      } catch {
-        envelope = undefined;
-      }
-      if (verbose) log(`${shown} -> ${response.status} (attempt ${attempt}/${maxAttempts}, request ${response.headers.get('x-request-id') ?? '-'})`);
-      if (response.ok && envelope && envelope.code === 0) return envelope.data;
-      const code = typeof envelope?.code === 'string' ? envelope.code : `HTTP_${response.status}`;
-      const message = typeof envelope?.error === 'string' ? envelope.error : `unexpected answer (HTTP ${response.status})`;
-      if ((response.status === 429 || response.status === 503) && waitWhenBusy && attempt < maxAttempts) {
-        await sleep(backoffMs(attempt, retryAfterMs(response.headers)));
-        continue;
-      }
-      const error = new RequestError(response.status, code, message);
-      error.retryAfter = response.headers.get('retry-after') ?? undefined;
-      throw error;
     }
   }
-  /**
-   * `GET /api/v1?do=<op>&...`, typed by the hub's documented operations.
-   * @template {import('../../lib/transport/openapi/client.js').HubOperationName} O
-   * @param {O} op
-   * @param {import('../../lib/transport/openapi/client.js').HubQuery<O>} query
-   * @param {{ idempotent?: boolean, waitWhenBusy?: boolean }} [options]
-   * @returns {Promise<import('../../lib/transport/openapi/client.js').HubData<O>>}
-   */
-  function hub(op, query, { idempotent = true, waitWhenBusy = true } = {}) {
-    return /** @type {any} */ (call('GET', '/api/v1', { query: { do: op, ...query }, idempotent, waitWhenBusy }));
-  }
-  return Object.assign(call, { hub });
+  return call;
 }

@@ -146,6 +146,18 @@ describe('expohub publish', () => {
     expect(ndjson(second.stdout).map((o) => o.vid).sort()).toEqual(ndjson(first.stdout).map((o) => o.vid).sort());
   });
 
+  it('refuses a line with a field a video does not have, in the words of the server, published or dry run', async () => {
+    const line = good({ titel: 'typo' });
+    const server = await api.post<unknown>('/api/v1/videos', { token: editorKey, body: JSON.parse(line) });
+    expect(server.status).toBe(400);
+    const file = writeLines('unknown-field.jsonl', [line]);
+    for (const extra of [[], ['--dry-run']]) {
+      const run = await cli(['publish', file, ...extra], envFor(editorKey));
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`line 1: VALIDATION_ERROR: ${(server.body as { error: string }).error}`);
+    }
+  });
+
   it('the example file of docs/cli.md publishes cleanly', async () => {
     const run = await cli(['publish', resolve(import.meta.dirname, '../../docs/examples/videos.jsonl')], envFor(editorKey));
     expect(run.stderr).toContain('published 3 of 3 lines');

@@ -39,7 +39,7 @@ export function adminSection(): HTMLElement {
     submit.disabled = true;
     result.replaceChildren();
     try {
-      const answer = await client.delete('/api/v1/admin/users/{openid}', { path: { openid }, query: { confirm: 'delete' } });
+      const answer = await client.admin.deleteAccount({ openid, confirm: 'delete' });
       announce(`Account ${openid} is being deleted.`, 'success');
       form.reset();
       replaceChildren(result, h('p', {}, 'Deleting account ', h('code', {}, openid), ':'), deletionProgress(answer.deletion));

@@ -1,25 +1,23 @@
+import { createClient, ExpohubError, OPERATIONS, type ExpohubClient, type KeysListData } from '../../client/src/index.js';
 import { session } from './session.js';
-import { typedClient, type ResponseData } from '../../lib/transport/openapi/client.js';
 
 /** The client gives up on a request after 30 seconds (docs/web.md, "What it does"). */
 export const REQUEST_TIMEOUT_MS = 30_000;
 
-/** A failed call, carrying the envelope's code and its message for a person. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
+/** A failed call: @expohub/client's error (client/README.md, "Errors"); errorMessage() words it for a person. */
+export { ExpohubError as ApiError };
+
+/** A key record as the API returns it: the client's type, generated from the same declarations as the OpenAPI document (client/src/generated.ts). */
+export type ApiKey = KeysListData[number];
+
+/**
+ * The client's query strings are form-encoded (URLSearchParams: a space is '+', a '+' is %2B); the page
+ * sends a space as %20, which every server reads as a space.
+ */
+export function spacesAsPercent20(url: string): string {
+  const at = url.indexOf('?');
+  return at < 0 ? url : url.slice(0, at) + url.slice(at).replace(/\+/g, '%20');
 }
-
-/** A key record as the API returns it: the type the OpenAPI document gives it (lib/transport/openapi/generated/api-types.ts). */
-export type ApiKey = ResponseData<'/api/v1/api-keys', 'get'>[number];
-
-type Envelope = { code: 0; data: unknown } | { code: string; error: string };
 
 let unauthorizedHandler: (() => void) | undefined;
 
@@ -28,9 +26,50 @@ export function onUnauthorized(handler: () => void): void {
   unauthorizedHandler = handler;
 }
 
-function isEnvelope(value: unknown): value is Envelope {
-  return typeof value === 'object' && value !== null && 'code' in value;
+/**
+ * Every API call of the page goes through @expohub/client (client/src/index.ts): relative URLs (same
+ * origin locally and behind CloudFront), a 30-second timeout, no retries (the person sees the wait the
+ * server asks for), the login token from localStorage (web/src/session.ts) on the operations that take
+ * one. The page keeps the token itself: the login view saves it with the masked phone number, and a 401
+ * to a call made with it calls the onUnauthorized handler, which forgets it.
+ */
+const raw = createClient({
+  baseUrl: '',
+  timeoutMs: REQUEST_TIMEOUT_MS,
+  retries: 0,
+  fetch: (input, init) => fetch(spacesAsPercent20(String(input)), { ...init, cache: 'no-store', credentials: 'same-origin' }),
+  session: {
+    get: () => {
+      const token = session.token();
+      return token ? { token, openid: session.username() ?? '' } : null;
+    },
+    // Signing in is saved by the login view (with the name to greet); an ended session by the handler.
+    set: () => undefined,
+  },
+  onSessionEnded: () => unauthorizedHandler?.(),
+});
+
+/** An operation that takes the login token, called without one: the login view, without a request. */
+function guarded(api: ExpohubClient): ExpohubClient {
+  const table = OPERATIONS as unknown as Record<string, { auth: string }>;
+  const groups = api as unknown as Record<string, Record<string, unknown>>;
+  for (const [name, spec] of Object.entries(table)) {
+    if (spec.auth === 'none') continue;
+    const [group, member] = name.split('.') as [string, string];
+    const method = groups[group]![member] as (...args: unknown[]) => Promise<unknown>;
+    groups[group]![member] = (...args: unknown[]) => {
+      if (!session.token()) {
+        unauthorizedHandler?.();
+        return Promise.reject(new ExpohubError('AUTH_ERROR', 'Please sign in.', 401));
+      }
+      return method(...args);
+    };
+  }
+  return api;
 }
+
+/** The API, one typed method per operation (client/README.md, "Operations"). */
+export const client = guarded(raw);
 
 function fallbackMessage(status: number): string {
   if (status === 401) return 'Please sign in again.';
@@ -41,64 +80,17 @@ function fallbackMessage(status: number): string {
   return `The request failed (HTTP ${status}).`;
 }
 
-/**
- * Every API call of the page: relative URL (same origin locally and behind CloudFront), JSON body,
- * 30-second timeout, the contract's envelope unwrapped or turned into an ApiError with words a
- * person can act on. `auth` sends the stored JWT as a Bearer token.
- */
-export async function api<T>(path: string, options: { method?: string; body?: unknown; auth?: boolean } = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (options.auth) {
-    const token = session.token();
-    if (!token) {
-      unauthorizedHandler?.();
-      throw new ApiError(401, 'AUTH_ERROR', 'Please sign in.');
-    }
-    headers.authorization = `Bearer ${token}`;
-  }
-  let body: string | undefined;
-  if (options.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(options.body);
-  }
-
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
-  let response: Response;
-  let envelope: unknown;
-  try {
-    response = await fetch(path, { method: options.method ?? 'GET', headers, body, signal: controller.signal, cache: 'no-store', credentials: 'same-origin' });
-    envelope = await response.json().catch(() => undefined);
-  } catch {
-    if (controller.signal.aborted) {
-      throw new ApiError(0, 'TIMEOUT', 'The server did not answer within 30 seconds. Check your connection and try again.');
-    }
-    throw new ApiError(0, 'NETWORK_ERROR', 'Could not reach the server. Check your connection and try again.');
-  } finally {
-    clearTimeout(timer);
-  }
-
-  if (response.status === 401 && options.auth) unauthorizedHandler?.();
-  if (response.ok && isEnvelope(envelope) && envelope.code === 0) return envelope.data as T;
-
-  const failure = isEnvelope(envelope) && envelope.code !== 0 ? envelope : undefined;
-  let message = failure?.error ?? fallbackMessage(response.status);
-  const retryAfter = Number(response.headers.get('retry-after'));
-  if ((response.status === 429 || response.status === 503) && retryAfter > 0) {
+/** What to tell the person: the server's sentence, or words they can act on when it gave none, and the wait it asks for. */
+export function errorMessage(error: unknown): string {
+  if (!(error instanceof ExpohubError)) return 'Something went wrong in the page. Reload it and try again.';
+  if (error.code === 'TIMEOUT') return 'The server did not answer within 30 seconds. Check your connection and try again.';
+  if (error.status === 0) return 'Could not reach the server. Check your connection and try again.';
+  // The client words an answer without the envelope "HTTP <status>".
+  let message = error.message === `HTTP ${error.status}` ? fallbackMessage(error.status) : error.message;
+  if ((error.status === 429 || error.status === 503) && error.retryAfter !== undefined && error.retryAfter > 0) {
     // The server's messages have no final stop: end that sentence before adding another.
     if (!/[.!?。！？]$/.test(message)) message += '.';
-    message += ` Try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`;
+    message += ` Try again in ${error.retryAfter} second${error.retryAfter === 1 ? '' : 's'}.`;
   }
-  throw new ApiError(response.status, failure ? String(failure.code) : `HTTP_${response.status}`, message);
-}
-
-/**
- * The API as its OpenAPI document types it (lib/transport/openapi/client.ts), through api() above: `client`
- * sends the login token, `publicClient` sends none (sign-in, verify).
- */
-export const client = typedClient((method, url, body) => api(url, { method, body, auth: true }));
-export const publicClient = typedClient((method, url, body) => api(url, { method, body }));
-
-export function errorMessage(error: unknown): string {
-  return error instanceof ApiError ? error.message : 'Something went wrong in the page. Reload it and try again.';
+  return message;
 }

@@ -1,4 +1,4 @@
-import type { ResponseData } from '../../lib/transport/openapi/client.js';
+import type { MeAuditData } from '../../client/src/index.js';
 import { AUDIT_ACTIONS } from '../../lib/platform/audit/actions.js';
 import { client } from './api.js';
 import { h } from './dom.js';
@@ -7,7 +7,7 @@ import { timeCell } from './format.js';
 import { session } from './session.js';
 
 /** An event of `GET /api/v1/audit` (ids only, never a secret), as the API document types it. */
-export type AuditEntry = ResponseData<'/api/v1/audit', 'get'>['items'][number];
+export type AuditEntry = MeAuditData['items'][number];
 
 /** The labels of the actions (lib/platform/audit/actions.ts: one table for the trail, the document and this page). */
 const LABELS: Record<AuditEntry['type'], string> = AUDIT_ACTIONS;
@@ -58,7 +58,7 @@ export function auditSection(): HTMLElement {
       cell('Details', describeDetails(e)),
     );
   const { slot, more, load } = pagedTable({
-    fetch: (cursor) => client.get('/api/v1/audit', { query: { limit: 20, ...(cursor ? { cursor } : {}) } }),
+    fetch: (cursor) => client.me.audit({ limit: 20, ...(cursor ? { cursor } : {}) }),
     row,
     headings: ['When', 'What', 'By', 'Details'],
     tableClass: 'audit-table',

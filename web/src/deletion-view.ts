@@ -1,10 +1,10 @@
-import type { ResponseData } from '../../lib/transport/openapi/client.js';
-import { client, errorMessage, publicClient } from './api.js';
+import type { MeDeletionStatusData } from '../../client/src/index.js';
+import { client, errorMessage } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { timeCell } from './format.js';
 
 /** A deletion as `GET /api/v1/deletions/{id}` answers it (docs/accounts.md, "Delete my account"). */
-export type Deletion = ResponseData<'/api/v1/deletions/{id}', 'get'>['deletion'];
+export type Deletion = MeDeletionStatusData['deletion'];
 
 /** How often, and how many times, the page asks for a deletion's state before it leaves it to a button. */
 export const DELETION_POLL_MS = 2_000;
@@ -87,7 +87,7 @@ export function deletionProgress(initial: Deletion): HTMLElement {
     polls += 1;
     check.disabled = true;
     try {
-      const answer = await publicClient.get('/api/v1/deletions/{id}', { path: { id: initial.id } });
+      const answer = await client.me.deletionStatus({ id: initial.id });
       problem.hidden = true;
       show(answer.deletion);
       if (answer.deletion.state === 'erased') return;
@@ -141,7 +141,7 @@ export function deletionSection(options: { heading: 'h1' | 'h2'; onDeleted: (del
     submit.textContent = 'Deleting…';
     failure.hidden = true;
     try {
-      const answer = await client.delete('/api/v1/me', { query: { confirm: CONFIRM_WORD } });
+      const answer = await client.me.delete({ confirm: CONFIRM_WORD });
       options.onDeleted(answer.deletion);
     } catch (error) {
       // A 401 has already shown the login view (main.ts); anything else is said here, and may be retried.

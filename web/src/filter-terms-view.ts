@@ -1,10 +1,10 @@
-import type { ResponseData } from '../../lib/transport/openapi/client.js';
+import type { ModerationFilterTermsData } from '../../client/src/index.js';
 import { client, errorMessage } from './api.js';
 import { field, fieldError, h, replaceChildren } from './dom.js';
 import { announce } from './status.js';
 
 /** The filter's term list as the API answers it (docs/moderation.md, "Filter"). */
-type TermList = ResponseData<'/api/v1/admin/filter-terms', 'get'>;
+type TermList = ModerationFilterTermsData;
 
 /**
  * The filter terms in the admin tools (docs/web.md, "Admin tools"): the list (term, action, Remove),
@@ -32,7 +32,7 @@ export function filterTermsSection(): HTMLElement {
         remove.addEventListener('click', async () => {
           remove.disabled = true;
           try {
-            show(await client.delete('/api/v1/admin/filter-terms/{term}', { path: { term: t.term } }));
+            show(await client.moderation.deleteFilterTerm({ term: t.term }));
             announce(`Removed the term ${t.term}.`, 'success');
           } catch (failure) {
             announce(errorMessage(failure), 'error');
@@ -55,7 +55,7 @@ export function filterTermsSection(): HTMLElement {
     }
     submit.disabled = true;
     try {
-      show(await client.post('/api/v1/admin/filter-terms', { body: { terms: [{ term, action: action.value as 'reject' | 'hold' }] } }));
+      show(await client.moderation.putFilterTerms({ terms: [{ term, action: action.value as 'reject' | 'hold' }] }));
       announce(`The term list now holds ${term}.`, 'success');
       form.reset();
     } catch (failure) {
@@ -66,7 +66,7 @@ export function filterTermsSection(): HTMLElement {
     }
   });
 
-  void client.get('/api/v1/admin/filter-terms').then(show, (failure: unknown) => {
+  void client.moderation.filterTerms().then(show, (failure: unknown) => {
     summary.textContent = errorMessage(failure);
   });
   return h(

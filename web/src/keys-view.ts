@@ -1,4 +1,4 @@
-import { client, errorMessage, publicClient, type ApiKey } from './api.js';
+import { client, errorMessage, type ApiKey } from './api.js';
 import { confirmAction } from './confirm.js';
 import { field, fieldError, h, replaceChildren, type Child } from './dom.js';
 import { timeCell } from './format.js';
@@ -54,7 +54,7 @@ export function renderKeys(container: HTMLElement): void {
     listSlot.setAttribute('aria-busy', 'true');
     refresh.disabled = true;
     try {
-      const keys = await client.get('/api/v1/api-keys');
+      const keys = await client.keys.list();
       if (seq === loadSeq) replaceChildren(listSlot, keys.length === 0 ? h('p', { class: 'empty' }, 'No keys yet. Create one above.') : keyTable(keys));
     } catch (error) {
       if (seq === loadSeq) {
@@ -80,8 +80,8 @@ export function renderKeys(container: HTMLElement): void {
     if (!confirmed) return;
     for (const b of buttons) b.disabled = true;
     try {
-      if (revoke) await client.post('/api/v1/api-keys/{id}/revoke', { path: { id: key.id } });
-      else await client.delete('/api/v1/api-keys/{id}', { path: { id: key.id } });
+      if (revoke) await client.keys.revoke({ id: key.id });
+      else await client.keys.delete({ id: key.id });
       announce(revoke ? `Key “${key.name}” revoked.` : `Key “${key.name}” deleted.`, 'success');
       await loadKeys();
       const next = revoke ? listSlot.querySelector<HTMLElement>(`[data-key-id="${key.id}"] button.delete`) : null;
@@ -137,7 +137,7 @@ export function renderKeys(container: HTMLElement): void {
     }
     button.disabled = true;
     try {
-      const usage = await client.get('/api/v1/api-keys/{id}/usage', { path: { id: key.id } });
+      const usage = await client.keys.usage({ id: key.id });
       replaceChildren(slot, usageChart(key.name, usage.days));
       button.setAttribute('aria-expanded', 'true');
       button.textContent = 'Hide usage';
@@ -269,7 +269,7 @@ export function renderKeys(container: HTMLElement): void {
     createButton.disabled = true;
     createButton.textContent = 'Creating…';
     try {
-      const created = await client.post('/api/v1/api-keys', { body: { name, scopes, expires_at: expiresAt, rate_limit_per_minute: limit } });
+      const created = await client.keys.create({ name, scopes, expires_at: expiresAt, rate_limit_per_minute: limit });
       createForm.reset();
       announce(`Key “${created.key.name}” created.`, 'success');
       showCreated(created);
@@ -305,7 +305,7 @@ export function renderKeys(container: HTMLElement): void {
     verifyResult.replaceChildren();
     try {
       // Public endpoint: no login token is sent, and its 401 means "this key does not verify".
-      const verified = await publicClient.get('/api/v1/api-keys/verify', { query: { key } });
+      const verified = await client.keys.verify({ key });
       replaceChildren(
         verifyResult,
         h('p', { class: 'verify-ok' }, h('span', { 'aria-hidden': 'true' }, '✓ '), 'This key is valid.'),

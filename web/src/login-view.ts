@@ -1,4 +1,4 @@
-import { errorMessage, publicClient } from './api.js';
+import { client, errorMessage } from './api.js';
 import { fieldError, h, replaceChildren } from './dom.js';
 import { randomNonce } from './form-values.js';
 import { maskPhone, session } from './session.js';
@@ -19,7 +19,7 @@ function stopResendTimer(): void {
 }
 
 function sendCode(phone: string, nonce: string) {
-  return publicClient.hub('gen_code', { phonenumber: phone, nonce });
+  return client.auth.requestCode({ phonenumber: phone, nonce });
 }
 
 function setBusy(button: HTMLButtonElement, busy: boolean, busyLabel: string): void {
@@ -151,7 +151,7 @@ export function renderLogin(container: HTMLElement, onSignedIn: () => void, intr
       fieldError(code, '');
       setBusy(submit, true, 'Signing in…');
       try {
-        const signedIn = await publicClient.hub('create_phone_account', { openid: pending.phone, token: pending.nonce, code: value, openid0: '', token0: '' });
+        const signedIn = await client.auth.signIn({ openid: pending.phone, token: pending.nonce, code: value, openid0: '', token0: '' });
         stopResendTimer();
         session.save({ token: signedIn.token, username: signedIn.openid, displayName: maskPhone(pending.phone) });
         clearStatus();

@@ -43,7 +43,7 @@ function showLogin(notice?: string): void {
 async function signOut(): Promise<void> {
   let ended = true;
   try {
-    await client.post('/api/v1/logout');
+    await client.auth.signOut();
   } catch (error) {
     // 401: the token no longer works anyway.
     ended = error instanceof ApiError && error.status === 401;
@@ -91,8 +91,8 @@ function showKeys(): void {
   const moderationSlot = h('div');
   app.append(auditSection(), moderationSlot, adminSlot, deletionSection({ heading: 'h2', onDeleted: showDeleted }));
   // Admin tools only for a login that holds the admin role, moderation for a moderator or an admin (the API refuses the others anyway).
-  client
-    .get('/api/v1/me')
+  client.me
+    .get()
     .then((me) => {
       if (current !== 'keys') return;
       if (me.roles.includes('moderator') || me.roles.includes('admin')) moderationSlot.replaceWith(moderationSection());

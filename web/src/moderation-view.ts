@@ -1,4 +1,4 @@
-import type { ResponseData } from '../../lib/transport/openapi/client.js';
+import type { ModerationQueueData } from '../../client/src/index.js';
 import { client, errorMessage } from './api.js';
 import { confirmAction } from './confirm.js';
 import { h } from './dom.js';
@@ -7,7 +7,7 @@ import { timeCell } from './format.js';
 import { announce } from './status.js';
 
 /** An entry of `GET /api/v1/moderation/reports` (a case, or held content), as the API document types it. */
-export type QueueEntry = ResponseData<'/api/v1/moderation/reports', 'get'>['items'][number];
+export type QueueEntry = ModerationQueueData['items'][number];
 type Action = 'remove' | 'dismiss' | 'suspend' | 'approve';
 type Choice = { action: Action; label: string; danger: boolean; applies: (e: QueueEntry) => boolean; confirm: (e: QueueEntry) => string };
 
@@ -66,7 +66,7 @@ export function moderationSection(): HTMLElement {
     button.disabled = true;
     try {
       const target = entry.kind === 'held' ? { type: 'held' as const, id: entry.held_id } : entry.target;
-      const result = await client.post('/api/v1/moderation/actions', { body: { target, action: choice.action } });
+      const result = await client.moderation.act({ target, action: choice.action });
       announce(
         entry.kind === 'held'
           ? `Held ${entry.target.type} ${choice.action === 'approve' ? 'approved' : 'discarded'}.`
@@ -112,7 +112,7 @@ export function moderationSection(): HTMLElement {
     );
   };
   const { slot, more, load } = pagedTable({
-    fetch: (cursor) => client.get('/api/v1/moderation/reports', { query: { limit: 20, ...(cursor ? { cursor } : {}) } }),
+    fetch: (cursor) => client.moderation.queue({ limit: 20, ...(cursor ? { cursor } : {}) }),
     row,
     headings: ['Reported', 'Content', 'Author', 'Reports', 'Waiting since', 'Decide'],
     tableClass: 'moderation-table',

@@ -53,7 +53,7 @@ async function deleteAccount(args, options, env) {
   if (!options.yes && !process.stdin.isTTY) throw new UsageError('account delete erases the account for good: pass --yes to confirm when not at a terminal');
 
   const call = makeClient({ base: url, credential: credential.credential, maxAttempts: options.maxAttempts, verbose: options.verbose });
-  const me = await call('GET', '/api/v1/me');
+  const me = await call('me.get');
   if (!options.yes) {
     log(WHAT_HAPPENS);
     const answer = (await ask(`Type "delete" to delete account ${me.user_id} on ${url}: `))?.trim();
@@ -63,7 +63,7 @@ async function deleteAccount(args, options, env) {
     }
   }
   // Not retried after a lost answer: the account may be gone, and a second request would only get 401.
-  const answer = await call('DELETE', '/api/v1/me', { query: { confirm: 'delete' }, idempotent: false });
+  const answer = await call('me.delete', { confirm: 'delete' }, { idempotent: false });
   const { deletion } = answer;
   // The token is refused from now on: a stored login of it is of no use any more.
   if (credential.kind === 'token' && credential.source !== 'EXPOHUB_KEY') await forgetLogin(url, env);
@@ -81,7 +81,7 @@ async function waitUntilErased(url, openid, requested, options) {
   for (let poll = 1; answer.deletion.state !== 'erased' && poll <= WAIT_POLLS; poll++) {
     progress({ tty: `deletion ${requested.id}: ${answer.deletion.state}, check ${poll}/${WAIT_POLLS}` });
     await sleep(waitMs(poll));
-    answer = await status('GET', '/api/v1/deletions/{id}', { params: { id: requested.id } });
+    answer = await status('me.deletionStatus', { id: requested.id });
   }
   progress({ tty: '', final: true });
   const { deletion } = answer;
@@ -109,7 +109,7 @@ async function exportAccount(args, options, env) {
   let pages = 0;
   let cursor = '';
   do {
-    const data = await call('GET', '/api/v1/me/data', { query: cursor ? { cursor } : {} });
+    const data = await call('me.exportData', cursor ? { cursor } : {});
     pages += 1;
     head ??= { format: data.format, generated_at: data.generated_at, account: data.account ?? null };
     records.push(...data.records);

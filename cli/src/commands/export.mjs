@@ -16,10 +16,10 @@ export async function exportRows(args, options) {
   let pages = 0;
   const again = (c) => `expohub export ${kind}${options.since ? ` --since ${options.since}` : ''} --cursor ${c}`;
   for (;;) {
-    const query = { limit: String(options.limit), ...(cursor ? { cursor } : {}), ...(options.since ? { since: options.since } : {}) };
+    const query = { limit: options.limit, ...(cursor ? { cursor } : {}), ...(options.since ? { since: options.since } : {}) };
     let data;
     try {
-      data = kind === 'comments' ? await call('GET', '/api/v1/export/comments', { query }) : await call('GET', '/api/v1/export/accounts', { query });
+      data = kind === 'comments' ? await call('exports.comments', query) : await call('exports.accounts', query);
     } catch (error) {
       // Rows already written stay written; the cursor of the last page read continues after them.
       if (cursor && pages > 0) {

@@ -41,7 +41,7 @@ export async function keys(args, options, env = process.env) {
 
 async function listKeys(args, options, env) {
   if (args.length !== 0) throw new UsageError('keys list takes no arguments');
-  const list = await (await keyClient(options, env))('GET', '/api/v1/api-keys');
+  const list = await (await keyClient(options, env))('keys.list');
   const rows = list.map((k) => [k.id, k.name, k.key_hint ?? 'ak_…', k.status, k.scopes.length ? k.scopes.join(',') : '(all)', k.rate_limit_per_minute ?? '-', day(k.created_at), day(k.last_used_at)]);
   await result(list, list.length === 0 ? 'No keys yet: create one with "expohub keys create --name NAME".' : table(['ID', 'NAME', 'HINT', 'STATUS', 'SCOPES', 'LIMIT/MIN', 'CREATED', 'LAST USED'], rows));
   return EXIT.OK;
@@ -61,7 +61,7 @@ async function createKey(args, options, env) {
     ...(options.expiresAt ? { expires_at: options.expiresAt } : {}),
   };
   // Not retried on a lost answer: a second request could create a second key.
-  const created = await (await keyClient(options, env))('POST', '/api/v1/api-keys', { body, idempotent: false });
+  const created = await (await keyClient(options, env))('keys.create', body, { idempotent: false });
   addSecret(created.api_key);
   // The key alone on stdout (KEY=$(expohub keys create ...)), or {api_key, key} with --json; what to know about it on stderr.
   await result(created, created.api_key);
@@ -76,7 +76,7 @@ async function createKey(args, options, env) {
 
 async function revokeKey(args, options, env) {
   const id = keyId(args, 'revoke');
-  const revoked = await (await keyClient(options, env))('POST', '/api/v1/api-keys/{id}/revoke', { params: { id }, idempotent: true });
+  const revoked = await (await keyClient(options, env))('keys.revoke', { id }, { idempotent: true });
   await result(revoked, `Revoked key ${id}: it is refused from the next request on. It stays in the list; "expohub keys delete ${id}" removes it.`);
   return EXIT.OK;
 }
@@ -91,14 +91,14 @@ async function deleteKey(args, options, env) {
       return EXIT.FAILED;
     }
   }
-  const deleted = await (await keyClient(options, env))('DELETE', '/api/v1/api-keys/{id}', { params: { id }, idempotent: true });
+  const deleted = await (await keyClient(options, env))('keys.delete', { id }, { idempotent: true });
   await result(deleted, `Deleted key ${id}.`);
   return EXIT.OK;
 }
 
 async function keyUsage(args, options, env) {
   const id = keyId(args, 'usage');
-  const usage = await (await keyClient(options, env))('GET', '/api/v1/api-keys/{id}/usage', { params: { id } });
+  const usage = await (await keyClient(options, env))('keys.usage', { id });
   const days = usage.days;
   const most = Math.max(1, ...days.map((d) => d.requests));
   const total = days.reduce((sum, d) => sum + d.requests, 0);

@@ -29,7 +29,7 @@ export async function login(options, env = process.env) {
   addSecret(nonce);
   let sent;
   try {
-    sent = await call.hub('gen_code', { phonenumber: phone, nonce }, { idempotent: false, waitWhenBusy: false });
+    sent = await call('auth.requestCode', { phonenumber: phone, nonce }, { idempotent: false, waitWhenBusy: false });
   } catch (error) {
     if (error instanceof RequestError && error.status === 429) {
       throw new RequestError(429, error.code, `${error.message}${error.retryAfter ? ` (try again in ${error.retryAfter} s)` : ''}`);
@@ -44,8 +44,8 @@ export async function login(options, env = process.env) {
     const code = await required('Code: ', 'SMS code');
     addSecret(code);
     try {
-      const signedIn = await call.hub(
-        'create_phone_account',
+      const signedIn = await call(
+        'auth.signIn',
         { openid: phone, token: nonce, code, openid0: previous?.openid ?? '', token0: previous?.token ?? '' },
         { idempotent: false, waitWhenBusy: false },
       );
@@ -85,7 +85,7 @@ export async function logout(options, env = process.env) {
   let ended = true;
   let failure;
   try {
-    await makeClient({ base: url, credential: login.token, maxAttempts: options.maxAttempts, verbose: options.verbose })('POST', '/api/v1/logout', { idempotent: true });
+    await makeClient({ base: url, credential: login.token, maxAttempts: options.maxAttempts, verbose: options.verbose })('auth.signOut', {}, { idempotent: true });
   } catch (error) {
     // 401: the token no longer works anyway (expired, or ended by a lost earlier answer).
     if (!(error instanceof RequestError && error.status === 401)) {

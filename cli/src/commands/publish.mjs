@@ -1,6 +1,7 @@
 // expohub publish FILE.jsonl [--dry-run]: one video per line, NDJSON results on stdout.
 import { readFile } from 'node:fs/promises';
 import { RequestError } from '../http.mjs';
+import { OPERATIONS } from '../vendor/client.mjs';
 import { EXIT, log, logSummary, progress as showProgress, UsageError, writeOut } from '../output.mjs';
 import { apiClient } from './session.mjs';
 
@@ -63,10 +64,15 @@ export async function publish(args, options) {
       throw new RequestError(0, 'INVALID_JSON', `not valid JSON (${error.message})`);
     }
     if (typeof video !== 'object' || video === null || Array.isArray(video)) throw new RequestError(0, 'INVALID_JSON', 'the line must be a JSON object');
+    // The client sends a video's fields as the body and any other name in the query string: a name the
+    // server's strict body would refuse is refused here, with the server's words.
+    const fields = OPERATIONS['videos.publish'].body;
+    const unknown = Object.keys(video).find((name) => !fields.includes(name));
+    if (unknown !== undefined) throw new RequestError(400, 'VALIDATION_ERROR', `Invalid parameter "${unknown}": is not a field of this body; its fields are ${fields.join(', ')}`);
     const externalId = typeof video.external_id === 'string' ? video.external_id : undefined;
     if (dryRun) {
       // Checked by the server exactly as a publish, and nothing written: safe to retry.
-      const checked = await call('POST', '/api/v1/videos', { query: { dry_run: 'true' }, body: video, idempotent: true });
+      const checked = await call('videos.publish', { ...video, dry_run: 'true' }, { idempotent: true });
       const answer = /** @type {{ action: 'create' | 'update', vid: string | null }} */ (/** @type {unknown} */ (checked));
       actions[answer.action] += 1;
       await writeOut(`${JSON.stringify({ line, action: answer.action, vid: answer.vid, external_id: externalId ?? null })}\n`);
@@ -77,12 +83,13 @@ export async function publish(args, options) {
       await previous?.catch(() => undefined);
       // Without an external_id a repeated request could add a second video, so only a refused
       // connection is retried; with one the server makes the retry an update.
-      return call('POST', '/api/v1/videos', { body: video, idempotent: externalId !== undefined });
+      return call('videos.publish', video, { idempotent: externalId !== undefined });
     })();
     if (externalId !== undefined) inFlightByExternalId.set(externalId, run);
+    /** @type {{ created?: boolean, video?: { vid: string } }} */
     let data;
     try {
-      data = await run;
+      data = /** @type {any} */ (await run);
     } finally {
       if (externalId !== undefined && inFlightByExternalId.get(externalId) === run) inFlightByExternalId.delete(externalId);
     }
