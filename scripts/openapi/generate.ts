@@ -1,9 +1,9 @@
 /**
  * `npm run openapi`: writes the generated API description, the one source being the zod schemas
- * (scripts/openapi/document.ts): lib/transport/openapi/generated/openapi.json (served by lib/transport/routes/openapi.ts) and
- * lib/transport/openapi/generated/api-types.ts (openapi-typescript's types of it, used by the typed client
- * lib/transport/openapi/client.ts, the key page and the CLI). test/unit/openapi.test.ts fails when either
- * file differs from what this writes.
+ * (scripts/openapi/document.ts): lib/transport/openapi/generated/openapi.json, served by
+ * lib/transport/routes/openapi.ts. test/unit/openapi.test.ts fails when it differs from what this writes.
+ * The client's types come from the same zod schemas by another path (npm run client:generate,
+ * scripts/client/generate.ts).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -2,11 +2,12 @@
  * A client as an integrator writes one (docs/testing.md, "The conformance test"): openapi-fetch with
  * its defaults, no setting at all (docs/hub-api.md, "The OpenAPI document"), typed by
  * openapi-typescript's output for the served document (its defaults too). test/e2e/typed-client.test.ts compiles it with
- * `tsc --strict` next to types generated from `GET /api/v1/openapi.json`, then runs it against the
+ * `tsc --strict` next to types generated from `GET /api/v1/openapi.json` (./api-types.ts, written
+ * into the test's scratch folder; the repository's own tsc leaves this folder out, tsconfig.json), then runs it against the
  * server: `node flow.ts <base URL>` prints what it did as JSON. No casts: every value is narrowed.
  */
 import createClient from 'openapi-fetch';
-import type { paths } from '../../../lib/transport/openapi/generated/api-types.js';
+import type { paths } from './api-types.js';
 
 const baseUrl = process.argv[2];
 if (!baseUrl) throw new Error('usage: flow.ts <base URL>');
