@@ -44,12 +44,6 @@ function transportMessage(error) {
   return cause?.message ?? error?.message ?? String(error);
 }
 
-/** The client's query strings are form-encoded (a space is '+', a '+' is %2B): a space goes as %20, which every server reads as a space. */
-function spacesAsPercent20(url) {
-  const at = url.indexOf('?');
-  return at < 0 ? url : url.slice(0, at) + url.slice(at).replace(/\+/g, '%20');
-}
-
 /**
  * A client of one server with one credential (or none): `call('keys.list', params)` runs the
  * client's method of that name (client/README.md, "Operations"), typed by client/src/index.ts in
@@ -69,11 +63,12 @@ export function makeClient({ base, credential, maxAttempts, verbose }) {
       accessKey: credential,
       retries: 0,
       timeoutMs: REQUEST_TIMEOUT_MS,
+      headers: { 'user-agent': `expohub-cli/${VERSION}` },
       fetch: async (input, init = {}) => {
-        const url = spacesAsPercent20(String(input));
+        const url = String(input);
         const shown = `${init.method ?? 'GET'} ${new URL(url).pathname}`;
         try {
-          const response = await fetch(url, { ...init, headers: { .../** @type {Record<string, string>} */ (init.headers), 'user-agent': `expohub-cli/${VERSION}` } });
+          const response = await fetch(url, init);
           if (verbose) log(`${shown} -> ${response.status} (attempt ${attempt}/${maxAttempts}, request ${response.headers.get('x-request-id') ?? '-'})`);
           return response;
         } catch (error) {
@@ -110,8 +105,8 @@ export function makeClient({ base, credential, maxAttempts, verbose }) {
           await sleep(backoffMs(attempt, asked));
           continue;
         }
-        // The client words an answer without the envelope "HTTP <status>".
-        const bare = error.message === `HTTP ${error.status}`;
+        // An answer that is not the API's envelope (a proxy's page) has no code or sentence of the API's.
+        const bare = !error.envelope;
         const failure = new RequestError(error.status, bare ? `HTTP_${error.status}` : error.code, bare ? `unexpected answer (HTTP ${error.status})` : error.message);
         failure.retryAfter = error.retryAfter === undefined ? undefined : String(error.retryAfter);
         throw failure;

@@ -50,12 +50,21 @@ export interface ClientOptions {
   onSessionEnded?: (info: { error: ExpohubError; session: Session }) => void;
   /** Called before each retry, with the wait (for logs). */
   onRetry?: (info: { name: string; attempt: number; waitMs: number; error: ExpohubError }) => void;
+  /** Headers sent with every call (an app version, a trace id). Authorization, accept and content-type are the client's. */
+  headers?: Record<string, string>;
 }
 
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   retries?: number;
+  /**
+   * Whether this call is safe to repeat after a 429 or 503 (default: the operation's own mark, true
+   * for reads). Set it on a write you made safe, e.g. videos.publish with an external_id.
+   */
+  idempotent?: boolean;
+  /** Headers for this call only, over the client's. */
+  headers?: Record<string, string>;
 }
 
 /** Every failure: the envelope's code and message, the field a 400 names, the HTTP status, the request id. */
@@ -72,9 +81,21 @@ export class ExpohubError extends Error {
     readonly field?: string,
     /** Seconds, from Retry-After. */
     readonly retryAfter?: number,
+    /**
+     * Whether the answer was the API's envelope ({code, error}). False when no answer came (status 0)
+     * or when something else answered (a proxy's or a gateway's page): then the message is "HTTP <status>".
+     */
+    readonly envelope = false,
+    /** What failed underneath (the fetch error of a NETWORK_ERROR). */
+    override readonly cause?: unknown,
   ) {
     super(message);
   }
+}
+
+/** A form-style query with every space as %20 (URLSearchParams writes '+', which some servers keep as a plus). */
+function queryString(entries: [string, string][]): string {
+  return entries.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
 }
 
 type Name = keyof Operations;
@@ -154,10 +175,10 @@ export function createClient(options: ClientOptions): ExpohubClient {
   const table = OPERATIONS as unknown as Record<Name, Spec>;
 
   async function once(spec: Spec, params: Record<string, unknown>, held: Session | null, call: CallOptions): Promise<{ data: unknown } | { error: ExpohubError }> {
-    const query = new URLSearchParams();
+    const query = new Map<string, string>();
     let path = spec.path;
     let body: Record<string, unknown> | undefined;
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { ...options.headers, ...call.headers, accept: 'application/json' };
     if (spec.kind === 'hub') {
       query.set('do', spec.do!);
       for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null) query.set(k, text(v));
@@ -170,7 +191,10 @@ export function createClient(options: ClientOptions): ExpohubClient {
     } else {
       for (const [k, v] of Object.entries(params)) {
         if (v === undefined) continue;
-        if (path.includes(`{${k}}`)) path = path.replace(`{${k}}`, encodeURIComponent(text(v)));
+        const inPath = spec.path.includes(`{${k}}`);
+        // A name the route does not take would reach the server in the query string, which ignores it.
+        if (!inPath && !spec.body?.includes(k) && !spec.query?.includes(k)) return { error: new ExpohubError('VALIDATION_ERROR', `Unknown parameter "${k}": ${spec.method} ${spec.path} does not take it`, 0, undefined, k) };
+        if (inPath) path = path.replace(`{${k}}`, encodeURIComponent(text(v)));
         else if (spec.body?.includes(k)) (body ??= {})[k] = v;
         else if (v !== null) query.set(k, text(v));
       }
@@ -179,7 +203,7 @@ export function createClient(options: ClientOptions): ExpohubClient {
     const credential = spec.auth === 'none' ? undefined : (held?.token ?? options.accessKey);
     if (credential) headers.authorization = `Bearer ${credential}`;
     if (body) headers['content-type'] = 'application/json';
-    const qs = query.toString();
+    const qs = queryString([...query]);
 
     if (call.signal?.aborted) return { error: new ExpohubError('ABORTED', 'The call was aborted', 0) };
     const controller = new AbortController();
@@ -194,7 +218,7 @@ export function createClient(options: ClientOptions): ExpohubClient {
     } catch (error) {
       if (timedOut) return { error: new ExpohubError('TIMEOUT', `No answer within ${timeoutMs} ms`, 0) };
       if (call.signal?.aborted) return { error: new ExpohubError('ABORTED', 'The call was aborted', 0) };
-      return { error: new ExpohubError('NETWORK_ERROR', error instanceof Error ? error.message : 'The request failed', 0) };
+      return { error: new ExpohubError('NETWORK_ERROR', error instanceof Error ? error.message : 'The request failed', 0, undefined, undefined, undefined, false, error) };
     } finally {
       clearTimeout(timer);
       call.signal?.removeEventListener('abort', abort);
@@ -212,15 +236,17 @@ export function createClient(options: ClientOptions): ExpohubClient {
       payload = undefined;
     }
     if (response.ok && payload && payload.code === 0) return { data: payload.data };
-    const code = typeof payload?.code === 'string' ? payload.code : response.status >= 500 ? 'UNAVAILABLE' : 'HTTP_ERROR';
-    const message = typeof payload?.error === 'string' ? payload.error : `HTTP ${response.status}`;
-    return { error: new ExpohubError(code, message, response.status, requestId, response.status === 400 ? fieldOf(message) : undefined, retryAfterSeconds(response.headers.get('retry-after'))) };
+    const envelope = typeof payload?.code === 'string' && typeof payload.error === 'string';
+    const code = envelope ? String(payload!.code) : response.status >= 500 ? 'UNAVAILABLE' : 'HTTP_ERROR';
+    const message = envelope ? String(payload!.error) : `HTTP ${response.status}`;
+    const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
+    return { error: new ExpohubError(code, message, response.status, requestId, response.status === 400 ? fieldOf(message) : undefined, retryAfter, envelope) };
   }
 
   async function call(name: Name, params: Record<string, unknown> = {}, call: CallOptions = {}): Promise<unknown> {
     const spec = table[name];
     if (!spec) throw new ExpohubError('VALIDATION_ERROR', `Unknown method ${String(name)}`, 0);
-    const retries = spec.idempotent ? Math.max(0, call.retries ?? options.retries ?? 2) : 0;
+    const retries = (call.idempotent ?? spec.idempotent) ? Math.max(0, call.retries ?? options.retries ?? 2) : 0;
     const held = (await session.get()) ?? null;
     for (let attempt = 0; ; attempt++) {
       const result = await once(spec, params, held, call);

@@ -3,16 +3,17 @@ import { createClient, ExpohubError, memorySession, type Session } from '../../c
 
 /**
  * @expohub/client's behaviour with an injected fetch: the envelope, the error, Retry-After on 429/503
- * for idempotent calls only, timeouts and abort, the session-ended event, paging.
+ * for idempotent calls only (or a call marked safe), timeouts and abort, the session-ended event,
+ * paging, the query's encoding, unknown parameters, extra headers.
  */
 type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
 
 function fakeFetch(answers: Answer[]) {
-  const calls: { url: URL; init: RequestInit }[] = [];
+  const calls: { url: URL; raw: string; init: RequestInit }[] = [];
   const fn = vi.fn(async (input: string | URL | Request, init: RequestInit = {}) => {
-    calls.push({ url: new URL(String(input)), init });
+    calls.push({ url: new URL(String(input)), raw: String(input), init });
     const a = answers[Math.min(calls.length - 1, answers.length - 1)]!;
-    return new Response(JSON.stringify(a.body ?? { code: 0, data: {} }), { status: a.status, headers: { 'content-type': 'application/json', 'x-request-id': `req-${calls.length}`, ...a.headers } });
+    return new Response(typeof a.body === 'string' ? a.body : JSON.stringify(a.body ?? { code: 0, data: {} }), { status: a.status, headers: { 'content-type': 'application/json', 'x-request-id': `req-${calls.length}`, ...a.headers } });
   });
   return { fetch: fn as unknown as typeof fetch, calls };
 }
@@ -55,6 +56,53 @@ describe('@expohub/client', () => {
     expect(error).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, field: 'vid', requestId: 'req-1', message: 'Invalid parameter "vid": must not be empty' });
   });
 
+  it('encodes a space as %20 and a plus as %2B, in the hub query and a route\'s', async () => {
+    const f = fakeFetch([ok({ list: [], fav_index: '' }), ok({ items: [], next_cursor: null })]);
+    const client = createClient({ baseUrl: 'http://api.test', fetch: f.fetch });
+    await client.feed.next({ q: 'trade fair+expo & more' });
+    expect(f.calls[0]!.raw).toContain('q=trade%20fair%2Bexpo%20%26%20more');
+    expect(f.calls[0]!.url.searchParams.get('q')).toBe('trade fair+expo & more');
+    await client.exports.comments({ since: '2026-11-01T00:00:00+08:00' });
+    expect(f.calls[1]!.raw).toContain('since=2026-11-01T00%3A00%3A00%2B08%3A00');
+  });
+
+  it('tells the service\'s refusal from an answer that is not its envelope', async () => {
+    const f = fakeFetch([{ status: 502, body: '<html>Bad gateway</html>' }, { status: 404, body: { message: 'Not Found' } }, { status: 200, body: '<html>captive portal</html>' }, { status: 403, body: { code: 'FORBIDDEN', error: 'Administrators only' } }]);
+    const client = createClient({ baseUrl: 'http://api.test', fetch: f.fetch, retries: 0, accessKey: 'ak_x' });
+    const errors = [];
+    for (let i = 0; i < 4; i++) errors.push(await client.me.get().catch((e: unknown) => e));
+    expect(errors).toMatchObject([
+      { code: 'UNAVAILABLE', status: 502, message: 'HTTP 502', envelope: false },
+      { code: 'HTTP_ERROR', status: 404, message: 'HTTP 404', envelope: false },
+      { code: 'HTTP_ERROR', status: 200, message: 'HTTP 200', envelope: false },
+      { code: 'FORBIDDEN', status: 403, message: 'Administrators only', envelope: true },
+    ]);
+  });
+
+  it('refuses a parameter a route does not take, before any request', async () => {
+    const f = fakeFetch([ok({})]);
+    const client = createClient({ baseUrl: 'http://api.test', fetch: f.fetch, accessKey: 'ak_x' });
+    // A JavaScript caller (no compiler to stop it): `titel` would go to the query string, which the server ignores.
+    const publish = client.videos.publish as (p: Record<string, unknown>) => Promise<unknown>;
+    const error = await publish({ titel: 'Expo', video_url: 'https://cdn.test/v.mp4' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExpohubError);
+    expect(error).toMatchObject({ code: 'VALIDATION_ERROR', status: 0, field: 'titel', envelope: false });
+    expect(f.calls).toHaveLength(0);
+  });
+
+  it('keeps what failed underneath a network error, and sends the app\'s headers', async () => {
+    const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) });
+    const client = createClient({ baseUrl: 'http://api.test', fetch: (() => Promise.reject(refused)) as unknown as typeof fetch, retries: 0 });
+    const error = await client.service.health().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'NETWORK_ERROR', status: 0, envelope: false });
+    expect((error as ExpohubError).cause).toBe(refused);
+
+    const f = fakeFetch([ok({})]);
+    const withHeaders = createClient({ baseUrl: 'http://api.test', fetch: f.fetch, accessKey: 'ak_x', headers: { 'x-app-version': '3.1.0', authorization: 'Bearer not-this' } });
+    await withHeaders.me.get({}, { headers: { 'x-trace-id': 't-1' } });
+    expect(f.calls[0]!.init.headers).toEqual({ 'x-app-version': '3.1.0', 'x-trace-id': 't-1', accept: 'application/json', authorization: 'Bearer ak_x' });
+  });
+
   it('retries an idempotent call after a 503, waiting its Retry-After', async () => {
     vi.useFakeTimers();
     const f = fakeFetch([busy, ok({ list: [], fav_index: '' })]);
@@ -91,6 +139,21 @@ describe('@expohub/client', () => {
       await expect(client.keys.create({ name: 'k' })).rejects.toMatchObject({ status: answer.status });
       expect(f.calls).toHaveLength(2);
     }
+  });
+
+  it('retries a write the caller marked safe to repeat, and not a read marked unsafe', async () => {
+    vi.useFakeTimers();
+    const f = fakeFetch([busy, ok({ video: { vid: 'v_1' }, created: false })]);
+    const client = createClient({ baseUrl: 'http://api.test', fetch: f.fetch, accessKey: 'ak_x' });
+    const published = client.videos.publish({ title: 'Expo', video_url: 'https://cdn.test/v.mp4', cover_url: 'https://cdn.test/v.jpg', duration_s: 60, external_id: 'run-7' }, { idempotent: true });
+    await vi.advanceTimersByTimeAsync(1000);
+    await expect(published).resolves.toMatchObject({ created: false });
+    expect(f.calls).toHaveLength(2);
+
+    const g = fakeFetch([busy, ok({})]);
+    const reads = createClient({ baseUrl: 'http://api.test', fetch: g.fetch, accessKey: 'ak_x' });
+    await expect(reads.me.get({}, { idempotent: false })).rejects.toMatchObject({ status: 503 });
+    expect(g.calls).toHaveLength(1);
   });
 
   it('times out a call, and stops on its abort signal', async () => {

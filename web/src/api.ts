@@ -10,15 +10,6 @@ export { ExpohubError as ApiError };
 /** A key record as the API returns it: the client's type, generated from the same declarations as the OpenAPI document (client/src/generated.ts). */
 export type ApiKey = KeysListData[number];
 
-/**
- * The client's query strings are form-encoded (URLSearchParams: a space is '+', a '+' is %2B); the page
- * sends a space as %20, which every server reads as a space.
- */
-export function spacesAsPercent20(url: string): string {
-  const at = url.indexOf('?');
-  return at < 0 ? url : url.slice(0, at) + url.slice(at).replace(/\+/g, '%20');
-}
-
 let unauthorizedHandler: (() => void) | undefined;
 
 /** Called when a request that carried the login token is answered with 401 (docs/web.md, "What it does"). */
@@ -37,7 +28,7 @@ const raw = createClient({
   baseUrl: '',
   timeoutMs: REQUEST_TIMEOUT_MS,
   retries: 0,
-  fetch: (input, init) => fetch(spacesAsPercent20(String(input)), { ...init, cache: 'no-store', credentials: 'same-origin' }),
+  fetch: (input, init) => fetch(input, { ...init, cache: 'no-store', credentials: 'same-origin' }),
   session: {
     get: () => {
       const token = session.token();
@@ -85,8 +76,8 @@ export function errorMessage(error: unknown): string {
   if (!(error instanceof ExpohubError)) return 'Something went wrong in the page. Reload it and try again.';
   if (error.code === 'TIMEOUT') return 'The server did not answer within 30 seconds. Check your connection and try again.';
   if (error.status === 0) return 'Could not reach the server. Check your connection and try again.';
-  // The client words an answer without the envelope "HTTP <status>".
-  let message = error.message === `HTTP ${error.status}` ? fallbackMessage(error.status) : error.message;
+  // An answer that is not the API's envelope (a gateway's page) carries no sentence for a person.
+  let message = error.envelope ? error.message : fallbackMessage(error.status);
   if ((error.status === 429 || error.status === 503) && error.retryAfter !== undefined && error.retryAfter > 0) {
     // The server's messages have no final stop: end that sentence before adding another.
     if (!/[.!?。！？]$/.test(message)) message += '.';

@@ -77,16 +77,21 @@ function memorySession(initial = null) {
   };
 }
 var ExpohubError = class extends Error {
-  constructor(code, message, status, requestId, field, retryAfter) {
+  constructor(code, message, status, requestId, field, retryAfter, envelope = false, cause) {
     super(message);
     this.code = code;
     this.status = status;
     this.requestId = requestId;
     this.field = field;
     this.retryAfter = retryAfter;
+    this.envelope = envelope;
+    this.cause = cause;
     this.name = "ExpohubError";
   }
 };
+function queryString(entries) {
+  return entries.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&");
+}
 var sleep = (ms, signal) => new Promise((resolve, reject) => {
   const timer = setTimeout(() => {
     signal?.removeEventListener("abort", stop);
@@ -115,10 +120,10 @@ function createClient(options) {
   const doFetch = options.fetch ?? ((...args) => fetch(...args));
   const table = OPERATIONS;
   async function once(spec, params, held, call2) {
-    const query = new URLSearchParams();
+    const query = /* @__PURE__ */ new Map();
     let path = spec.path;
     let body;
-    const headers = { accept: "application/json" };
+    const headers = { ...options.headers, ...call2.headers, accept: "application/json" };
     if (spec.kind === "hub") {
       query.set("do", spec.do);
       for (const [k, v] of Object.entries(params)) if (v !== void 0 && v !== null) query.set(k, text(v));
@@ -131,7 +136,9 @@ function createClient(options) {
     } else {
       for (const [k, v] of Object.entries(params)) {
         if (v === void 0) continue;
-        if (path.includes(`{${k}}`)) path = path.replace(`{${k}}`, encodeURIComponent(text(v)));
+        const inPath = spec.path.includes(`{${k}}`);
+        if (!inPath && !spec.body?.includes(k) && !spec.query?.includes(k)) return { error: new ExpohubError("VALIDATION_ERROR", `Unknown parameter "${k}": ${spec.method} ${spec.path} does not take it`, 0, void 0, k) };
+        if (inPath) path = path.replace(`{${k}}`, encodeURIComponent(text(v)));
         else if (spec.body?.includes(k)) (body ??= {})[k] = v;
         else if (v !== null) query.set(k, text(v));
       }
@@ -140,7 +147,7 @@ function createClient(options) {
     const credential = spec.auth === "none" ? void 0 : held?.token ?? options.accessKey;
     if (credential) headers.authorization = `Bearer ${credential}`;
     if (body) headers["content-type"] = "application/json";
-    const qs = query.toString();
+    const qs = queryString([...query]);
     if (call2.signal?.aborted) return { error: new ExpohubError("ABORTED", "The call was aborted", 0) };
     const controller = new AbortController();
     const timeoutMs = call2.timeoutMs ?? options.timeoutMs ?? 3e4;
@@ -154,7 +161,7 @@ function createClient(options) {
     } catch (error) {
       if (timedOut) return { error: new ExpohubError("TIMEOUT", `No answer within ${timeoutMs} ms`, 0) };
       if (call2.signal?.aborted) return { error: new ExpohubError("ABORTED", "The call was aborted", 0) };
-      return { error: new ExpohubError("NETWORK_ERROR", error instanceof Error ? error.message : "The request failed", 0) };
+      return { error: new ExpohubError("NETWORK_ERROR", error instanceof Error ? error.message : "The request failed", 0, void 0, void 0, void 0, false, error) };
     } finally {
       clearTimeout(timer);
       call2.signal?.removeEventListener("abort", abort);
@@ -172,14 +179,16 @@ function createClient(options) {
       payload = void 0;
     }
     if (response.ok && payload && payload.code === 0) return { data: payload.data };
-    const code = typeof payload?.code === "string" ? payload.code : response.status >= 500 ? "UNAVAILABLE" : "HTTP_ERROR";
-    const message = typeof payload?.error === "string" ? payload.error : `HTTP ${response.status}`;
-    return { error: new ExpohubError(code, message, response.status, requestId, response.status === 400 ? fieldOf(message) : void 0, retryAfterSeconds(response.headers.get("retry-after"))) };
+    const envelope = typeof payload?.code === "string" && typeof payload.error === "string";
+    const code = envelope ? String(payload.code) : response.status >= 500 ? "UNAVAILABLE" : "HTTP_ERROR";
+    const message = envelope ? String(payload.error) : `HTTP ${response.status}`;
+    const retryAfter = retryAfterSeconds(response.headers.get("retry-after"));
+    return { error: new ExpohubError(code, message, response.status, requestId, response.status === 400 ? fieldOf(message) : void 0, retryAfter, envelope) };
   }
   async function call(name, params = {}, call2 = {}) {
     const spec = table[name];
     if (!spec) throw new ExpohubError("VALIDATION_ERROR", `Unknown method ${String(name)}`, 0);
-    const retries = spec.idempotent ? Math.max(0, call2.retries ?? options.retries ?? 2) : 0;
+    const retries = call2.idempotent ?? spec.idempotent ? Math.max(0, call2.retries ?? options.retries ?? 2) : 0;
     const held = await session.get() ?? null;
     for (let attempt = 0; ; attempt++) {
       const result = await once(spec, params, held, call2);
