@@ -178,7 +178,10 @@ export function createClient(options: ClientOptions): ExpohubClient {
     const query = new Map<string, string>();
     let path = spec.path;
     let body: Record<string, unknown> | undefined;
-    const headers: Record<string, string> = { ...options.headers, ...call.headers, accept: 'application/json' };
+    // Names in lower case, so that the app's `Authorization` cannot ride beside the client's `authorization`.
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...options.headers, ...call.headers })) headers[k.toLowerCase()] = v;
+    headers.accept = 'application/json';
     if (spec.kind === 'hub') {
       query.set('do', spec.do!);
       for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null) query.set(k, text(v));

@@ -98,9 +98,9 @@ describe('@expohub/client', () => {
     expect((error as ExpohubError).cause).toBe(refused);
 
     const f = fakeFetch([ok({})]);
-    const withHeaders = createClient({ baseUrl: 'http://api.test', fetch: f.fetch, accessKey: 'ak_x', headers: { 'x-app-version': '3.1.0', authorization: 'Bearer not-this' } });
-    await withHeaders.me.get({}, { headers: { 'x-trace-id': 't-1' } });
-    expect(f.calls[0]!.init.headers).toEqual({ 'x-app-version': '3.1.0', 'x-trace-id': 't-1', accept: 'application/json', authorization: 'Bearer ak_x' });
+    const withHeaders = createClient({ baseUrl: 'http://api.test', fetch: f.fetch, accessKey: 'ak_x', headers: { 'X-App-Version': '3.1.0', Authorization: 'Bearer not-this' } });
+    await withHeaders.me.get({}, { headers: { 'x-trace-id': 't-1', 'x-app-version': '3.1.1' } });
+    expect(f.calls[0]!.init.headers).toEqual({ 'x-app-version': '3.1.1', 'x-trace-id': 't-1', accept: 'application/json', authorization: 'Bearer ak_x' });
   });
 
   it('retries an idempotent call after a 503, waiting its Retry-After', async () => {

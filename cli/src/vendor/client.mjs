@@ -123,7 +123,9 @@ function createClient(options) {
     const query = /* @__PURE__ */ new Map();
     let path = spec.path;
     let body;
-    const headers = { ...options.headers, ...call2.headers, accept: "application/json" };
+    const headers = {};
+    for (const [k, v] of Object.entries({ ...options.headers, ...call2.headers })) headers[k.toLowerCase()] = v;
+    headers.accept = "application/json";
     if (spec.kind === "hub") {
       query.set("do", spec.do);
       for (const [k, v] of Object.entries(params)) if (v !== void 0 && v !== null) query.set(k, text(v));
