@@ -10,6 +10,7 @@ import { hub, putTestAccounts } from '../support/hub-fixtures.js';
 import { captureOutput, type Capture } from '../support/log-capture.js';
 import { useTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
+import { DAY_MS, HOUR_MS, pinInsideWindow } from '../support/clock-windows.js';
 
 interface KeyRecord {
   id: number;
@@ -241,6 +242,8 @@ describe('GET /api/v1/api-keys/{id}/usage', () => {
   });
 
   it('with an access key: its own usage (its id from /me), and any other id the same 404 as an unknown one', async () => {
+    // Noon of a UTC day ahead: the requests and the usage that counts them are of one day.
+    pinInsideWindow(DAY_MS, 12 * HOUR_MS);
     const gina = await tokenFor('gina');
     const hank = await tokenFor('hank');
     const { api_key: own, key: ownRecord } = (await createKey(gina, { name: 'reads itself', rate_limit_per_minute: 100 })).data;

@@ -4,6 +4,7 @@ import { SHARE_LIFETIME_S, utcDay } from '../../lib/features/share/shares.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, type TestAccount } from '../support/hub-fixtures.js';
 import { apiClient, startTestStack, type ApiResponse } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
+import { DAY_MS, HOUR_MS, pinInsideWindow } from '../support/clock-windows.js';
 import { shareKeys } from '../../lib/features/share/shares.js';
 import { rateWindowKeys } from '../../lib/platform/limits/rate-windows.js';
 import { videoKeys } from '../../lib/entities/catalog/video-items.js';
@@ -39,13 +40,11 @@ const share = (params: Record<string, string | undefined>, headers?: Record<stri
 const shareCount = async (vid: string) => (await getHubItem<{ share_count?: number }>(videoKeys.video(vid)))?.share_count ?? 0;
 /** Every request of this file comes from the same address: the window of the hour of `clock`. */
 const ipWindow = () => getHubItem<{ n: number }>(rateWindowKeys.rateWindow('shares-ip', '127.0.0.1', `3600s#${Math.floor(clock.now() / 3_600_000)}`));
-let hoursAhead = 0;
-/** A minute into a UTC hour ahead that no other test of this file has used: an empty window. */
-const freshHour = () => clock.advance(3_600_000 * ++hoursAhead - (clock.now() % 3_600_000) + 60_000);
 
 describe('sharetext attribution', () => {
   it('a share without a credential is attributed to nobody, whatever openid it names; with one it is that account’s', async () => {
-    freshHour();
+    // A minute into the next UTC hour, the clock stopped: an empty window, which the requests cannot outlast.
+    pinInsideWindow(HOUR_MS, 60_000);
     const video = await putTestVideo(bob.openid);
     const forged = await share({ vid: video.vid, openid: alice.openid });
     expect(forged.status).toBe(200);
@@ -125,7 +124,8 @@ describe('share_count', () => {
 
 describe('the per-network limit of sharetext', () => {
   it('60 new shares per network per hour: the 61st is 429 with Retry-After and records nothing; repeats are still answered', async () => {
-    freshHour();
+    // A minute past noon (UTC) of a day no other test uses: the next hour is of the same UTC day.
+    pinInsideWindow(DAY_MS, 12 * HOUR_MS + 60_000, 2);
     const video = await putTestVideo(bob.openid);
     const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => share({ vid: video.vid, d: `device-${i}` }, undefined, burst)));
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
@@ -152,7 +152,7 @@ describe('the per-network limit of sharetext', () => {
     expect(repeat.data.shareid).toBe(answers[7]!.data.shareid);
 
     // The next hour: new shares again (the same UTC day: not counted again).
-    freshHour();
+    clock.advance(HOUR_MS);
     expect((await share({ vid: video.vid, d: 'device-60' })).status).toBe(200);
     expect(await shareCount(video.vid)).toBe(1);
     expect((await share({ vid: video.vid, token: alice.token })).status).toBe(200);

@@ -11,6 +11,7 @@ import { hubSample, PLACEHOLDER_WORLD } from '../support/hub-operations.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { apiClient, settleStreams, startTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
+import { MINUTE_MS, pinInsideWindow } from '../support/clock-windows.js';
 import { followKeys } from '../../lib/entities/social/follows.js';
 import { shareKeys } from '../../lib/features/share/shares.js';
 import { commentKeys } from '../../lib/entities/comments/comments.js';
@@ -331,7 +332,7 @@ describe('comment_set', () => {
   it('allows 10 comments per account per minute (429 with Retry-After) and the refused one changes nothing', async () => {
     const [writer] = await putTestAccounts(1);
     const video = await putTestVideo(bob.openid);
-    clock.advance(60_000 - (clock.now() % 60_000) + 100);
+    pinInsideWindow(MINUTE_MS, 100);
     for (let i = 0; i < 10; i++) expect((await postComment(writer!, video.vid, `note ${i}`)).status).toBe(200);
     const refused = await postComment(writer!, video.vid, 'one too many');
     expect(refused.status).toBe(429);

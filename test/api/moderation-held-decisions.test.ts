@@ -7,6 +7,7 @@ import type { ActionResult } from '../../lib/features/moderation/actions.js';
 import type { HeldEntry, QueueEntry } from '../../lib/features/moderation/queue.js';
 import { getHubItem, hub, putTestAccounts, putTestVideo, storedAuditEvents, type TestAccount } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
+import { MINUTE_MS, pinInsideWindow } from '../support/clock-windows.js';
 
 /**
  * What a decision on held content checks (docs/moderation.md, "Held content" and "Moderation"): the
@@ -97,6 +98,8 @@ describe('an approval that cannot complete leaves the item decidable', () => {
   it("an approval refused for the author's full comment window (429) is approved once the window has passed", async () => {
     const [owner, writer] = (await putTestAccounts(2)) as [TestAccount, TestAccount];
     const vid = (await putTestVideo(owner.openid)).vid;
+    // The 10 comments and the refused approval in one minute window, however slowly they run.
+    pinInsideWindow(MINUTE_MS, 5_000);
     await comment(writer, vid, 'spam, later approved');
     const [entry] = await heldOf(writer.openid);
     for (let n = 1; n <= 9; n++) expect((await comment(writer, vid, `plain ${n}`)).status).toBe(200);

@@ -10,6 +10,7 @@ import { clearFaults, failAt, failWhere } from '../support/faults.js';
 import { hub, latestCode, newNonce, newPhone, type SignedUp } from '../support/hub-fixtures.js';
 import { captureOutput, emfLines, logLines as logsOf, type Capture, type Line } from '../support/log-capture.js';
 import { apiClient, startTestStack, type ApiResponse } from '../support/stack.js';
+import { MINUTE_MS, pinInsideWindow, resumeClock } from '../support/clock-windows.js';
 
 let output: Capture;
 
@@ -85,6 +86,8 @@ beforeAll(async () => {
   // A key limited to 1 request a minute: its second use and a verify in the same minute are refused (429).
   const limited = await api.post<{ api_key: string }>('/api/v1/api-keys', { token: user.token, body: { name: 'slow', rate_limit_per_minute: 1 } });
   secrets.push({ what: 'rate-limited access key', value: limited.data.api_key });
+  // Its use and the refusals in one minute window, however slowly they run; the clock runs on afterwards.
+  pinInsideWindow(MINUTE_MS, 5_000);
   expect((await api.get('/api/v1/me', { token: limited.data.api_key })).status).toBe(200);
   // Its first refusal while the event cannot be stored: 503, no line; the client's retry stores it, one line.
   failWhere('throughput', (command, input) => command === 'TransactWriteItemsCommand' && JSON.stringify(input).includes('key.rate_limited'));
@@ -92,6 +95,7 @@ beforeAll(async () => {
   clearFaults();
   expect((await step('rate-limited key use', () => api.get('/api/v1/me', { token: limited.data.api_key }))).status).toBe(429);
   expect((await step('rate-limited key verify', () => api.get(`/api/v1/api-keys/verify?key=${limited.data.api_key}`))).status).toBe(429);
+  resumeClock();
 
   // An admin (ADMIN_PHONES) gives the user the editor role, then sets the same roles again.
   admin = await signIn('admin sign-up', ADMIN_PHONE);

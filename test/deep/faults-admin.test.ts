@@ -12,6 +12,7 @@ import { clearFaults, failAt, failWhere } from '../support/faults.js';
 import { getHubItem, newPhone, putTestAccounts, storedAuditEvents } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
 import { tokenFor } from '../support/tokens.js';
+import { DAY_MS, HOUR_MS, pinInsideWindow } from '../support/clock-windows.js';
 import { auditKeys } from '../../lib/platform/audit/trail.js';
 import { accountKeys } from '../../lib/entities/accounts/accounts.js';
 
@@ -306,6 +307,8 @@ describe('reading the audit trail and a key usage under DynamoDB faults', () => 
   it("a key's usage: 503 and nothing written; the retry answers the days", async () => {
     const sweep: FaultSweep<Owner & { token: string }> = {
       async setup() {
+        // Noon of a UTC day ahead: the key's use and the usage that counts it are of one day.
+        pinInsideWindow(DAY_MS, 12 * HOUR_MS);
         const owner = await ownerWithKeys(1);
         await verifyAccessKey(owner.keys[0]!.apiKey);
         return { ...owner, token: await tokenFor(owner.openid) };

@@ -25,6 +25,7 @@ import { rateWindowKeys } from '../../lib/platform/limits/rate-windows.js';
 import { commentKeys } from '../../lib/entities/comments/comments.js';
 import { videoKeys } from '../../lib/entities/catalog/video-items.js';
 import { accountKeys, personIdOf } from '../../lib/entities/accounts/accounts.js';
+import { MINUTE_MS, pinInsideWindow } from '../support/clock-windows.js';
 
 /**
  * Every hub operation that writes, with each of its DynamoDB requests failing in turn (see
@@ -331,6 +332,8 @@ const dislikeSweep: FaultSweep<Likes> = {
 type Commenting = { writer: User; vid: string };
 const commentSetup = async (): Promise<Commenting> => {
   const [writer, author] = await users(2);
+  // The comment and the check of its window (commentedOnce) in one minute window, however slowly they run.
+  pinInsideWindow(MINUTE_MS, 5_000);
   return { writer: writer!, vid: (await videos(author!.openid, 1))[0]!.vid };
 };
 const postComment = ({ writer, vid }: Commenting) => hub(api, 'comment_set', { openid: writer.openid, token: writer.token, vid, content: 'Great booth' });

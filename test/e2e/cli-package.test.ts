@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 
 import { clock } from '../../lib/platform/clock.js';
 import { getAccount } from '../../lib/entities/accounts/accounts.js';
@@ -11,6 +11,7 @@ import { ADMIN_PHONE } from '../support/constants.js';
 import { hub, latestCode, newPhone } from '../support/hub-fixtures.js';
 import { ndjson, type CliRun } from '../support/cli-run.js';
 import { apiClient, startTestStack } from '../support/stack.js';
+import { DAY_MS, HOUR_MS, pinInsideWindow, resumeClock } from '../support/clock-windows.js';
 
 /**
  * @expohub/cli as a user gets it: `npm pack` of cli/, installed from the tarball into an empty
@@ -168,6 +169,10 @@ describe('login, whoami, logout', () => {
 
 describe('keys', () => {
   it('create (the key alone on stdout), list with the hint, usage, revoke, delete: each with its exit code', async () => {
+    // The server's clock (it runs in this process) stopped at noon of a UTC day ahead: the key's
+    // requests and the usage that counts them are of one day. It runs on from there after the test.
+    pinInsideWindow(DAY_MS, 12 * HOUR_MS);
+    onTestFinished(resumeClock);
     const created = await expohub(['keys', 'create', '--name', 'packed ci', '--scope', 'videos:write', '--scope', 'export:read', '--rate-limit', '120']);
     expect(created.code, created.stderr).toBe(0);
     const key = created.stdout.trim();

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 
 // A small key quota lets a test reach the server's real 409 with a few keys.
 const MAX_KEYS = 4;
@@ -11,6 +11,7 @@ import { transactWrite } from '../../lib/platform/db/transact.js';
 import { clock } from '../../lib/platform/clock.js';
 import { decodeVerifiedToken } from '../../lib/features/auth/jwt.js';
 import { tokenFor } from '../support/tokens.js';
+import { DAY_MS, HOUR_MS, pinInsideWindow } from '../support/clock-windows.js';
 import { useWebStack } from '../support/web-browser.js';
 import { STORAGE_KEYS } from '../../web/src/session.js';
 import { storeLoginAndReload } from '../support/web-session.js';
@@ -332,12 +333,14 @@ describe('scopes, hint, limit and usage', () => {
     expect(await row(page, id).locator('[data-col=limit]').textContent()).toBe('25/min');
     expect(await page.locator('section[aria-labelledby=keys-heading] .list-slot').innerHTML()).not.toContain(plaintext.slice(3, 28));
 
-    // Two requests two days ago, three today (the server runs in this process: its clock moves).
-    const now = Date.now();
+    // Two requests two days ago, three "today" (the server runs in this process: its clock moves),
+    // today being a UTC day ahead stopped at noon, so that the chart read later is of the same day.
+    const now = pinInsideWindow(DAY_MS, 12 * HOUR_MS);
+    onTestFinished(() => clock.reset());
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     clock.set(now - 2 * 86_400_000);
     for (let i = 0; i < 2; i++) expect((await api.get('/api/v1/me', { token: plaintext })).status).toBe(200);
-    clock.reset();
+    clock.set(now);
     for (let i = 0; i < 3; i++) expect((await api.get('/api/v1/me', { token: plaintext })).status).toBe(200);
 
     const toggle = row(page, id).locator('button.usage-toggle');
