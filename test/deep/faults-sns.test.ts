@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { clock } from '../../lib/platform/clock.js';
 import { startSnsStandIn, type SnsPublish, type StandIn } from '../support/aws-stand-ins.js';
 import { expectUnavailable } from '../support/fault-sweep.js';
+import { HOUR_MS, pinInsideWindow } from '../support/clock-windows.js';
 import { clearFaults, failAt } from '../support/faults.js';
 import { getHubItem, hub, newNonce, newPhone } from '../support/hub-fixtures.js';
 import { useTestStack } from '../support/stack.js';
@@ -22,12 +23,11 @@ afterAll(async () => {
   delete process.env.AWS_ENDPOINT_URL_SNS;
 });
 const api = useTestStack({ env: { SMS_SENDER: 'sns', RATE_SMS_PHONE_HOURLY: '1', AWS_ACCESS_KEY_ID: 'AKIDLOCALSTANDIN', AWS_SECRET_ACCESS_KEY: 'local-stand-in-secret' } });
-const HOUR = 3_600_000;
 let hoursAhead = 0;
 // Each test starts 5 minutes into a whole hour of its own, so the one-per-hour window under test
 // cannot roll over between a send and the refusal that follows it (it did once, when CI reached
 // this file at 15:59).
-beforeEach(() => clock.set(Math.ceil(Date.now() / HOUR) * HOUR + ++hoursAhead * HOUR + 5 * 60_000));
+beforeEach(() => pinInsideWindow(HOUR_MS, 5 * 60_000, ++hoursAhead));
 afterEach(async () => {
   clearFaults();
   await sns.setMode('ok');
