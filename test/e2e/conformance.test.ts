@@ -57,7 +57,7 @@ async function send(base: string, method: string, path: string, options: Options
 }
 
 /** A problem line names the request without its credential. */
-const shown = (path: string) => path.replace(/([?&]token=)[^&]+/, '$1…');
+const shown = (path: string) => path.replace(/([?&](?:token|key)=)[^&]+/g, '$1…');
 
 const fromPrism = (answer: Answer) => (answer.headers.get('content-type') ?? '').startsWith('application/problem+json');
 
@@ -302,6 +302,22 @@ describe('every route and every do, through Prism in --errors mode', () => {
       clearFaults();
     }
     expect(fault.failures).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('429 with Retry-After for a key past its own limit: on its verification, and on a login-token-only route (the authorizer counts the key before the route refuses it)', async () => {
+    const user = await signUp();
+    // Each key's requests below in one minute window, however slowly they run; the clock runs on after the test.
+    pinInsideWindow(MINUTE_MS, 5_000);
+    onTestFinished(resumeClock);
+    const limitedKey = async (name: string) => ((await conforms('POST', '/api/v1/api-keys', { token: user.token, body: { name, rate_limit_per_minute: 1 } }, 201)).data as { api_key: string }).api_key;
+    const verified = await limitedKey('verified twice');
+    await conforms('GET', `/api/v1/api-keys/verify?key=${verified}`, {}, 200);
+    const verifyRefused = await conforms('GET', `/api/v1/api-keys/verify?key=${verified}`, {}, 429);
+    const misused = await limitedKey('used where a login is needed');
+    await conforms('GET', '/api/v1/api-keys', { token: misused }, 401);
+    const routeRefused = await conforms('GET', '/api/v1/api-keys', { token: misused }, 429);
+    expect([verifyRefused, routeRefused].map((a) => a.headers.get('retry-after'))).toEqual([expect.stringMatching(/^\d+$/), expect.stringMatching(/^\d+$/)]);
     expect(problems).toEqual([]);
   });
 
