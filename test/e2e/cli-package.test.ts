@@ -10,6 +10,7 @@ import { getAccount } from '../../lib/entities/accounts/accounts.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { hub, latestCode, newPhone } from '../support/hub-fixtures.js';
 import { ndjson, type CliRun } from '../support/cli-run.js';
+import { packAndInstall } from '../support/packed.js';
 import { apiClient, startTestStack } from '../support/stack.js';
 import { DAY_MS, HOUR_MS, pinInsideWindow, resumeClock } from '../support/clock-windows.js';
 
@@ -70,13 +71,9 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'expohub-cli-package-'));
   home = join(work, 'home');
   mkdirSync(home);
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: CLI_DIR });
-  const packed = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
-  tarball = join(work, packed[0]!.filename);
-  const app = join(work, 'app');
-  mkdirSync(app);
-  // An empty directory, the tarball only: nothing of the repository, nothing from the network.
-  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: app });
+  const packed = await packAndInstall(CLI_DIR, work);
+  tarball = packed.tarball;
+  const { app } = packed;
   installed = join(app, 'node_modules', '.bin', 'expohub');
   stack = await startTestStack();
   api = apiClient(stack.url);

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPhone, putTestAccounts, putTestVideo } from '../support/hub-fixtures.js';
+import { packAndInstall } from '../support/packed.js';
 import { startTestStack } from '../support/stack.js';
 
 /**
@@ -41,13 +42,7 @@ let tarball: string;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'expohub-client-package-'));
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: join(ROOT, 'client') });
-  tarball = join(work, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);
-  app = join(work, 'app');
-  mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  // An empty project, the tarball only: nothing of the repository, nothing from the network.
-  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: app });
+  ({ tarball, app } = await packAndInstall(join(ROOT, 'client'), work, { name: 'app', private: true, type: 'module' }));
   stack = await startTestStack();
   const [author] = await putTestAccounts(1);
   for (let i = 0; i < 4; i++) await putTestVideo(author!.openid, { title: `Packed ${i}` });
