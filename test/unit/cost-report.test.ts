@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { COST_DOC, DAILY_MIX, dynamoUsd, estimate, httpApiUsd, lambdaUsd, LEVELS, MONTH_DAYS, renderCostDoc, SMS_COUNTRIES, usd } from '../../bench/cost-report.js';
+import { COST_DOC, DAILY_MIX, dynamoUsd, estimate, httpApiUsd, lambdaUsd, LEVELS, MONTH_DAYS, renderCostDoc, SMS_COUNTRIES, usd, type Level } from '../../bench/cost-report.js';
+import { ITEM_MODEL } from '../../lib/features/recommend/neighbours.js';
 import { PRICES } from '../../bench/prices.js';
 import { readResults, type BenchResults } from '../../bench/report.js';
 
@@ -77,6 +78,34 @@ describe('the estimate', () => {
     const likesPerMonth = DAILY_MIX.find((m) => m.row === 'like (first like)')!.perDauPerDay * small.dau * MONTH_DAYS;
     const delta = lineOf(estimate(more, small), 'DynamoDB', 'writes, request path') - lineOf(estimate(results, small), 'DynamoDB', 'writes, request path');
     expect(delta).toBeCloseTo((likesPerMonth / 1e6) * PRICES.dynamoWritePerMillionWru, 10);
+  });
+
+  it('prices the model refresh: reads grow with the whole catalog, writes and training stop at the model\'s cap, training as the fitted c n^3 of the solve and the validation\'s solves', () => {
+    const cap = ITEM_MODEL.maxVideos;
+    const at = (videos: number, c = results.training!.fit.c) => {
+      const r: BenchResults = structuredClone(results);
+      r.training!.fit.c = c;
+      return estimate(r, { dau: small.dau, videos } as unknown as Level);
+    };
+    const near = (a: number, b: number) => expect(Math.abs(a - b) / Math.abs(b)).toBeLessThan(1e-4);
+
+    // DynamoDB: a v + b min(v, cap): reads for every video, a rewritten list for each video in the model.
+    const store = (videos: number) => lineOf(at(videos), 'DynamoDB', 'model refresh');
+    const perVideoRead = (store(3 * cap) - store(2 * cap)) / cap;
+    near(store(4 * cap) - store(3 * cap), perVideoRead * cap);
+    const perModelWrite = (store(cap) - store(cap / 2)) / (cap / 2) - perVideoRead;
+    expect(perModelWrite).toBeGreaterThan(0);
+    near(store(cap / 2), ((perVideoRead + perModelWrite) * cap) / 2);
+
+    // Lambda: the training's share, isolated by doubling the fitted constant, is c (n^3 + k min(n, validation)^3), n = min(videos, cap).
+    const c = results.training!.fit.c;
+    const refresh = (videos: number, k = c) => lineOf(at(videos, k), 'Lambda', 'model refresh, hourly');
+    const training = (videos: number) => refresh(videos, 2 * c) - refresh(videos, c);
+    const solves = (n: number) => n ** 3 + ITEM_MODEL.lambdaShares.length * Math.min(n, ITEM_MODEL.validationVideos) ** 3;
+    expect(training(cap)).toBeGreaterThan(0);
+    near(training(cap / 4) / training(cap), solves(cap / 4) / solves(cap));
+    near(training(3 * cap), training(cap));
+    near(refresh(cap, 3 * c) - refresh(cap, c), 2 * training(cap));
   });
 
   it('refuses a mix entry whose bench row is missing, naming it', () => {
