@@ -40,7 +40,7 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Per attempt, milliseconds (default 30000; 0: none). */
   timeoutMs?: number;
-  /** Retries of an idempotent call answered 429 or 503 (default 2). */
+  /** Retries of an idempotent call answered 429 or 503, or not answered (network error, timeout) (default 2). */
   retries?: number;
   /** The longest wait for a Retry-After before giving up, milliseconds (default 30000). */
   maxRetryWaitMs?: number;
@@ -267,7 +267,9 @@ export function createClient(options: ClientOptions): ExpohubClient {
         options.onSessionEnded?.({ error, session: held });
         throw error;
       }
-      const transient = error.status === 429 || error.status === 503;
+      // Busy (429, 503), or no answer at all (a dropped connection, a timeout): a call safe to repeat
+      // goes again. An abort is the caller's own decision.
+      const transient = error.status === 429 || error.status === 503 || error.code === 'NETWORK_ERROR' || error.code === 'TIMEOUT';
       const wait = (error.retryAfter ?? 2 ** attempt) * 1000;
       if (!transient || attempt >= retries || wait > (options.maxRetryWaitMs ?? 30_000)) throw error;
       options.onRetry?.({ name, attempt: attempt + 1, waitMs: wait, error });

@@ -141,6 +141,24 @@ describe('@expohub/client', () => {
     }
   });
 
+  it('repeats a read that got no answer (a dropped connection), after 1 s, and never a write', async () => {
+    vi.useFakeTimers();
+    const dropped = () => Promise.reject(new TypeError('fetch failed'));
+    let calls = 0;
+    const flaky = (async (...args: Parameters<typeof fetch>) => (++calls === 1 ? dropped() : fakeFetch([ok({ list: [], fav_index: '' })]).fetch(...args))) as typeof fetch;
+    const retried: string[] = [];
+    const client = createClient({ baseUrl: 'http://api.test', fetch: flaky, onRetry: (r) => retried.push(`${r.error.code} ${r.waitMs}`) });
+    const read = client.feed.next({});
+    await vi.advanceTimersByTimeAsync(1000);
+    await expect(read).resolves.toEqual({ list: [], fav_index: '' });
+    expect([calls, retried]).toEqual([2, ['NETWORK_ERROR 1000']]);
+
+    calls = 0;
+    const writes = createClient({ baseUrl: 'http://api.test', fetch: flaky, session: memorySession(session) });
+    await expect(writes.videos.like({ vid: 'v_1' })).rejects.toMatchObject({ code: 'NETWORK_ERROR' });
+    expect(calls).toBe(1);
+  });
+
   it('retries a write the caller marked safe to repeat, and not a read marked unsafe', async () => {
     vi.useFakeTimers();
     const f = fakeFetch([busy, ok({ video: { vid: 'v_1' }, created: false })]);

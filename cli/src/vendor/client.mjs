@@ -208,7 +208,7 @@ function createClient(options) {
         options.onSessionEnded?.({ error, session: held });
         throw error;
       }
-      const transient = error.status === 429 || error.status === 503;
+      const transient = error.status === 429 || error.status === 503 || error.code === "NETWORK_ERROR" || error.code === "TIMEOUT";
       const wait = (error.retryAfter ?? 2 ** attempt) * 1e3;
       if (!transient || attempt >= retries || wait > (options.maxRetryWaitMs ?? 3e4)) throw error;
       options.onRetry?.({ name, attempt: attempt + 1, waitMs: wait, error });
