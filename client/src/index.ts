@@ -270,7 +270,9 @@ export function createClient(options: ClientOptions): ExpohubClient {
       // Busy (429, 503), or no answer at all (a dropped connection, a timeout): a call safe to repeat
       // goes again. An abort is the caller's own decision.
       const transient = error.status === 429 || error.status === 503 || error.code === 'NETWORK_ERROR' || error.code === 'TIMEOUT';
-      const wait = (error.retryAfter ?? 2 ** attempt) * 1000;
+      // The service's Retry-After as given; without one 1 s, 2 s, 4 s... each cut by up to half at
+      // random, so that the apps an outage dropped at the same moment do not come back together.
+      const wait = error.retryAfter !== undefined ? error.retryAfter * 1000 : Math.round(2 ** attempt * 1000 * (1 - Math.random() / 2));
       if (!transient || attempt >= retries || wait > (options.maxRetryWaitMs ?? 30_000)) throw error;
       options.onRetry?.({ name, attempt: attempt + 1, waitMs: wait, error });
       await sleep(wait, call.signal);

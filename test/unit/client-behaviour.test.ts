@@ -25,6 +25,7 @@ const session: Session = { openid: 'u_1', token: 'jwt-1' };
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 describe('@expohub/client', () => {
@@ -141,17 +142,20 @@ describe('@expohub/client', () => {
     }
   });
 
-  it('repeats a read that got no answer (a dropped connection), after 1 s, and never a write', async () => {
+  it('repeats a read that got no answer (a dropped connection), after 1 s less up to half at random, and never a write', async () => {
     vi.useFakeTimers();
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
     const dropped = () => Promise.reject(new TypeError('fetch failed'));
     let calls = 0;
     const flaky = (async (...args: Parameters<typeof fetch>) => (++calls === 1 ? dropped() : fakeFetch([ok({ list: [], fav_index: '' })]).fetch(...args))) as typeof fetch;
     const retried: string[] = [];
     const client = createClient({ baseUrl: 'http://api.test', fetch: flaky, onRetry: (r) => retried.push(`${r.error.code} ${r.waitMs}`) });
     const read = client.feed.next({});
-    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(749);
+    expect(calls).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
     await expect(read).resolves.toEqual({ list: [], fav_index: '' });
-    expect([calls, retried]).toEqual([2, ['NETWORK_ERROR 1000']]);
+    expect([calls, retried]).toEqual([2, ['NETWORK_ERROR 750']]);
 
     calls = 0;
     const writes = createClient({ baseUrl: 'http://api.test', fetch: flaky, session: memorySession(session) });

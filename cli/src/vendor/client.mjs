@@ -209,7 +209,7 @@ function createClient(options) {
         throw error;
       }
       const transient = error.status === 429 || error.status === 503 || error.code === "NETWORK_ERROR" || error.code === "TIMEOUT";
-      const wait = (error.retryAfter ?? 2 ** attempt) * 1e3;
+      const wait = error.retryAfter !== void 0 ? error.retryAfter * 1e3 : Math.round(2 ** attempt * 1e3 * (1 - Math.random() / 2));
       if (!transient || attempt >= retries || wait > (options.maxRetryWaitMs ?? 3e4)) throw error;
       options.onRetry?.({ name, attempt: attempt + 1, waitMs: wait, error });
       await sleep(wait, call2.signal);
