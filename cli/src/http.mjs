@@ -72,10 +72,8 @@ export function makeClient({ base, credential, maxAttempts, verbose }) {
           if (verbose) log(`${shown} -> ${response.status} (attempt ${attempt}/${maxAttempts}, request ${response.headers.get('x-request-id') ?? '-'})`);
           return response;
         } catch (error) {
-          // The client's NETWORK_ERROR carries this message: the cause (ECONNREFUSED...), not "fetch failed".
-          const message = init.signal?.aborted ? 'aborted' : transportMessage(error);
-          if (verbose) log(`${shown} -> ${message} (attempt ${attempt}/${maxAttempts})`);
-          throw new Error(message);
+          if (verbose) log(`${shown} -> ${init.signal?.aborted ? 'aborted' : transportMessage(error)} (attempt ${attempt}/${maxAttempts})`);
+          throw error;
         }
       },
     });
@@ -94,7 +92,8 @@ export function makeClient({ base, credential, maxAttempts, verbose }) {
       } catch (error) {
         if (!(error instanceof ExpohubError)) throw error;
         if (error.status === 0) {
-          const message = error.code === 'TIMEOUT' ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} s` : error.message;
+          // The client's NETWORK_ERROR keeps the fetch error: its cause names what failed (ECONNREFUSED...), not "fetch failed".
+          const message = error.code === 'TIMEOUT' ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} s` : error.code === 'NETWORK_ERROR' ? transportMessage(error.cause) : error.message;
           const retryable = idempotent || message.includes('ECONNREFUSED');
           if (!retryable || attempt >= maxAttempts) throw new RequestError(0, 'CONNECTION_ERROR', `cannot reach ${base}: ${message}`);
           await sleep(backoffMs(attempt));

@@ -76,22 +76,39 @@ export class ExpohubError extends Error {
     message: string,
     /** HTTP status; 0 when no answer came. */
     readonly status: number,
-    readonly requestId?: string,
-    /** The parameter a 400 names. */
-    readonly field?: string,
-    /** Seconds, from Retry-After. */
-    readonly retryAfter?: number,
-    /**
-     * Whether the answer was the API's envelope ({code, error}). False when no answer came (status 0)
-     * or when something else answered (a proxy's or a gateway's page): then the message is "HTTP <status>".
-     */
-    readonly envelope = false,
-    /** What failed underneath (the fetch error of a NETWORK_ERROR). */
-    override readonly cause?: unknown,
+    details: ErrorDetails = {},
   ) {
     super(message);
+    this.requestId = details.requestId;
+    this.field = details.field;
+    this.retryAfter = details.retryAfter;
+    this.envelope = details.envelope ?? false;
+    this.cause = details.cause;
   }
+  readonly requestId?: string;
+  /** The parameter a 400 names. */
+  readonly field?: string;
+  /** Seconds, from Retry-After. */
+  readonly retryAfter?: number;
+  /**
+   * Whether the answer was the API's envelope ({code, error}). False when no answer came (status 0)
+   * or when something else answered (a proxy's or a gateway's page): then the message is "HTTP <status>".
+   */
+  readonly envelope: boolean;
+  /** What failed underneath (the fetch error of a NETWORK_ERROR). */
+  override readonly cause?: unknown;
 }
+
+/** What an ExpohubError carries beyond its code, message and status. */
+export interface ErrorDetails {
+  requestId?: string;
+  field?: string;
+  retryAfter?: number;
+  envelope?: boolean;
+  cause?: unknown;
+}
+
+const aborted = () => new ExpohubError('ABORTED', 'The call was aborted', 0);
 
 /** A form-style query with every space as %20 (URLSearchParams writes '+', which some servers keep as a plus). */
 function queryString(entries: [string, string][]): string {
@@ -148,7 +165,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     }, ms);
     const stop = () => {
       clearTimeout(timer);
-      reject(new ExpohubError('ABORTED', 'The call was aborted', 0));
+      reject(aborted());
     };
     if (signal?.aborted) stop();
     else signal?.addEventListener('abort', stop, { once: true });
@@ -196,7 +213,7 @@ export function createClient(options: ClientOptions): ExpohubClient {
         if (v === undefined) continue;
         const inPath = spec.path.includes(`{${k}}`);
         // A name the route does not take would reach the server in the query string, which ignores it.
-        if (!inPath && !spec.body?.includes(k) && !spec.query?.includes(k)) return { error: new ExpohubError('VALIDATION_ERROR', `Unknown parameter "${k}": ${spec.method} ${spec.path} does not take it`, 0, undefined, k) };
+        if (!inPath && !spec.body?.includes(k) && !spec.query?.includes(k)) return { error: new ExpohubError('VALIDATION_ERROR', `Unknown parameter "${k}": ${spec.method} ${spec.path} does not take it`, 0, { field: k }) };
         if (inPath) path = path.replace(`{${k}}`, encodeURIComponent(text(v)));
         else if (spec.body?.includes(k)) (body ??= {})[k] = v;
         else if (v !== null) query.set(k, text(v));
@@ -208,7 +225,7 @@ export function createClient(options: ClientOptions): ExpohubClient {
     if (body) headers['content-type'] = 'application/json';
     const qs = queryString([...query]);
 
-    if (call.signal?.aborted) return { error: new ExpohubError('ABORTED', 'The call was aborted', 0) };
+    if (call.signal?.aborted) return { error: aborted() };
     const controller = new AbortController();
     const timeoutMs = call.timeoutMs ?? options.timeoutMs ?? 30_000;
     let timedOut = false;
@@ -220,8 +237,8 @@ export function createClient(options: ClientOptions): ExpohubClient {
       response = await doFetch(`${base}${path}${qs ? `?${qs}` : ''}`, { method: spec.method, headers, body: body ? JSON.stringify(body) : undefined, signal: controller.signal });
     } catch (error) {
       if (timedOut) return { error: new ExpohubError('TIMEOUT', `No answer within ${timeoutMs} ms`, 0) };
-      if (call.signal?.aborted) return { error: new ExpohubError('ABORTED', 'The call was aborted', 0) };
-      return { error: new ExpohubError('NETWORK_ERROR', error instanceof Error ? error.message : 'The request failed', 0, undefined, undefined, undefined, false, error) };
+      if (call.signal?.aborted) return { error: aborted() };
+      return { error: new ExpohubError('NETWORK_ERROR', error instanceof Error ? error.message : 'The request failed', 0, { cause: error }) };
     } finally {
       clearTimeout(timer);
       call.signal?.removeEventListener('abort', abort);
@@ -230,7 +247,7 @@ export function createClient(options: ClientOptions): ExpohubClient {
     if (spec.answer === 'html' || spec.answer === 'file') {
       const raw = await response.text();
       if (response.ok) return { data: raw };
-      return { error: new ExpohubError(response.status === 404 ? 'NOT_FOUND' : 'HTTP_ERROR', `HTTP ${response.status}`, response.status, requestId) };
+      return { error: new ExpohubError(response.status === 404 ? 'NOT_FOUND' : 'HTTP_ERROR', `HTTP ${response.status}`, response.status, { requestId }) };
     }
     let payload: { code?: unknown; data?: unknown; error?: unknown } | undefined;
     try {
@@ -243,7 +260,7 @@ export function createClient(options: ClientOptions): ExpohubClient {
     const code = envelope ? String(payload!.code) : response.status >= 500 ? 'UNAVAILABLE' : 'HTTP_ERROR';
     const message = envelope ? String(payload!.error) : `HTTP ${response.status}`;
     const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
-    return { error: new ExpohubError(code, message, response.status, requestId, response.status === 400 ? fieldOf(message) : undefined, retryAfter, envelope) };
+    return { error: new ExpohubError(code, message, response.status, { requestId, field: response.status === 400 ? fieldOf(message) : undefined, retryAfter, envelope }) };
   }
 
   async function call(name: Name, params: Record<string, unknown> = {}, call: CallOptions = {}): Promise<unknown> {

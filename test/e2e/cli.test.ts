@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 
 import { getAccount } from '../../lib/entities/accounts/accounts.js';
+import { freePort } from '../../local/dynamodb-local.js';
 import { hub, signUp, type SignedUp } from '../support/hub-fixtures.js';
 import { ADMIN_PHONE } from '../support/constants.js';
 import { ndjson, type CliRun } from '../support/cli-run.js';
@@ -85,6 +86,16 @@ describe('expohub CLI: usage', () => {
     const neither = await cli(['publish', 'x.jsonl']);
     expect(neither.code).toBe(2);
     expect(neither.stderr).toContain('no server: pass --url URL, set EXPOHUB_URL');
+  });
+
+  it('names what failed when the server cannot be reached (the connection refused, not "fetch failed"), after its attempts, exit 1', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const run = await cli(['export', 'comments', '--max-attempts', '2'], envFor(editorKey, closed));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`cannot reach ${closed}: `);
+    expect(run.stderr).toContain('ECONNREFUSED');
+    expect(run.stderr).not.toContain('fetch failed');
+    expect(run.stdout).toBe('');
   });
 
   it.each([[['frobnicate']], [['export', 'videos']], [['publish']], [['export', 'comments', '--limit', '0']], [['--nope']], [[]], [['publish', 'x.jsonl', '--cursor', 'c']], [['keys', 'create']], [['keys', 'revoke', 'abc']], [['account']], [['account', 'delete', '--since', '2026-01-01']]])('exits 2 on a usage error: %j', async (args) => {

@@ -77,18 +77,19 @@ function memorySession(initial = null) {
   };
 }
 var ExpohubError = class extends Error {
-  constructor(code, message, status, requestId, field, retryAfter, envelope = false, cause) {
+  constructor(code, message, status, details = {}) {
     super(message);
     this.code = code;
     this.status = status;
-    this.requestId = requestId;
-    this.field = field;
-    this.retryAfter = retryAfter;
-    this.envelope = envelope;
-    this.cause = cause;
     this.name = "ExpohubError";
+    this.requestId = details.requestId;
+    this.field = details.field;
+    this.retryAfter = details.retryAfter;
+    this.envelope = details.envelope ?? false;
+    this.cause = details.cause;
   }
 };
+var aborted = () => new ExpohubError("ABORTED", "The call was aborted", 0);
 function queryString(entries) {
   return entries.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&");
 }
@@ -99,7 +100,7 @@ var sleep = (ms, signal) => new Promise((resolve, reject) => {
   }, ms);
   const stop = () => {
     clearTimeout(timer);
-    reject(new ExpohubError("ABORTED", "The call was aborted", 0));
+    reject(aborted());
   };
   if (signal?.aborted) stop();
   else signal?.addEventListener("abort", stop, { once: true });
@@ -139,7 +140,7 @@ function createClient(options) {
       for (const [k, v] of Object.entries(params)) {
         if (v === void 0) continue;
         const inPath = spec.path.includes(`{${k}}`);
-        if (!inPath && !spec.body?.includes(k) && !spec.query?.includes(k)) return { error: new ExpohubError("VALIDATION_ERROR", `Unknown parameter "${k}": ${spec.method} ${spec.path} does not take it`, 0, void 0, k) };
+        if (!inPath && !spec.body?.includes(k) && !spec.query?.includes(k)) return { error: new ExpohubError("VALIDATION_ERROR", `Unknown parameter "${k}": ${spec.method} ${spec.path} does not take it`, 0, { field: k }) };
         if (inPath) path = path.replace(`{${k}}`, encodeURIComponent(text(v)));
         else if (spec.body?.includes(k)) (body ??= {})[k] = v;
         else if (v !== null) query.set(k, text(v));
@@ -150,7 +151,7 @@ function createClient(options) {
     if (credential) headers.authorization = `Bearer ${credential}`;
     if (body) headers["content-type"] = "application/json";
     const qs = queryString([...query]);
-    if (call2.signal?.aborted) return { error: new ExpohubError("ABORTED", "The call was aborted", 0) };
+    if (call2.signal?.aborted) return { error: aborted() };
     const controller = new AbortController();
     const timeoutMs = call2.timeoutMs ?? options.timeoutMs ?? 3e4;
     let timedOut = false;
@@ -162,8 +163,8 @@ function createClient(options) {
       response = await doFetch(`${base}${path}${qs ? `?${qs}` : ""}`, { method: spec.method, headers, body: body ? JSON.stringify(body) : void 0, signal: controller.signal });
     } catch (error) {
       if (timedOut) return { error: new ExpohubError("TIMEOUT", `No answer within ${timeoutMs} ms`, 0) };
-      if (call2.signal?.aborted) return { error: new ExpohubError("ABORTED", "The call was aborted", 0) };
-      return { error: new ExpohubError("NETWORK_ERROR", error instanceof Error ? error.message : "The request failed", 0, void 0, void 0, void 0, false, error) };
+      if (call2.signal?.aborted) return { error: aborted() };
+      return { error: new ExpohubError("NETWORK_ERROR", error instanceof Error ? error.message : "The request failed", 0, { cause: error }) };
     } finally {
       clearTimeout(timer);
       call2.signal?.removeEventListener("abort", abort);
@@ -172,7 +173,7 @@ function createClient(options) {
     if (spec.answer === "html" || spec.answer === "file") {
       const raw = await response.text();
       if (response.ok) return { data: raw };
-      return { error: new ExpohubError(response.status === 404 ? "NOT_FOUND" : "HTTP_ERROR", `HTTP ${response.status}`, response.status, requestId) };
+      return { error: new ExpohubError(response.status === 404 ? "NOT_FOUND" : "HTTP_ERROR", `HTTP ${response.status}`, response.status, { requestId }) };
     }
     let payload;
     try {
@@ -185,7 +186,7 @@ function createClient(options) {
     const code = envelope ? String(payload.code) : response.status >= 500 ? "UNAVAILABLE" : "HTTP_ERROR";
     const message = envelope ? String(payload.error) : `HTTP ${response.status}`;
     const retryAfter = retryAfterSeconds(response.headers.get("retry-after"));
-    return { error: new ExpohubError(code, message, response.status, requestId, response.status === 400 ? fieldOf(message) : void 0, retryAfter, envelope) };
+    return { error: new ExpohubError(code, message, response.status, { requestId, field: response.status === 400 ? fieldOf(message) : void 0, retryAfter, envelope }) };
   }
   async function call(name, params = {}, call2 = {}) {
     const spec = table[name];
